@@ -1,0 +1,25 @@
+// Builds dist/: bundled ESM for the CLI and the library (dependencies stay external), the
+// library's type declarations, and the OpenAPI document as a file.
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+
+rmSync('dist', { recursive: true, force: true });
+mkdirSync('dist', { recursive: true });
+await build({
+  entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts' },
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  logLevel: 'warning',
+});
+chmodSync('dist/cli.js', 0o755);
+execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+const { openapiDocument } = await import('../dist/index.js');
+writeFileSync('dist/openapi.json', `${JSON.stringify(openapiDocument, null, 2)}\n`);

@@ -1,0 +1,55 @@
+import { MockError } from './errors.js';
+import type { HeaderBag, KeyConfig } from './types.js';
+
+export const WWW_AUTHENTICATE = 'Bearer realm="petstore"';
+export const WWW_AUTHENTICATE_INVALID = 'Bearer realm="petstore", error="invalid_token"';
+
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/** What the Authorization header says: a key the mock knows, or why it cannot be used. */
+export type AuthResult = { ok: true; key: KeyConfig } | { ok: false; error: MockError };
+
+/** Counts how many times a header was sent; Node keeps only the first Authorization. */
+function countHeader(rawHeaders: readonly string[] | undefined, name: string): number {
+  if (!rawHeaders) return 1;
+  let n = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].toLowerCase() === name) n++;
+  return n;
+}
+
+/**
+ * Checks the bearer key: the scheme is matched case-insensitively and the key exactly. Keys in
+ * the query string are not accepted (the specification wants the header), and the message says so.
+ */
+export function authenticate(headers: HeaderBag, rawHeaders: readonly string[] | undefined, keys: ReadonlyMap<string, KeyConfig>, query: string): AuthResult {
+  const header = headers.authorization;
+  if (header === undefined || header === '') {
+    const hint = /(^|&)(api_key|apikey|key|token|access_token)=/i.test(query)
+      ? ' Keys in the query string are not accepted; send the header instead.'
+      : '';
+    return fail('missing_api_key', `No API key was sent. Send the header "Authorization: Bearer <API_KEY>", for example Bearer demo-free.${hint}`, false);
+  }
+  if (Array.isArray(header) || countHeader(rawHeaders, 'authorization') > 1) {
+    return fail('malformed_authorization', 'The Authorization header was sent more than once; send exactly one "Authorization: Bearer <API_KEY>".', true);
+  }
+  const match = BEARER.exec(header);
+  if (!match) {
+    return fail('malformed_authorization', 'The Authorization header must be "Bearer <API_KEY>": the Bearer scheme and one key of letters, digits and -._~+/.', true);
+  }
+  const key = keys.get(match[1]);
+  if (!key) return fail('invalid_api_key', `The API key ${redactKey(match[1])} is not valid. Use one of the keys printed at start, such as demo-free.`, true);
+  if (key.revoked) return fail('revoked_api_key', `The API key ${redactKey(key.key)} has been revoked. Use another key.`, true);
+  return { ok: true, key };
+}
+
+function fail(code: 'missing_api_key' | 'malformed_authorization' | 'invalid_api_key' | 'revoked_api_key', message: string, keySent: boolean): AuthResult {
+  const headers = { 'WWW-Authenticate': keySent ? WWW_AUTHENTICATE_INVALID : WWW_AUTHENTICATE };
+  return { ok: false, error: new MockError(code, message, { headers }) };
+}
+
+/** Shows enough of a key to recognise it, never the whole: `demo…ree` style. */
+export function redactKey(key: string): string {
+  if (key.length <= 4) return '****';
+  if (key.length <= 8) return `${key.slice(0, 2)}…${key.slice(-1)}`;
+  return `${key.slice(0, 4)}…${key.slice(-3)}`;
+}

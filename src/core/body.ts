@@ -1,0 +1,74 @@
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { MockError } from './errors.js';
+import { JsonSyntaxError, parseJsonBody, type JsonValue } from './json.js';
+import type { HeaderBag } from './types.js';
+
+/** The largest body the mock accepts, counted after decompression. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * `application/json`, with no charset or UTF-8 only; parameters other than charset are ignored.
+ * Returns undefined when the type is acceptable, or the reason it is not.
+ */
+function mediaTypeProblem(contentType: string | undefined, hasBody: boolean): string | undefined {
+  if (contentType === undefined || contentType.trim() === '') {
+    return hasBody ? 'The body has no Content-Type; send it as "Content-Type: application/json".' : undefined;
+  }
+  const [type, ...params] = contentType.split(';');
+  if (type.trim().toLowerCase() !== 'application/json') {
+    return `The Content-Type ${JSON.stringify(type.trim().slice(0, 100))} is not supported; send the body as application/json.`;
+  }
+  for (const param of params) {
+    const [name, rawValue = ''] = param.split('=');
+    if (name.trim().toLowerCase() !== 'charset') continue;
+    const value = rawValue.trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    if (value !== 'utf-8' && value !== 'utf8') {
+      return `The charset ${JSON.stringify(value.slice(0, 40))} is not supported; send UTF-8 JSON (charset=utf-8 or none).`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Checks media type (415), size (413) and JSON syntax (400) in that order, and returns the
+ * parsed body. Compressed bodies (gzip, deflate, br) are inflated up to the size limit.
+ */
+export function readJsonBody(headers: HeaderBag, body: Uint8Array | null | undefined, tooLarge: boolean): { value: JsonValue; hasBigInt: boolean } {
+  const hasBody = tooLarge || (body !== null && body !== undefined && body.length > 0);
+  const problem = mediaTypeProblem(single(headers['content-type']), hasBody);
+  if (problem) throw new MockError('unsupported_media_type', problem);
+  const encoding = (single(headers['content-encoding']) ?? 'identity').trim().toLowerCase();
+  if (!['identity', 'gzip', 'x-gzip', 'deflate', 'br', ''].includes(encoding)) {
+    throw new MockError('unsupported_media_type', `The Content-Encoding ${JSON.stringify(encoding.slice(0, 40))} is not supported; send the body uncompressed or as gzip, deflate or br.`);
+  }
+  if (tooLarge) throw tooLargeError();
+  if (!hasBody || !body) throw new MockError('missing_body', 'The request needs a JSON body, for example {"name": "Rex", "categoryId": 3}.');
+  const bytes = inflate(body, encoding);
+  try {
+    return parseJsonBody(bytes);
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) throw new MockError('invalid_json', `The body is not valid JSON: ${error.message}.`);
+    throw error;
+  }
+}
+
+function tooLargeError(): MockError {
+  return new MockError('payload_too_large', `The body is larger than ${MAX_BODY_BYTES} bytes (1 MiB); send a smaller one.`);
+}
+
+function inflate(body: Uint8Array, encoding: string): Uint8Array {
+  if (encoding === 'identity' || encoding === '') return body;
+  const options = { maxOutputLength: MAX_BODY_BYTES };
+  try {
+    if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(body, options);
+    if (encoding === 'deflate') return inflateSync(body, options);
+    return brotliDecompressSync(body, options);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLargeError();
+    throw new MockError('invalid_json', `The body could not be decompressed as ${encoding}; check the Content-Encoding header.`);
+  }
+}

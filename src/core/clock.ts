@@ -1,0 +1,80 @@
+/** A source of real time, injected so tests and scenarios never depend on the wall clock. */
+export type TimeSource = () => number;
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * Parses a duration such as `90s`, `1m30s`, `250ms`, `2h` or `1d` (or a bare number of
+ * milliseconds) into milliseconds. Returns undefined when the text is not a duration.
+ */
+export function parseDuration(text: string | number): number | undefined {
+  if (typeof text === 'number') return Number.isFinite(text) && text >= 0 ? text : undefined;
+  const trimmed = text.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const part = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/gy;
+  let total = 0;
+  let consumed = 0;
+  let match: RegExpExecArray | null;
+  while ((match = part.exec(trimmed)) !== null) {
+    total += Number(match[1]) * UNIT_MS[match[2]];
+    consumed = part.lastIndex;
+  }
+  if (consumed === 0 || consumed !== trimmed.length) return undefined;
+  return Math.round(total);
+}
+
+/** A point-in-time reading of a clock, as the admin API reports it. */
+export interface ClockState {
+  now: string;
+  frozen: boolean;
+}
+
+/**
+ * One session's virtual clock. It runs with real time, shifted by an offset, until it is frozen;
+ * `set` and `advance` move it either way. Windows, bans and the removal date read it.
+ */
+export class VirtualClock {
+  private offsetMs = 0;
+  private frozenAt: number | undefined;
+
+  constructor(private readonly realNow: TimeSource = Date.now) {}
+
+  now(): number {
+    return this.frozenAt ?? this.realNow() + this.offsetMs;
+  }
+
+  get frozen(): boolean {
+    return this.frozenAt !== undefined;
+  }
+
+  /** Moves the clock to `instantMs`, keeping it frozen or running as it was. */
+  set(instantMs: number): void {
+    if (this.frozenAt !== undefined) this.frozenAt = instantMs;
+    else this.offsetMs = instantMs - this.realNow();
+  }
+
+  /** Moves the clock forward (or back, for a negative amount) by `ms`. */
+  advance(ms: number): void {
+    this.set(this.now() + ms);
+  }
+
+  freeze(): void {
+    this.frozenAt ??= this.now();
+  }
+
+  unfreeze(): void {
+    if (this.frozenAt === undefined) return;
+    this.offsetMs = this.frozenAt - this.realNow();
+    this.frozenAt = undefined;
+  }
+
+  /** Back to real time, running. */
+  restore(): void {
+    this.offsetMs = 0;
+    this.frozenAt = undefined;
+  }
+
+  state(): ClockState {
+    return { now: new Date(this.now()).toISOString(), frozen: this.frozen };
+  }
+}

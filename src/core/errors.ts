@@ -1,0 +1,66 @@
+/**
+ * The one catalogue of error codes the mock answers with. Codes are stable: clients and the
+ * README rely on them. Handlers throw `MockError`; `renderError` in the engine is the one place
+ * that turns them into responses.
+ */
+export const ERROR_CATALOGUE = {
+  bad_request: { status: 400, summary: 'The request is not valid HTTP/1.1.' },
+  invalid_query: { status: 400, summary: 'A query parameter is missing, repeated or out of range.' },
+  invalid_path_parameter: { status: 400, summary: 'The `petId` in the path is not an int64 integer.' },
+  invalid_json: { status: 400, summary: 'The body is not well-formed UTF-8 JSON (or has duplicate or forbidden keys, or nests too deep).' },
+  invalid_body: { status: 400, summary: 'The body is JSON but breaks the `NewPet` schema; `details` names each field.' },
+  missing_body: { status: 400, summary: 'The request needs a JSON body and has none.' },
+  invalid_session: { status: 400, summary: 'The `X-Mock-Session` header is not a usable session id.' },
+  missing_api_key: { status: 401, summary: 'No `Authorization: Bearer <key>` header was sent.' },
+  malformed_authorization: { status: 401, summary: 'The `Authorization` header is not one `Bearer <key>`.' },
+  invalid_api_key: { status: 401, summary: 'The key is not one the mock knows.' },
+  revoked_api_key: { status: 401, summary: 'The key was revoked (a scenario says so).' },
+  admin_unauthorized: { status: 401, summary: 'The admin API is protected by `--admin-token` and the token was missing or wrong.' },
+  pet_not_found: { status: 404, summary: 'No animal has that id.' },
+  route_not_found: { status: 404, summary: 'No operation lives at that path.' },
+  method_not_allowed: { status: 405, summary: 'The path exists but not with that method; see the `Allow` header.' },
+  endpoint_removed: { status: 410, summary: 'The deprecated `GET /v1/pets/{petId}` was called on or after its removal date.' },
+  payload_too_large: { status: 413, summary: 'The body is larger than 1 MiB (after decompression).' },
+  uri_too_long: { status: 414, summary: 'The request target is longer than 8 KiB.' },
+  unsupported_media_type: { status: 415, summary: 'The body is not `application/json` (UTF-8), or its `Content-Encoding` is not gzip, deflate, br or identity.' },
+  rate_limited: { status: 429, summary: 'The key (or, without a key, the client address) used up its per-minute or per-day quota.' },
+  key_banned: { status: 429, summary: 'The key kept sending while rate limited and is banned for a while; wait `Retry-After` seconds.' },
+  headers_too_large: { status: 431, summary: 'The request headers are larger than the server accepts.' },
+  internal_error: { status: 500, summary: 'A bug in the mock; please report it.' },
+  not_implemented: { status: 501, summary: 'The specification mentions store orders but does not define them.' },
+  service_unavailable: { status: 503, summary: 'A scenario forced this answer.' },
+  scenario_invalid: { status: 400, summary: 'An admin call named a scenario that does not exist or is not valid.' },
+  admin_invalid_request: { status: 400, summary: 'An admin call had a body the admin API does not understand.' },
+} as const satisfies Record<string, { status: number; summary: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** One offending field of a request, for validation errors. */
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+/** A typed error that knows its catalogue code; the engine renders it as the Error body. */
+export class MockError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details?: ErrorDetail[];
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, options: { details?: ErrorDetail[]; headers?: Record<string, string>; status?: number } = {}) {
+    super(message);
+    this.name = 'MockError';
+    this.code = code;
+    this.status = options.status ?? ERROR_CATALOGUE[code].status;
+    if (options.details) this.details = options.details;
+    if (options.headers) this.headers = options.headers;
+  }
+}
+
+/** The Error body of the specification, with the optional `details` list. */
+export function errorBody(code: string, message: string, status: number, details?: readonly ErrorDetail[]): string {
+  const body: { code: string; message: string; status: number; details?: readonly ErrorDetail[] } = { code, message, status };
+  if (details && details.length > 0) body.details = details;
+  return JSON.stringify(body);
+}

@@ -1,0 +1,59 @@
+/** One received request and what the mock answered, as `GET /__admin/requests` lists it. */
+export interface JournalEntry {
+  seq: number;
+  /** The session clock's time of the request (ISO-8601 UTC). */
+  at: string;
+  session: string;
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+  /** The error code, when the answer was an error. */
+  code?: string;
+  /** Why the mock answered so, in words. */
+  reason: string;
+  /** The key, redacted, when one was sent. */
+  key?: string;
+  /** Wall time the core spent, in milliseconds. */
+  durationMs: number;
+}
+
+/** The journal's default bound, per session. */
+export const DEFAULT_JOURNAL_SIZE = 1000;
+
+/** A bounded ring of the latest journal entries: memory stays flat however long the mock runs. */
+export class Journal {
+  private entries: JournalEntry[] = [];
+  private start = 0;
+  private seq = 0;
+
+  constructor(readonly capacity = DEFAULT_JOURNAL_SIZE) {}
+
+  nextSeq(): number {
+    return ++this.seq;
+  }
+
+  add(entry: JournalEntry): void {
+    if (this.capacity <= 0) return;
+    if (this.entries.length < this.capacity) this.entries.push(entry);
+    else {
+      this.entries[this.start] = entry;
+      this.start = (this.start + 1) % this.capacity;
+    }
+  }
+
+  /** Entries oldest first. */
+  list(): JournalEntry[] {
+    return [...this.entries.slice(this.start), ...this.entries.slice(0, this.start)];
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  clear(): void {
+    this.entries = [];
+    this.start = 0;
+    this.seq = 0;
+  }
+}

@@ -1,0 +1,254 @@
+/**
+ * A strict JSON reader for request bodies. `JSON.parse` cannot see duplicate keys, silently
+ * rounds integers past 2^53 and recurses without bound, and the mock must reject or keep all
+ * three exactly; this reader does, and reports where the text went wrong.
+ */
+
+/** A parsed JSON value. Integers beyond 2^53 are kept exact as bigint. */
+export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
+
+export class JsonSyntaxError extends Error {
+  constructor(message: string, readonly position: number) {
+    super(message);
+    this.name = 'JsonSyntaxError';
+  }
+}
+
+/** Keys refused anywhere in a body: they are how prototype pollution gets in. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+export const MAX_JSON_DEPTH = 64;
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Decodes UTF-8 strictly and parses it; throws JsonSyntaxError with a readable message. */
+export function parseJsonBody(bytes: Uint8Array): { value: JsonValue; hasBigInt: boolean } {
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    throw new JsonSyntaxError('the body is not valid UTF-8', 0);
+  }
+  if (text.charCodeAt(0) === 0xfeff) throw new JsonSyntaxError('the body starts with a byte order mark; send plain UTF-8 JSON', 0);
+  return parseJsonText(text);
+}
+
+/** Parses JSON text strictly (see the module comment). */
+export function parseJsonText(text: string): { value: JsonValue; hasBigInt: boolean } {
+  const reader = new Reader(text);
+  reader.skipSpace();
+  if (reader.pos >= text.length) throw new JsonSyntaxError('the body is empty', 0);
+  const value = reader.value(0);
+  reader.skipSpace();
+  if (reader.pos < text.length) reader.fail('unexpected text after the JSON value');
+  return { value, hasBigInt: reader.hasBigInt };
+}
+
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+class Reader {
+  pos = 0;
+  hasBigInt = false;
+  constructor(private readonly text: string) {}
+
+  fail(message: string): never {
+    throw new JsonSyntaxError(`${message} at character ${this.pos + 1}`, this.pos);
+  }
+
+  skipSpace(): void {
+    const t = this.text;
+    let p = this.pos;
+    for (;;) {
+      const c = t.charCodeAt(p);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) p++;
+      else break;
+    }
+    this.pos = p;
+  }
+
+  value(depth: number): JsonValue {
+    if (depth > MAX_JSON_DEPTH) this.fail(`the JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
+    const c = this.text[this.pos];
+    switch (c) {
+      case '{':
+        return this.object(depth);
+      case '[':
+        return this.array(depth);
+      case '"':
+        return this.string();
+      case 't':
+        return this.literal('true', true);
+      case 'f':
+        return this.literal('false', false);
+      case 'n':
+        return this.literal('null', null);
+      default:
+        if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return this.number();
+        return this.fail(c === undefined ? 'the JSON ends too early' : `unexpected character ${JSON.stringify(c)}`);
+    }
+  }
+
+  literal<T extends JsonValue>(word: string, result: T): T {
+    if (!this.text.startsWith(word, this.pos)) this.fail('unexpected word');
+    this.pos += word.length;
+    return result;
+  }
+
+  object(depth: number): { [key: string]: JsonValue } {
+    this.pos++;
+    const result: { [key: string]: JsonValue } = {};
+    const seen = new Set<string>();
+    this.skipSpace();
+    if (this.text[this.pos] === '}') {
+      this.pos++;
+      return result;
+    }
+    for (;;) {
+      this.skipSpace();
+      if (this.text[this.pos] !== '"') this.fail('expected a quoted key');
+      const keyStart = this.pos;
+      const key = this.string();
+      if (FORBIDDEN_KEYS.has(key)) {
+        this.pos = keyStart;
+        this.fail(`the key "${key}" is not allowed`);
+      }
+      if (seen.has(key)) {
+        this.pos = keyStart;
+        this.fail(`the key "${key}" appears twice`);
+      }
+      seen.add(key);
+      this.skipSpace();
+      if (this.text[this.pos] !== ':') this.fail('expected ":" after a key');
+      this.pos++;
+      this.skipSpace();
+      result[key] = this.value(depth + 1);
+      this.skipSpace();
+      const next = this.text[this.pos];
+      this.pos++;
+      if (next === '}') return result;
+      if (next !== ',') {
+        this.pos--;
+        this.fail('expected "," or "}" in an object');
+      }
+    }
+  }
+
+  array(depth: number): JsonValue[] {
+    this.pos++;
+    const result: JsonValue[] = [];
+    this.skipSpace();
+    if (this.text[this.pos] === ']') {
+      this.pos++;
+      return result;
+    }
+    for (;;) {
+      this.skipSpace();
+      result.push(this.value(depth + 1));
+      this.skipSpace();
+      const next = this.text[this.pos];
+      this.pos++;
+      if (next === ']') return result;
+      if (next !== ',') {
+        this.pos--;
+        this.fail('expected "," or "]" in an array');
+      }
+    }
+  }
+
+  string(): string {
+    const t = this.text;
+    let p = this.pos + 1;
+    let out = '';
+    let chunkStart = p;
+    for (;;) {
+      const c = t.charCodeAt(p);
+      if (Number.isNaN(c)) {
+        this.pos = p;
+        this.fail('a string is not closed');
+      }
+      if (c === 0x22) break;
+      if (c < 0x20) {
+        this.pos = p;
+        this.fail('a control character must be escaped inside a string');
+      }
+      if (c === 0x5c) {
+        out += t.slice(chunkStart, p);
+        const e = t[p + 1];
+        p += 2;
+        switch (e) {
+          case '"': out += '"'; break;
+          case '\\': out += '\\'; break;
+          case '/': out += '/'; break;
+          case 'b': out += '\b'; break;
+          case 'f': out += '\f'; break;
+          case 'n': out += '\n'; break;
+          case 'r': out += '\r'; break;
+          case 't': out += '\t'; break;
+          case 'u': {
+            const hex = t.slice(p, p + 4);
+            if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
+              this.pos = p;
+              this.fail('a \\u escape needs four hex digits');
+            }
+            out += String.fromCharCode(parseInt(hex, 16));
+            p += 4;
+            break;
+          }
+          default:
+            this.pos = p - 1;
+            this.fail('unknown escape in a string');
+        }
+        chunkStart = p;
+        continue;
+      }
+      p++;
+    }
+    out += t.slice(chunkStart, p);
+    this.pos = p + 1;
+    return out;
+  }
+
+  number(): number | bigint {
+    NUMBER.lastIndex = this.pos;
+    const match = NUMBER.exec(this.text);
+    if (!match) this.fail('malformed number');
+    const literal = match[0];
+    this.pos += literal.length;
+    const exact = exactInteger(literal);
+    if (exact !== undefined && (exact > MAX_SAFE || exact < MIN_SAFE)) {
+      this.hasBigInt = true;
+      return exact;
+    }
+    const value = Number(literal);
+    if (!Number.isFinite(value)) {
+      this.pos -= literal.length;
+      this.fail('a number is too large to represent');
+    }
+    return value;
+  }
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE = -MAX_SAFE;
+
+/**
+ * The exact integer a number literal denotes (`12`, `1.20e1`, `9007199254740993`), or undefined
+ * when it is not an integer or its exponent is absurd.
+ */
+function exactInteger(literal: string): bigint | undefined {
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal);
+  if (!m) return undefined;
+  const [, sign, whole, fraction = '', expText = '0'] = m;
+  const exp = Number(expText);
+  if (Math.abs(exp) > 400) return undefined;
+  let digits = whole + fraction;
+  let scale = exp - fraction.length;
+  if (scale < 0) {
+    const cut = digits.length + scale;
+    const dropped = cut > 0 ? digits.slice(cut) : digits;
+    if (/[1-9]/.test(dropped)) return undefined;
+    digits = cut > 0 ? digits.slice(0, cut) : '0';
+    scale = 0;
+  }
+  const value = BigInt(digits) * 10n ** BigInt(scale);
+  return sign === '-' ? -value : value;
+}

@@ -1,0 +1,159 @@
+import type { BanRule, Limits } from './types.js';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+/** The three `X-RateLimit-*` values, plus `Retry-After` when the request was refused. */
+export interface RateReport {
+  limit: number;
+  remaining: number;
+  /** Unix time in whole seconds when the reported window (or ban) ends. */
+  reset: number;
+  retryAfter?: number;
+}
+
+/** What the limiter decided for one request. */
+export type RateDecision =
+  | { outcome: 'allowed'; report: RateReport }
+  | { outcome: 'limited'; window: 'minute' | 'day'; report: RateReport }
+  | { outcome: 'banned'; report: RateReport; bannedUntil: number; justBanned: boolean };
+
+interface Bucket {
+  minuteWindow: number;
+  minuteCount: number;
+  dayWindow: number;
+  dayCount: number;
+  /** Requests refused with 429 since the bucket last let one through. */
+  refusedStreak: number;
+  bannedUntil: number;
+}
+
+/** Usage to preload into a bucket, as scenarios do ("the minute's quota is already used"). */
+export interface PresetUsage {
+  minute?: number;
+  day?: number;
+  bannedUntil?: number;
+}
+
+const MAX_BUCKETS = 100_000;
+
+/**
+ * Fixed-window rate limiting over the clock's minute and the UTC day. A request is checked against
+ * both windows before it counts, so a refused request consumes nothing. The reported window is the
+ * one with the fewest requests left; on a tie, the one that resets later, because only then can a
+ * client be sure of having quota again.
+ */
+export class RateLimiter {
+  private buckets = new Map<string, Bucket>();
+
+  constructor(private ban: BanRule) {}
+
+  setBanRule(rule: BanRule): void {
+    this.ban = rule;
+  }
+
+  clear(): void {
+    this.buckets.clear();
+  }
+
+  private bucket(id: string, now: number): Bucket {
+    let bucket = this.buckets.get(id);
+    if (!bucket) {
+      // Anonymous clients are tracked by address; the map must not grow without bound.
+      if (this.buckets.size >= MAX_BUCKETS) this.buckets.delete(this.buckets.keys().next().value as string);
+      bucket = { minuteWindow: -1, minuteCount: 0, dayWindow: -1, dayCount: 0, refusedStreak: 0, bannedUntil: 0 };
+      this.buckets.set(id, bucket);
+    }
+    const minuteWindow = Math.floor(now / MINUTE_MS);
+    if (bucket.minuteWindow !== minuteWindow) {
+      bucket.minuteWindow = minuteWindow;
+      bucket.minuteCount = 0;
+    }
+    const dayWindow = Math.floor(now / DAY_MS);
+    if (bucket.dayWindow !== dayWindow) {
+      bucket.dayWindow = dayWindow;
+      bucket.dayCount = 0;
+    }
+    return bucket;
+  }
+
+  /** Loads usage into a bucket as of `now`, for scenarios. */
+  preset(id: string, now: number, usage: PresetUsage): void {
+    const bucket = this.bucket(id, now);
+    if (usage.minute !== undefined) bucket.minuteCount = usage.minute;
+    if (usage.day !== undefined) bucket.dayCount = usage.day;
+    if (usage.bannedUntil !== undefined) bucket.bannedUntil = usage.bannedUntil;
+  }
+
+  /**
+   * Counts one request against the bucket if both windows have room. `enforce` is false for
+   * answers given before the rate-limit check (404, 401, …): they count when there is room but
+   * are never refused or banned here.
+   */
+  take(id: string, limits: Limits, now: number, enforce: boolean): RateDecision {
+    const bucket = this.bucket(id, now);
+    if (bucket.bannedUntil > now) {
+      return { outcome: 'banned', report: banReport(bucket, limits, now), bannedUntil: bucket.bannedUntil, justBanned: false };
+    }
+    const minuteFull = bucket.minuteCount >= limits.perMinute;
+    const dayFull = bucket.dayCount >= limits.perDay;
+    if (!minuteFull && !dayFull) {
+      bucket.minuteCount++;
+      bucket.dayCount++;
+      bucket.refusedStreak = 0;
+      return { outcome: 'allowed', report: report(bucket, limits, false) };
+    }
+    const window = dayFull ? 'day' : 'minute';
+    if (!enforce) return { outcome: 'limited', window, report: report(bucket, limits, false) };
+    bucket.refusedStreak++;
+    if (this.ban.after > 0 && bucket.refusedStreak > this.ban.after) {
+      bucket.bannedUntil = Math.ceil((now + this.ban.durationMs) / 1000) * 1000;
+      bucket.refusedStreak = 0;
+      return { outcome: 'banned', report: banReport(bucket, limits, now), bannedUntil: bucket.bannedUntil, justBanned: true };
+    }
+    const limited = report(bucket, limits, true, now);
+    return { outcome: 'limited', window, report: limited };
+  }
+
+  /** The current report for a bucket without counting anything (used by the admin view). */
+  peek(id: string, limits: Limits, now: number): RateReport & { bannedUntil?: number } {
+    const bucket = this.bucket(id, now);
+    if (bucket.bannedUntil > now) return { ...banReport(bucket, limits, now), bannedUntil: bucket.bannedUntil };
+    return report(bucket, limits, false);
+  }
+}
+
+function report(bucket: Bucket, limits: Limits, refused: boolean, now = 0): RateReport {
+  const minuteLeft = Math.max(0, limits.perMinute - bucket.minuteCount);
+  const dayLeft = Math.max(0, limits.perDay - bucket.dayCount);
+  const useMinute = minuteLeft < dayLeft;
+  const resetMs = useMinute ? (bucket.minuteWindow + 1) * MINUTE_MS : (bucket.dayWindow + 1) * DAY_MS;
+  const result: RateReport = {
+    limit: useMinute ? limits.perMinute : limits.perDay,
+    remaining: useMinute ? minuteLeft : dayLeft,
+    reset: resetMs / 1000,
+  };
+  if (refused) result.retryAfter = secondsUntil(resetMs, now);
+  return result;
+}
+
+function banReport(bucket: Bucket, limits: Limits, now: number): RateReport {
+  const base = report(bucket, limits, false);
+  return { limit: base.limit, remaining: 0, reset: Math.ceil(bucket.bannedUntil / 1000), retryAfter: secondsUntil(bucket.bannedUntil, now) };
+}
+
+/** Whole seconds from `now` to `instantMs`, at least 1, as `Retry-After` needs. */
+function secondsUntil(instantMs: number, now: number): number {
+  return Math.max(1, Math.ceil((instantMs - now) / 1000));
+}
+
+/** The `X-RateLimit-*` (and `Retry-After`) headers of a report. */
+export function rateHeaders(report: RateReport): Record<string, string> {
+  const headers: Record<string, string> = {
+    'X-RateLimit-Limit': String(report.limit),
+    'X-RateLimit-Remaining': String(report.remaining),
+    'X-RateLimit-Reset': String(report.reset),
+  };
+  if (report.retryAfter !== undefined) headers['Retry-After'] = String(report.retryAfter);
+  return headers;
+}

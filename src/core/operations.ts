@@ -1,0 +1,37 @@
+import { readJsonBody } from './body.js';
+import { MockError } from './errors.js';
+import { petJson } from './store.js';
+import type { CoreRequest } from './types.js';
+import { parseListQuery, parsePetId, validateNewPet } from './validation.js';
+import type { OperationId, World } from './world.js';
+
+/** The result of an operation that succeeded. */
+export interface OperationResult {
+  status: number;
+  body: string;
+  headers?: Record<string, string>;
+  reason: string;
+}
+
+/** Runs one of the three operations of the specification; failures are thrown as MockError. */
+export function runOperation(operation: OperationId, world: World, req: CoreRequest, petId?: string): OperationResult {
+  switch (operation) {
+    case 'listPets': {
+      const query = parseListQuery(req.query);
+      const body = world.store.listBody(query.limit, query.status);
+      return { status: 200, body, reason: `listed animals (limit ${query.limit}${query.status ? `, status ${query.status}` : ''})` };
+    }
+    case 'createPet': {
+      const parsed = readJsonBody(req.headers, req.body, req.bodyTooLarge === true);
+      const input = validateNewPet(parsed.value, parsed.hasBigInt);
+      const pet = world.store.create(input);
+      return { status: 201, body: petJson(pet), headers: { Location: `/v1/pets/${pet.id}` }, reason: `created animal ${pet.id}` };
+    }
+    case 'getPet': {
+      const id = parsePetId(petId ?? '');
+      const pet = world.store.get(id);
+      if (!pet) throw new MockError('pet_not_found', `No animal has id ${id}. List the animals with GET /v1/pets to find a valid id.`);
+      return { status: 200, body: petJson(pet), reason: `found animal ${pet.id}` };
+    }
+  }
+}

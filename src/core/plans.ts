@@ -1,0 +1,49 @@
+import type { BanRule, KeyConfig, Limits, PlanName } from './types.js';
+
+/**
+ * The plans of the specification. Enterprise is "custom" there; the mock gives it a documented
+ * default that `--key KEY:enterprise:PER_MINUTE:PER_DAY` or a scenario can override.
+ */
+export const PLAN_LIMITS: Readonly<Record<PlanName, Limits>> = {
+  free: { perMinute: 60, perDay: 1_000 },
+  pro: { perMinute: 300, perDay: 10_000 },
+  business: { perMinute: 1_000, perDay: 100_000 },
+  enterprise: { perMinute: 5_000, perDay: 1_000_000 },
+};
+
+export const PLAN_NAMES = Object.keys(PLAN_LIMITS) as PlanName[];
+
+/** Clients without a valid key are counted per address at the Free plan's limits. */
+export const ANONYMOUS_LIMITS: Limits = PLAN_LIMITS.free;
+
+/** Default ban: more than 10 requests refused in a row while limited bans the key for 5 minutes. */
+export const DEFAULT_BAN_RULE: BanRule = { after: 10, durationMs: 5 * 60_000 };
+
+/** The demo keys, one per plan, valid unless a scenario says otherwise. */
+export function demoKeys(): KeyConfig[] {
+  return PLAN_NAMES.map((plan) => ({ key: `demo-${plan}`, plan, limits: { ...PLAN_LIMITS[plan] } }));
+}
+
+/** A `--key` value that cannot be used; the message says how to write one. */
+export class KeySpecError extends Error {}
+
+/** Parses `KEY:PLAN[:PER_MINUTE:PER_DAY]`, as the `--key` flag takes it. */
+export function parseKeySpec(spec: string): KeyConfig {
+  const parts = spec.split(':');
+  const usage = 'write --key KEY:PLAN or KEY:PLAN:PER_MINUTE:PER_DAY, PLAN one of free, pro, business, enterprise';
+  if (parts.length !== 2 && parts.length !== 4) throw new KeySpecError(`petstore-mock: --key ${JSON.stringify(spec)} is not valid; ${usage}.`);
+  const [key, planText] = parts;
+  if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(key)) {
+    throw new KeySpecError(`petstore-mock: --key ${JSON.stringify(spec)} has a key with characters a bearer token cannot hold; use letters, digits and -._~+/.`);
+  }
+  const plan = planText.toLowerCase() as PlanName;
+  if (!PLAN_NAMES.includes(plan)) throw new KeySpecError(`petstore-mock: --key ${JSON.stringify(spec)} names an unknown plan ${JSON.stringify(planText)}; ${usage}.`);
+  const limits = { ...PLAN_LIMITS[plan] };
+  if (parts.length === 4) {
+    const [perMinute, perDay] = [parts[2], parts[3]].map((n) => (/^\d{1,12}$/.test(n) ? Number(n) : NaN));
+    if (!(perMinute >= 1 && perDay >= 1)) throw new KeySpecError(`petstore-mock: --key ${JSON.stringify(spec)} needs whole numbers of at least 1 for PER_MINUTE and PER_DAY.`);
+    limits.perMinute = perMinute;
+    limits.perDay = perDay;
+  }
+  return { key, plan, limits };
+}

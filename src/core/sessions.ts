@@ -1,0 +1,65 @@
+import type { TimeSource } from './clock.js';
+import { MockError } from './errors.js';
+import { World, type WorldSettings } from './world.js';
+
+/** The session id of requests without `X-Mock-Session`. */
+export const DEFAULT_SESSION = 'default';
+const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+export const DEFAULT_MAX_SESSIONS = 1000;
+
+/**
+ * The worlds of one server. A session is created on its first request with the server's
+ * settings; past `maxSessions` the least recently used one (never the default) is dropped.
+ */
+export class SessionRegistry {
+  private worlds = new Map<string, World>();
+  readonly defaultWorld: World;
+
+  constructor(
+    private settings: WorldSettings,
+    private readonly realNow: TimeSource,
+    private readonly maxSessions = DEFAULT_MAX_SESSIONS,
+  ) {
+    this.defaultWorld = new World(DEFAULT_SESSION, settings, realNow);
+  }
+
+  /** The world of a header value; throws `invalid_session` for an unusable id. */
+  resolve(header: string | string[] | undefined): World {
+    if (header === undefined) return this.defaultWorld;
+    const id = Array.isArray(header) ? header[0] : header;
+    if (id === DEFAULT_SESSION) return this.defaultWorld;
+    if (Array.isArray(header) && header.length > 1) {
+      throw new MockError('invalid_session', 'X-Mock-Session was sent more than once; send one session id.');
+    }
+    if (!SESSION_ID.test(id)) {
+      throw new MockError('invalid_session', 'X-Mock-Session must be 1 to 128 characters of letters, digits and ._:-; pick an id per test worker.');
+    }
+    let world = this.worlds.get(id);
+    if (world) {
+      // Re-inserting keeps the map in least-recently-used order.
+      this.worlds.delete(id);
+      this.worlds.set(id, world);
+      return world;
+    }
+    if (this.worlds.size >= this.maxSessions) this.worlds.delete(this.worlds.keys().next().value as string);
+    world = new World(id, this.settings, this.realNow);
+    this.worlds.set(id, world);
+    return world;
+  }
+
+  /** Every world, the default first. */
+  all(): World[] {
+    return [this.defaultWorld, ...this.worlds.values()];
+  }
+
+  /** The settings new sessions start with. */
+  get startSettings(): WorldSettings {
+    return this.settings;
+  }
+
+  /** Resets every session to the start settings and forgets the non-default ones. */
+  resetAll(): void {
+    this.worlds.clear();
+    this.defaultWorld.apply(this.settings);
+  }
+}

@@ -1,0 +1,120 @@
+import { PET_STATUSES } from './openapi.js';
+import type { Pet, PetStatus } from './types.js';
+
+/**
+ * The animals a server starts with, shared read-only by every session, sorted by id with one
+ * index per status, so that a list costs O(limit) and a new session costs nothing to create.
+ */
+export class BaseData {
+  readonly all: readonly Pet[];
+  readonly byStatus: ReadonlyMap<PetStatus, readonly Pet[]>;
+  readonly maxId: number;
+
+  constructor(pets: readonly Pet[]) {
+    const sorted = isSortedById(pets) ? pets : [...pets].sort((a, b) => a.id - b.id);
+    this.all = sorted;
+    this.byStatus = indexByStatus(sorted);
+    this.maxId = sorted.length > 0 ? sorted[sorted.length - 1].id : 0;
+  }
+}
+
+function isSortedById(pets: readonly Pet[]): boolean {
+  for (let i = 1; i < pets.length; i++) if (pets[i - 1].id >= pets[i].id) return false;
+  return true;
+}
+
+function indexByStatus(pets: readonly Pet[]): Map<PetStatus, Pet[]> {
+  const index = new Map<PetStatus, Pet[]>(PET_STATUSES.map((s) => [s, []]));
+  for (const pet of pets) if (pet.status) index.get(pet.status)?.push(pet);
+  return index;
+}
+
+/** Finds a pet by id in an id-sorted array. */
+function findById(pets: readonly Pet[], id: number): Pet | undefined {
+  let lo = 0;
+  let hi = pets.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const midId = pets[mid].id;
+    if (midId === id) return pets[mid];
+    if (midId < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}
+
+/** Serialises one animal; categoryId may be a bigint, which JSON.stringify cannot write. */
+export function petJson(pet: Pet): string {
+  let out = `{"id":${pet.id},"name":${JSON.stringify(pet.name)},"categoryId":${pet.categoryId}`;
+  if (pet.status !== undefined) out += `,"status":"${pet.status}"`;
+  return out + '}';
+}
+
+const MAX_CACHED_BODIES = 512;
+
+/**
+ * One session's store: the shared base plus the animals created in this session. New ids follow
+ * the largest id so far, so both parts stay in id order and a list is a walk over at most two
+ * arrays. Serialised list bodies are cached until the next create.
+ */
+export class PetStore {
+  private created: Pet[] = [];
+  private createdByStatus = indexByStatus([]);
+  private nextId: number;
+  private bodies = new Map<string, string>();
+
+  constructor(private base: BaseData) {
+    this.nextId = base.maxId + 1;
+  }
+
+  get size(): number {
+    return this.base.all.length + this.created.length;
+  }
+
+  /** Drops what this session created and, when given, switches to another base. */
+  reset(base: BaseData = this.base): void {
+    this.base = base;
+    this.created = [];
+    this.createdByStatus = indexByStatus([]);
+    this.nextId = base.maxId + 1;
+    this.bodies.clear();
+  }
+
+  /** Adds an animal; the store assigns its id. */
+  create(input: { name: string; categoryId: number | bigint; status?: PetStatus }): Pet {
+    if (!Number.isSafeInteger(this.nextId)) throw new Error('petstore-mock: the id space of this session is used up');
+    const pet: Pet = input.status === undefined
+      ? { id: this.nextId, name: input.name, categoryId: input.categoryId }
+      : { id: this.nextId, name: input.name, categoryId: input.categoryId, status: input.status };
+    this.nextId++;
+    this.created.push(pet);
+    if (pet.status) this.createdByStatus.get(pet.status)?.push(pet);
+    this.bodies.clear();
+    return pet;
+  }
+
+  get(id: number | bigint): Pet | undefined {
+    if (typeof id === 'bigint') return undefined;
+    return findById(this.base.all, id) ?? findById(this.created, id);
+  }
+
+  /** The first `limit` animals in id order, optionally only those with `status`. */
+  list(limit: number, status?: PetStatus): Pet[] {
+    const first = status ? this.base.byStatus.get(status) ?? [] : this.base.all;
+    const second = status ? this.createdByStatus.get(status) ?? [] : this.created;
+    const out = first.slice(0, limit);
+    if (out.length < limit) out.push(...second.slice(0, limit - out.length));
+    return out;
+  }
+
+  /** The serialised body of `list(limit, status)`, cached until the store changes. */
+  listBody(limit: number, status?: PetStatus): string {
+    const cacheKey = status ? `${status}:${limit}` : `:${limit}`;
+    const cached = this.bodies.get(cacheKey);
+    if (cached !== undefined) return cached;
+    const body = `[${this.list(limit, status).map(petJson).join(',')}]`;
+    if (this.bodies.size >= MAX_CACHED_BODIES) this.bodies.clear();
+    this.bodies.set(cacheKey, body);
+    return body;
+  }
+}

@@ -1,0 +1,65 @@
+/** The availability of an animal, as the specification's `PetStatus` enumeration. */
+export type PetStatus = 'available' | 'pending' | 'sold';
+
+/** An animal as the store keeps it. `categoryId` is a bigint only when it lies beyond 2^53. */
+export interface Pet {
+  readonly id: number;
+  readonly name: string;
+  readonly categoryId: number | bigint;
+  readonly status?: PetStatus;
+}
+
+/** Header values as Node gives them: lower-case names, repeated ones possibly as arrays. */
+export type HeaderBag = Record<string, string | string[] | undefined>;
+
+/** A request as the core sees it: no sockets, no framework. */
+export interface CoreRequest {
+  method: string;
+  /** The path of the request target, still percent-encoded, without the query. */
+  path: string;
+  /** The raw query string without the leading `?` ('' when there is none). */
+  query: string;
+  headers: HeaderBag;
+  /** Header names as sent, alternating with values, to see repeated headers Node would fold. */
+  rawHeaders?: readonly string[];
+  body?: Uint8Array | null;
+  /** True when the adapter stopped reading because the body passed the size limit. */
+  bodyTooLarge?: boolean;
+  remoteAddress?: string;
+}
+
+/** What a forced answer may do to the connection instead of answering normally. */
+export type ConnectionFault = 'reset' | 'empty' | 'truncate';
+
+/** A response as the core returns it; the adapter writes it out. */
+export interface CoreResponse {
+  status: number;
+  headers: Record<string, string>;
+  body?: string;
+  /** Milliseconds the adapter waits before answering (scenario latency). */
+  delayMs?: number;
+  /** A connection fault the adapter acts out instead of a clean answer. */
+  fault?: ConnectionFault;
+}
+
+/** The limits of a plan or a key: requests per clock minute and per UTC day. */
+export interface Limits {
+  perMinute: number;
+  perDay: number;
+}
+
+export type PlanName = 'free' | 'pro' | 'business' | 'enterprise';
+
+/** An API key the mock accepts. */
+export interface KeyConfig {
+  key: string;
+  plan: PlanName;
+  limits: Limits;
+  revoked?: boolean;
+}
+
+/** How many requests sent while limited lead to a ban, and for how long. `after: 0` turns bans off. */
+export interface BanRule {
+  after: number;
+  durationMs: number;
+}

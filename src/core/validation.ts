@@ -1,0 +1,181 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { MockError, type ErrorDetail } from './errors.js';
+import type { JsonValue } from './json.js';
+import { LIMIT_BOUNDS, PET_STATUSES, openapiDocument } from './openapi.js';
+import type { PetStatus } from './types.js';
+
+let validators: { newPet: ValidateFunction } | undefined;
+
+/** Ajv is compiled on the first body that needs it, so start-up does not pay for it. */
+function getValidators(): { newPet: ValidateFunction } {
+  if (validators) return validators;
+  const ajv = new Ajv2020({ allErrors: true, strict: true });
+  // The document's top-level OpenAPI fields are not JSON Schema keywords; refs still resolve into them.
+  ajv.addVocabulary(['openapi', 'info', 'servers', 'security', 'paths', 'components']);
+  // int64 values beyond 2^53 reach Ajv as approximate numbers; their exact range is checked apart.
+  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
+  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+  ajv.addSchema(openapiDocument, 'openapi.json');
+  const newPet = ajv.getSchema('openapi.json#/components/schemas/NewPet');
+  if (!newPet) throw new Error('petstore-mock: the OpenAPI document has no NewPet schema');
+  validators = { newPet };
+  return validators;
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** A validated `NewPet` body. */
+export interface NewPetInput {
+  name: string;
+  categoryId: number | bigint;
+  status?: PetStatus;
+}
+
+/** Validates a parsed body against `NewPet`; throws `invalid_body` naming each offending field. */
+export function validateNewPet(value: JsonValue, hasBigInt: boolean): NewPetInput {
+  const { newPet } = getValidators();
+  const view = hasBigInt ? withApproximateNumbers(value) : value;
+  if (!newPet(view)) throw new MockError('invalid_body', describeIssues(newPet.errors ?? []), { details: toDetails(newPet.errors ?? []) });
+  const body = value as { [key: string]: JsonValue };
+  const categoryId = body.categoryId as number | bigint;
+  if (typeof categoryId === 'bigint' && (categoryId < INT64_MIN || categoryId > INT64_MAX)) {
+    const details = [{ field: 'categoryId', message: 'must be an integer within int64 (-2^63 to 2^63-1)' }];
+    throw new MockError('invalid_body', 'The body is invalid: categoryId must be an integer within int64.', { details });
+  }
+  const input: NewPetInput = { name: body.name as string, categoryId };
+  if (body.status !== undefined) input.status = body.status as PetStatus;
+  return input;
+}
+
+function withApproximateNumbers(value: JsonValue): JsonValue {
+  if (typeof value === 'bigint') return Number(value);
+  if (Array.isArray(value)) return value.map(withApproximateNumbers);
+  if (value !== null && typeof value === 'object') {
+    const copy: { [key: string]: JsonValue } = {};
+    for (const [k, v] of Object.entries(value)) copy[k] = withApproximateNumbers(v);
+    return copy;
+  }
+  return value;
+}
+
+function fieldOf(error: ErrorObject): string {
+  const base = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  if (error.keyword === 'required') return base ? `${base}.${String(error.params.missingProperty)}` : String(error.params.missingProperty);
+  if (error.keyword === 'additionalProperties') {
+    const extra = String(error.params.additionalProperty);
+    return base ? `${base}.${extra}` : extra;
+  }
+  return base || '(body)';
+}
+
+function messageOf(error: ErrorObject): string {
+  switch (error.keyword) {
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return 'is not a field of NewPet';
+    case 'enum':
+      return `must be one of ${PET_STATUSES.join(', ')}`;
+    case 'type':
+      return `must be ${error.params.type === 'object' ? 'a JSON object' : `of type ${String(error.params.type)}`}`;
+    case 'format':
+      return `must be an integer within ${String(error.params.format)}`;
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+function toDetails(errors: readonly ErrorObject[]): ErrorDetail[] {
+  const seen = new Set<string>();
+  const details: ErrorDetail[] = [];
+  for (const error of errors) {
+    const detail = { field: fieldOf(error), message: messageOf(error) };
+    const id = `${detail.field}\u0000${detail.message}`;
+    if (!seen.has(id)) {
+      seen.add(id);
+      details.push(detail);
+    }
+  }
+  return details;
+}
+
+function describeIssues(errors: readonly ErrorObject[]): string {
+  const parts = toDetails(errors).map((d) => (d.field === '(body)' ? `the body ${d.message}` : `${d.field} ${d.message}`));
+  return `The body is invalid: ${parts.join('; ')}. Send {"name": string, "categoryId": integer, "status"?: ${PET_STATUSES.join('|')}}.`;
+}
+
+/** The query of `GET /pets`, validated. */
+export interface ListQuery {
+  limit: number;
+  status?: PetStatus;
+}
+
+const DIGITS = /^\d{1,4}$/;
+
+/**
+ * Reads `limit` and `status` from a raw query string: `limit` must be decimal digits within the
+ * document's bounds, `status` one of the enum (case-sensitive); a repeated parameter is refused;
+ * unknown parameters are ignored.
+ */
+export function parseListQuery(rawQuery: string): ListQuery {
+  const result: ListQuery = { limit: LIMIT_BOUNDS.default };
+  if (rawQuery === '') return result;
+  let seenLimit = false;
+  let seenStatus = false;
+  for (const pair of rawQuery.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const rawName = eq === -1 ? pair : pair.slice(0, eq);
+    const name = decodeComponent(rawName, 'a query parameter name');
+    if (name !== 'limit' && name !== 'status') continue;
+    const value = decodeComponent(eq === -1 ? '' : pair.slice(eq + 1), name);
+    if (name === 'limit') {
+      if (seenLimit) throw queryError('limit', 'must be given at most once');
+      seenLimit = true;
+      if (!DIGITS.test(value) || Number(value) < LIMIT_BOUNDS.minimum || Number(value) > LIMIT_BOUNDS.maximum) {
+        throw queryError('limit', `must be a whole number from ${LIMIT_BOUNDS.minimum} to ${LIMIT_BOUNDS.maximum} written in decimal digits (default ${LIMIT_BOUNDS.default})`);
+      }
+      result.limit = Number(value);
+    } else {
+      if (seenStatus) throw queryError('status', 'must be given at most once');
+      seenStatus = true;
+      if (!(PET_STATUSES as readonly string[]).includes(value)) throw queryError('status', `must be one of ${PET_STATUSES.join(', ')} (lower case)`);
+      result.status = value as PetStatus;
+    }
+  }
+  return result;
+}
+
+function decodeComponent(raw: string, what: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    throw queryError(what, 'has malformed percent-encoding');
+  }
+}
+
+function queryError(field: string, message: string): MockError {
+  return new MockError('invalid_query', `The query parameter ${field} ${message}.`, { details: [{ field, message }] });
+}
+
+/** Parses a `petId` path segment: decimal digits (an optional minus) within int64. */
+export function parsePetId(segment: string): number | bigint {
+  let text: string;
+  try {
+    text = decodeURIComponent(segment);
+  } catch {
+    throw petIdError(segment);
+  }
+  if (!/^-?\d{1,19}$/.test(text)) throw petIdError(text);
+  const exact = BigInt(text);
+  if (exact < INT64_MIN || exact > INT64_MAX) throw petIdError(text);
+  return Number.isSafeInteger(Number(text)) ? Number(text) : exact;
+}
+
+function petIdError(text: string): MockError {
+  const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  return new MockError('invalid_path_parameter', `The petId ${JSON.stringify(shown)} is not an int64 integer; use the numeric id of an animal from GET /v1/pets.`, {
+    details: [{ field: 'petId', message: 'must be an integer within int64' }],
+  });
+}

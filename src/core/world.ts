@@ -1,0 +1,100 @@
+import { VirtualClock, type TimeSource } from './clock.js';
+import type { DeprecationDates } from './deprecation.js';
+import { Journal } from './journal.js';
+import { RateLimiter } from './limiter.js';
+import { BaseData, PetStore } from './store.js';
+import type { BanRule, ConnectionFault, KeyConfig, Limits } from './types.js';
+
+/** The operations of the API, as the router names them. */
+export type OperationId = 'listPets' | 'createPet' | 'getPet';
+
+/** An answer a scenario forces instead of the normal one. */
+export interface ForcedAnswer {
+  status: number;
+  code?: string;
+  message?: string;
+  headers?: Record<string, string>;
+  fault?: ConnectionFault;
+  /** Why, for the journal: "scenario flaky, step 2". */
+  reason: string;
+}
+
+/** What a scenario does at run time: forced answers and latency. */
+export interface ScenarioRuntime {
+  /** Called for every routed API request before the normal checks; a result replaces the answer. */
+  intercept(operation: OperationId, method: string, path: string): ForcedAnswer | undefined;
+  /** Milliseconds to delay this answer (0 for none). */
+  latency(): number;
+}
+
+/** Everything that decides how a session behaves; scenarios produce it, `reset` re-applies it. */
+export interface WorldSettings {
+  scenario: string;
+  base: BaseData;
+  keys: readonly KeyConfig[];
+  anonymousLimits: Limits;
+  ban: BanRule;
+  deprecation: DeprecationDates;
+  clock: { start?: number; frozen: boolean };
+  /** Usage preloaded at reset: requests already made in the current windows, bans in force. */
+  usage: readonly { key: string; minute?: number; day?: number; bannedForMs?: number }[];
+  journalSize: number;
+  /** Makes a fresh runtime (step counters, seeded random) each time the settings are applied. */
+  runtime?: () => ScenarioRuntime;
+}
+
+/**
+ * One isolated world: store, counters, bans, clock, scenario and journal. The default session and
+ * every `X-Mock-Session` id each have one.
+ */
+export class World {
+  readonly clock: VirtualClock;
+  readonly store: PetStore;
+  readonly limiter: RateLimiter;
+  journal: Journal;
+  keys = new Map<string, KeyConfig>();
+  settings!: WorldSettings;
+  runtime: ScenarioRuntime | undefined;
+
+  constructor(readonly id: string, settings: WorldSettings, realNow: TimeSource) {
+    this.clock = new VirtualClock(realNow);
+    this.store = new PetStore(settings.base);
+    this.limiter = new RateLimiter(settings.ban);
+    this.journal = new Journal(settings.journalSize);
+    this.apply(settings);
+  }
+
+  /** Applies settings afresh: store, counters, bans, clock, journal and scenario state. */
+  apply(settings: WorldSettings): void {
+    this.settings = settings;
+    this.store.reset(settings.base);
+    this.limiter.clear();
+    this.limiter.setBanRule(settings.ban);
+    if (this.journal.capacity !== settings.journalSize) this.journal = new Journal(settings.journalSize);
+    else this.journal.clear();
+    this.keys = new Map(settings.keys.map((k) => [k.key, k]));
+    this.clock.restore();
+    if (settings.clock.start !== undefined) this.clock.set(settings.clock.start);
+    if (settings.clock.frozen) this.clock.freeze();
+    const now = this.clock.now();
+    for (const u of settings.usage) {
+      const bannedUntil = u.bannedForMs !== undefined ? Math.ceil((now + u.bannedForMs) / 1000) * 1000 : undefined;
+      this.limiter.preset(keyBucket(u.key), now, { minute: u.minute, day: u.day, bannedUntil });
+    }
+    this.runtime = settings.runtime?.();
+  }
+
+  reset(): void {
+    this.apply(this.settings);
+  }
+}
+
+/** The limiter bucket of a key. */
+export function keyBucket(key: string): string {
+  return `key:${key}`;
+}
+
+/** The limiter bucket of a client without a valid key. */
+export function addressBucket(address: string | undefined): string {
+  return `addr:${address ?? 'unknown'}`;
+}

@@ -1,0 +1,150 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parseDuration } from '../core/clock.js';
+import type { MockEngine } from '../core/engine.js';
+import { MockError, errorBody } from '../core/errors.js';
+import { keyBucket, type World } from '../core/world.js';
+import { adminPage } from './admin-page.js';
+import type { HttpOptions } from './server.js';
+
+const startedAt = Date.now();
+
+function sessionHeader(req: Request): string | undefined {
+  const value = req.headers['x-mock-session'];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function tokenOf(req: Request): string | undefined {
+  const auth = req.headers.authorization;
+  const match = typeof auth === 'string' ? /^Bearer +(\S+)$/i.exec(auth) : null;
+  if (match) return match[1];
+  const header = req.headers['x-admin-token'];
+  if (typeof header === 'string') return header;
+  return typeof req.query.token === 'string' ? req.query.token : undefined;
+}
+
+/**
+ * The admin API under `/__admin`: health, reset, scenarios, clock, request journal and a page.
+ * `X-Mock-Session` selects the world, as on the API. Express hosts it because speed does not
+ * matter here; it is loaded on the first admin request.
+ */
+export function createAdminHandler(engine: MockEngine, options: HttpOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  const router = express.Router({ strict: true, caseSensitive: true });
+
+  router.use((req, res, next) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Cache-Control', 'no-store');
+    if (req.method === 'OPTIONS') {
+      res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PUT, OPTIONS');
+      res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, X-Mock-Session, X-Admin-Token');
+      res.status(204).end();
+      return;
+    }
+    if (options.adminToken !== undefined && tokenOf(req) !== options.adminToken) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="petstore-mock admin"');
+      throw new MockError('admin_unauthorized', 'petstore-mock: this admin API is protected; send "Authorization: Bearer <admin token>" (the value of --admin-token).');
+    }
+    next();
+  });
+  router.use(express.json({ limit: '64kb', strict: true }));
+
+  const world = (req: Request): World => engine.sessions.resolve(sessionHeader(req));
+
+  router.get('/', (_req, res) => {
+    res.type('html').send(adminPage());
+  });
+  router.get('/health', (req, res) => {
+    res.json({ status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), sessions: engine.sessions.all().length, scenario: world(req).settings.scenario });
+  });
+  router.post('/reset', (req, res) => {
+    const w = world(req);
+    w.reset();
+    res.json({ reset: true, session: w.id, scenario: w.settings.scenario, clock: w.clock.state() });
+  });
+  router.get('/scenarios', (_req, res) => {
+    res.json(options.admin?.listScenarios() ?? []);
+  });
+  router.get('/scenario', (req, res) => {
+    const w = world(req);
+    const known = options.admin?.listScenarios().find((s) => s.name === w.settings.scenario);
+    res.json({ name: w.settings.scenario, description: known?.description ?? '' });
+  });
+  router.put('/scenario', (req, res) => {
+    const name: unknown = req.body?.name;
+    if (typeof name !== 'string' || name === '') throw new MockError('admin_invalid_request', 'petstore-mock: PUT /__admin/scenario needs a JSON body {"name": "<scenario>"}; GET /__admin/scenarios lists them.');
+    if (!options.admin) throw new MockError('scenario_invalid', 'petstore-mock: scenarios are not available in this server.');
+    options.admin.useScenario(name, sessionHeader(req));
+    const w = world(req);
+    res.json({ name: w.settings.scenario, clock: w.clock.state() });
+  });
+  router.get('/clock', (req, res) => {
+    res.json(world(req).clock.state());
+  });
+  router.post('/clock', (req, res) => {
+    const w = world(req);
+    applyClockChange(w, req.body);
+    res.json(w.clock.state());
+  });
+  router.get('/requests', (req, res) => {
+    res.json(world(req).journal.list());
+  });
+  router.get('/keys', (req, res) => {
+    const w = world(req);
+    const now = w.clock.now();
+    res.json(
+      [...w.keys.values()].map((k) => {
+        const report = w.limiter.peek(keyBucket(k.key), k.limits, now);
+        return {
+          key: k.key,
+          plan: k.plan,
+          limits: k.limits,
+          revoked: k.revoked === true,
+          remaining: report.remaining,
+          reportedLimit: report.limit,
+          reset: report.reset,
+          bannedUntil: report.bannedUntil !== undefined ? new Date(report.bannedUntil).toISOString() : null,
+        };
+      }),
+    );
+  });
+
+  app.use('/__admin', router);
+  app.use((_req: Request, _res: Response, next: NextFunction) => {
+    next(new MockError('route_not_found', 'petstore-mock: no admin route there; the admin API has health, reset, scenarios, scenario, clock, requests and keys under /__admin.'));
+  });
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const known = error instanceof MockError
+      ? error
+      : (error as { type?: string }).type === 'entity.parse.failed'
+        ? new MockError('admin_invalid_request', 'petstore-mock: the admin request body is not valid JSON.')
+        : new MockError('internal_error', `petstore-mock: the admin API failed (${String(error)}).`);
+    res.status(known.status).type('application/json').send(errorBody(known.code, known.message, known.status, known.details));
+  });
+  return app;
+}
+
+/** Applies `{"set": ISO}`, `{"advance": "90s"}` and/or `{"frozen": bool}` to a clock. */
+function applyClockChange(world: World, body: unknown): void {
+  const usage = 'petstore-mock: POST /__admin/clock takes {"set": "2030-12-05T00:00:00Z"}, {"advance": "90s"} and/or {"frozen": true|false}.';
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new MockError('admin_invalid_request', usage);
+  const { set, advance, frozen, ...rest } = body as { set?: unknown; advance?: unknown; frozen?: unknown };
+  if (Object.keys(rest).length > 0 || (set === undefined && advance === undefined && frozen === undefined)) throw new MockError('admin_invalid_request', usage);
+  let instant: number | undefined;
+  if (set !== undefined) {
+    instant = typeof set === 'string' ? Date.parse(set) : NaN;
+    if (Number.isNaN(instant)) throw new MockError('admin_invalid_request', `petstore-mock: "set" must be an ISO-8601 instant such as 2030-12-05T00:00:00Z. ${usage}`);
+  }
+  let step: number | undefined;
+  if (advance !== undefined) {
+    step = typeof advance === 'string' || typeof advance === 'number' ? parseDuration(advance) : undefined;
+    if (step === undefined) throw new MockError('admin_invalid_request', `petstore-mock: "advance" must be a duration such as "90s", "1m30s", "2h" or "1d". ${usage}`);
+  }
+  if (frozen !== undefined && typeof frozen !== 'boolean') throw new MockError('admin_invalid_request', usage);
+  if (frozen === true) world.clock.freeze();
+  if (instant !== undefined) world.clock.set(instant);
+  if (step !== undefined) world.clock.advance(step);
+  if (frozen === false) world.clock.unfreeze();
+}

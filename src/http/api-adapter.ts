@@ -1,0 +1,139 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { MAX_BODY_BYTES } from '../core/body.js';
+import type { MockEngine } from '../core/engine.js';
+import { MockError, errorBody } from '../core/errors.js';
+import type { CoreRequest, CoreResponse } from '../core/types.js';
+
+/** The longest request target (path and query) the mock reads. */
+export const MAX_TARGET_BYTES = 8 * 1024;
+
+const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
+
+/** Turns a Node request into a core request; the body is read only for methods that carry one. */
+function toCoreRequest(req: IncomingMessage, target: string): CoreRequest {
+  const q = target.indexOf('?');
+  return {
+    method: req.method ?? 'GET',
+    path: q === -1 ? target : target.slice(0, q),
+    query: q === -1 ? '' : target.slice(q + 1),
+    headers: req.headers,
+    rawHeaders: req.rawHeaders,
+    remoteAddress: req.socket.remoteAddress,
+  };
+}
+
+/**
+ * Serves one API request from the core. Bodies are collected up to the 1 MiB limit; past it the
+ * rest is not buffered, the core answers 413 and the connection is closed after the answer.
+ */
+export function handleApiRequest(engine: MockEngine, req: IncomingMessage, res: ServerResponse): void {
+  const target = req.url ?? '/';
+  const core = toCoreRequest(req, target);
+  if (target.length > MAX_TARGET_BYTES) {
+    req.resume();
+    const error = new MockError('uri_too_long', `The request target is ${target.length} bytes long; the limit is ${MAX_TARGET_BYTES}. Shorten the query.`);
+    writeResponse(req, res, engine.refuse({ ...core, path: '/', query: '' }, error));
+    return;
+  }
+  const length = req.headers['content-length'];
+  if (BODYLESS.has(core.method) && (length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) {
+    req.resume();
+    writeResponse(req, res, engine.handle(core));
+    return;
+  }
+  readBody(req, (body, tooLarge) => {
+    core.body = body;
+    core.bodyTooLarge = tooLarge;
+    const response = engine.handle(core);
+    if (tooLarge) response.headers.Connection = 'close';
+    writeResponse(req, res, response);
+  });
+}
+
+function readBody(req: IncomingMessage, done: (body: Buffer, tooLarge: boolean) => void): void {
+  const declared = Number(req.headers['content-length']);
+  if (declared > MAX_BODY_BYTES) {
+    req.resume();
+    done(Buffer.alloc(0), true);
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let finished = false;
+  const finish = (tooLarge: boolean): void => {
+    if (finished) return;
+    finished = true;
+    done(tooLarge ? Buffer.alloc(0) : Buffer.concat(chunks, size), tooLarge);
+  };
+  req.on('data', (chunk: Buffer) => {
+    if (finished) return;
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      chunks.length = 0;
+      finish(true);
+      return;
+    }
+    chunks.push(chunk);
+  });
+  req.on('end', () => finish(false));
+  // A client that goes away mid-body gets no answer; there is nobody to answer.
+  req.on('error', () => {
+    finished = true;
+  });
+}
+
+/** Writes a core response, acting out its latency and connection fault. */
+export function writeResponse(req: IncomingMessage, res: ServerResponse, response: CoreResponse): void {
+  if (response.delayMs !== undefined && response.delayMs > 0) {
+    const timer = setTimeout(() => writeNow(req, res, response), response.delayMs);
+    res.on('close', () => clearTimeout(timer));
+    return;
+  }
+  writeNow(req, res, response);
+}
+
+function writeNow(req: IncomingMessage, res: ServerResponse, response: CoreResponse): void {
+  if (res.destroyed || res.writableEnded) return;
+  const socket = req.socket as Socket;
+  switch (response.fault) {
+    case 'reset':
+      socket.resetAndDestroy();
+      return;
+    case 'empty':
+      socket.destroy();
+      return;
+    case 'truncate': {
+      const body = Buffer.from(response.body ?? '{}');
+      res.writeHead(response.status, { ...response.headers, 'Content-Length': String(body.length) });
+      res.write(body.subarray(0, Math.max(1, body.length >> 1)), () => socket.destroy());
+      return;
+    }
+    default:
+      break;
+  }
+  const body = response.body;
+  const headers = response.headers;
+  headers['Content-Length'] = body === undefined ? '0' : String(Buffer.byteLength(body));
+  res.writeHead(response.status, headers);
+  res.end(body);
+}
+
+/**
+ * Answers what Node's HTTP parser refused before any request existed: headers over its limit
+ * get 431, anything else unparseable 400, both with the Error body.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, reason, message] = error.code === 'HPE_HEADER_OVERFLOW'
+    ? [431, 'headers_too_large', 'Request Header Fields Too Large', 'The request headers are larger than 16 KiB; send fewer or shorter headers.']
+    : [400, 'bad_request', 'Bad Request', 'The request is not valid HTTP/1.1.'];
+  const body = errorBody(code, message, status);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Access-Control-Allow-Origin: *\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+  );
+}

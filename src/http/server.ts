@@ -1,0 +1,82 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { MockEngine } from '../core/engine.js';
+import { answerClientError, handleApiRequest } from './api-adapter.js';
+
+/** Options of the HTTP server around a core engine. */
+export interface HttpOptions {
+  port: number;
+  host: string;
+  /** When set, every admin call must send `Authorization: Bearer <token>`. */
+  adminToken?: string;
+  /** Extra admin context: scenario names and loading (filled in by the library). */
+  admin?: AdminContext;
+}
+
+/** What the admin API needs beyond the engine: the scenarios it can switch to. */
+export interface AdminContext {
+  listScenarios(): { name: string; description: string }[];
+  /** Applies a scenario to the world of a session (or every new one for the default). */
+  useScenario(name: string, sessionHeader: string | undefined): void;
+  /** The keys the mock was started with, for the admin page. */
+  keys(): string[];
+}
+
+type AdminHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** A listening mock: its URL and a way to stop it. */
+export interface RunningServer {
+  server: Server;
+  origin: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the HTTP server: `/__admin` goes to the Express admin app (imported on its first
+ * request, so start-up does not pay for Express), everything else to the lean API adapter.
+ */
+export function listen(engine: MockEngine, options: HttpOptions): Promise<RunningServer> {
+  let admin: Promise<AdminHandler> | undefined;
+  const server = createServer({ keepAliveTimeout: 5000 }, (req, res) => {
+    const url = req.url ?? '/';
+    if (url === '/__admin' || url.startsWith('/__admin/') || url.startsWith('/__admin?')) {
+      admin ??= import('./admin.js').then((m) => m.createAdminHandler(engine, options));
+      admin.then((handle) => handle(req, res)).catch((error: unknown) => {
+        res.statusCode = 500;
+        res.setHeader('Content-Type', 'application/json');
+        res.end(JSON.stringify({ code: 'internal_error', message: `petstore-mock: the admin API failed to load (${String(error)}).`, status: 500 }));
+      });
+      return;
+    }
+    handleApiRequest(engine, req, res);
+  });
+  server.on('clientError', (error: Error & { code?: string }, socket: Socket) => answerClientError(error, socket));
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      const address = server.address() as AddressInfo;
+      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      resolve({
+        server,
+        origin: `http://${host}:${address.port}`,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            // Idle keep-alive sockets would hold the close open; busy ones finish their answer first.
+            server.closeIdleConnections();
+            const timer = setTimeout(() => {
+              for (const socket of sockets) socket.destroy();
+            }, 2000);
+            timer.unref();
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,33 @@
+import type { JournalEntry } from './core/journal.js';
+
+export type LogFormat = 'pretty' | 'json';
+
+/**
+ * A request logger that batches lines and writes them once per event-loop turn: a synchronous
+ * write per request cost the API path a fifth of its throughput when measured.
+ */
+export function createRequestLogger(format: LogFormat, write: (text: string) => void): (entry: JournalEntry) => void {
+  let pending: string[] = [];
+  let scheduled = false;
+  const flush = (): void => {
+    scheduled = false;
+    const text = pending.join('');
+    pending = [];
+    write(text);
+  };
+  return (entry) => {
+    pending.push(format === 'json' ? `${JSON.stringify({ level: 'info', msg: 'request', ...entry })}\n` : prettyLine(entry));
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
+    }
+  };
+}
+
+function prettyLine(e: JournalEntry): string {
+  const target = e.query ? `${e.path}?${e.query}` : e.path;
+  const session = e.session === 'default' ? '' : ` [${e.session}]`;
+  const key = e.key ? ` key=${e.key}` : '';
+  const why = e.status >= 400 || e.reason.startsWith('scenario') ? ` (${e.code ?? ''}${e.code ? ': ' : ''}${e.reason})` : '';
+  return `${e.at} ${e.method} ${target} -> ${e.status}${key}${session} ${e.durationMs}ms${why}\n`;
+}
