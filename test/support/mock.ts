@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, expect } from 'vitest';
+import { startMock, type MockOptions, type RunningMock } from '../../src/index.js';
+import { responseProblem } from './openapi-check.js';
+
+/** A fixed instant tests freeze the clock at: 2026-03-10T12:00:00Z, a whole minute. */
+export const T0 = Date.UTC(2026, 2, 10, 12, 0, 0);
+
+/** A response as tests read it, already checked against the OpenAPI document. */
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
+
+/** Starts a mock for the file's tests on port 0 with the clock frozen at T0; closes it after. */
+export function useMock(options: MockOptions = {}): { mock: () => RunningMock; call: (path: string, init?: RequestInit & { key?: string | null }) => Promise<Reply> } {
+  let mock: RunningMock;
+  beforeAll(async () => {
+    mock = await startMock({ port: 0, ...options });
+    mock.clock.freeze();
+    mock.clock.set(T0);
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+  return { mock: () => mock, call: (path, init) => call(mock, path, init) };
+}
+
+/**
+ * Sends a request to the mock (`key` defaults to demo-free; null sends none) and asserts the
+ * answer conforms to the OpenAPI document.
+ */
+export async function call(mock: RunningMock, path: string, init: RequestInit & { key?: string | null } = {}): Promise<Reply> {
+  const { key = 'demo-free', ...rest } = init;
+  const headers = new Headers(rest.headers);
+  if (key !== null && !headers.has('authorization')) headers.set('authorization', `Bearer ${key}`);
+  const method = rest.method ?? 'GET';
+  const res = await fetch(`${mock.origin}${path}`, { ...rest, headers });
+  const text = await res.text();
+  const problem = responseProblem(method, path.split('?')[0], res.status, res.headers, text);
+  expect(problem).toBeUndefined();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
