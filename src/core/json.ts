@@ -51,6 +51,7 @@ class Reader {
   constructor(private readonly text: string) {}
 
   fail(message: string): never {
+    if (this.pos >= this.text.length) throw new JsonSyntaxError('the JSON ends too early', this.pos);
     throw new JsonSyntaxError(`${message} at character ${this.pos + 1}`, this.pos);
   }
 
@@ -214,6 +215,10 @@ class Reader {
     const literal = match[0];
     this.pos += literal.length;
     const exact = exactInteger(literal);
+    if (exact !== undefined && (exact > MAX_EXACT || exact < -MAX_EXACT)) {
+      this.pos -= literal.length;
+      this.fail('a number is too large to represent');
+    }
     if (exact !== undefined && (exact > MAX_SAFE || exact < MIN_SAFE)) {
       this.hasBigInt = true;
       return exact;
@@ -229,6 +234,8 @@ class Reader {
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const MIN_SAFE = -MAX_SAFE;
+// Far beyond int64, so range errors still name the field, but small enough to stay cheap.
+const MAX_EXACT = 10n ** 40n;
 
 /**
  * The exact integer a number literal denotes (`12`, `1.20e1`, `9007199254740993`), or undefined
@@ -239,7 +246,8 @@ function exactInteger(literal: string): bigint | undefined {
   if (!m) return undefined;
   const [, sign, whole, fraction = '', expText = '0'] = m;
   const exp = Number(expText);
-  if (Math.abs(exp) > 400) return undefined;
+  if (!/[1-9]/.test(whole + fraction)) return 0n;
+  if (Math.abs(exp) > 400) return exp > 0 ? MAX_EXACT * 10n : undefined;
   let digits = whole + fraction;
   let scale = exp - fraction.length;
   if (scale < 0) {

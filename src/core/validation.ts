@@ -86,18 +86,15 @@ function messageOf(error: ErrorObject): string {
   }
 }
 
+/** One detail per field: a wrong type says it all, so it wins over what follows from it. */
 function toDetails(errors: readonly ErrorObject[]): ErrorDetail[] {
-  const seen = new Set<string>();
-  const details: ErrorDetail[] = [];
+  const chosen = new Map<string, ErrorObject>();
   for (const error of errors) {
-    const detail = { field: fieldOf(error), message: messageOf(error) };
-    const id = `${detail.field}\u0000${detail.message}`;
-    if (!seen.has(id)) {
-      seen.add(id);
-      details.push(detail);
-    }
+    const field = fieldOf(error);
+    const previous = chosen.get(field);
+    if (!previous || (error.keyword === 'type' && previous.keyword !== 'type')) chosen.set(field, error);
   }
-  return details;
+  return [...chosen].map(([field, error]) => ({ field, message: messageOf(error) }));
 }
 
 function describeIssues(errors: readonly ErrorObject[]): string {

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { RateLimiter, rateHeaders } from '../../src/core/limiter.js';
+import { PLAN_LIMITS } from '../../src/core/plans.js';
+
+const MIN = 60_000;
+const DAY = 86_400_000;
+// 2026-03-10T12:00:00Z: a whole minute, mid-day.
+const T0 = Date.UTC(2026, 2, 10, 12, 0, 0);
+const noBan = { after: 0, durationMs: 0 };
+
+describe('RateLimiter: the two fixed windows', () => {
+  it.each(Object.entries(PLAN_LIMITS))('lets exactly the %s plan per-minute number through, then refuses with Retry-After to the minute end', (_plan, limits) => {
+    const limiter = new RateLimiter(noBan);
+    for (let i = 1; i <= limits.perMinute; i++) {
+      const d = limiter.take('k', limits, T0 + 10_000, true);
+      expect(d.outcome).toBe('allowed');
+      expect(d.report.remaining).toBe(limits.perMinute - i);
+      expect(d.report.limit).toBe(limits.perMinute);
+    }
+    const refused = limiter.take('k', limits, T0 + 10_000, true);
+    expect(refused).toMatchObject({ outcome: 'limited', window: 'minute' });
+    expect(refused.report).toEqual({ limit: limits.perMinute, remaining: 0, reset: (T0 + MIN) / 1000, retryAfter: 50 });
+  });
+
+  it.each(Object.entries(PLAN_LIMITS))('refuses the %s plan past its per-day number until the next UTC midnight', (_plan, limits) => {
+    const limiter = new RateLimiter(noBan);
+    const midnight = Date.UTC(2026, 2, 11);
+    let t = Date.UTC(2026, 2, 10);
+    let allowed = 0;
+    // Spread the day's quota over minutes so the minute window never bites.
+    let refusedEarly = 0;
+    while (allowed < limits.perDay) {
+      const burst = Math.min(limits.perMinute, limits.perDay - allowed);
+      for (let i = 0; i < burst; i++) if (limiter.take('k', limits, t, true).outcome !== 'allowed') refusedEarly++;
+      allowed += burst;
+      t += MIN;
+    }
+    expect(refusedEarly).toBe(0);
+    const refused = limiter.take('k', limits, t, true);
+    expect(refused).toMatchObject({ outcome: 'limited', window: 'day' });
+    expect(refused.report.reset).toBe(midnight / 1000);
+    expect(refused.report.retryAfter).toBe(Math.ceil((midnight - t) / 1000));
+    expect(limiter.take('k', limits, midnight, true).outcome).toBe('allowed');
+  });
+
+  it('a refused request consumes nothing', () => {
+    const limiter = new RateLimiter(noBan);
+    const limits = { perMinute: 2, perDay: 100 };
+    limiter.take('k', limits, T0, true);
+    limiter.take('k', limits, T0, true);
+    for (let i = 0; i < 5; i++) expect(limiter.take('k', limits, T0, true).outcome).toBe('limited');
+    const next = limiter.take('k', limits, T0 + MIN, true);
+    expect(next.outcome).toBe('allowed');
+    // The day window counted only the two allowed requests plus this one.
+    expect(limiter.peek('k', { perMinute: 1000, perDay: 100 }, T0 + MIN).remaining).toBe(97);
+  });
+
+  it('resets the minute window at the boundary, not 60 s after the first request', () => {
+    const limiter = new RateLimiter(noBan);
+    const limits = { perMinute: 1, perDay: 100 };
+    expect(limiter.take('k', limits, T0 + MIN - 1, true).outcome).toBe('allowed');
+    expect(limiter.take('k', limits, T0 + MIN - 1, true).outcome).toBe('limited');
+    expect(limiter.take('k', limits, T0 + MIN, true).outcome).toBe('allowed');
+  });
+
+  it('reports the window with the fewest requests left, and the later one on a tie', () => {
+    const limiter = new RateLimiter(noBan);
+    const limits = { perMinute: 5, perDay: 7 };
+    // After 1: minute 4 left, day 6 left -> minute.
+    expect(limiter.take('k', limits, T0, true).report).toEqual({ limit: 5, remaining: 4, reset: (T0 + MIN) / 1000 });
+    limiter.take('k', limits, T0, true);
+    // After 2 the minute has 3 left, the day 5.
+    limiter.take('k', limits, T0 + MIN, true);
+    limiter.take('k', limits, T0 + MIN, true);
+    // Day: 3 left; minute: 3 left -> tie -> the day (resets later).
+    const tie = limiter.take('k', limits, T0 + MIN, true);
+    expect(tie.report.remaining).toBe(2);
+    expect(tie.report.limit).toBe(7);
+    expect(tie.report.reset).toBe(Date.UTC(2026, 2, 11) / 1000);
+  });
+
+  it('Retry-After equals X-RateLimit-Reset minus now, in whole seconds, at least 1', () => {
+    const limiter = new RateLimiter(noBan);
+    const limits = { perMinute: 1, perDay: 100 };
+    const now = T0 + MIN - 200;
+    limiter.take('k', limits, now, true);
+    const refused = limiter.take('k', limits, now, true);
+    expect(refused.report.retryAfter).toBe(1);
+    expect(refused.report.reset - Math.floor(now / 1000)).toBe(1);
+  });
+
+  it('counts answers given before the rate-limit check when there is room, and never refuses them', () => {
+    const limiter = new RateLimiter({ after: 1, durationMs: MIN });
+    const limits = { perMinute: 1, perDay: 100 };
+    expect(limiter.take('k', limits, T0, false).outcome).toBe('allowed');
+    for (let i = 0; i < 5; i++) expect(limiter.take('k', limits, T0, false)).toMatchObject({ outcome: 'limited', report: { remaining: 0 } });
+    // Unenforced refusals do not walk towards a ban.
+    expect(limiter.take('k', limits, T0, true).outcome).toBe('limited');
+  });
+
+  it('renders the three headers, and Retry-After only on a refusal', () => {
+    expect(rateHeaders({ limit: 60, remaining: 3, reset: 100 })).toEqual({ 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '3', 'X-RateLimit-Reset': '100' });
+    expect(rateHeaders({ limit: 60, remaining: 0, reset: 100, retryAfter: 7 })['Retry-After']).toBe('7');
+  });
+});
+
+describe('RateLimiter: temporary bans', () => {
+  const limits = { perMinute: 2, perDay: 1000 };
+
+  it('bans after more than `after` refusals in a row, for the ban duration, then lets requests through again', () => {
+    const limiter = new RateLimiter({ after: 3, durationMs: 5 * MIN });
+    limiter.take('k', limits, T0, true);
+    limiter.take('k', limits, T0, true);
+    for (let i = 0; i < 3; i++) expect(limiter.take('k', limits, T0 + 1000, true).outcome).toBe('limited');
+    const banned = limiter.take('k', limits, T0 + 1000, true);
+    expect(banned).toMatchObject({ outcome: 'banned', justBanned: true, bannedUntil: T0 + 1000 + 5 * MIN });
+    expect(banned.report.retryAfter).toBe(300);
+    expect(banned.report.reset).toBe((T0 + 1000 + 5 * MIN) / 1000);
+    expect(banned.report.remaining).toBe(0);
+    // Still banned after the minute window resets.
+    const later = limiter.take('k', limits, T0 + 2 * MIN, true);
+    expect(later).toMatchObject({ outcome: 'banned', justBanned: false });
+    expect(later.report.retryAfter).toBe(Math.ceil((T0 + 1000 + 5 * MIN - (T0 + 2 * MIN)) / 1000));
+    expect(limiter.take('k', limits, T0 + 1000 + 5 * MIN, true).outcome).toBe('allowed');
+  });
+
+  it('an allowed request clears the refusal streak', () => {
+    const limiter = new RateLimiter({ after: 2, durationMs: MIN });
+    const l = { perMinute: 1, perDay: 1000 };
+    limiter.take('k', l, T0, true);
+    limiter.take('k', l, T0, true);
+    limiter.take('k', l, T0, true);
+    limiter.take('k', l, T0 + MIN, true);
+    limiter.take('k', l, T0 + MIN, true);
+    expect(limiter.take('k', l, T0 + MIN, true).outcome).toBe('limited');
+    expect(limiter.take('k', l, T0 + MIN, true).outcome).toBe('banned');
+  });
+
+  it('`after: 0` turns bans off', () => {
+    const limiter = new RateLimiter(noBan);
+    for (let i = 0; i < 100; i++) limiter.take('k', limits, T0, true);
+    expect(limiter.take('k', limits, T0, true).outcome).toBe('limited');
+  });
+
+  it('ends bans on a whole second so Reset and Retry-After agree', () => {
+    const limiter = new RateLimiter({ after: 0 + 1, durationMs: 1500 });
+    const now = T0 + 250;
+    limiter.take('k', limits, now, true);
+    limiter.take('k', limits, now, true);
+    limiter.take('k', limits, now, true);
+    const banned = limiter.take('k', limits, now, true);
+    expect(banned.outcome).toBe('banned');
+    if (banned.outcome !== 'banned') return;
+    expect(banned.bannedUntil % 1000).toBe(0);
+    expect(banned.report.retryAfter).toBe(banned.report.reset - Math.floor(now / 1000));
+  });
+});

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { FixtureError, parseFixtures } from '../../src/core/fixtures.js';
+import { DEFAULT_PET_COUNT, generatePets } from '../../src/core/seed.js';
+import { BaseData, PetStore, petJson } from '../../src/core/store.js';
+import type { Pet } from '../../src/core/types.js';
+
+const pets: Pet[] = [
+  { id: 2, name: 'B', categoryId: 1, status: 'sold' },
+  { id: 1, name: 'A', categoryId: 1, status: 'available' },
+  { id: 5, name: 'E', categoryId: 2, status: 'sold' },
+  { id: 9, name: 'I', categoryId: 2 },
+];
+
+describe('PetStore', () => {
+  it('lists in ascending id order, filters by status, then cuts to limit', () => {
+    const store = new PetStore(new BaseData(pets));
+    expect(store.list(10).map((p) => p.id)).toEqual([1, 2, 5, 9]);
+    expect(store.list(1, 'sold').map((p) => p.id)).toEqual([2]);
+    expect(store.list(10, 'sold').map((p) => p.id)).toEqual([2, 5]);
+    expect(store.list(10, 'pending')).toEqual([]);
+  });
+
+  it('gives new animals the id after the largest and lists them after the base', () => {
+    const store = new PetStore(new BaseData(pets));
+    const created = store.create({ name: 'New', categoryId: 7, status: 'sold' });
+    expect(created.id).toBe(10);
+    expect(store.create({ name: 'Next', categoryId: 7 }).id).toBe(11);
+    expect(store.list(10, 'sold').map((p) => p.id)).toEqual([2, 5, 10]);
+    expect(store.list(3).map((p) => p.id)).toEqual([1, 2, 5]);
+    expect(store.get(10)).toEqual(created);
+    expect(store.get(3)).toBeUndefined();
+    expect(store.get(2n ** 62n)).toBeUndefined();
+  });
+
+  it('keeps sessions apart: two stores over one base do not see each other', () => {
+    const base = new BaseData(pets);
+    const a = new PetStore(base);
+    const b = new PetStore(base);
+    a.create({ name: 'OnlyA', categoryId: 1 });
+    expect(a.size).toBe(5);
+    expect(b.size).toBe(4);
+    expect(b.get(10)).toBeUndefined();
+  });
+
+  it('reset drops what was created; cached bodies follow changes', () => {
+    const store = new PetStore(new BaseData(pets));
+    const before = store.listBody(20);
+    store.create({ name: 'X', categoryId: 1 });
+    expect(store.listBody(20)).not.toBe(before);
+    store.reset();
+    expect(store.listBody(20)).toBe(before);
+    expect(store.create({ name: 'Y', categoryId: 1 }).id).toBe(10);
+  });
+
+  it('serialises a bigint categoryId exactly and omits a missing status', () => {
+    expect(petJson({ id: 1, name: 'Q"', categoryId: 9223372036854775807n })).toBe('{"id":1,"name":"Q\\"","categoryId":9223372036854775807}');
+  });
+});
+
+describe('generatePets', () => {
+  it('is deterministic for a seed and differs between seeds', () => {
+    expect(generatePets(7, 50)).toEqual(generatePets(7, 50));
+    expect(generatePets(7, 50)).not.toEqual(generatePets(8, 50));
+  });
+
+  it('gives ids 1..n, names, categories and every status', () => {
+    const generated = generatePets(42, DEFAULT_PET_COUNT);
+    expect(generated.map((p) => p.id)).toEqual(Array.from({ length: DEFAULT_PET_COUNT }, (_, i) => i + 1));
+    expect(new Set(generated.map((p) => p.status))).toEqual(new Set(['available', 'pending', 'sold']));
+    for (const p of generated) {
+      expect(p.name.length).toBeGreaterThan(0);
+      expect(Number.isInteger(p.categoryId)).toBe(true);
+    }
+  });
+});
+
+describe('parseFixtures', () => {
+  it('reads a JSON array of animals', () => {
+    expect(parseFixtures('[{"id":3,"name":"C","categoryId":1,"status":"sold"},{"name":"D","categoryId":2}]', 'f.json')).toEqual([
+      { id: 3, name: 'C', categoryId: 1, status: 'sold' },
+      { id: 4, name: 'D', categoryId: 2 },
+    ]);
+  });
+
+  it('reads a json-server db.json, with string ids', () => {
+    expect(parseFixtures('{"pets":[{"id":"7","name":"G","categoryId":1}],"orders":[]}', 'db.json')).toEqual([{ id: 7, name: 'G', categoryId: 1 }]);
+  });
+
+  it.each([
+    ['{', 'not valid JSON'],
+    ['{"animals":[]}', 'json-server db.json with a "pets" array'],
+    ['[1]', 'animal #1 is not a JSON object'],
+    ['[{"categoryId":1}]', 'needs a string "name"'],
+    ['[{"name":"A","categoryId":"1"}]', 'needs an integer "categoryId"'],
+    ['[{"name":"A","categoryId":1,"status":"lost"}]', 'use one of available, pending, sold'],
+    ['[{"id":1,"name":"A","categoryId":1},{"id":1,"name":"B","categoryId":1}]', 'repeats id 1'],
+    ['[{"id":-1,"name":"A","categoryId":1}]', 'ids must be positive integers'],
+  ])('refuses %s, naming the file', (text, fragment) => {
+    expect(() => parseFixtures(text, 'my.json')).toThrow(FixtureError);
+    expect(() => parseFixtures(text, 'my.json')).toThrow(fragment);
+    expect(() => parseFixtures(text, 'my.json')).toThrow('my.json');
+  });
+});
