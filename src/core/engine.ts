@@ -120,6 +120,12 @@ export class MockEngine {
     return this.finish(req, world, toOutcome(error), undefined, undefined, this.monotonic());
   }
 
+  /** The rate-limit headers of a client without a key, for answers given outside the pipeline (431). */
+  anonymousRateHeaders(address: string | undefined): Record<string, string> {
+    const world = this.sessions.defaultWorld;
+    return rateHeaders(withoutRetry(world.limiter.peek(addressBucket(address), world.settings.anonymousLimits, world.clock.now())));
+  }
+
   private finish(
     req: CoreRequest,
     world: World,

@@ -123,7 +123,7 @@ function writeNow(req: IncomingMessage, res: ServerResponse, response: CoreRespo
  * Answers what Node's HTTP parser refused before any request existed: headers over its limit
  * get 431, anything else unparseable 400, both with the Error body.
  */
-export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+export function answerClientError(error: Error & { code?: string }, socket: Socket, extraHeaders: Record<string, string> = {}): void {
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -132,8 +132,9 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
     ? [431, 'headers_too_large', 'Request Header Fields Too Large', 'The request headers are larger than 16 KiB; send fewer or shorter headers.']
     : [400, 'bad_request', 'Bad Request', 'The request is not valid HTTP/1.1.'];
   const body = errorBody(code, message, status);
+  const extra = Object.entries(extraHeaders).map(([name, value]) => `${name}: ${value}\r\n`).join('');
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}` +
       `Access-Control-Allow-Origin: *\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
   );
 }

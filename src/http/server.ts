@@ -50,7 +50,7 @@ export function listen(engine: MockEngine, options: HttpOptions): Promise<Runnin
     }
     handleApiRequest(engine, req, res);
   });
-  server.on('clientError', (error: Error & { code?: string }, socket: Socket) => answerClientError(error, socket));
+  server.on('clientError', (error: Error & { code?: string }, socket: Socket) => answerClientError(error, socket, engine.anonymousRateHeaders(socket.remoteAddress)));
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);

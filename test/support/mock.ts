@@ -14,7 +14,11 @@ export interface Reply {
 }
 
 /** Starts a mock for the file's tests on port 0 with the clock frozen at T0; closes it after. */
-export function useMock(options: MockOptions = {}): { mock: () => RunningMock; call: (path: string, init?: RequestInit & { key?: string | null }) => Promise<Reply> } {
+export function useMock(options: MockOptions = {}): {
+  mock: () => RunningMock;
+  call: (path: string, init?: RequestInit & { key?: string | null }) => Promise<Reply>;
+  fresh: () => void;
+} {
   let mock: RunningMock;
   beforeAll(async () => {
     mock = await startMock({ port: 0, ...options });
@@ -24,7 +28,16 @@ export function useMock(options: MockOptions = {}): { mock: () => RunningMock; c
   afterAll(async () => {
     await mock?.close();
   });
-  return { mock: () => mock, call: (path, init) => call(mock, path, init) };
+  return {
+    mock: () => mock,
+    call: (path, init) => call(mock, path, init),
+    /** Restores the default session and freezes its clock at T0 again. */
+    fresh: () => {
+      mock.reset();
+      mock.clock.freeze();
+      mock.clock.set(T0);
+    },
+  };
 }
 
 /**
@@ -47,4 +60,16 @@ export async function call(mock: RunningMock, path: string, init: RequestInit & 
     json = undefined;
   }
   return { status: res.status, headers: res.headers, text, json };
+}
+
+/** Sends `n` requests one after another and returns the statuses. */
+export async function burst(mock: RunningMock, n: number, path = '/v1/pets?limit=1', init: RequestInit & { key?: string | null } = {}): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < n; i++) statuses.push((await call(mock, path, init)).status);
+  return statuses;
+}
+
+/** A JSON POST of `body` (a string is sent as is). */
+export function post(body: unknown, headers: Record<string, string> = {}): RequestInit {
+  return { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) };
 }
