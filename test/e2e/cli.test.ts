@@ -1,0 +1,59 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { run, waitFor, type CliRun } from './cli.js';
+
+const runs: CliRun[] = [];
+afterEach(() => {
+  for (const r of runs.splice(0)) if (r.child.exitCode === null) r.child.kill('SIGKILL');
+});
+
+function cli(...args: string[]): CliRun {
+  const r = run(process.execPath, ['dist/cli.js', ...args]);
+  runs.push(r);
+  return r;
+}
+
+describe('the petstore-mock command', () => {
+  it('prints the base URL, the demo keys and a curl line, serves the API, and stops on SIGTERM', async () => {
+    const r = cli('--port', '0');
+    const [, url] = await waitFor(r, /listening on (http:\/\/127\.0\.0\.1:\d+\/v1)/);
+    await waitFor(r, /try\s+curl/);
+    for (const key of ['demo-free', 'demo-pro', 'demo-business', 'demo-enterprise']) expect(r.stdout()).toContain(key);
+    expect(r.stdout()).toContain(`curl -H "Authorization: Bearer demo-free" "${url}/pets?limit=5"`);
+    const res = await fetch(`${url}/pets?limit=2`, { headers: { authorization: 'Bearer demo-free' } });
+    expect(res.status).toBe(200);
+    expect((await res.json()) as unknown[]).toHaveLength(2);
+    await waitFor(r, /GET \/v1\/pets\?limit=2 -> 200 key=demo…ree/);
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toBe(0);
+  });
+
+  it('honours --seed, --pets and --key', async () => {
+    const r = cli('--port', '0', '--seed', '9', '--pets', '3', '--key', 'ci-key:enterprise:100000:1000000', '--quiet');
+    const [, url] = await waitFor(r, /(http:\/\/127\.0\.0\.1:\d+\/v1)/);
+    const res = await fetch(`${url}/pets`, { headers: { authorization: 'Bearer ci-key' } });
+    expect(res.headers.get('x-ratelimit-limit')).toBe('100000');
+    expect(((await res.json()) as { id: number }[]).map((p) => p.id)).toEqual([1, 2, 3]);
+    expect(r.stdout()).not.toContain('GET /v1/pets');
+  });
+
+  it.each([
+    [['--port', 'abc'], '--port must be a whole number from 0 to 65535'],
+    [['--nope'], 'Unknown argument: nope'],
+    [['--key', 'x:gold'], 'names an unknown plan "gold"'],
+    [['--fixtures', 'missing.json'], 'cannot read the fixtures file missing.json'],
+  ])('%j: one line on stderr, exit 1', async (args, fragment) => {
+    const r = cli(...args);
+    expect(await r.exited).toBe(1);
+    expect(r.stderr()).toContain(fragment);
+    expect(r.stderr().trim().split('\n')).toHaveLength(1);
+    expect(r.stderr()).toMatch(/^petstore-mock: /);
+  });
+
+  it('reports a port in use', async () => {
+    const first = cli('--port', '0', '--quiet');
+    const [, port] = await waitFor(first, /127\.0\.0\.1:(\d+)\/v1/);
+    const second = cli('--port', port);
+    expect(await second.exited).toBe(1);
+    expect(second.stderr()).toBe(`petstore-mock: port ${port} on 127.0.0.1 is already in use; stop the other server or pass --port 0 to take a free port.\n`);
+  });
+});

@@ -1,0 +1,34 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+
+/** A spawned CLI with its output so far. */
+export interface CliRun {
+  child: ChildProcessWithoutNullStreams;
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+}
+
+/** Spawns a command and collects its output. */
+export function run(command: string, args: string[], options: { cwd?: string } = {}): CliRun {
+  const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1' } });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Waits until stdout matches, or fails with what was printed. */
+export async function waitFor(cli: CliRun, pattern: RegExp, timeoutMs = 15_000): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const match = pattern.exec(cli.stdout());
+    if (match) return match;
+    if (cli.child.exitCode !== null || Date.now() > deadline) {
+      throw new Error(`no ${pattern} in stdout:\n${cli.stdout()}\nstderr:\n${cli.stderr()}`);
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

@@ -1,0 +1,32 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { run, waitFor } from './cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'petstore-pack-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the packed package', () => {
+  it('installs into an empty project and its petstore-mock binary serves the API', async () => {
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    const tarball = execFileSync(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir], { cwd: resolve('.'), encoding: 'utf8' }).trim().split('\n').pop() as string;
+    writeFileSync(join(dir, 'package.json'), '{"name":"consumer","version":"1.0.0","private":true,"type":"module"}');
+    execFileSync(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir, tarball)], { cwd: dir, stdio: 'pipe' });
+    const r = run(join(dir, 'node_modules', '.bin', 'petstore-mock'), ['--port', '0'], { cwd: dir });
+    try {
+      const [, url] = await waitFor(r, /(http:\/\/127\.0\.0\.1:\d+\/v1)/);
+      const res = await fetch(`${url}/pets/1`, { headers: { authorization: 'Bearer demo-pro' } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+      const doc = await fetch(`${url}/openapi.json`);
+      expect(((await doc.json()) as { info: { version: string } }).info.version).toBe('1.0.0');
+    } finally {
+      r.child.kill('SIGTERM');
+      await r.exited;
+    }
+    writeFileSync(join(dir, 'use.mjs'), "import { startMock } from 'petstore-mock';\nconst m = await startMock();\nconst r = await fetch(m.url + '/pets?limit=1', { headers: { authorization: 'Bearer demo-free' } });\nconsole.log(r.status, m.url.startsWith('http://127.0.0.1:'));\nawait m.close();\n");
+    expect(execFileSync(process.execPath, ['use.mjs'], { cwd: dir, encoding: 'utf8' }).trim()).toBe('200 true');
+  }, 120_000);
+});

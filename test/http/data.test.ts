@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startMock, type MockOptions, type RunningMock } from '../../src/index.js';
+import { call } from '../support/mock.js';
+
+const started: RunningMock[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((m) => m.close()));
+});
+
+async function bodies(options: MockOptions): Promise<string[]> {
+  const mock = await startMock({ port: 0, ...options });
+  started.push(mock);
+  const out: string[] = [];
+  for (const path of ['/v1/pets?limit=100', '/v1/pets?status=pending&limit=7', '/v1/pets/42']) out.push((await call(mock, path)).text);
+  return out;
+}
+
+describe('seeded data', () => {
+  it('the same seed gives byte-identical answers, server after server', async () => {
+    expect(await bodies({ seed: 7 })).toEqual(await bodies({ seed: 7 }));
+    expect(await bodies({})).toEqual(await bodies({ seed: 42 }));
+  });
+
+  it('a different seed gives different animals', async () => {
+    const [a] = await bodies({ seed: 1 });
+    const [b] = await bodies({ seed: 2 });
+    expect(a).not.toBe(b);
+  });
+
+  it('holds 150 animals by default and --pets N of them when asked', async () => {
+    const mock = await startMock({ port: 0 });
+    started.push(mock);
+    expect((await call(mock, '/v1/pets/150')).status).toBe(200);
+    expect((await call(mock, '/v1/pets/151')).status).toBe(404);
+    const small = await startMock({ port: 0, pets: 4 });
+    started.push(small);
+    expect((await call(small, '/v1/pets')).json.map((p: { id: number }) => p.id)).toEqual([1, 2, 3, 4]);
+    const empty = await startMock({ port: 0, pets: 0 });
+    started.push(empty);
+    expect((await call(empty, '/v1/pets')).json).toEqual([]);
+  });
+
+  it.each([
+    ['fixtures/pets.json', [1, 2, 3]],
+    ['fixtures/db.json', [1, 2, 3, 4, 10]],
+  ])('serves the animals of %s', async (file, ids) => {
+    const mock = await startMock({ port: 0, fixtures: file });
+    started.push(mock);
+    const list = await call(mock, '/v1/pets');
+    expect(list.json.map((p: { id: number }) => p.id)).toEqual(ids);
+    const created = await call(mock, '/v1/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"N","categoryId":1}' });
+    expect(created.json.id).toBe(ids[ids.length - 1] + 1);
+  });
+
+  it('refuses an unreadable fixtures file with a message naming it', async () => {
+    await expect(startMock({ port: 0, fixtures: 'fixtures/missing.json' })).rejects.toThrow('cannot read the fixtures file fixtures/missing.json (ENOENT)');
+  });
+});
