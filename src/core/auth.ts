@@ -13,7 +13,10 @@ export type AuthResult = { ok: true; key: KeyConfig } | { ok: false; error: Mock
 function countHeader(rawHeaders: readonly string[] | undefined, name: string): number {
   if (!rawHeaders) return 1;
   let n = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].toLowerCase() === name) n++;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const raw = rawHeaders[i];
+    if (raw.length === name.length && raw.toLowerCase() === name) n++;
+  }
   return n;
 }
 

@@ -3,8 +3,8 @@ import { addCorsHeaders, isPreflight, preflightHeaders } from './cors.js';
 import { deprecationHeaders } from './deprecation.js';
 import { ERROR_CATALOGUE, MockError, errorBody } from './errors.js';
 import { authenticate, redactKey, type AuthResult } from './auth.js';
-import type { JournalEntry } from './journal.js';
-import { rateHeaders, type RateDecision, type RateReport } from './limiter.js';
+import { isoTime, type JournalEntry } from './journal.js';
+import { setRateHeaders, rateHeaders, type RateDecision, type RateReport } from './limiter.js';
 import { openapiDocument } from './openapi.js';
 import { runOperation } from './operations.js';
 import { allowedMethods, route, type Route } from './router.js';
@@ -34,6 +34,22 @@ interface Outcome {
 }
 
 const JSON_TYPE = 'application/json';
+/** Past this many distinct keys the memo of bucket ids and redacted keys starts over. */
+const MEMO_LIMIT = 10_000;
+
+/** Remembers a pure function's answers for the few keys a server sees, so the hot path builds no strings. */
+function memo(fn: (key: string) => string): (key: string) => string {
+  const seen = new Map<string, string>();
+  return (key) => {
+    let value = seen.get(key);
+    if (value === undefined) {
+      if (seen.size >= MEMO_LIMIT) seen.clear();
+      value = fn(key);
+      seen.set(key, value);
+    }
+    return value;
+  };
+}
 
 /**
  * The mock's core: takes a plain request and returns a plain response, applying the checks in
@@ -45,6 +61,8 @@ export class MockEngine {
   private readonly onRequest: ((entry: JournalEntry) => void) | undefined;
   private readonly documentBody = JSON.stringify(openapiDocument);
   private readonly monotonic: () => number;
+  private readonly bucketOfKey = memo(keyBucket);
+  private readonly redacted = memo(redactKey);
 
   constructor(options: EngineOptions) {
     this.sessions = new SessionRegistry(options.settings, options.now ?? Date.now, options.maxSessions);
@@ -66,7 +84,7 @@ export class MockEngine {
     let outcome: Outcome;
     let auth: AuthResult | undefined;
     let report: RateReport | undefined;
-    const extraHeaders: Record<string, string> = {};
+    let extraHeaders: Record<string, string> | undefined;
     let forced: ForcedAnswer | undefined;
     try {
       const now = world.clock.now();
@@ -78,9 +96,9 @@ export class MockEngine {
       }
       const where = route(req.method, req.path);
       auth = authenticate(req.headers, req.rawHeaders, world.keys, req.query);
-      const bucket = auth.ok ? keyBucket(auth.key.key) : addressBucket(req.remoteAddress);
+      const bucket = auth.ok ? this.bucketOfKey(auth.key.key) : addressBucket(req.remoteAddress);
       const limits = auth.ok ? auth.key.limits : world.settings.anonymousLimits;
-      if (where.kind === 'operation' && where.operation === 'getPet') Object.assign(extraHeaders, deprecationHeaders(world.settings.deprecation));
+      if (where.kind === 'operation' && where.operation === 'getPet') extraHeaders = { ...deprecationHeaders(world.settings.deprecation) };
 
       if (where.kind === 'document' || where.kind === 'options') {
         report = world.limiter.peek(bucket, limits, now);
@@ -137,8 +155,9 @@ export class MockEngine {
   ): CoreResponse {
     const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
     if (outcome.body !== undefined) headers['Content-Type'] = JSON_TYPE;
-    const shown = report ?? world.limiter.peek(addressBucket(req.remoteAddress), world.settings.anonymousLimits, world.clock.now());
-    Object.assign(headers, rateHeaders(outcome.status === 429 ? shown : withoutRetry(shown)));
+    const now = world.clock.now();
+    const shown = report ?? world.limiter.peek(addressBucket(req.remoteAddress), world.settings.anonymousLimits, now);
+    setRateHeaders(headers, shown, outcome.status === 429);
     if (extraHeaders) Object.assign(headers, extraHeaders);
     if (outcome.headers) Object.assign(headers, outcome.headers);
     addCorsHeaders(headers, req.headers);
@@ -147,7 +166,7 @@ export class MockEngine {
 
     const entry: JournalEntry = {
       seq: world.journal.nextSeq(),
-      at: new Date(world.clock.now()).toISOString(),
+      at: isoTime(now),
       session: world.id,
       method: req.method,
       path: req.path,
@@ -157,7 +176,7 @@ export class MockEngine {
       durationMs: Math.round((this.monotonic() - started) * 1000) / 1000,
     };
     if (outcome.code) entry.code = outcome.code;
-    if (auth?.ok) entry.key = redactKey(auth.key.key);
+    if (auth?.ok) entry.key = this.redacted(auth.key.key);
     world.journal.add(entry);
     this.onRequest?.(entry);
 

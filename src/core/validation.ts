@@ -110,12 +110,25 @@ export interface ListQuery {
 
 const DIGITS = /^\d{1,4}$/;
 
+const parsedQueries = new Map<string, Readonly<ListQuery>>();
+const MAX_PARSED_QUERIES = 256;
+
 /**
  * Reads `limit` and `status` from a raw query string: `limit` must be decimal digits within the
  * document's bounds, `status` one of the enum (case-sensitive); a repeated parameter is refused;
- * unknown parameters are ignored.
+ * unknown parameters are ignored. Clients repeat the same few queries, so valid ones are remembered.
  */
-export function parseListQuery(rawQuery: string): ListQuery {
+export function parseListQuery(rawQuery: string): Readonly<ListQuery> {
+  let parsed = parsedQueries.get(rawQuery);
+  if (parsed === undefined) {
+    parsed = Object.freeze(readListQuery(rawQuery));
+    if (parsedQueries.size >= MAX_PARSED_QUERIES) parsedQueries.clear();
+    parsedQueries.set(rawQuery, parsed);
+  }
+  return parsed;
+}
+
+function readListQuery(rawQuery: string): ListQuery {
   const result: ListQuery = { limit: LIMIT_BOUNDS.default };
   if (rawQuery === '') return result;
   let seenLimit = false;
@@ -145,6 +158,8 @@ export function parseListQuery(rawQuery: string): ListQuery {
 }
 
 function decodeComponent(raw: string, what: string): string {
+  // Most queries are plain (limit=20): nothing to decode.
+  if (!raw.includes('%') && !raw.includes('+')) return raw;
   try {
     return decodeURIComponent(raw.replace(/\+/g, ' '));
   } catch {

@@ -114,9 +114,25 @@ function writeNow(req: IncomingMessage, res: ServerResponse, response: CoreRespo
   }
   const body = response.body;
   const headers = response.headers;
-  headers['Content-Length'] = body === undefined ? '0' : String(Buffer.byteLength(body));
+  headers['Content-Length'] = body === undefined ? '0' : byteLength(body);
   res.writeHead(response.status, headers);
   res.end(body);
+}
+
+let lastBody = '';
+let lastLength = '0';
+
+/**
+ * The Content-Length of a body. A list body is cached by the store and sent again and again, and
+ * measuring its UTF-8 length cost more than the rest of the adapter; the last long one is remembered.
+ */
+function byteLength(body: string): string {
+  if (body.length < 256) return String(Buffer.byteLength(body));
+  if (body !== lastBody) {
+    lastLength = String(Buffer.byteLength(body));
+    lastBody = body;
+  }
+  return lastLength;
 }
 
 /**
