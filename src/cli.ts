@@ -1,155 +1,17 @@
 #!/usr/bin/env node
-import yargs from 'yargs';
-import { hideBin } from 'yargs/helpers';
-import { FixtureError } from './core/fixtures.js';
-import { KeySpecError } from './core/plans.js';
-import { createRequestLogger, type LogFormat } from './log.js';
-import { ScenarioError, shippedScenarios } from './scenarios.js';
-import { startMock, type RunningMock } from './index.js';
-
-const VERSION = '0.1.0';
-
-/** A problem the user can fix: printed as one line, exit code 1. */
-class UsageError extends Error {}
-
-function fail(message: string): never {
-  process.stderr.write(`${message.startsWith('petstore-mock') ? '' : 'petstore-mock: '}${message}\n`);
-  process.exit(1);
-}
-
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
-
-async function serve(args: {
-  port: number; host: string; seed: number | undefined; pets: number | undefined; fixtures: string | undefined;
-  scenario: string | undefined; key: string[]; adminToken: string | undefined; logFormat: LogFormat; quiet: boolean; readyJson: boolean;
-}): Promise<void> {
-  const out = (text: string): void => {
-    process.stdout.write(text);
-  };
-  let mock: RunningMock;
-  try {
-    mock = await startMock({
-      port: args.port,
-      host: args.host,
-      seed: args.seed,
-      pets: args.pets,
-      fixtures: args.fixtures,
-      scenario: args.scenario,
-      keys: args.key,
-      adminToken: args.adminToken,
-      onRequest: args.quiet ? undefined : createRequestLogger(args.logFormat, out),
-    });
-  } catch (error) {
-    const err = error as NodeJS.ErrnoException;
-    if (err.code === 'EADDRINUSE') fail(`port ${args.port} on ${args.host} is already in use; stop the other server or pass --port 0 to take a free port.`);
-    if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') fail(`cannot listen on host ${args.host}; pass --host 127.0.0.1 or an address of this machine.`);
-    if (err.code === 'EACCES') fail(`not allowed to listen on port ${args.port}; pick a port above 1023 or --port 0.`);
-    if (error instanceof FixtureError || error instanceof KeySpecError || error instanceof ScenarioError) fail(err.message);
-    throw error;
-  }
-
-  const scenario = mock.engine.sessions.defaultWorld.settings.scenario;
-  if (args.readyJson) {
-    out(`${JSON.stringify({ event: 'ready', url: mock.url, origin: mock.origin, port: mock.port, admin: `${mock.origin}/__admin/`, keys: mock.keys.map((k) => ({ key: k.key, plan: k.plan, ...k.limits })), scenario, pid: process.pid })}\n`);
-  } else {
-    const lines = [`petstore-mock ${VERSION} listening on ${mock.url}`];
-    if (!args.quiet) {
-      lines.push(
-        `  keys      ${mock.keys.map((k) => `${k.key} (${k.plan}, ${k.limits.perMinute}/min, ${k.limits.perDay}/day)`).join('\n            ')}`,
-        `  scenario  ${scenario}`,
-        `  admin     ${mock.origin}/__admin/`,
-        `  contract  ${mock.url}/openapi.json`,
-        `  try       curl -H "Authorization: Bearer demo-free" "${mock.url}/pets?limit=5"`,
-        '',
-      );
-    }
-    out(`${lines.join('\n')}\n`);
-  }
-  if (!LOOPBACK.test(args.host)) {
-    process.stderr.write(`petstore-mock: listening on ${args.host}, so other machines can reach this mock and its public demo keys; use --host 127.0.0.1 to keep it local.\n`);
-  }
-
-  let stopping = false;
-  const stop = (): void => {
-    if (stopping) return;
-    stopping = true;
-    const force = setTimeout(() => process.exit(0), 3000);
-    force.unref();
-    void mock.close().then(() => process.exit(0));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-}
-
-function parseInteger(name: string, min: number, max: number) {
-  return (value: unknown): number | undefined => {
-    if (value === undefined) return undefined;
-    const text = String(value);
-    if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(text)}.`);
-    return Number(text);
-  };
-}
+import { parseSimpleArgs } from './cli-args.js';
+import { fail, startFromArgs } from './cli-start.js';
 
 async function main(): Promise<void> {
-  await yargs(hideBin(process.argv))
-    .scriptName('petstore-mock')
-    .usage('$0 [options]\n\nA local mock of the Animal Store API: seeded animals, bearer keys, plan rate limits, bans and scenarios.')
-    .command('scenarios', 'List the shipped scenarios, one line each', {}, () => {
-      const list = shippedScenarios();
-      const width = Math.max(...list.map((s) => s.name.length));
-      process.stdout.write(list.map((s) => `${s.name.padEnd(width)}  ${s.description}`).join('\n') + '\n');
-    })
-    .command(
-      '$0',
-      'Start the mock server',
-      (y) =>
-        y
-          .option('port', { alias: 'p', type: 'string', default: '4010', describe: 'Port to listen on; 0 takes a free port' })
-          .option('host', { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on' })
-          .option('seed', { type: 'string', describe: 'Seed for the generated animals (fixed default: 42)' })
-          .option('pets', { type: 'string', describe: 'How many animals to generate (default 150)' })
-          .option('fixtures', { type: 'string', describe: 'Load animals from a JSON array or a json-server db.json' })
-          .option('scenario', { type: 'string', describe: 'A shipped scenario name or a scenario file (.yaml/.json)' })
-          .option('key', { type: 'string', array: true, default: [] as string[], describe: 'Extra key KEY:PLAN[:PER_MINUTE:PER_DAY] (repeatable)' })
-          .option('admin-token', { type: 'string', describe: 'Require this bearer token on /__admin calls' })
-          .option('log-format', { choices: ['pretty', 'json'] as const, default: 'pretty' as const, describe: 'Request log format' })
-          .option('quiet', { type: 'boolean', default: false, describe: 'Print only the ready line, no banner or request log' })
-          .option('ready-json', { type: 'boolean', default: false, describe: 'Print one JSON line with URL, keys and scenario when ready' }),
-      async (argv) => {
-        try {
-          await serve({
-            port: parseInteger('port', 0, 65535)(argv.port) ?? 4010,
-            host: argv.host,
-            seed: parseInteger('seed', 0, Number.MAX_SAFE_INTEGER)(argv.seed),
-            pets: parseInteger('pets', 0, 10_000_000)(argv.pets),
-            fixtures: argv.fixtures,
-            scenario: argv.scenario,
-            key: argv.key.map(String),
-            adminToken: argv['admin-token'],
-            logFormat: argv['log-format'],
-            quiet: argv.quiet,
-            readyJson: argv['ready-json'],
-          });
-        } catch (error) {
-          if (error instanceof UsageError) fail(error.message);
-          throw error;
-        }
-      },
-    )
-    .example('$0', 'Serve on http://127.0.0.1:4010/v1 with 150 seeded animals')
-    .example('$0 --port 0 --ready-json', 'Take a free port and print one JSON line when ready (for CI)')
-    .example('$0 --scenario ban', 'Replay the temporary-ban scenario')
-    .example('$0 --key ci-key:enterprise:100000:10000000', 'Add a key with custom limits')
-    .example('$0 --fixtures db.json', 'Serve the animals of a json-server db.json')
-    .strict()
-    .version(VERSION)
-    .help()
-    .wrap(Math.min(110, process.stdout.columns || 100))
-    .fail((message, error) => {
-      if (error && !(error instanceof UsageError)) throw error;
-      fail(`${(error?.message ?? message).replace(/\n/g, ' ')} Run petstore-mock --help for the options.`);
-    })
-    .parseAsync();
+  const argv = process.argv.slice(2);
+  const simple = parseSimpleArgs(argv);
+  if (simple) {
+    await startFromArgs(simple);
+    return;
+  }
+  // Help, version, subcommands and mistakes go to yargs, loaded only for them.
+  const { runYargs } = await import('./cli-yargs.js');
+  await runYargs(argv);
 }
 
 main().catch((error: unknown) => {
