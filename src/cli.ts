@@ -4,7 +4,7 @@ import { hideBin } from 'yargs/helpers';
 import { FixtureError } from './core/fixtures.js';
 import { KeySpecError } from './core/plans.js';
 import { createRequestLogger, type LogFormat } from './log.js';
-import { ScenarioError, shippedScenarios } from './scenarios.js';
+import { ScenarioError } from './core/scenario.js';
 import { startMock, type RunningMock } from './index.js';
 
 const VERSION = '0.1.0';
@@ -94,7 +94,8 @@ async function main(): Promise<void> {
   await yargs(hideBin(process.argv))
     .scriptName('petstore-mock')
     .usage('$0 [options]\n\nA local mock of the Animal Store API: seeded animals, bearer keys, plan rate limits, bans and scenarios.')
-    .command('scenarios', 'List the shipped scenarios, one line each', {}, () => {
+    .command('scenarios', 'List the shipped scenarios, one line each', {}, async () => {
+      const { shippedScenarios } = await import('./scenarios.js');
       const list = shippedScenarios();
       const width = Math.max(...list.map((s) => s.name.length));
       process.stdout.write(list.map((s) => `${s.name.padEnd(width)}  ${s.description}`).join('\n') + '\n');

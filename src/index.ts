@@ -4,11 +4,14 @@ import { MockEngine } from './core/engine.js';
 import { FixtureError, parseFixtures } from './core/fixtures.js';
 import type { JournalEntry } from './core/journal.js';
 import { parseKeySpec } from './core/plans.js';
-import { buildBaseData, defaultSettings } from './core/settings.js';
+import { ScenarioError } from './core/scenario.js';
+import { DEFAULT_PET_COUNT, DEFAULT_SEED } from './core/seed.js';
+import { buildBaseData, defaultSettings, type DataOptions } from './core/settings.js';
+import type { BaseData } from './core/store.js';
 import type { KeyConfig, Pet } from './core/types.js';
 import type { World, WorldSettings } from './core/world.js';
 import { listen, type AdminContext } from './http/server.js';
-import { loadScenario, shippedScenarios } from './scenarios.js';
+import type { ScenarioHost } from './scenarios.js';
 
 export type { ClockState } from './core/clock.js';
 export type { JournalEntry } from './core/journal.js';
@@ -17,6 +20,7 @@ export { ERROR_CATALOGUE, type ErrorCode } from './core/errors.js';
 export { openapiDocument } from './core/openapi.js';
 export { PLAN_LIMITS } from './core/plans.js';
 export { MockEngine } from './core/engine.js';
+export { ScenarioError } from './core/scenario.js';
 
 /** Options of `startMock` (and of the CLI, which maps its flags onto them). */
 export interface MockOptions {
@@ -53,8 +57,20 @@ export interface MockClock {
   unfreeze(): void;
 }
 
-/** A running mock, as `startMock` returns it. */
-export interface RunningMock {
+/** One session's world, as tests drive it: the default session, or an `X-Mock-Session` id. */
+export interface SessionHandle {
+  /** The session's virtual clock. */
+  clock: MockClock;
+  /** Restores the session's store, counters, bans, clock and journal, under its current scenario. */
+  reset(): void;
+  /** Switches the session to a scenario (a shipped name or a file path) and starts it afresh. */
+  useScenario(nameOrFile: string): Promise<void>;
+  /** The session's request journal, oldest first. */
+  requests(): JournalEntry[];
+}
+
+/** A running mock, as `startMock` returns it; its session methods act on the default session. */
+export interface RunningMock extends SessionHandle {
   /** The API base URL, e.g. http://127.0.0.1:4010/v1. */
   url: string;
   /** The server's origin, e.g. http://127.0.0.1:4010. */
@@ -62,21 +78,15 @@ export interface RunningMock {
   port: number;
   /** The API keys the mock accepts. */
   keys: KeyConfig[];
-  /** The default session's clock. */
-  clock: MockClock;
-  /** Restores the default session's store, counters, bans, clock and journal. */
-  reset(): void;
-  /** Switches the default session to a scenario (name or file). */
-  useScenario(nameOrFile: string): void;
-  /** The default session's request journal, oldest first. */
-  requests(): JournalEntry[];
+  /** The world that requests with `X-Mock-Session: id` see (created on first use). */
+  session(id: string): SessionHandle;
   /** The core, for in-process use. */
   engine: MockEngine;
   close(): Promise<void>;
 }
 
-/** Resolves options into the settings every session starts with. Throws readable errors. */
-export function resolveSettings(options: MockOptions): WorldSettings {
+/** What scenarios need from a server: its command-line settings and a cache of generated stores. */
+function prepareHost(options: MockOptions): ScenarioHost {
   let pets: readonly Pet[] | undefined;
   if (typeof options.fixtures === 'string') {
     let text: string;
@@ -90,9 +100,58 @@ export function resolveSettings(options: MockOptions): WorldSettings {
     pets = options.fixtures;
   }
   const keys = (options.keys ?? []).map((k) => (typeof k === 'string' ? parseKeySpec(k) : k));
-  const base = buildBaseData({ seed: options.seed, count: options.pets, pets });
-  const defaults = defaultSettings(base, keys);
-  return options.scenario ? loadScenario(options.scenario).apply(defaults) : defaults;
+  const generated = new Map<string, BaseData>();
+  const baseFor = (data: DataOptions): BaseData => {
+    if (data.pets) return buildBaseData(data);
+    // Switching scenarios or sessions must not regenerate (or duplicate) a large store.
+    const id = `${data.seed ?? options.seed ?? DEFAULT_SEED}:${data.count ?? options.pets ?? DEFAULT_PET_COUNT}`;
+    let base = generated.get(id);
+    if (!base) {
+      base = buildBaseData({ seed: data.seed ?? options.seed, count: data.count ?? options.pets });
+      generated.set(id, base);
+    }
+    return base;
+  };
+  const base = pets ? buildBaseData({ pets }) : baseFor({});
+  return { defaults: defaultSettings(base, keys), baseFor };
+}
+
+/**
+ * The scenarios a server can switch to: the shipped ones, and the files it has loaded (from
+ * `--scenario FILE` or the library), by name. Loads the YAML and schema code on first use.
+ */
+class ScenarioCatalogue {
+  private readonly files = new Map<string, string>();
+
+  constructor(private readonly host: ScenarioHost) {}
+
+  async settings(nameOrFile: string): Promise<WorldSettings> {
+    const { loadScenario } = await import('./scenarios.js');
+    const source = loadScenario(this.files.get(nameOrFile) ?? nameOrFile);
+    const settings = source.settings(this.host);
+    // A file loaded once can be switched back to by its name, also over HTTP.
+    if (!isPlainName(nameOrFile)) this.files.set(source.name, source.file);
+    return settings;
+  }
+
+  /** Over HTTP only names are taken: the admin API does not read paths it is sent. */
+  async settingsByName(name: string): Promise<WorldSettings> {
+    if (!isPlainName(name)) {
+      throw new ScenarioError(`petstore-mock: the admin API switches scenarios by name, not ${JSON.stringify(name)}; load a file with --scenario FILE or the library's useScenario(FILE), then switch to it by its name.`);
+    }
+    return this.settings(name);
+  }
+
+  async list(): Promise<{ name: string; description: string }[]> {
+    const { loadScenario, shippedScenarios } = await import('./scenarios.js');
+    const loaded = [...this.files.values()].map((file) => loadScenario(file));
+    const shipped = shippedScenarios().filter((s) => !this.files.has(s.name));
+    return [...shipped, ...loaded].map(({ name, description }) => ({ name, description }));
+  }
+}
+
+function isPlainName(name: string): boolean {
+  return /^[a-z0-9][a-z0-9-]*$/.test(name);
 }
 
 /** Wraps a world's clock for tests. */
@@ -120,33 +179,35 @@ export function clockOf(world: () => World): MockClock {
  * It listens on 127.0.0.1 and a free port unless told otherwise.
  */
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
-  const settings = resolveSettings(options);
+  const host = prepareHost(options);
+  const scenarios = new ScenarioCatalogue(host);
+  const settings = options.scenario ? await scenarios.settings(options.scenario) : host.defaults;
   const engine = new MockEngine({ settings, now: options.now, onRequest: options.onRequest });
-  const defaults = (): WorldSettings => defaultSettings(settings.base, resolvedKeys(options));
+  const useScenario = async (nameOrFile: string, session?: string): Promise<void> => {
+    engine.sessions.resolve(session).apply(await scenarios.settings(nameOrFile));
+  };
   const admin: AdminContext = {
-    listScenarios: () => shippedScenarios().map(({ name, description }) => ({ name, description })),
-    useScenario: (name, session) => {
-      const world = engine.sessions.resolve(session);
-      world.apply(loadScenario(name).apply(defaults()));
-    },
-    keys: () => engine.sessions.defaultWorld.settings.keys.map((k) => k.key),
+    listScenarios: () => scenarios.list(),
+    useScenario: async (name, session) => engine.sessions.resolve(session).apply(await scenarios.settingsByName(name)),
   };
   const running = await listen(engine, { port: options.port ?? 0, host: options.host ?? '127.0.0.1', adminToken: options.adminToken, admin });
-  const world = (): World => engine.sessions.defaultWorld;
+  const handle = (session: string | undefined): SessionHandle => {
+    const world = (): World => engine.sessions.resolve(session);
+    return {
+      clock: clockOf(world),
+      reset: () => world().reset(),
+      useScenario: (nameOrFile) => useScenario(nameOrFile, session),
+      requests: () => world().journal.list(),
+    };
+  };
   return {
     url: `${running.origin}/v1`,
     origin: running.origin,
     port: Number(new URL(running.origin).port),
     keys: [...settings.keys],
-    clock: clockOf(world),
-    reset: () => world().reset(),
-    useScenario: (name) => admin.useScenario(name, undefined),
-    requests: () => world().journal.list(),
+    ...handle(undefined),
+    session: (id) => handle(id),
     engine,
     close: () => running.close(),
   };
-}
-
-function resolvedKeys(options: MockOptions): KeyConfig[] {
-  return (options.keys ?? []).map((k) => (typeof k === 'string' ? parseKeySpec(k) : k));
 }

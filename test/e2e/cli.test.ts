@@ -1,4 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { run, waitFor, type CliRun } from './cli.js';
 
 const runs: CliRun[] = [];
@@ -55,5 +58,41 @@ describe('the petstore-mock command', () => {
     const second = cli('--port', port);
     expect(await second.exited).toBe(1);
     expect(second.stderr()).toBe(`petstore-mock: port ${port} on 127.0.0.1 is already in use; stop the other server or pass --port 0 to take a free port.\n`);
+  });
+});
+
+describe('scenarios on the command line', () => {
+  it('petstore-mock scenarios lists each shipped scenario on one line', async () => {
+    const r = cli('scenarios');
+    expect(await r.exited).toBe(0);
+    const lines = r.stdout().trim().split('\n');
+    expect(lines[0]).toMatch(/^default\s+The specification's behaviour with the real clock\.$/);
+    for (const name of ['empty-store', 'rate-limit-minute', 'rate-limit-day', 'ban', 'banned', 'revoked-key', 'removal-eve', 'removed', 'slow', 'flaky']) {
+      expect(lines.filter((l) => l.startsWith(`${name} `))).toHaveLength(1);
+    }
+  });
+
+  it('--scenario NAME starts in it and says so', async () => {
+    const r = cli('--port', '0', '--scenario', 'revoked-key');
+    const [, url] = await waitFor(r, /listening on (http:\/\/127\.0\.0\.1:\d+\/v1)/);
+    await waitFor(r, /scenario\s+revoked-key/);
+    const res = await fetch(`${url}/pets`, { headers: { authorization: 'Bearer demo-free' } });
+    expect(((await res.json()) as { code: string }).code).toBe('revoked_api_key');
+  });
+
+  it('--scenario FILE with a mistake: the file, the line and what is wrong, and nothing listens', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-cli-'));
+    const file = join(folder, 'typo.yaml');
+    writeFileSync(file, 'description: a typo\nban:\n  afer: 3\n');
+    const r = cli('--port', '0', '--scenario', file);
+    expect(await r.exited).toBe(1);
+    expect(r.stderr()).toBe(`petstore-mock: ${file}:3:3: unknown key "afer" in ban; the keys there are after, duration; fix the file and try again.\n`);
+    expect(r.stdout()).toBe('');
+  });
+
+  it('--scenario with an unknown name lists the names', async () => {
+    const r = cli('--scenario', 'nope');
+    expect(await r.exited).toBe(1);
+    expect(r.stderr()).toMatch(/^petstore-mock: unknown scenario "nope"; use one of default, ban, .*petstore-mock scenarios lists them\)\.\n$/);
   });
 });
