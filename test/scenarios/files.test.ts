@@ -49,6 +49,14 @@ describe('the shipped scenarios', () => {
     expect(loadScenario(join(folder, 'other.yml')).name).toBe('renamed');
     expect(loadScenario('ban').file).toBe(join(dir, 'ban.yaml'));
   });
+
+  it('reads data.fixtures relative to the scenario file', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-fixtures-'));
+    writeFileSync(join(folder, 'pets.json'), JSON.stringify({ pets: [{ id: 5, name: 'Nala', categoryId: 2, status: 'sold' }] }));
+    writeFileSync(join(folder, 'with-data.yaml'), 'description: own animals\ndata:\n  fixtures: pets.json\n');
+    const settings = loadScenario(join(folder, 'with-data.yaml')).settings(host);
+    expect(settings.base.all).toEqual([{ id: 5, name: 'Nala', categoryId: 2, status: 'sold' }]);
+  });
 });
 
 describe('a scenario file with a mistake', () => {
@@ -80,6 +88,8 @@ describe('a scenario file with a mistake', () => {
     ['a status the operation never answers', 'k.yaml', 'description: ok\nsteps:\n  - match: { operation: listPets }\n    answer: { status: 404 }\n', 4, 15, /^listPets never answers 404 \(its documented statuses are 200, 400, 401, 414, 429, 431, 500, 502, 503, 504\); narrow the match or pick one of those$/],
     ['a JSON file', 'l.json', '{\n  "description": "ok",\n  "latency": { "min": "1s" }\n}\n', 3, 3, /^latency needs the key "max"$/],
     ['an empty file', 'm.yaml', '', 1, 1, /^the scenario must be an object$/],
+    ['empty data with a count', 'o.yaml', 'description: ok\ndata:\n  empty: true\n  count: 3\n', 3, 3, /^data\.empty cannot go with count or fixtures; keep one of them$/],
+    ['fixtures with a seed', 'p.yaml', 'description: ok\ndata:\n  seed: 1\n  fixtures: pets.json\n', 4, 3, /^data\.fixtures cannot go with seed or count; keep one of them$/],
     ['fixtures that cannot be read', 'n.yaml', 'description: ok\ndata:\n  fixtures: nope.json\n', 3, 3, /^cannot read .*nope\.json \(ENOENT\)$/],
   ])('%s: names the file, line and column, and what is wrong', (_what, name, text, line, col, message) => {
     const text2 = errorOf(name, text);
