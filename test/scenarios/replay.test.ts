@@ -246,3 +246,36 @@ describe('forced connection faults', () => {
     ]);
   });
 });
+
+describe('forced answers stay valid answers of the API', () => {
+  it('a forced 429 has Retry-After matching its reset, a forced 401 WWW-Authenticate, a forced getPet answer the deprecation headers', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-forced-'));
+    const file = join(folder, 'forced.yaml');
+    writeFileSync(file, [
+      'description: one forced answer of each kind',
+      'steps:',
+      '  - match: { operation: listPets }',
+      '    answer: { status: 429, retryAfter: 7 }',
+      '  - match: { operation: listPets }',
+      '    answer: { status: 401 }',
+      '  - match: { operation: getPet }',
+      '    answer: { status: 504, code: gateway_timeout }',
+      '',
+    ].join('\n'));
+    const mock = await startWithTime(fakeTime(T0 + 500), { scenario: file });
+    const limited = await call(mock, '/v1/pets');
+    expect([limited.status, limited.json.code]).toEqual([429, 'rate_limited']);
+    expect(limited.headers.get('retry-after')).toBe('7');
+    expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(seconds(limited.headers, 'x-ratelimit-reset')).toBe(T0s + 1 + 7);
+    const unauthorized = await call(mock, '/v1/pets');
+    expect([unauthorized.status, unauthorized.json.code]).toEqual([401, 'invalid_api_key']);
+    expect(unauthorized.headers.get('www-authenticate')).toBe('Bearer realm="petstore", error="invalid_token"');
+    const timeout = await call(mock, '/v1/pets/1', { headers: { origin: 'https://app.example' } });
+    expect([timeout.status, timeout.json.code]).toEqual([504, 'gateway_timeout']);
+    expect(timeout.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+    expect(timeout.headers.get('access-control-allow-origin')).toBe('*');
+    expect(timeout.headers.get('x-ratelimit-remaining')).toBe('57');
+    expect((await call(mock, '/v1/pets/1')).status).toBe(200);
+  });
+});
