@@ -1,11 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningMock } from '../../src/index.js';
 import { shippedScenarios } from '../../src/scenarios.js';
 import { T0, call, post } from '../support/mock.js';
-import { fakeTime, startWithTime } from '../support/time.js';
+import { fakeTime, startWithTime, writeScenario } from '../support/replay.js';
 
 async function admin(mock: RunningMock, path: string, init: RequestInit & { session?: string } = {}): Promise<{ status: number; json: any }> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -49,9 +46,7 @@ describe('scenarios through the admin API', () => {
   });
 
   it('switches over HTTP by name only; a file loaded at start or by the library is switchable by its name', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'petstore-named-'));
-    const file = join(folder, 'qa-walk.yaml');
-    writeFileSync(file, 'description: a QA file\nkeys:\n  - key: demo-pro\n    revoked: true\n');
+    const file = writeScenario('qa-walk.yaml', ['description: a QA file', 'keys:', '  - key: demo-pro', '    revoked: true']);
     const mock = await startWithTime(fakeTime(T0), { scenario: file });
     const byPath = await admin(mock, 'scenario', put(file));
     expect(byPath.status).toBe(400);
@@ -64,9 +59,7 @@ describe('scenarios through the admin API', () => {
   });
 
   it('a scenario file that breaks on this server is refused with its line, and the session keeps its scenario', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'petstore-admin-'));
-    const file = join(folder, 'needs-key.yaml');
-    writeFileSync(file, 'description: uses a key only some servers have\nusage:\n  - key: ci-key\n    minute: full\n');
+    const file = writeScenario('needs-key.yaml', ['description: uses a key only some servers have', 'usage:', '  - key: ci-key', '    minute: full']);
     const plain = await startWithTime(fakeTime(T0), { scenario: 'ban' });
     await expect(plain.useScenario(file)).rejects.toThrow(`petstore-mock: ${file}:3:5: usage names the key "ci-key"`);
     expect((await admin(plain, 'scenario')).json.name).toBe('ban');
@@ -166,10 +159,8 @@ describe('sessions', () => {
 
 describe('concurrency at a window edge', () => {
   it('never lets more requests through in one window than the plan allows', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'petstore-edge-'));
-    const file = join(folder, 'edge.yaml');
     // No bans, so the second window is not spoiled by the first one's refusals.
-    writeFileSync(file, 'description: small quota, no bans\nplans:\n  free: { perMinute: 20 }\nban:\n  after: 0\n');
+    const file = writeScenario('edge.yaml', ['description: small quota, no bans', 'plans:', '  free: { perMinute: 20 }', 'ban:', '  after: 0']);
     // Real time ticks 1 ms on every reading, so a burst sent 40 ms before a minute ends straddles it.
     let ms = T0 + 59_960;
     const mock = await startWithTime({ ms, now: () => ms++ }, { scenario: file });

@@ -1,11 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningMock } from '../../src/index.js';
 import { T0, call, post } from '../support/mock.js';
-import { fakeTime, startWithTime } from '../support/time.js';
+import { fakeTime, startWithTime, writeScenario } from '../support/replay.js';
 
 const T0s = T0 / 1000;
 const seconds = (headers: Headers, name: string): number => Number(headers.get(name));
@@ -220,16 +217,13 @@ function rawGet(mock: RunningMock, path: string): Promise<{ status?: number; bod
 
 describe('forced connection faults', () => {
   it('acts out reset, empty reply and truncated body, then answers normally', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'petstore-faults-'));
-    const file = join(folder, 'faults.yaml');
-    writeFileSync(file, [
+    const file = writeScenario('faults.yaml', [
       'description: one of each connection fault',
       'steps:',
       '  - answer: { fault: reset }',
       '  - answer: { fault: empty }',
       '  - answer: { fault: truncate }',
-      '',
-    ].join('\n'));
+    ]);
     const mock = await startWithTime(fakeTime(T0), { scenario: file });
     expect(await rawGet(mock, '/v1/pets')).toEqual({ error: 'ECONNRESET' });
     expect(await rawGet(mock, '/v1/pets')).toEqual({ error: 'ECONNRESET' });
@@ -249,9 +243,7 @@ describe('forced connection faults', () => {
 
 describe('forced answers stay valid answers of the API', () => {
   it('a forced 429 has Retry-After matching its reset, a forced 401 WWW-Authenticate, a forced getPet answer the deprecation headers', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'petstore-forced-'));
-    const file = join(folder, 'forced.yaml');
-    writeFileSync(file, [
+    const file = writeScenario('forced.yaml', [
       'description: one forced answer of each kind',
       'steps:',
       '  - match: { operation: listPets }',
@@ -260,8 +252,7 @@ describe('forced answers stay valid answers of the API', () => {
       '    answer: { status: 401 }',
       '  - match: { operation: getPet }',
       '    answer: { status: 504, code: gateway_timeout }',
-      '',
-    ].join('\n'));
+    ]);
     const mock = await startWithTime(fakeTime(T0 + 500), { scenario: file });
     const limited = await call(mock, '/v1/pets');
     expect([limited.status, limited.json.code]).toEqual([429, 'rate_limited']);

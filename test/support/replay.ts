@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { startMock, type MockOptions, type RunningMock } from '../../src/index.js';
 
@@ -22,4 +25,11 @@ export async function startWithTime(time: FakeTime, options: MockOptions = {}): 
   const mock = await startMock({ port: 0, now: time.now, ...options });
   started.push(mock);
   return mock;
+}
+
+/** Writes a scenario file into a fresh temporary folder and returns its path. */
+export function writeScenario(fileName: string, lines: readonly string[]): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'petstore-scenario-')), fileName);
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
 }
