@@ -7,6 +7,7 @@ import { parseKeySpec } from './core/plans.js';
 import { buildBaseData, defaultSettings } from './core/settings.js';
 import type { KeyConfig, Pet } from './core/types.js';
 import type { World, WorldSettings } from './core/world.js';
+import { answerFetch } from './http/fetch-handler.js';
 import { listen, type AdminContext } from './http/server.js';
 import { loadScenario, shippedScenarios } from './scenarios.js';
 
@@ -115,11 +116,15 @@ export function clockOf(world: () => World): MockClock {
   };
 }
 
-/**
- * Starts a mock server for tests: `const mock = await startMock(); … await mock.close()`.
- * It listens on 127.0.0.1 and a free port unless told otherwise.
- */
-export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
+/** The engine and what both front ends (server and fetch handler) build around it. */
+interface Core {
+  engine: MockEngine;
+  settings: WorldSettings;
+  admin: AdminContext;
+  world: () => World;
+}
+
+function createCore(options: MockOptions): Core {
   const settings = resolveSettings(options);
   const engine = new MockEngine({ settings, now: options.now, onRequest: options.onRequest });
   const defaults = (): WorldSettings => defaultSettings(settings.base, resolvedKeys(options));
@@ -131,8 +136,16 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     },
     keys: () => engine.sessions.defaultWorld.settings.keys.map((k) => k.key),
   };
+  return { engine, settings, admin, world: () => engine.sessions.defaultWorld };
+}
+
+/**
+ * Starts a mock server for tests: `const mock = await startMock(); … await mock.close()`.
+ * It listens on 127.0.0.1 and a free port unless told otherwise.
+ */
+export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
+  const { engine, settings, admin, world } = createCore(options);
   const running = await listen(engine, { port: options.port ?? 0, host: options.host ?? '127.0.0.1', adminToken: options.adminToken, admin });
-  const world = (): World => engine.sessions.defaultWorld;
   return {
     url: `${running.origin}/v1`,
     origin: running.origin,
@@ -145,6 +158,47 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     engine,
     close: () => running.close(),
   };
+}
+
+/** Options of `createFetchHandler`: those of `startMock` without the networking ones. */
+export interface FetchHandlerOptions extends Omit<MockOptions, 'port' | 'host' | 'adminToken'> {
+  /** The client address requests without a key are counted under (127.0.0.1 by default). */
+  clientAddress?: string;
+}
+
+/** A standard Fetch handler backed by the mock's core, with the test controls of `RunningMock`. */
+export interface MockFetchHandler {
+  (request: Request): Promise<Response>;
+  /** The API keys the mock accepts. */
+  keys: KeyConfig[];
+  /** The default session's clock. */
+  clock: MockClock;
+  /** Restores the default session's store, counters, bans, clock and journal. */
+  reset(): void;
+  /** Switches the default session to a scenario (name or file). */
+  useScenario(nameOrFile: string): void;
+  /** The default session's request journal, oldest first. */
+  requests(): JournalEntry[];
+  /** The core. */
+  engine: MockEngine;
+}
+
+/**
+ * Returns `(request: Request) => Promise<Response>` answering the API in-process, with no port:
+ * for MSW handlers, service workers or direct calls. Any origin works; paths start with `/v1`.
+ */
+export function createFetchHandler(options: FetchHandlerOptions = {}): MockFetchHandler {
+  const { engine, settings, admin, world } = createCore(options);
+  const address = options.clientAddress ?? '127.0.0.1';
+  const handler = (request: Request): Promise<Response> => answerFetch(engine, request, address);
+  return Object.assign(handler, {
+    keys: [...settings.keys],
+    clock: clockOf(world),
+    reset: () => world().reset(),
+    useScenario: (name: string) => admin.useScenario(name, undefined),
+    requests: () => world().journal.list(),
+    engine,
+  });
 }
 
 function resolvedKeys(options: MockOptions): KeyConfig[] {
