@@ -84,7 +84,9 @@ export function resolveSettings(options: MockOptions): WorldSettings {
     try {
       text = readFileSync(options.fixtures, 'utf8');
     } catch (error) {
-      throw new FixtureError(`petstore-mock: cannot read the fixtures file ${options.fixtures} (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the path given to --fixtures.`);
+      const code = (error as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : code ?? String(error);
+      throw new FixtureError(`petstore-mock: cannot read the fixtures file ${options.fixtures} (${why}); check the path given to --fixtures.`);
     }
     pets = parseFixtures(text, options.fixtures);
   } else if (options.fixtures) {
