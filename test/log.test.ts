@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createRequestLogger, type LogFormat } from '../../src/log.js';
-import { createFetchHandler, type JournalEntry } from '../../src/index.js';
-import { T0 } from '../support/mock.js';
+import { createRequestLogger, type LogFormat } from '../src/log.js';
+import { createFetchHandler, type JournalEntry } from '../src/index.js';
+import { T0 } from './support/mock.js';
 
 /** Logs through `createRequestLogger` and returns the text it wrote, after its batching turn. */
 async function logged(format: LogFormat, drive: (onRequest: (e: JournalEntry) => void) => Promise<void>): Promise<string> {
