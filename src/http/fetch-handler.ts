@@ -68,6 +68,10 @@ export async function answerFetch(engine: MockEngine, request: Request, remoteAd
     const error = new MockError('uri_too_long', `The request target is ${targetLength} bytes long; the limit is ${MAX_TARGET_BYTES}. Shorten the query.`);
     return toResponse(method, engine.refuse({ ...core, path: '/', query: '' }, error));
   }
+  if (url.pathname === '/__admin' || url.pathname.startsWith('/__admin/')) {
+    const error = new MockError('route_not_found', 'petstore-mock: the admin API is not served in-process; use the handler\'s clock, reset(), useScenario() and requests() instead.');
+    return toResponse(method, engine.refuse(core, error));
+  }
   if (!BODYLESS.has(method) && request.body) {
     const { body, tooLarge } = await readBody(request);
     core.body = body;

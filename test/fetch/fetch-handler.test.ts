@@ -94,6 +94,16 @@ describe('createFetchHandler called directly', () => {
     expect(handler.requests()).toEqual([]);
   });
 
+  it('points admin calls to the handler\'s own controls', async () => {
+    const res = await handler(new Request(`${BASE}/__admin/clock`));
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({
+      code: 'route_not_found',
+      status: 404,
+      message: "petstore-mock: the admin API is not served in-process; use the handler's clock, reset(), useScenario() and requests() instead.",
+    });
+  });
+
   it('answers HEAD without a body and preflights without a key', async () => {
     const head = await handler(new Request(`${BASE}/v1/pets`, { method: 'HEAD', headers: { authorization: 'Bearer demo-free' } }));
     expect(head.status).toBe(200);
