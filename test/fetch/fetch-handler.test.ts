@@ -94,6 +94,14 @@ describe('createFetchHandler called directly', () => {
     expect(handler.requests()).toEqual([]);
   });
 
+  it('switches scenario, which starts the default session afresh, and names the choices for an unknown one', async () => {
+    await send('/v1/pets?limit=1');
+    expect(handler.requests()).toHaveLength(1);
+    handler.useScenario('default');
+    expect(handler.requests()).toEqual([]);
+    expect(() => handler.useScenario('nope')).toThrow('petstore-mock: unknown scenario "nope"; use one of default');
+  });
+
   it('points admin calls to the handler\'s own controls', async () => {
     const res = await handler(new Request(`${BASE}/__admin/clock`));
     expect(res.status).toBe(404);
