@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { shippedScenarios } from '../../src/scenarios.js';
 import { run, waitFor, type CliRun } from './cli.js';
 
 const runs: CliRun[] = [];
@@ -51,7 +52,7 @@ describe('the petstore-mock command', () => {
 
   const usage = 'write --key KEY:PLAN or KEY:PLAN:PER_MINUTE:PER_DAY, PLAN one of free, pro, business, enterprise.';
   it.each([
-    [['--scenario', 'nope'], 'petstore-mock: unknown scenario "nope"; use one of default, or a path to a .yaml or .json scenario file.'],
+    [['--scenario', 'nope'], `petstore-mock: unknown scenario "nope"; use one of ${shippedScenarios().map((s) => s.name).join(', ')}, or a path to a .yaml or .json scenario file.`],
     [['--key', 'x:gold'], `petstore-mock: --key "x:gold" names an unknown plan "gold"; ${usage}`],
     [['--key', 'ci-key'], `petstore-mock: --key "ci-key" is not valid; ${usage}`],
     [['--key', 'ci-key:pro:0:10'], 'petstore-mock: --key "ci-key:pro:0:10" needs whole numbers of at least 1 for PER_MINUTE and PER_DAY.'],
