@@ -61,6 +61,7 @@ describe('the README recipes', () => {
   it.each([
     'test/recipes/vitest/global-setup.ts',
     'test/recipes/vitest/vitest.config.ts',
+    'test/recipes/vitest/pets.spec.ts',
     'test/recipes/playwright/playwright.config.ts',
     'test/recipes/github-actions.yml',
   ])('the README prints %s verbatim', (file) => {
