@@ -1,17 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { parseDuration, type ClockState } from './core/clock.js';
 import { MockEngine } from './core/engine.js';
-import { FixtureError, parseFixtures } from './core/fixtures.js';
 import type { JournalEntry } from './core/journal.js';
-import { parseKeySpec } from './core/plans.js';
-import { ScenarioError } from './core/scenario.js';
-import { DEFAULT_PET_COUNT, DEFAULT_SEED } from './core/seed.js';
-import { buildBaseData, defaultSettings, type DataOptions } from './core/settings.js';
-import type { BaseData } from './core/store.js';
 import type { KeyConfig, Pet } from './core/types.js';
-import type { World, WorldSettings } from './core/world.js';
+import type { World } from './core/world.js';
+import { answerFetch } from './http/fetch-handler.js';
 import { listen, type AdminContext } from './http/server.js';
-import type { ScenarioHost } from './scenarios.js';
+import { ScenarioCatalogue, prepareHost } from './setup.js';
 
 export type { ClockState } from './core/clock.js';
 export type { JournalEntry } from './core/journal.js';
@@ -63,8 +57,8 @@ export interface SessionHandle {
   clock: MockClock;
   /** Restores the session's store, counters, bans, clock and journal, under its current scenario. */
   reset(): void;
-  /** Switches the session to a scenario (a shipped name or a file path) and starts it afresh. */
-  useScenario(nameOrFile: string): Promise<void>;
+  /** Switches the session to a scenario (a shipped name or a file path) and starts it afresh; throws `ScenarioError`. */
+  useScenario(nameOrFile: string): void;
   /** The session's request journal, oldest first. */
   requests(): JournalEntry[];
 }
@@ -83,75 +77,6 @@ export interface RunningMock extends SessionHandle {
   /** The core, for in-process use. */
   engine: MockEngine;
   close(): Promise<void>;
-}
-
-/** What scenarios need from a server: its command-line settings and a cache of generated stores. */
-function prepareHost(options: MockOptions): ScenarioHost {
-  let pets: readonly Pet[] | undefined;
-  if (typeof options.fixtures === 'string') {
-    let text: string;
-    try {
-      text = readFileSync(options.fixtures, 'utf8');
-    } catch (error) {
-      throw new FixtureError(`petstore-mock: cannot read the fixtures file ${options.fixtures} (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the path given to --fixtures.`);
-    }
-    pets = parseFixtures(text, options.fixtures);
-  } else if (options.fixtures) {
-    pets = options.fixtures;
-  }
-  const keys = (options.keys ?? []).map((k) => (typeof k === 'string' ? parseKeySpec(k) : k));
-  const generated = new Map<string, BaseData>();
-  const baseFor = (data: DataOptions): BaseData => {
-    if (data.pets) return buildBaseData(data);
-    // Switching scenarios or sessions must not regenerate (or duplicate) a large store.
-    const id = `${data.seed ?? options.seed ?? DEFAULT_SEED}:${data.count ?? options.pets ?? DEFAULT_PET_COUNT}`;
-    let base = generated.get(id);
-    if (!base) {
-      base = buildBaseData({ seed: data.seed ?? options.seed, count: data.count ?? options.pets });
-      generated.set(id, base);
-    }
-    return base;
-  };
-  const base = pets ? buildBaseData({ pets }) : baseFor({});
-  return { defaults: defaultSettings(base, keys), baseFor };
-}
-
-/**
- * The scenarios a server can switch to: the shipped ones, and the files it has loaded (from
- * `--scenario FILE` or the library), by name. Loads the YAML and schema code on first use.
- */
-class ScenarioCatalogue {
-  private readonly files = new Map<string, string>();
-
-  constructor(private readonly host: ScenarioHost) {}
-
-  async settings(nameOrFile: string): Promise<WorldSettings> {
-    const { loadScenario } = await import('./scenarios.js');
-    const source = loadScenario(this.files.get(nameOrFile) ?? nameOrFile);
-    const settings = source.settings(this.host);
-    // A file loaded once can be switched back to by its name, also over HTTP.
-    if (!isPlainName(nameOrFile)) this.files.set(source.name, source.file);
-    return settings;
-  }
-
-  /** Over HTTP only names are taken: the admin API does not read paths it is sent. */
-  async settingsByName(name: string): Promise<WorldSettings> {
-    if (!isPlainName(name)) {
-      throw new ScenarioError(`petstore-mock: the admin API switches scenarios by name, not ${JSON.stringify(name)}; load a file with --scenario FILE or the library's useScenario(FILE), then switch to it by its name.`);
-    }
-    return this.settings(name);
-  }
-
-  async list(): Promise<{ name: string; description: string }[]> {
-    const { loadScenario, shippedScenarios } = await import('./scenarios.js');
-    const loaded = [...this.files.values()].map((file) => loadScenario(file));
-    const shipped = shippedScenarios().filter((s) => !this.files.has(s.name));
-    return [...shipped, ...loaded].map(({ name, description }) => ({ name, description }));
-  }
-}
-
-function isPlainName(name: string): boolean {
-  return /^[a-z0-9][a-z0-9-]*$/.test(name);
 }
 
 /** Wraps a world's clock for tests. */
@@ -174,40 +99,78 @@ export function clockOf(world: () => World): MockClock {
   };
 }
 
+/** The engine and what both front ends (server and fetch handler) build around it. */
+interface Core {
+  engine: MockEngine;
+  keys: KeyConfig[];
+  admin: AdminContext;
+  /** The test controls of one session (the default one for `undefined`). */
+  session(id: string | undefined): SessionHandle;
+}
+
+function createCore(options: MockOptions): Core {
+  const scenarios = new ScenarioCatalogue(prepareHost(options));
+  const settings = options.scenario ? scenarios.settings(options.scenario) : scenarios.startSettings();
+  const engine = new MockEngine({ settings, now: options.now, onRequest: options.onRequest });
+  const session = (id: string | undefined): SessionHandle => {
+    const world = (): World => engine.sessions.resolve(id);
+    return {
+      clock: clockOf(world),
+      reset: () => world().reset(),
+      useScenario: (nameOrFile) => world().apply(scenarios.settings(nameOrFile)),
+      requests: () => world().journal.list(),
+    };
+  };
+  const admin: AdminContext = {
+    listScenarios: () => scenarios.list(),
+    useScenario: (name, id) => engine.sessions.resolve(id).apply(scenarios.settingsByName(name)),
+  };
+  return { engine, keys: [...settings.keys], admin, session };
+}
+
 /**
  * Starts a mock server for tests: `const mock = await startMock(); … await mock.close()`.
  * It listens on 127.0.0.1 and a free port unless told otherwise.
  */
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
-  const host = prepareHost(options);
-  const scenarios = new ScenarioCatalogue(host);
-  const settings = options.scenario ? await scenarios.settings(options.scenario) : host.defaults;
-  const engine = new MockEngine({ settings, now: options.now, onRequest: options.onRequest });
-  const useScenario = async (nameOrFile: string, session?: string): Promise<void> => {
-    engine.sessions.resolve(session).apply(await scenarios.settings(nameOrFile));
-  };
-  const admin: AdminContext = {
-    listScenarios: () => scenarios.list(),
-    useScenario: async (name, session) => engine.sessions.resolve(session).apply(await scenarios.settingsByName(name)),
-  };
+  const { engine, keys, admin, session } = createCore(options);
   const running = await listen(engine, { port: options.port ?? 0, host: options.host ?? '127.0.0.1', adminToken: options.adminToken, admin });
-  const handle = (session: string | undefined): SessionHandle => {
-    const world = (): World => engine.sessions.resolve(session);
-    return {
-      clock: clockOf(world),
-      reset: () => world().reset(),
-      useScenario: (nameOrFile) => useScenario(nameOrFile, session),
-      requests: () => world().journal.list(),
-    };
-  };
   return {
     url: `${running.origin}/v1`,
     origin: running.origin,
     port: Number(new URL(running.origin).port),
-    keys: [...settings.keys],
-    ...handle(undefined),
-    session: (id) => handle(id),
+    keys,
+    ...session(undefined),
+    session,
     engine,
     close: () => running.close(),
   };
+}
+
+/** Options of `createFetchHandler`: those of `startMock` without the networking ones. */
+export interface FetchHandlerOptions extends Omit<MockOptions, 'port' | 'host' | 'adminToken'> {
+  /** The client address requests without a key are counted under (127.0.0.1 by default). */
+  clientAddress?: string;
+}
+
+/** A standard Fetch handler backed by the mock's core, with the test controls of `RunningMock`. */
+export interface MockFetchHandler extends SessionHandle {
+  (request: Request): Promise<Response>;
+  /** The API keys the mock accepts. */
+  keys: KeyConfig[];
+  /** The world that requests with `X-Mock-Session: id` see (created on first use). */
+  session(id: string): SessionHandle;
+  /** The core. */
+  engine: MockEngine;
+}
+
+/**
+ * Returns `(request: Request) => Promise<Response>` answering the API in-process, with no port:
+ * for MSW handlers, service workers or direct calls. Any origin works; paths start with `/v1`.
+ */
+export function createFetchHandler(options: FetchHandlerOptions = {}): MockFetchHandler {
+  const { engine, keys, session } = createCore(options);
+  const address = options.clientAddress ?? '127.0.0.1';
+  const handler = (request: Request): Promise<Response> => answerFetch(engine, request, address);
+  return Object.assign(handler, { keys, ...session(undefined), session, engine });
 }

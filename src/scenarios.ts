@@ -1,8 +1,9 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { LineCounter, isMap, isNode, isScalar, parseDocument, type Document } from 'yaml';
+import { createRequire } from 'node:module';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { Document, LineCounter } from 'yaml';
 import { FixtureError, parseFixtures } from './core/fixtures.js';
 import { ScenarioError, ScenarioSpecError, compileScenario, type DataSpec, type ScenarioSpec } from './core/scenario.js';
 import type { DataOptions } from './core/settings.js';
@@ -34,10 +35,17 @@ export function scenariosDir(): string {
   }
 }
 
+// The YAML parser and Ajv cost ~40 ms each to import: they are required on the first scenario,
+// synchronously, so that switching scenarios stays a plain call and start-up without one pays nothing.
+const requireLazily = createRequire(import.meta.url);
+let yamlModule: typeof import('yaml') | undefined;
+const yaml = (): typeof import('yaml') => (yamlModule ??= requireLazily('yaml') as typeof import('yaml'));
+
 let validator: ValidateFunction | undefined;
 
 function validate(value: unknown): ErrorObject[] {
   if (!validator) {
+    const { Ajv } = requireLazily('ajv') as typeof import('ajv');
     const ajv = new Ajv({ allErrors: true, verbose: true, strict: true });
     validator = ajv.compile(JSON.parse(readFileSync(join(scenariosDir(), SCHEMA_FILE), 'utf8')) as object);
   }
@@ -66,6 +74,7 @@ export class ScenarioSource {
     } catch (error) {
       throw new ScenarioError(`petstore-mock: cannot read the scenario file ${displayPath(file)} (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the path given to --scenario.`);
     }
+    const { LineCounter, parseDocument } = yaml();
     const lines = new LineCounter();
     const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
     const syntax = doc.errors[0];
@@ -116,6 +125,7 @@ export class ScenarioSource {
   }
 
   private position(path: Path): { line: number; col: number } {
+    const { isMap, isNode, isScalar } = yaml();
     // A key that should not be there is shown at its name, not at its value.
     const parent: unknown = path.length <= 1 ? this.doc.contents : this.doc.getIn(path.slice(0, -1), true);
     if (isMap(parent)) {

@@ -65,21 +65,21 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
     w.reset();
     res.json({ reset: true, session: w.id, scenario: w.settings.scenario, clock: w.clock.state() });
   });
-  router.get('/scenarios', async (_req, res) => {
-    res.json((await options.admin?.listScenarios()) ?? []);
+  router.get('/scenarios', (_req, res) => {
+    res.json(options.admin?.listScenarios() ?? []);
   });
-  router.get('/scenario', async (req, res) => {
+  router.get('/scenario', (req, res) => {
     const w = world(req);
-    const known = (await options.admin?.listScenarios())?.find((s) => s.name === w.settings.scenario);
+    const known = options.admin?.listScenarios().find((s) => s.name === w.settings.scenario);
     res.json({ name: w.settings.scenario, description: known?.description ?? '', clock: w.clock.state() });
   });
-  router.put('/scenario', async (req, res) => {
+  router.put('/scenario', (req, res) => {
     const body: unknown = req.body;
     const name = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { name?: unknown }).name : undefined;
     if (typeof name !== 'string' || name === '') throw new MockError('admin_invalid_request', 'petstore-mock: PUT /__admin/scenario needs a JSON body {"name": "<scenario>"}; GET /__admin/scenarios lists them.');
     if (!options.admin) throw new MockError('scenario_invalid', 'petstore-mock: scenarios are not available in this server.');
     try {
-      await options.admin.useScenario(name, sessionHeader(req));
+      options.admin.useScenario(name, sessionHeader(req));
     } catch (error) {
       if (error instanceof ScenarioError) throw new MockError('scenario_invalid', error.message);
       throw error;

@@ -15,9 +15,9 @@ export interface HttpOptions {
 
 /** What the admin API needs beyond the engine: the scenarios it can switch to. */
 export interface AdminContext {
-  listScenarios(): Promise<{ name: string; description: string }[]>;
+  listScenarios(): { name: string; description: string }[];
   /** Applies a scenario to the world of one session (the default one without a header). */
-  useScenario(name: string, sessionHeader: string | undefined): Promise<void>;
+  useScenario(name: string, sessionHeader: string | undefined): void;
 }
 
 type AdminHandler = (req: IncomingMessage, res: ServerResponse) => void;
