@@ -4,7 +4,7 @@ import type { RawArgs } from './cli-args.js';
 import { FixtureError } from './core/fixtures.js';
 import { KeySpecError } from './core/plans.js';
 import { createRequestLogger, type LogFormat } from './log.js';
-import { ScenarioError } from './scenarios.js';
+import { ScenarioError } from './core/scenario.js';
 import { startMock, type RunningMock } from './index.js';
 
 export const VERSION = '0.1.0';

@@ -1,14 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { parseDuration, type ClockState } from './core/clock.js';
 import { MockEngine } from './core/engine.js';
-import { FixtureError, parseFixtures } from './core/fixtures.js';
 import type { JournalEntry } from './core/journal.js';
-import { parseKeySpec } from './core/plans.js';
-import { buildBaseData, defaultSettings } from './core/settings.js';
 import type { KeyConfig, Pet } from './core/types.js';
-import type { World, WorldSettings } from './core/world.js';
+import type { World } from './core/world.js';
+import { answerFetch } from './http/fetch-handler.js';
 import { listen, type AdminContext } from './http/server.js';
-import { loadScenario, shippedScenarios } from './scenarios.js';
+import { ScenarioCatalogue, prepareHost } from './setup.js';
 
 export type { ClockState } from './core/clock.js';
 export type { JournalEntry } from './core/journal.js';
@@ -17,6 +14,7 @@ export { ERROR_CATALOGUE, type ErrorCode } from './core/errors.js';
 export { openapiDocument } from './core/openapi.js';
 export { PLAN_LIMITS } from './core/plans.js';
 export { MockEngine } from './core/engine.js';
+export { ScenarioError } from './core/scenario.js';
 
 /** Options of `startMock` (and of the CLI, which maps its flags onto them). */
 export interface MockOptions {
@@ -53,8 +51,20 @@ export interface MockClock {
   unfreeze(): void;
 }
 
-/** A running mock, as `startMock` returns it. */
-export interface RunningMock {
+/** One session's world, as tests drive it: the default session, or an `X-Mock-Session` id. */
+export interface SessionHandle {
+  /** The session's virtual clock. */
+  clock: MockClock;
+  /** Restores the session's store, counters, bans, clock and journal, under its current scenario. */
+  reset(): void;
+  /** Switches the session to a scenario (a shipped name or a file path) and starts it afresh; throws `ScenarioError`. */
+  useScenario(nameOrFile: string): void;
+  /** The session's request journal, oldest first. */
+  requests(): JournalEntry[];
+}
+
+/** A running mock, as `startMock` returns it; its session methods act on the default session. */
+export interface RunningMock extends SessionHandle {
   /** The API base URL, e.g. http://127.0.0.1:4010/v1. */
   url: string;
   /** The server's origin, e.g. http://127.0.0.1:4010. */
@@ -62,37 +72,11 @@ export interface RunningMock {
   port: number;
   /** The API keys the mock accepts. */
   keys: KeyConfig[];
-  /** The default session's clock. */
-  clock: MockClock;
-  /** Restores the default session's store, counters, bans, clock and journal. */
-  reset(): void;
-  /** Switches the default session to a scenario (name or file). */
-  useScenario(nameOrFile: string): void;
-  /** The default session's request journal, oldest first. */
-  requests(): JournalEntry[];
+  /** The world that requests with `X-Mock-Session: id` see (created on first use). */
+  session(id: string): SessionHandle;
   /** The core, for in-process use. */
   engine: MockEngine;
   close(): Promise<void>;
-}
-
-/** Resolves options into the settings every session starts with. Throws readable errors. */
-export function resolveSettings(options: MockOptions): WorldSettings {
-  let pets: readonly Pet[] | undefined;
-  if (typeof options.fixtures === 'string') {
-    let text: string;
-    try {
-      text = readFileSync(options.fixtures, 'utf8');
-    } catch (error) {
-      throw new FixtureError(`petstore-mock: cannot read the fixtures file ${options.fixtures} (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the path given to --fixtures.`);
-    }
-    pets = parseFixtures(text, options.fixtures);
-  } else if (options.fixtures) {
-    pets = options.fixtures;
-  }
-  const keys = (options.keys ?? []).map((k) => (typeof k === 'string' ? parseKeySpec(k) : k));
-  const base = buildBaseData({ seed: options.seed, count: options.pets, pets });
-  const defaults = defaultSettings(base, keys);
-  return options.scenario ? loadScenario(options.scenario).apply(defaults) : defaults;
 }
 
 /** Wraps a world's clock for tests. */
@@ -115,38 +99,78 @@ export function clockOf(world: () => World): MockClock {
   };
 }
 
+/** The engine and what both front ends (server and fetch handler) build around it. */
+interface Core {
+  engine: MockEngine;
+  keys: KeyConfig[];
+  admin: AdminContext;
+  /** The test controls of one session (the default one for `undefined`). */
+  session(id: string | undefined): SessionHandle;
+}
+
+function createCore(options: MockOptions): Core {
+  const scenarios = new ScenarioCatalogue(prepareHost(options));
+  const settings = options.scenario ? scenarios.settings(options.scenario) : scenarios.startSettings();
+  const engine = new MockEngine({ settings, now: options.now, onRequest: options.onRequest });
+  const session = (id: string | undefined): SessionHandle => {
+    const world = (): World => engine.sessions.resolve(id);
+    return {
+      clock: clockOf(world),
+      reset: () => world().reset(),
+      useScenario: (nameOrFile) => world().apply(scenarios.settings(nameOrFile)),
+      requests: () => world().journal.list(),
+    };
+  };
+  const admin: AdminContext = {
+    listScenarios: () => scenarios.list(),
+    useScenario: (name, id) => engine.sessions.resolve(id).apply(scenarios.settingsByName(name)),
+  };
+  return { engine, keys: [...settings.keys], admin, session };
+}
+
 /**
  * Starts a mock server for tests: `const mock = await startMock(); … await mock.close()`.
  * It listens on 127.0.0.1 and a free port unless told otherwise.
  */
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
-  const settings = resolveSettings(options);
-  const engine = new MockEngine({ settings, now: options.now, onRequest: options.onRequest });
-  const defaults = (): WorldSettings => defaultSettings(settings.base, resolvedKeys(options));
-  const admin: AdminContext = {
-    listScenarios: () => shippedScenarios().map(({ name, description }) => ({ name, description })),
-    useScenario: (name, session) => {
-      const world = engine.sessions.resolve(session);
-      world.apply(loadScenario(name).apply(defaults()));
-    },
-    keys: () => engine.sessions.defaultWorld.settings.keys.map((k) => k.key),
-  };
+  const { engine, keys, admin, session } = createCore(options);
   const running = await listen(engine, { port: options.port ?? 0, host: options.host ?? '127.0.0.1', adminToken: options.adminToken, admin });
-  const world = (): World => engine.sessions.defaultWorld;
   return {
     url: `${running.origin}/v1`,
     origin: running.origin,
     port: Number(new URL(running.origin).port),
-    keys: [...settings.keys],
-    clock: clockOf(world),
-    reset: () => world().reset(),
-    useScenario: (name) => admin.useScenario(name, undefined),
-    requests: () => world().journal.list(),
+    keys,
+    ...session(undefined),
+    session,
     engine,
     close: () => running.close(),
   };
 }
 
-function resolvedKeys(options: MockOptions): KeyConfig[] {
-  return (options.keys ?? []).map((k) => (typeof k === 'string' ? parseKeySpec(k) : k));
+/** Options of `createFetchHandler`: those of `startMock` without the networking ones. */
+export interface FetchHandlerOptions extends Omit<MockOptions, 'port' | 'host' | 'adminToken'> {
+  /** The client address requests without a key are counted under (127.0.0.1 by default). */
+  clientAddress?: string;
+}
+
+/** A standard Fetch handler backed by the mock's core, with the test controls of `RunningMock`. */
+export interface MockFetchHandler extends SessionHandle {
+  (request: Request): Promise<Response>;
+  /** The API keys the mock accepts. */
+  keys: KeyConfig[];
+  /** The world that requests with `X-Mock-Session: id` see (created on first use). */
+  session(id: string): SessionHandle;
+  /** The core. */
+  engine: MockEngine;
+}
+
+/**
+ * Returns `(request: Request) => Promise<Response>` answering the API in-process, with no port:
+ * for MSW handlers, service workers or direct calls. Any origin works; paths start with `/v1`.
+ */
+export function createFetchHandler(options: FetchHandlerOptions = {}): MockFetchHandler {
+  const { engine, keys, session } = createCore(options);
+  const address = options.clientAddress ?? '127.0.0.1';
+  const handler = (request: Request): Promise<Response> => answerFetch(engine, request, address);
+  return Object.assign(handler, { keys, ...session(undefined), session, engine });
 }

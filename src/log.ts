@@ -92,7 +92,7 @@ function summaryLine(format: LogFormat, count: number, statuses: Map<number, num
 
 function prettyLine(e: JournalEntry): string {
   const target = e.query ? `${e.path}?${e.query}` : e.path;
-  const session = e.session === 'default' ? '' : ` [${e.session}]`;
+  const session = ` session=${e.session}`;
   const key = e.key ? ` key=${e.key}` : '';
   const why = e.status >= 400 || e.reason.startsWith('scenario') ? ` (${e.code ?? ''}${e.code ? ': ' : ''}${e.reason})` : '';
   return `${e.at} ${e.method} ${target} -> ${e.status}${key}${session} ${e.durationMs}ms${why}\n`;

@@ -1,30 +1,211 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { Document, LineCounter } from 'yaml';
+import { FixtureError, parseFixtures } from './core/fixtures.js';
+import { ScenarioError, ScenarioSpecError, compileScenario, type DataSpec, type ScenarioSpec } from './core/scenario.js';
+import type { DataOptions } from './core/settings.js';
+import type { BaseData } from './core/store.js';
 import type { WorldSettings } from './core/world.js';
 
-/** A named scenario: a description and how it changes the server's default settings. */
-export interface ScenarioDefinition {
-  name: string;
-  description: string;
-  apply(defaults: WorldSettings): WorldSettings;
+/** What a scenario needs from the server it is applied to. */
+export interface ScenarioHost {
+  /** The settings of the command line, before any scenario. */
+  defaults: WorldSettings;
+  /** The store's animals for data options; missing seed or count mean the command line's. */
+  baseFor(data: DataOptions): BaseData;
 }
 
-const DEFAULT_SCENARIO: ScenarioDefinition = {
-  name: 'default',
-  description: "The specification's behaviour with the real clock.",
-  apply: (defaults) => defaults,
-};
+type Path = readonly (string | number)[];
 
-/** The scenarios shipped in `scenarios/`, by name. */
-export function shippedScenarios(): ScenarioDefinition[] {
-  return [DEFAULT_SCENARIO];
+const SCENARIO_FILE = /\.(ya?ml|json)$/i;
+const SCHEMA_FILE = 'scenario.schema.json';
+
+/** The folder of shipped scenarios: found upwards from this module, so it works from src/ and dist/. */
+export function scenariosDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'scenarios');
+    if (existsSync(join(candidate, SCHEMA_FILE))) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) throw new ScenarioError('petstore-mock: the shipped scenarios folder is missing; reinstall petstore-mock.');
+    dir = parent;
+  }
 }
 
-/** A scenario that cannot be loaded; the message names the file or name and what to fix. */
-export class ScenarioError extends Error {}
+// The YAML parser and Ajv cost ~40 ms each to import: they are required on the first scenario,
+// synchronously, so that switching scenarios stays a plain call and start-up without one pays nothing.
+const requireLazily = createRequire(import.meta.url);
+let yamlModule: typeof import('yaml') | undefined;
+const yaml = (): typeof import('yaml') => (yamlModule ??= requireLazily('yaml') as typeof import('yaml'));
 
-/** Finds a shipped scenario by name or loads a scenario file. */
-export function loadScenario(nameOrFile: string): ScenarioDefinition {
-  const found = shippedScenarios().find((s) => s.name === nameOrFile);
-  if (found) return found;
+let validator: ValidateFunction | undefined;
+
+function validate(value: unknown): ErrorObject[] {
+  if (!validator) {
+    const { Ajv } = requireLazily('ajv') as typeof import('ajv');
+    const ajv = new Ajv({ allErrors: true, verbose: true, strict: true });
+    validator = ajv.compile(JSON.parse(readFileSync(join(scenariosDir(), SCHEMA_FILE), 'utf8')) as object);
+  }
+  return validator(value) ? [] : (validator.errors ?? []);
+}
+
+/**
+ * A scenario file, parsed and checked against the schema. It keeps the parsed document so that
+ * mistakes found later, when it is applied to a server, still name the line they are on.
+ */
+export class ScenarioSource {
+  private constructor(
+    readonly name: string,
+    readonly description: string,
+    readonly file: string,
+    private readonly spec: ScenarioSpec,
+    private readonly doc: Document,
+    private readonly lines: LineCounter,
+  ) {}
+
+  /** Reads and checks a file; throws `ScenarioError` naming the file, the line and the mistake. */
+  static read(file: string): ScenarioSource {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new ScenarioError(`petstore-mock: cannot read the scenario file ${displayPath(file)} (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the path given to --scenario.`);
+    }
+    const { LineCounter, parseDocument } = yaml();
+    const lines = new LineCounter();
+    const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
+    const syntax = doc.errors[0];
+    if (syntax) {
+      const at = syntax.linePos?.[0];
+      const what = syntax.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+      throw new ScenarioError(`petstore-mock: ${displayPath(file)}:${at?.line ?? 1}:${at?.col ?? 1}: ${what}; fix the file and try again.`);
+    }
+    const value: unknown = doc.toJS();
+    const source = new ScenarioSource('', '', file, value as ScenarioSpec, doc, lines);
+    const problem = pickError(validate(value));
+    if (problem) throw source.error(problem.path, problem.message);
+    const spec = value as ScenarioSpec;
+    const name = spec.name ?? basename(file, extname(file));
+    return new ScenarioSource(name, spec.description, file, spec, doc, lines);
+  }
+
+  /** The settings this scenario gives a session of `host`. */
+  settings(host: ScenarioHost): WorldSettings {
+    try {
+      return compileScenario(this.spec, this.name, { defaults: host.defaults, data: (data) => this.baseData(data, host) });
+    } catch (error) {
+      if (error instanceof ScenarioSpecError) throw this.error(error.path, error.message);
+      throw error;
+    }
+  }
+
+  private baseData(data: DataSpec, host: ScenarioHost): BaseData {
+    if (data.empty) {
+      if (data.count !== undefined || data.fixtures !== undefined) throw new ScenarioSpecError(['data', 'empty'], 'data.empty cannot go with count or fixtures; keep one of them');
+      return host.baseFor({ pets: [] });
+    }
+    if (data.fixtures === undefined) return host.baseFor({ seed: data.seed, count: data.count });
+    if (data.seed !== undefined || data.count !== undefined) throw new ScenarioSpecError(['data', 'fixtures'], 'data.fixtures cannot go with seed or count; keep one of them');
+    const fixtures = resolve(dirname(this.file), data.fixtures);
+    try {
+      return host.baseFor({ pets: parseFixtures(readFileSync(fixtures, 'utf8'), displayPath(fixtures)) });
+    } catch (error) {
+      const reason = error instanceof FixtureError ? error.message.replace(/^petstore-mock: /, '') : `cannot read ${displayPath(fixtures)} (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+      throw new ScenarioSpecError(['data', 'fixtures'], reason);
+    }
+  }
+
+  /** A mistake at `path`, with the file, line and column of the node it is about. */
+  private error(path: Path, message: string): ScenarioError {
+    const { line, col } = this.position(path);
+    return new ScenarioError(`petstore-mock: ${displayPath(this.file)}:${line}:${col}: ${message}; fix the file and try again.`);
+  }
+
+  private position(path: Path): { line: number; col: number } {
+    const { isMap, isNode, isScalar } = yaml();
+    // A key that should not be there is shown at its name, not at its value.
+    const parent: unknown = path.length <= 1 ? this.doc.contents : this.doc.getIn(path.slice(0, -1), true);
+    if (isMap(parent)) {
+      const pair = parent.items.find((item) => isScalar(item.key) && item.key.value === path[path.length - 1]);
+      const range = isScalar(pair?.key) ? pair.key.range : undefined;
+      if (range) return this.lines.linePos(range[0]);
+    }
+    for (let depth = path.length; depth >= 0; depth--) {
+      const node: unknown = depth === 0 ? this.doc.contents : this.doc.getIn(path.slice(0, depth), true);
+      const range = isNode(node) ? node.range : undefined;
+      if (range) return this.lines.linePos(range[0]);
+    }
+    return { line: 1, col: 1 };
+  }
+}
+
+/** The most useful of Ajv's errors, as a path into the document and a sentence. */
+function pickError(errors: readonly ErrorObject[]): { path: Path; message: string } | undefined {
+  if (errors.length === 0) return undefined;
+  const depth = (e: ErrorObject): number => (e.instancePath === '' ? 0 : e.instancePath.split('/').length - 1);
+  const unknown = errors.find((e) => e.keyword === 'additionalProperties');
+  const deepest = [...errors].sort((a, b) => depth(b) - depth(a))[0];
+  const chosen = unknown && depth(unknown) >= depth(deepest) - 1 ? unknown : deepest;
+  const path = chosen.instancePath.split('/').slice(1).map((part) => {
+    const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+    return /^\d+$/.test(key) ? Number(key) : key;
+  });
+  const where = path.length === 0 ? 'the scenario' : path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '');
+  if (chosen.keyword === 'additionalProperties') {
+    const key = String((chosen.params as { additionalProperty: string }).additionalProperty);
+    const allowed = Object.keys((chosen.parentSchema as { properties?: object } | undefined)?.properties ?? {}).filter((k) => k !== '$schema');
+    return { path: [...path, key], message: `unknown key ${JSON.stringify(key)} in ${where}; the keys there are ${allowed.join(', ')}` };
+  }
+  const atSamePlace = errors.filter((e) => e.instancePath === chosen.instancePath);
+  const missing = atSamePlace.find((e) => e.keyword === 'required');
+  if (missing) return { path, message: `${where} needs the key ${JSON.stringify((missing.params as { missingProperty: string }).missingProperty)}` };
+  // A value that fits none of a oneOf's shapes is best explained by the shape's own description;
+  // Ajv reports the outermost oneOf last.
+  const oneOf = atSamePlace.filter((e) => e.keyword === 'oneOf').pop();
+  const described = (oneOf?.parentSchema as { description?: string } | undefined)?.description;
+  if (oneOf && described) return { path, message: `${where} is not valid: ${lowerFirst(described)}` };
+  if (chosen.keyword === 'type') {
+    const type = String((chosen.params as { type: string }).type);
+    return { path, message: `${where} must be ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}` };
+  }
+  if (chosen.keyword === 'enum') return { path, message: `${where} must be one of ${((chosen.params as { allowedValues: unknown[] }).allowedValues).map((v) => JSON.stringify(v)).join(', ')}` };
+  if (chosen.keyword === 'pattern') {
+    const description = (chosen.parentSchema as { description?: string } | undefined)?.description;
+    return { path, message: `${where} is not valid${description ? `: ${lowerFirst(description)}` : ` (must match ${(chosen.params as { pattern: string }).pattern})`}` };
+  }
+  return { path, message: `${where} ${chosen.message ?? 'is not valid'}` };
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1).replace(/\.$/, '');
+}
+
+function displayPath(file: string): string {
+  const rel = relative(process.cwd(), file);
+  return rel.startsWith('..') ? file : rel;
+}
+
+/** The shipped scenarios, `default` first, then by name. */
+export function shippedScenarios(): ScenarioSource[] {
+  const dir = scenariosDir();
+  const files = readdirSync(dir).filter((f) => SCENARIO_FILE.test(f) && f !== SCHEMA_FILE);
+  const sources = files.map((f) => ScenarioSource.read(join(dir, f)));
+  return sources.sort((a, b) => (a.name === 'default' ? -1 : b.name === 'default' ? 1 : a.name.localeCompare(b.name)));
+}
+
+/** A shipped scenario by name, or a scenario file by path (.yaml, .yml or .json). */
+export function loadScenario(nameOrFile: string): ScenarioSource {
+  const dir = scenariosDir();
+  if (/^[a-z0-9][a-z0-9-]*$/.test(nameOrFile)) {
+    for (const ext of ['.yaml', '.yml', '.json']) {
+      const file = join(dir, `${nameOrFile}${ext}`);
+      if (existsSync(file)) return ScenarioSource.read(file);
+    }
+  }
+  if (SCENARIO_FILE.test(nameOrFile) || nameOrFile.includes('/') || nameOrFile.includes('\\')) return ScenarioSource.read(resolve(nameOrFile));
   const names = shippedScenarios().map((s) => s.name).join(', ');
-  throw new ScenarioError(`petstore-mock: unknown scenario ${JSON.stringify(nameOrFile)}; use one of ${names}, or a path to a .yaml or .json scenario file.`);
+  throw new ScenarioError(`petstore-mock: unknown scenario ${JSON.stringify(nameOrFile)}; use one of ${names}, or a path to a .yaml or .json scenario file (petstore-mock scenarios lists them).`);
 }

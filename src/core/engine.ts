@@ -1,15 +1,15 @@
 import type { TimeSource } from './clock.js';
 import { addCorsHeaders, isPreflight, preflightHeaders } from './cors.js';
 import { deprecationHeaders } from './deprecation.js';
-import { ERROR_CATALOGUE, MockError, errorBody } from './errors.js';
-import { authenticate, redactKey, type AuthResult } from './auth.js';
+import { MockError, errorBody } from './errors.js';
+import { WWW_AUTHENTICATE_INVALID, authenticate, redactKey, type AuthResult } from './auth.js';
 import { isoTime, type JournalEntry } from './journal.js';
 import { setRateHeaders, rateHeaders, type RateDecision, type RateReport } from './limiter.js';
 import { openapiDocument } from './openapi.js';
 import { runOperation } from './operations.js';
 import { allowedMethods, route, type Route } from './router.js';
 import { SessionRegistry } from './sessions.js';
-import type { CoreRequest, CoreResponse } from './types.js';
+import type { ConnectionFault, CoreRequest, CoreResponse } from './types.js';
 import { addressBucket, keyBucket, type ForcedAnswer, type World, type WorldSettings } from './world.js';
 
 /** Options of the core engine; everything with side effects is passed in. */
@@ -31,6 +31,10 @@ interface Outcome {
   headers?: Record<string, string>;
   code?: string;
   reason: string;
+  /** A connection fault a scenario forced instead of a clean answer. */
+  fault?: ConnectionFault;
+  /** Scenario latency before the answer. */
+  delayMs?: number;
 }
 
 const JSON_TYPE = 'application/json';
@@ -116,15 +120,14 @@ export class MockEngine {
       if (where.kind !== 'operation') throw new Error('unreachable: early checks pass only operations');
 
       forced = world.runtime?.intercept(where.operation, req.method, req.path);
-      outcome = forced ? forcedOutcome(forced) : runOperation(where.operation, world, req, where.petId);
+      outcome = forced ? forcedOutcome(forced, now) : runOperation(where.operation, world, req, where.petId);
     } catch (error) {
       outcome = toOutcome(error);
     }
-    const response = this.finish(req, world, outcome, auth, report, started, extraHeaders);
-    if (forced?.fault) response.fault = forced.fault;
-    const delay = world.runtime?.latency() ?? 0;
-    if (delay > 0) response.delayMs = delay;
-    return response;
+    if (forced?.fault) outcome.fault = forced.fault;
+    const delayMs = world.runtime?.latency() ?? 0;
+    if (delayMs > 0) outcome.delayMs = delayMs;
+    return this.finish(req, world, outcome, auth, report, started, extraHeaders);
   }
 
   /** Answers a request the adapter refused before the checks (a 414), with the usual headers. */
@@ -177,11 +180,15 @@ export class MockEngine {
     };
     if (outcome.code) entry.code = outcome.code;
     if (auth?.ok) entry.key = this.redacted(auth.key.key);
+    if (outcome.fault) entry.fault = outcome.fault;
+    if (outcome.delayMs) entry.delayMs = outcome.delayMs;
     world.journal.add(entry);
     this.onRequest?.(entry);
 
     const response: CoreResponse = { status: outcome.status, headers };
     if (outcome.body !== undefined) response.body = outcome.body;
+    if (outcome.fault) response.fault = outcome.fault;
+    if (outcome.delayMs) response.delayMs = outcome.delayMs;
     return response;
   }
 }
@@ -221,11 +228,20 @@ function limitError(decision: Exclude<RateDecision, { outcome: 'allowed' }>, key
   return new MockError('rate_limited', `The ${which} rate limit of ${decision.report.limit} requests is used up. Retry after ${retry} s; requests sent while limited can get the key banned.`);
 }
 
-function forcedOutcome(forced: ForcedAnswer): Outcome {
-  const known = Object.entries(ERROR_CATALOGUE).find(([, v]) => v.status === forced.status);
-  const code = forced.code ?? known?.[0] ?? 'service_unavailable';
+/** A scenario's forced answer: still a valid answer of the API, with the headers its status needs. */
+function forcedOutcome(forced: ForcedAnswer, now: number): Outcome {
   const message = forced.message ?? `A scenario forced this ${forced.status} answer (${forced.reason}).`;
-  return { status: forced.status, body: errorBody(code, message, forced.status), code, reason: forced.reason, headers: forced.headers };
+  const headers: Record<string, string> = {};
+  if (forced.status === 401) headers['WWW-Authenticate'] = WWW_AUTHENTICATE_INVALID;
+  if (forced.retryAfter !== undefined) {
+    headers['Retry-After'] = String(forced.retryAfter);
+    // A 429's reset must agree with its Retry-After, whatever the real windows say.
+    if (forced.status === 429) {
+      headers['X-RateLimit-Remaining'] = '0';
+      headers['X-RateLimit-Reset'] = String(Math.ceil(now / 1000) + forced.retryAfter);
+    }
+  }
+  return { status: forced.status, body: errorBody(forced.code, message, forced.status), code: forced.code, reason: forced.reason, headers };
 }
 
 function toOutcome(error: unknown): Outcome {

@@ -28,7 +28,9 @@ export const ERROR_CATALOGUE = {
   headers_too_large: { status: 431, summary: 'The request headers are larger than the server accepts.' },
   internal_error: { status: 500, summary: 'A bug in the mock; please report it.' },
   not_implemented: { status: 501, summary: 'The specification mentions store orders but does not define them.' },
+  bad_gateway: { status: 502, summary: 'A scenario forced this answer.' },
   service_unavailable: { status: 503, summary: 'A scenario forced this answer.' },
+  gateway_timeout: { status: 504, summary: 'A scenario forced this answer.' },
   scenario_invalid: { status: 400, summary: 'An admin call named a scenario that does not exist or is not valid.' },
   admin_invalid_request: { status: 400, summary: 'An admin call had a body the admin API does not understand.' },
 } as const satisfies Record<string, { status: number; summary: string }>;

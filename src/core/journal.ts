@@ -16,6 +16,10 @@ export interface JournalEntry {
   key?: string;
   /** Wall time the core spent, in milliseconds. */
   durationMs: number;
+  /** Scenario latency added before the answer, in milliseconds. */
+  delayMs?: number;
+  /** The connection fault a scenario acted out instead of answering. */
+  fault?: 'reset' | 'empty' | 'truncate';
 }
 
 let lastMs = NaN;

@@ -44,6 +44,7 @@ export function parseKeySpec(spec: string): KeyConfig {
     if (!(perMinute >= 1 && perDay >= 1)) throw new KeySpecError(`petstore-mock: --key ${JSON.stringify(spec)} needs whole numbers of at least 1 for PER_MINUTE and PER_DAY.`);
     limits.perMinute = perMinute;
     limits.perDay = perDay;
+    return { key, plan, limits, custom: true };
   }
   return { key, plan, limits };
 }

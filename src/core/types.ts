@@ -55,6 +55,8 @@ export interface KeyConfig {
   key: string;
   plan: PlanName;
   limits: Limits;
+  /** True when the limits are the key's own, not its plan's: a scenario's plan limits then leave it alone. */
+  custom?: boolean;
   revoked?: boolean;
 }
 

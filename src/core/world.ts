@@ -1,5 +1,6 @@
 import { VirtualClock, type TimeSource } from './clock.js';
 import type { DeprecationDates } from './deprecation.js';
+import type { ErrorCode } from './errors.js';
 import { Journal } from './journal.js';
 import { RateLimiter } from './limiter.js';
 import { BaseData, PetStore } from './store.js';
@@ -11,9 +12,10 @@ export type OperationId = 'listPets' | 'createPet' | 'getPet';
 /** An answer a scenario forces instead of the normal one. */
 export interface ForcedAnswer {
   status: number;
-  code?: string;
+  code: ErrorCode;
   message?: string;
-  headers?: Record<string, string>;
+  /** Seconds for `Retry-After` (a forced 429 always has it). */
+  retryAfter?: number;
   fault?: ConnectionFault;
   /** Why, for the journal: "scenario flaky, step 2". */
   reason: string;

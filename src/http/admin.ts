@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseDuration } from '../core/clock.js';
 import type { MockEngine } from '../core/engine.js';
 import { MockError, errorBody } from '../core/errors.js';
+import { ScenarioError } from '../core/scenario.js';
 import { keyBucket, type World } from '../core/world.js';
 import { adminPage } from './admin-page.js';
 import type { HttpOptions } from './server.js';
@@ -70,15 +71,21 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
   router.get('/scenario', (req, res) => {
     const w = world(req);
     const known = options.admin?.listScenarios().find((s) => s.name === w.settings.scenario);
-    res.json({ name: w.settings.scenario, description: known?.description ?? '' });
+    res.json({ name: w.settings.scenario, description: known?.description ?? '', clock: w.clock.state() });
   });
   router.put('/scenario', (req, res) => {
-    const name: unknown = req.body?.name;
+    const body: unknown = req.body;
+    const name = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { name?: unknown }).name : undefined;
     if (typeof name !== 'string' || name === '') throw new MockError('admin_invalid_request', 'petstore-mock: PUT /__admin/scenario needs a JSON body {"name": "<scenario>"}; GET /__admin/scenarios lists them.');
     if (!options.admin) throw new MockError('scenario_invalid', 'petstore-mock: scenarios are not available in this server.');
-    options.admin.useScenario(name, sessionHeader(req));
+    try {
+      options.admin.useScenario(name, sessionHeader(req));
+    } catch (error) {
+      if (error instanceof ScenarioError) throw new MockError('scenario_invalid', error.message);
+      throw error;
+    }
     const w = world(req);
-    res.json({ name: w.settings.scenario, clock: w.clock.state() });
+    res.json({ name: w.settings.scenario, session: w.id, clock: w.clock.state() });
   });
   router.get('/clock', (req, res) => {
     res.json(world(req).clock.state());

@@ -16,10 +16,8 @@ export interface HttpOptions {
 /** What the admin API needs beyond the engine: the scenarios it can switch to. */
 export interface AdminContext {
   listScenarios(): { name: string; description: string }[];
-  /** Applies a scenario to the world of a session (or every new one for the default). */
+  /** Applies a scenario to the world of one session (the default one without a header). */
   useScenario(name: string, sessionHeader: string | undefined): void;
-  /** The keys the mock was started with, for the admin page. */
-  keys(): string[];
 }
 
 type AdminHandler = (req: IncomingMessage, res: ServerResponse) => void;

@@ -17,7 +17,7 @@ describe('plans and keys', () => {
 
   it.each([
     ['ci:pro', { key: 'ci', plan: 'pro', limits: { perMinute: 300, perDay: 10000 } }],
-    ['big:enterprise:100000:9000000', { key: 'big', plan: 'enterprise', limits: { perMinute: 100000, perDay: 9000000 } }],
+    ['big:enterprise:100000:9000000', { key: 'big', plan: 'enterprise', limits: { perMinute: 100000, perDay: 9000000 }, custom: true }],
     ['k:FREE', { key: 'k', plan: 'free', limits: { perMinute: 60, perDay: 1000 } }],
   ])('parses --key %s', (spec, expected) => {
     expect(parseKeySpec(spec)).toEqual(expected);

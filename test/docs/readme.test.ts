@@ -15,3 +15,28 @@ describe('README', () => {
     expect(readme).toContain('npm test');
   });
 });
+
+describe('README scenarios', () => {
+  it('lists every shipped scenario with its own description, and no other', async () => {
+    const { shippedScenarios } = await import('../../src/scenarios.js');
+    const section = readme.slice(readme.indexOf('### Shipped scenarios'), readme.indexOf('### Writing one'));
+    const rows = [...section.matchAll(/^\| `([a-z0-9-]+)` \| (.+) \|$/gm)].map((m) => [m[1], m[2]]);
+    expect(rows).toEqual(expect.arrayContaining(shippedScenarios().map((s) => [s.name, s.description])));
+    expect(rows).toHaveLength(shippedScenarios().length);
+  });
+
+  it('shows a scenario example that loads as it is printed', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { ScenarioSource } = await import('../../src/scenarios.js');
+    const { defaultSettings } = await import('../../src/core/settings.js');
+    const { BaseData } = await import('../../src/core/store.js');
+    const example = /### Writing one[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    const file = join(mkdtempSync(join(tmpdir(), 'petstore-readme-')), 'checkout-outage.yaml');
+    writeFileSync(file, example);
+    const settings = ScenarioSource.read(file).settings({ defaults: defaultSettings(new BaseData([])), baseFor: () => new BaseData([]) });
+    expect(settings.scenario).toBe('checkout-outage');
+    expect(settings.keys.find((k) => k.key === 'qa-key')?.limits).toEqual({ perMinute: 3, perDay: 10_000 });
+  });
+});

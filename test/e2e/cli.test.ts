@@ -1,4 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { shippedScenarios } from '../../src/scenarios.js';
 import { run, waitFor, type CliRun } from './cli.js';
 
 const runs: CliRun[] = [];
@@ -49,11 +53,57 @@ describe('the petstore-mock command', () => {
     expect(r.stderr()).toMatch(/^petstore-mock: /);
   });
 
+  const usage = 'write --key KEY:PLAN or KEY:PLAN:PER_MINUTE:PER_DAY, PLAN one of free, pro, business, enterprise.';
+  it.each([
+    [['--scenario', 'nope'], `petstore-mock: unknown scenario "nope"; use one of ${shippedScenarios().map((s) => s.name).join(', ')}, or a path to a .yaml or .json scenario file (petstore-mock scenarios lists them).`],
+    [['--key', 'x:gold'], `petstore-mock: --key "x:gold" names an unknown plan "gold"; ${usage}`],
+    [['--key', 'ci-key'], `petstore-mock: --key "ci-key" is not valid; ${usage}`],
+    [['--key', 'ci-key:pro:0:10'], 'petstore-mock: --key "ci-key:pro:0:10" needs whole numbers of at least 1 for PER_MINUTE and PER_DAY.'],
+    [['--fixtures', 'missing.json'], 'petstore-mock: cannot read the fixtures file missing.json (no such file); check the path given to --fixtures.'],
+    [['--fixtures', 'test'], 'petstore-mock: cannot read the fixtures file test (it is a directory); check the path given to --fixtures.'],
+    [['--fixtures', 'README.md'], 'petstore-mock: README.md is not valid JSON (unexpected character "#" at character 1); fix the file or drop --fixtures.'],
+  ])('%j prints exactly one actionable line and exits 1', async (args, line) => {
+    const r = cli('--port', '0', ...args);
+    expect(await r.exited).toBe(1);
+    expect(r.stderr()).toBe(`${line}\n`);
+    expect(r.stdout()).toBe('');
+  });
+
   it('reports a port in use', async () => {
     const first = cli('--port', '0', '--quiet');
     const [, port] = await waitFor(first, /127\.0\.0\.1:(\d+)\/v1/);
     const second = cli('--port', port);
     expect(await second.exited).toBe(1);
     expect(second.stderr()).toBe(`petstore-mock: port ${port} on 127.0.0.1 is already in use; stop the other server or pass --port 0 to take a free port.\n`);
+  });
+});
+
+describe('scenarios on the command line', () => {
+  it('petstore-mock scenarios lists each shipped scenario on one line', async () => {
+    const r = cli('scenarios');
+    expect(await r.exited).toBe(0);
+    const lines = r.stdout().trim().split('\n');
+    expect(lines[0]).toMatch(/^default\s+The specification's behaviour with the real clock\.$/);
+    for (const name of ['empty-store', 'rate-limit-minute', 'rate-limit-day', 'ban', 'banned', 'revoked-key', 'removal-eve', 'removed', 'slow', 'flaky']) {
+      expect(lines.filter((l) => l.startsWith(`${name} `))).toHaveLength(1);
+    }
+  });
+
+  it('--scenario NAME starts in it and says so', async () => {
+    const r = cli('--port', '0', '--scenario', 'revoked-key');
+    const [, url] = await waitFor(r, /listening on (http:\/\/127\.0\.0\.1:\d+\/v1)/);
+    await waitFor(r, /scenario\s+revoked-key/);
+    const res = await fetch(`${url}/pets`, { headers: { authorization: 'Bearer demo-free' } });
+    expect(((await res.json()) as { code: string }).code).toBe('revoked_api_key');
+  });
+
+  it('--scenario FILE with a mistake: the file, the line and what is wrong, and nothing listens', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-cli-'));
+    const file = join(folder, 'typo.yaml');
+    writeFileSync(file, 'description: a typo\nban:\n  afer: 3\n');
+    const r = cli('--port', '0', '--scenario', file);
+    expect(await r.exited).toBe(1);
+    expect(r.stderr()).toBe(`petstore-mock: ${file}:3:3: unknown key "afer" in ban; the keys there are after, duration; fix the file and try again.\n`);
+    expect(r.stdout()).toBe('');
   });
 });

@@ -26,7 +26,19 @@ describe('the packed package', () => {
       r.child.kill('SIGTERM');
       await r.exited;
     }
-    writeFileSync(join(dir, 'use.mjs'), "import { startMock } from 'petstore-mock';\nconst m = await startMock();\nconst r = await fetch(m.url + '/pets?limit=1', { headers: { authorization: 'Bearer demo-free' } });\nconsole.log(r.status, m.url.startsWith('http://127.0.0.1:'));\nawait m.close();\n");
-    expect(execFileSync(process.execPath, ['use.mjs'], { cwd: dir, encoding: 'utf8' }).trim()).toBe('200 true');
+    writeFileSync(join(dir, 'use.mjs'), [
+      "import { startMock } from 'petstore-mock';",
+      'const m = await startMock();',
+      "const r = await fetch(m.url + '/pets?limit=1', { headers: { authorization: 'Bearer demo-free' } });",
+      "await m.useScenario('removed');",
+      "const gone = await fetch(m.url + '/pets/1', { headers: { authorization: 'Bearer demo-free' } });",
+      "console.log(r.status, gone.status, m.url.startsWith('http://127.0.0.1:'));",
+      'await m.close();',
+      '',
+    ].join('\n'));
+    expect(execFileSync(process.execPath, ['use.mjs'], { cwd: dir, encoding: 'utf8' }).trim()).toBe('200 410 true');
+    const listed = execFileSync(join(dir, 'node_modules', '.bin', 'petstore-mock'), ['scenarios'], { cwd: dir, encoding: 'utf8' });
+    expect(listed.split('\n')[0]).toMatch(/^default\s+The specification's behaviour/);
+    expect(listed).toMatch(/^flaky\s+/m);
   }, 120_000);
 });

@@ -53,6 +53,6 @@ describe('seeded data', () => {
   });
 
   it('refuses an unreadable fixtures file with a message naming it', async () => {
-    await expect(startMock({ port: 0, fixtures: 'fixtures/missing.json' })).rejects.toThrow('cannot read the fixtures file fixtures/missing.json (ENOENT)');
+    await expect(startMock({ port: 0, fixtures: 'fixtures/missing.json' })).rejects.toThrow('cannot read the fixtures file fixtures/missing.json (no such file)');
   });
 });

@@ -1,0 +1,243 @@
+import { parseDuration } from './clock.js';
+import { ERROR_CATALOGUE, type ErrorCode } from './errors.js';
+import { openapiDocument } from './openapi.js';
+import { PLAN_LIMITS, PLAN_NAMES } from './plans.js';
+import { ScriptedRuntime, type CompiledAnswer, type CompiledMatch } from './scenario-runtime.js';
+import type { BaseData } from './store.js';
+import type { KeyConfig, Limits, PlanName } from './types.js';
+import type { OperationId, WorldSettings } from './world.js';
+
+/** A duration as scenario files write it: "90s", "1m30s", or milliseconds. */
+export type DurationSpec = string | number;
+
+export interface MatchSpec {
+  operation?: OperationId;
+  method?: 'GET' | 'HEAD' | 'POST';
+  path?: string;
+}
+
+export type AnswerSpec =
+  | 'normal'
+  | { status: number; code?: string; message?: string; retryAfter?: number }
+  | { fault: 'reset' | 'empty' | 'truncate' };
+
+/** Where the store's animals come from. */
+export interface DataSpec {
+  seed?: number;
+  count?: number;
+  fixtures?: string;
+  empty?: boolean;
+}
+
+/** A scenario as its file holds it, once it has passed `scenarios/scenario.schema.json`. */
+export interface ScenarioSpec {
+  $schema?: string;
+  name?: string;
+  description: string;
+  data?: DataSpec;
+  plans?: Partial<Record<PlanName, Partial<Limits>>>;
+  keys?: { key: string; plan?: PlanName; perMinute?: number; perDay?: number; revoked?: boolean }[];
+  ban?: { after?: number; duration?: DurationSpec };
+  usage?: { key: string; minute?: number | 'full'; day?: number | 'full'; bannedFor?: DurationSpec }[];
+  clock?: { start?: string; frozen?: boolean };
+  deprecation?: { deprecatedAt?: string; removalAt?: string };
+  latency?: DurationSpec | { min: DurationSpec; max: DurationSpec; seed?: number };
+  steps?: { match?: MatchSpec; times?: number; answer: AnswerSpec }[];
+  repeat?: boolean;
+  chaos?: { seed: number; match?: MatchSpec; answers: { probability: number; answer: AnswerSpec }[] };
+  journal?: { size?: number };
+}
+
+/** A scenario that cannot be used; the message names the file or name, the line, and what to fix. */
+export class ScenarioError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ScenarioError';
+  }
+}
+
+/** A mistake the schema cannot see, at a place in the scenario (keys and indexes from the top). */
+export class ScenarioSpecError extends Error {
+  constructor(
+    readonly path: readonly (string | number)[],
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ScenarioSpecError';
+  }
+}
+
+/** What compiling a scenario needs from the server it runs in. */
+export interface CompileContext {
+  /** The settings of the command line, before any scenario. */
+  defaults: WorldSettings;
+  /** The store's animals for a `data` section (the caller reads fixtures files). */
+  data(spec: DataSpec): BaseData;
+}
+
+/** The first catalogue code of each status a scenario may force, when the file names none. */
+const DEFAULT_FORCED_CODES: Readonly<Record<number, ErrorCode>> = {
+  400: 'bad_request',
+  401: 'invalid_api_key',
+  404: 'pet_not_found',
+  410: 'endpoint_removed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  500: 'internal_error',
+  502: 'bad_gateway',
+  503: 'service_unavailable',
+  504: 'gateway_timeout',
+};
+
+const { paths } = openapiDocument;
+/** Each operation with a concrete path to test patterns on and the statuses the document declares for it. */
+const OPERATIONS: readonly { id: OperationId; method: string; path: string; statuses: string[] }[] = [
+  { id: 'listPets', method: 'GET', path: '/v1/pets', statuses: Object.keys(paths['/pets'].get.responses) },
+  { id: 'createPet', method: 'POST', path: '/v1/pets', statuses: Object.keys(paths['/pets'].post.responses) },
+  { id: 'getPet', method: 'GET', path: '/v1/pets/1', statuses: Object.keys(paths['/pets/{petId}'].get.responses) },
+];
+
+/**
+ * Turns a scenario into the settings of a session. Schema-valid files can still be wrong in ways
+ * only the server knows (a usage line for a key that does not exist, a status the matched operation
+ * never answers); those throw `ScenarioSpecError` with the place of the mistake.
+ */
+export function compileScenario(spec: ScenarioSpec, name: string, ctx: CompileContext): WorldSettings {
+  const d = ctx.defaults;
+  const planLimits = resolvePlans(spec.plans);
+  const keys = resolveKeys(d.keys, spec, planLimits);
+  const byKey = new Map(keys.map((k) => [k.key, k]));
+  const usage = (spec.usage ?? []).flatMap((line, i) => {
+    if (line.key !== '*' && !byKey.has(line.key)) {
+      throw new ScenarioSpecError(['usage', i, 'key'], `usage names the key ${JSON.stringify(line.key)}, which this server does not have; add it under keys, or write "*" for every key`);
+    }
+    const targets = line.key === '*' ? keys : [byKey.get(line.key) as KeyConfig];
+    return targets.map((key) => ({
+      key: key.key,
+      minute: line.minute === 'full' ? key.limits.perMinute : line.minute,
+      day: line.day === 'full' ? key.limits.perDay : line.day,
+      bannedForMs: line.bannedFor === undefined ? undefined : duration(line.bannedFor),
+    }));
+  });
+  const settings: WorldSettings = {
+    scenario: name,
+    base: spec.data ? ctx.data(spec.data) : d.base,
+    keys,
+    anonymousLimits: spec.plans?.free ? { ...planLimits.free } : d.anonymousLimits,
+    ban: {
+      after: spec.ban?.after ?? d.ban.after,
+      durationMs: spec.ban?.duration === undefined ? d.ban.durationMs : duration(spec.ban.duration),
+    },
+    deprecation: {
+      deprecatedAt: spec.deprecation?.deprecatedAt ? Date.parse(spec.deprecation.deprecatedAt) : d.deprecation.deprecatedAt,
+      removalAt: spec.deprecation?.removalAt ? Date.parse(spec.deprecation.removalAt) : d.deprecation.removalAt,
+    },
+    clock: { frozen: spec.clock?.frozen ?? false },
+    usage,
+    journalSize: spec.journal?.size ?? d.journalSize,
+  };
+  if (spec.clock?.start !== undefined) settings.clock.start = Date.parse(spec.clock.start);
+  const runtime = compileRuntime(spec, name);
+  if (runtime) settings.runtime = runtime;
+  return settings;
+}
+
+function resolvePlans(plans: ScenarioSpec['plans']): Record<PlanName, Limits> {
+  const out = {} as Record<PlanName, Limits>;
+  for (const plan of PLAN_NAMES) out[plan] = { ...PLAN_LIMITS[plan], ...plans?.[plan] };
+  return out;
+}
+
+function resolveKeys(start: readonly KeyConfig[], spec: ScenarioSpec, plans: Record<PlanName, Limits>): KeyConfig[] {
+  const keys = new Map<string, KeyConfig>();
+  for (const key of start) keys.set(key.key, key.custom ? { ...key, limits: { ...key.limits } } : { ...key, limits: { ...plans[key.plan] } });
+  (spec.keys ?? []).forEach((entry, i) => {
+    const known = keys.get(entry.key);
+    const plan = entry.plan ?? known?.plan;
+    if (!plan) throw new ScenarioSpecError(['keys', i], `the key ${JSON.stringify(entry.key)} is new here and needs a plan: free, pro, business or enterprise`);
+    const custom = entry.perMinute !== undefined || entry.perDay !== undefined || (known?.custom === true && entry.plan === undefined);
+    const base = known?.custom && entry.plan === undefined ? known.limits : plans[plan];
+    const key: KeyConfig = { key: entry.key, plan, limits: { perMinute: entry.perMinute ?? base.perMinute, perDay: entry.perDay ?? base.perDay } };
+    if (custom) key.custom = true;
+    if (entry.revoked ?? known?.revoked) key.revoked = true;
+    keys.set(entry.key, key);
+  });
+  return [...keys.values()];
+}
+
+function duration(value: DurationSpec): number {
+  // The schema admits only durations parseDuration reads.
+  return parseDuration(value) ?? 0;
+}
+
+function compileRuntime(spec: ScenarioSpec, name: string): (() => ScriptedRuntime) | undefined {
+  const steps = (spec.steps ?? []).map((step, i) => {
+    const match = compileMatch(step.match);
+    return { match, times: step.times ?? 1, answer: compileAnswer(step.answer, match, ['steps', i, 'answer']) };
+  });
+  const chaosMatch = compileMatch(spec.chaos?.match);
+  const chaos = spec.chaos && {
+    seed: spec.chaos.seed,
+    match: chaosMatch,
+    answers: spec.chaos.answers.map((a, i) => ({ probability: a.probability, answer: compileAnswer(a.answer, chaosMatch, ['chaos', 'answers', i, 'answer']) })),
+  };
+  if (chaos && chaos.answers.reduce((sum, a) => sum + a.probability, 0) > 1 + 1e-9) {
+    throw new ScenarioSpecError(['chaos', 'answers'], 'the probabilities of the chaos answers add up to more than 1');
+  }
+  const latency = compileLatency(spec.latency);
+  if (steps.length === 0 && !chaos && !latency) return undefined;
+  return () => new ScriptedRuntime({ scenario: name, steps, repeat: spec.repeat === true, chaos, latency });
+}
+
+function compileLatency(latency: ScenarioSpec['latency']): { minMs: number; maxMs: number; seed: number } | undefined {
+  if (latency === undefined) return undefined;
+  if (typeof latency !== 'object') {
+    const ms = duration(latency);
+    return { minMs: ms, maxMs: ms, seed: 0 };
+  }
+  const range = { minMs: duration(latency.min), maxMs: duration(latency.max), seed: latency.seed ?? 0 };
+  if (range.minMs > range.maxMs) throw new ScenarioSpecError(['latency', 'min'], 'latency min is larger than max');
+  return range;
+}
+
+function compileMatch(match: MatchSpec | undefined): CompiledMatch {
+  const pattern = match?.path === undefined ? undefined : pathPattern(match.path);
+  const operations = OPERATIONS.filter(
+    (op) =>
+      (match?.operation === undefined || match.operation === op.id) &&
+      (match?.method === undefined || (match.method === 'HEAD' ? 'GET' : match.method) === op.method) &&
+      (pattern === undefined || pattern.test(op.path)),
+  ).map((op) => op.id);
+  return { operations: new Set(operations), method: match?.method, path: pattern };
+}
+
+/** `/v1/pets/*` style: `*` stands for one whole path segment. */
+function pathPattern(path: string): RegExp {
+  const source = path.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+');
+  return new RegExp(`^${source}$`);
+}
+
+function compileAnswer(answer: AnswerSpec, match: CompiledMatch, where: (string | number)[]): CompiledAnswer {
+  if (match.operations.size === 0) {
+    throw new ScenarioSpecError(where.slice(0, -1), 'this match fits no operation of the API (GET /v1/pets, POST /v1/pets, GET /v1/pets/{petId}); check operation, method and path');
+  }
+  if (answer === 'normal') return { kind: 'normal' };
+  if ('fault' in answer) return { kind: 'fault', fault: answer.fault };
+  for (const op of OPERATIONS) {
+    if (!match.operations.has(op.id)) continue;
+    if (!op.statuses.includes(String(answer.status))) {
+      throw new ScenarioSpecError([...where, 'status'], `${op.id} never answers ${answer.status} (its documented statuses are ${op.statuses.join(', ')}); narrow the match or pick one of those`);
+    }
+  }
+  const code = answer.code ?? DEFAULT_FORCED_CODES[answer.status];
+  const entry = (ERROR_CATALOGUE as Record<string, { status: number } | undefined>)[code];
+  if (!entry || entry.status !== answer.status) {
+    const fitting = Object.entries(ERROR_CATALOGUE).filter(([, v]) => v.status === answer.status).map(([c]) => c);
+    throw new ScenarioSpecError([...where, 'code'], `the code ${JSON.stringify(code)} is not one of the catalogue's codes for ${answer.status}: ${fitting.join(', ')}`);
+  }
+  const compiled: Extract<CompiledAnswer, { kind: 'error' }> = { kind: 'error', status: answer.status, code: code as ErrorCode };
+  if (answer.message !== undefined) compiled.message = answer.message;
+  if (answer.retryAfter !== undefined || answer.status === 429) compiled.retryAfter = answer.retryAfter ?? 1;
+  return compiled;
+}

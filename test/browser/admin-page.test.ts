@@ -1,0 +1,124 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMock, type RunningMock } from '../../src/index.js';
+import { T0 } from '../support/mock.js';
+import { launchChromium } from './chromium.js';
+
+let mock: RunningMock;
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+let page: Page;
+
+beforeAll(async () => {
+  mock = await startMock({ port: 0, keys: ['qa-tester-key:free:3:100'] });
+  mock.clock.freeze();
+  mock.clock.set(T0);
+  browser = await launchChromium();
+  page = await browser.context.newPage();
+});
+afterAll(async () => {
+  await browser?.close();
+  await mock?.close();
+});
+
+async function send(n: number, key = 'qa-tester-key'): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const res = await fetch(`${mock.url}/pets?limit=1`, { headers: { authorization: `Bearer ${key}` } });
+    await res.body?.cancel();
+    statuses.push(res.status);
+  }
+  return statuses;
+}
+
+/** Waits until the element of `target` shows exactly `text` (the page refreshes twice a second). */
+async function shows(selector: string, text: string, target: Page = page): Promise<void> {
+  const deadline = Date.now() + 5000;
+  let seen: string | null = null;
+  while (Date.now() < deadline) {
+    seen = await target.textContent(selector);
+    if (seen === text) return;
+    await target.waitForTimeout(50);
+  }
+  throw new Error(`${selector} shows ${JSON.stringify(seen)}, not ${JSON.stringify(text)}`);
+}
+
+/** The text of each cell of the table's rows. */
+function table(id: string): Promise<string[][]> {
+  return page.$$eval(`#${id} tbody tr`, (rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+}
+
+const qaRow = async (): Promise<string[] | undefined> => (await table('keys')).find((r) => r[0] === 'qa-tester-key');
+
+describe('the admin page in headless Chromium', () => {
+  it('shows the scenario, the frozen clock and every key with its quota', async () => {
+    await page.goto(`${mock.origin}/__admin/`);
+    await shows('#live', 'live');
+    expect(await page.textContent('#scenario')).toBe('default');
+    expect(await page.textContent('#clock')).toBe('2026-03-10 12:00:00Z');
+    expect(await page.textContent('#clock-mode')).toBe('frozen');
+    expect((await table('keys')).map((r) => r[0])).toEqual(['demo-free', 'demo-pro', 'demo-business', 'demo-enterprise', 'qa-tester-key']);
+    expect(await qaRow()).toEqual(['qa-tester-key', 'free', '3/min, 100/day', '3 of 3', '2026-03-10 12:01:00Z', 'ok']);
+    expect(await page.textContent('#request-count')).toBe('0 requests');
+  });
+
+  it('grows the journal and lowers the quota as API requests arrive', async () => {
+    expect(await send(2)).toEqual([200, 200]);
+    await shows('#request-count', '2 requests');
+    expect((await qaRow())?.[3]).toBe('1 of 3');
+    expect(await send(2)).toEqual([200, 429]);
+    await shows('#request-count', '4 requests');
+    const rows = await table('requests');
+    expect(rows[0].slice(0, 5)).toEqual(['4', '2026-03-10 12:00:00Z', 'GET /v1/pets?limit=1', '429', 'qa-t…key']);
+    expect(rows[0][5]).toMatch(/^rate_limited: The per-minute rate limit of 3 requests is used up/);
+    expect(rows.map((r) => r[3])).toEqual(['429', '200', '200', '200']);
+    expect((await qaRow())?.[3]).toBe('0 of 3');
+  });
+
+  it('shows a ban, and the clock advanced from the page lifts it', async () => {
+    await send(10);
+    await shows('#request-count', '14 requests');
+    expect((await qaRow())?.[5]).toBe('banned until 2026-03-10 12:05:00Z');
+    await page.fill('#advance-by', '5m');
+    await page.click('#advance');
+    await shows('#clock', '2026-03-10 12:05:00Z');
+    expect(mock.clock.now().toISOString()).toBe('2026-03-10T12:05:00.000Z');
+    expect((await qaRow())?.slice(3)).toEqual(['3 of 3', '2026-03-10 12:06:00Z', 'ok']);
+    expect(await send(1)).toEqual([200]);
+  });
+
+  it('sets the clock from the page and says what is wrong with a bad duration', async () => {
+    await page.fill('#set-to', '2030-12-05T00:00:00Z');
+    await page.click('#set');
+    await shows('#clock', '2030-12-05 00:00:00Z');
+    const res = await fetch(`${mock.url}/pets/1`, { headers: { authorization: 'Bearer demo-free' } });
+    expect(res.status).toBe(410);
+    await page.fill('#advance-by', 'soon');
+    await page.click('#advance');
+    await page.locator('#message', { hasText: '"advance" must be a duration' }).waitFor({ timeout: 5000 });
+  });
+
+  it('switches the scenario from the page, which starts the session afresh', async () => {
+    await page.selectOption('#scenarios', 'default');
+    await page.click('#switch');
+    await shows('#request-count', '0 requests');
+    expect(await page.textContent('#scenario')).toBe('default');
+    expect(await page.textContent('#clock-mode')).toBe('running');
+    expect(mock.clock.state().frozen).toBe(false);
+    expect(mock.requests()).toEqual([]);
+    expect((await qaRow())?.[3]).toBe('3 of 3');
+  });
+
+  it('watches one X-Mock-Session world with ?session=', async () => {
+    const other = await browser.context.newPage();
+    try {
+      await other.goto(`${mock.origin}/__admin/?session=qa-run-1`);
+      const res = await fetch(`${mock.url}/pets?limit=2`, { headers: { authorization: 'Bearer demo-pro', 'x-mock-session': 'qa-run-1' } });
+      expect(res.status).toBe(200);
+      await shows('#request-count', '1 request', other);
+      expect(await other.textContent('#session-label')).toBe('session qa-run-1');
+      expect(mock.requests()).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+});

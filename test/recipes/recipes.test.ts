@@ -1,0 +1,117 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ROOT, userProject } from './project.js';
+
+const exec = promisify(execFile);
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const projects: string[] = [];
+afterAll(() => {
+  for (const dir of projects) {
+    // A failed run can leave the workflow's background server behind: stop it by its pid file.
+    const pidFile = join(dir, 'petstore-mock.pid');
+    if (existsSync(pidFile)) {
+      try {
+        process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** A port free right now on 127.0.0.1. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function refused(url: string): Promise<boolean> {
+  try {
+    await fetch(url);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Runs a command, resolving with its output and exit code instead of throwing on failure. */
+async function sh(file: string, args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout, stderr } = await exec(file, args, { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env }, timeout: 90_000 });
+    return { code: 0, out: stdout + stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, out: `${e.stdout ?? ''}${e.stderr ?? ''}` };
+  }
+}
+
+describe('the README recipes', () => {
+  it.each([
+    'test/recipes/vitest/global-setup.ts',
+    'test/recipes/vitest/vitest.config.ts',
+    'test/recipes/vitest/pets.spec.ts',
+    'test/recipes/playwright/playwright.config.ts',
+    'test/recipes/github-actions.yml',
+  ])('the README prints %s verbatim', (file) => {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    expect(readme).toContain(`\n${text}\`\`\`\n`);
+  });
+
+  it('vitest globalSetup: a nested vitest run starts the mock, provides its URL and closes it', async () => {
+    const { code, out } = await sh(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--root', 'test/recipes/vitest'], { cwd: ROOT });
+    expect(out).toMatch(/Tests\s+1 passed \(1\)/);
+    expect(code).toBe(0);
+  });
+
+  it('Playwright webServer: @playwright/test starts `npx petstore-mock`, waits for the url, runs in chromium, stops it', async () => {
+    expect(existsSync('/usr/bin/chromium'), 'this test needs Debian chromium: apt-get install -y chromium').toBe(true);
+    const dir = userProject({ 'playwright.config.ts': 'test/recipes/playwright/playwright.config.ts', 'pets.spec.ts': 'test/recipes/playwright/pets.spec.ts' }, ['@playwright/test']);
+    projects.push(dir);
+    const port = await freePort();
+    const { code, out } = await sh(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '--reporter=line'], { cwd: dir, env: { PETSTORE_PORT: String(port) } });
+    expect(out).toContain('2 passed');
+    expect(code).toBe(0);
+    expect(await refused(`http://127.0.0.1:${port}/__admin/health`)).toBe(true);
+  }, 90_000);
+
+  it('GitHub Actions: the start step serves on $PETSTORE_PORT with a JSON ready line, the stop step ends it', async () => {
+    type Step = { name?: string; run?: string; env?: Record<string, string> };
+    const workflow = parse(readFileSync(join(ROOT, 'test/recipes/github-actions.yml'), 'utf8')) as { jobs: { test: { env: Record<string, unknown>; steps: Step[] } } };
+    const job = workflow.jobs.test;
+    expect(job.env.PETSTORE_PORT).toBe(4010);
+    const step = (name: string): string => {
+      const found = job.steps.find((s) => s.name === name)?.run;
+      if (!found) throw new Error(`no step ${name}`);
+      return found;
+    };
+    expect(job.steps.find((s) => s.run === 'npm test')?.env?.PETSTORE_URL).toBe('http://127.0.0.1:${{ env.PETSTORE_PORT }}/v1');
+
+    const dir = userProject({});
+    projects.push(dir);
+    const port = await freePort();
+    const env = { PETSTORE_PORT: String(port) };
+    const started = await sh('bash', ['-e', '-c', step('Start petstore-mock')], { cwd: dir, env });
+    expect(started.out).toContain('"status":"ok"');
+    expect(started.code).toBe(0);
+    const res = await fetch(`http://127.0.0.1:${port}/v1/pets?limit=2`, { headers: { authorization: 'Bearer demo-free' } });
+    expect(res.status).toBe(200);
+    const stopped = await sh('bash', ['-e', '-c', step('Stop petstore-mock and show its log')], { cwd: dir, env });
+    expect(stopped.code).toBe(0);
+    const lines = stopped.out.split('\n').filter((l) => l.startsWith('{'));
+    expect(JSON.parse(lines[0])).toMatchObject({ event: 'ready', url: `http://127.0.0.1:${port}/v1` });
+    expect(lines.map((l) => JSON.parse(l) as { path?: string; status?: number }).filter((e) => e.path === '/v1/pets')).toMatchObject([{ status: 200 }]);
+    await expect.poll(() => refused(`http://127.0.0.1:${port}/__admin/health`), { timeout: 5000 }).toBe(true);
+  });
+});

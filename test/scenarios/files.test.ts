@@ -1,0 +1,112 @@
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, extname, join } from 'node:path';
+import { Ajv } from 'ajv';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { ScenarioError } from '../../src/core/scenario.js';
+import { defaultSettings } from '../../src/core/settings.js';
+import { BaseData } from '../../src/core/store.js';
+import { ScenarioSource, loadScenario, scenariosDir, shippedScenarios, type ScenarioHost } from '../../src/scenarios.js';
+
+const dir = scenariosDir();
+const schema = JSON.parse(readFileSync(join(dir, 'scenario.schema.json'), 'utf8')) as object;
+const files = readdirSync(dir).filter((f) => f !== 'scenario.schema.json');
+const host: ScenarioHost = { defaults: defaultSettings(new BaseData([])), baseFor: (data) => new BaseData(data.pets ?? []) };
+
+/** The names and one-line descriptions the issue asks to ship. */
+const REQUIRED = ['default', 'empty-store', 'rate-limit-minute', 'rate-limit-day', 'ban', 'banned', 'revoked-key', 'removal-eve', 'removed', 'slow', 'flaky'];
+
+describe('the shipped scenarios', () => {
+  const validate = new Ajv({ allErrors: true, strict: true }).compile(schema);
+
+  it.each(files)('%s validates against scenarios/scenario.schema.json and points editors at it', (file) => {
+    const text = readFileSync(join(dir, file), 'utf8');
+    const value: unknown = parse(text);
+    expect(validate.errors ?? (validate(value) ? [] : validate.errors)).toEqual([]);
+    expect(text.startsWith('# yaml-language-server: $schema=./scenario.schema.json\n')).toBe(true);
+  });
+
+  it('are all yaml files named as their scenarios, with the required ones present', () => {
+    expect(files.every((f) => extname(f) === '.yaml')).toBe(true);
+    const list = shippedScenarios();
+    expect(list.map((s) => s.name)).toEqual(list.map((s) => basename(s.file, '.yaml')));
+    expect(list[0].name).toBe('default');
+    expect(list.map((s) => s.name)).toEqual(expect.arrayContaining(REQUIRED));
+    for (const s of list) expect(s.description.length).toBeGreaterThan(10);
+  });
+
+  it.each(files.map((f) => basename(f, '.yaml')))('%s compiles against a plain server', (name) => {
+    const settings = loadScenario(name).settings(host);
+    expect(settings.scenario).toBe(name);
+  });
+
+  it('loads a shipped scenario by name and a file by path, the file named by its name key or its file name', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-scenario-'));
+    writeFileSync(join(folder, 'mine.json'), JSON.stringify({ description: 'from JSON', ban: { after: 1 } }));
+    writeFileSync(join(folder, 'other.yml'), 'name: renamed\ndescription: from YAML\n');
+    expect(loadScenario(join(folder, 'mine.json')).settings(host)).toEqual(expect.objectContaining({ scenario: 'mine', ban: { after: 1, durationMs: 300_000 } }));
+    expect(loadScenario(join(folder, 'other.yml')).name).toBe('renamed');
+    expect(loadScenario('ban').file).toBe(join(dir, 'ban.yaml'));
+  });
+
+  it('reads data.fixtures relative to the scenario file', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'petstore-fixtures-'));
+    writeFileSync(join(folder, 'pets.json'), JSON.stringify({ pets: [{ id: 5, name: 'Nala', categoryId: 2, status: 'sold' }] }));
+    writeFileSync(join(folder, 'with-data.yaml'), 'description: own animals\ndata:\n  fixtures: pets.json\n');
+    const settings = loadScenario(join(folder, 'with-data.yaml')).settings(host);
+    expect(settings.base.all).toEqual([{ id: 5, name: 'Nala', categoryId: 2, status: 'sold' }]);
+  });
+});
+
+describe('a scenario file with a mistake', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'petstore-broken-'));
+
+  function errorOf(name: string, text: string): string {
+    const file = join(folder, name);
+    writeFileSync(file, text);
+    try {
+      ScenarioSource.read(file).settings(host);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ScenarioError);
+      return (error as Error).message;
+    }
+    throw new Error('no error');
+  }
+
+  it.each([
+    ['yaml syntax', 'a.yaml', 'description: ok\nban: [1, 2\n', 3, 1, /^Flow sequence in block collection must be sufficiently indented and end with a \]$/],
+    ['a duplicate key', 'b.yaml', 'description: ok\nban:\n  after: 1\n  after: 2\n', 4, 3, /^Map keys must be unique$/],
+    ['an unknown top-level key', 'c.yaml', 'description: ok\nbanAfter: 3\n', 2, 1, /^unknown key "banAfter" in the scenario; the keys there are name, description, data, plans, keys, ban, usage, clock, deprecation, latency, steps, repeat, chaos, journal$/],
+    ['an unknown nested key', 'd.yaml', 'description: ok\nban:\n  after: 3\n  lenght: 2m\n', 4, 3, /^unknown key "lenght" in ban; the keys there are after, duration$/],
+    ['a missing description', 'e.yaml', 'ban:\n  after: 3\n', 1, 1, /^the scenario needs the key "description"$/],
+    ['a wrong type', 'f.yaml', 'description: ok\nban:\n  after: lots\n', 3, 3, /^ban\.after must be an integer$/],
+    ['a bad duration', 'g.yaml', 'description: ok\nban:\n  duration: 5 minutes\n', 3, 3, /^ban\.duration is not valid: a duration such as "250ms", "90s", "1m30s", "2h" or "1d", or a number of milliseconds$/],
+    ['a bad instant', 'h.yaml', 'description: ok\nclock:\n  start: tomorrow\n', 3, 3, /^clock\.start is not valid: an ISO-8601 instant with a zone, such as "2030-12-05T00:00:00Z"$/],
+    ['a bad plan name', 'i.yaml', 'description: ok\nkeys:\n  - key: qa\n    plan: gold\n', 4, 5, /^keys\[0\]\.plan must be one of "free", "pro", "business", "enterprise"$/],
+    ['an unknown key in usage', 'j.yaml', 'description: ok\nusage:\n  - key: nobody\n    minute: full\n', 3, 5, /^usage names the key "nobody", which this server does not have; add it under keys, or write "\*" for every key$/],
+    ['a status the operation never answers', 'k.yaml', 'description: ok\nsteps:\n  - match: { operation: listPets }\n    answer: { status: 404 }\n', 4, 15, /^listPets never answers 404 \(its documented statuses are 200, 400, 401, 414, 429, 431, 500, 502, 503, 504\); narrow the match or pick one of those$/],
+    ['a JSON file', 'l.json', '{\n  "description": "ok",\n  "latency": { "min": "1s" }\n}\n', 3, 3, /^latency needs the key "max"$/],
+    ['an empty file', 'm.yaml', '', 1, 1, /^the scenario must be an object$/],
+    ['empty data with a count', 'o.yaml', 'description: ok\ndata:\n  empty: true\n  count: 3\n', 3, 3, /^data\.empty cannot go with count or fixtures; keep one of them$/],
+    ['fixtures with a seed', 'p.yaml', 'description: ok\ndata:\n  seed: 1\n  fixtures: pets.json\n', 4, 3, /^data\.fixtures cannot go with seed or count; keep one of them$/],
+    ['fixtures that cannot be read', 'n.yaml', 'description: ok\ndata:\n  fixtures: nope.json\n', 3, 3, /^cannot read .*nope\.json \(ENOENT\)$/],
+  ])('%s: names the file, line and column, and what is wrong', (_what, name, text, line, col, message) => {
+    const text2 = errorOf(name, text);
+    const prefix = `petstore-mock: ${join(folder, name)}:${line}:${col}: `;
+    expect(text2.startsWith(prefix)).toBe(true);
+    expect(text2.endsWith('; fix the file and try again.')).toBe(true);
+    expect(text2.slice(prefix.length, -'; fix the file and try again.'.length)).toMatch(message);
+    expect(text2).not.toContain('\n');
+  });
+
+  it('an unknown name lists the shipped ones', () => {
+    expect(() => loadScenario('nope')).toThrow(
+      `petstore-mock: unknown scenario "nope"; use one of ${shippedScenarios().map((s) => s.name).join(', ')}, or a path to a .yaml or .json scenario file (petstore-mock scenarios lists them).`,
+    );
+  });
+
+  it('a missing file says so', () => {
+    expect(() => loadScenario('./missing.yaml')).toThrow('petstore-mock: cannot read the scenario file missing.yaml (ENOENT); check the path given to --scenario.');
+  });
+});
