@@ -9,9 +9,9 @@ import { writeReport } from './bench/report.mjs';
 const quick = process.argv.includes('--quick');
 const SMALL = 100;
 const BIG = 1_000_000;
-const PASSES = quick ? 1 : 3;
+const ROUNDS = quick ? 2 : 8;
 const COLD_STARTS = quick ? 2 : 5;
-const SECONDS = quick ? 2 : 4;
+const SECONDS = quick ? 1 : 2;
 const CONNECTIONS = 50;
 
 const server = (pets) => ({
@@ -42,20 +42,24 @@ for (let i = 0; i < COLD_STARTS; i++) {
   }
   log(`cold start ${i + 1}/${COLD_STARTS}`);
 }
-for (let pass = 0; pass < PASSES; pass++) {
-  for (const pets of [SMALL, BIG]) {
-    const running = await startServer(server(pets));
-    const pid = running.child.pid;
-    for (const kind of ['list', 'status', 'get']) {
-      const query = kind === 'get' ? QUERIES.get(pets) : QUERIES[kind];
-      await load(running.port, pid, { ...query, connections: CONNECTIONS, seconds: 1 });
-      const measured = await load(running.port, pid, { ...query, connections: CONNECTIONS, seconds: SECONDS });
-      raw[pets][kind].push(measured);
-      log(`pass ${pass + 1}/${PASSES} ${pets} animals ${kind}: ${Math.round(measured.rps)} req/s, ${measured.non2xx} non-2xx, ${measured.errors} errors`);
-    }
-    await running.stop();
-  }
+// Both stores run side by side and are loaded in turn, so noise falls on both sides of a ratio.
+const running = {};
+for (const pets of [SMALL, BIG]) running[pets] = await startServer(server(pets));
+const query = (kind, pets) => (kind === 'get' ? QUERIES.get(pets) : QUERIES[kind]);
+for (const kind of ['list', 'status', 'get']) {
+  for (const pets of [SMALL, BIG]) await load(running[pets].port, running[pets].child.pid, { ...query(kind, pets), connections: CONNECTIONS, seconds: 1 });
 }
+for (let round = 0; round < ROUNDS; round++) {
+  for (const kind of ['list', 'status', 'get']) {
+    const order = round % 2 === 0 ? [SMALL, BIG] : [BIG, SMALL];
+    for (const pets of order) {
+      const measured = await load(running[pets].port, running[pets].child.pid, { ...query(kind, pets), connections: CONNECTIONS, seconds: SECONDS });
+      raw[pets][kind].push(measured);
+    }
+  }
+  log(`round ${round + 1}/${ROUNDS}: ${['list', 'status', 'get'].map((k) => `${k} ${Math.round(raw[SMALL][k][round].rps)} / ${Math.round(raw[BIG][k][round].rps)}`).join(', ')} req/s (${SMALL} / ${BIG})`);
+}
+for (const pets of [SMALL, BIG]) await running[pets].stop();
 
 const rows = [SMALL, BIG].map((pets) => {
   const r = raw[pets];
@@ -69,9 +73,11 @@ const rows = [SMALL, BIG].map((pets) => {
   };
 });
 const seedingS = (rows[1].startMs - rows[0].startMs) / 1000;
+const ratio = (kind) => median(raw[BIG][kind].map((m, i) => m.rps / raw[SMALL][kind][i].rps));
+const ratios = { list: ratio('list'), status: ratio('status'), get: ratio('get') };
 const result = {
-  facts, small: SMALL, big: BIG, settings: { passes: PASSES, coldStarts: COLD_STARTS, seconds: SECONDS, connections: CONNECTIONS },
-  rows, seedingS, raw, durationS: Math.round((Date.now() - runStart) / 1000),
+  facts, small: SMALL, big: BIG, settings: { rounds: ROUNDS, coldStarts: COLD_STARTS, seconds: SECONDS, connections: CONNECTIONS },
+  rows, seedingS, ratios, raw, durationS: Math.round((Date.now() - runStart) / 1000),
 };
 writeFileSync(`${ROOT}.bench/scale.json`, `${JSON.stringify(result, null, 2)}\n`);
 process.stdout.write(`${writeReport()}\n`);

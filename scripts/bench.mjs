@@ -9,9 +9,9 @@ import {
 import { writeReport } from './bench/report.mjs';
 
 const quick = process.argv.includes('--quick');
-const PASSES = quick ? 1 : 3;
+const ROUNDS = quick ? 2 : 10;
 const COLD_STARTS = quick ? 3 : 7;
-const SECONDS = quick ? 2 : 4;
+const SECONDS = quick ? 1 : 2;
 const CONNECTIONS = 50;
 const IDLE_SETTLE_MS = 1000;
 
@@ -53,24 +53,35 @@ async function coldStarts() {
   return starts;
 }
 
-/** Load passes: each server freshly started, warmed up for a second, then GET and POST measured. */
-async function loadPasses() {
-  const passes = Object.fromEntries(SERVERS.map((s) => [s.id, { list: [], create: [], loadedRssMb: [] }]));
-  for (let pass = 0; pass < PASSES; pass++) {
+/**
+ * Load in rounds: all servers of one operation run side by side (only one is loaded at a time) and
+ * each round gives every server one short slice, in rotating order. On a machine shared with other
+ * work, noise then falls on all servers alike, and each round's ratio compares slices taken
+ * seconds apart.
+ */
+async function loadRounds() {
+  const rounds = Object.fromEntries(SERVERS.map((s) => [s.id, { list: [], create: [], loadedRssMb: [] }]));
+  for (const [kind, pick] of [['list', (s) => ({ path: s.list })], ['create', (s) => ({ path: s.post, method: 'POST', body: NEW_PET })]]) {
+    const running = [];
     for (const server of SERVERS) {
-      for (const [kind, options] of [['list', { path: server.list }], ['create', { path: server.post, method: 'POST', body: NEW_PET }]]) {
-        const running = await startServer(server, { logSink: server.logSink });
-        const pid = running.child.pid;
-        await load(running.port, pid, { ...options, connections: CONNECTIONS, seconds: 1 });
-        const measured = await load(running.port, pid, { ...options, connections: CONNECTIONS, seconds: SECONDS });
-        passes[server.id][kind].push(measured);
-        if (kind === 'list') passes[server.id].loadedRssMb.push(rssMb(pid));
-        await running.stop();
-        log(`pass ${pass + 1}/${PASSES} ${server.name} ${kind}: ${Math.round(measured.rps)} req/s, ${measured.non2xx} non-2xx, ${measured.errors} errors`);
+      const r = await startServer(server, { logSink: server.logSink });
+      running.push({ server, r });
+      await load(r.port, r.child.pid, { ...pick(server), connections: CONNECTIONS, seconds: 1 });
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = running.map((_, i) => running[(i + round) % running.length]);
+      for (const { server, r } of order) {
+        const measured = await load(r.port, r.child.pid, { ...pick(server), connections: CONNECTIONS, seconds: SECONDS });
+        rounds[server.id][kind].push(measured);
       }
+      log(`${kind} round ${round + 1}/${ROUNDS}: ${running.map(({ server }) => `${server.id} ${Math.round(rounds[server.id][kind][round].rps)}`).join(', ')} req/s`);
+    }
+    for (const { server, r } of running) {
+      rounds[server.id].loadedRssMb.push(rssMb(r.child.pid));
+      await r.stop();
     }
   }
-  return passes;
+  return rounds;
 }
 
 /** With 50 connections on a key of 500 a minute, no window may let more than 500 through. */
@@ -107,23 +118,24 @@ function summarise(starts, passes) {
     };
   });
   const base = rows[0];
+  const perRound = (id, kind) => median(passes[id][kind].map((m, i) => m.rps / passes.baseline[kind][i].rps));
   for (const row of rows) {
-    row.listShare = row.listRps / base.listRps;
-    row.createShare = row.createRps / base.createRps;
+    row.listShare = perRound(row.id, 'list');
+    row.createShare = perRound(row.id, 'create');
     row.startRatio = row.startMs / base.startMs;
     row.rssRatio = row.idleRssMb / base.idleRssMb;
   }
   return rows;
 }
 
-log(`bench: ${PASSES} passes of ${SECONDS} s per server and operation, ${COLD_STARTS} cold starts, ${CONNECTIONS} connections`);
+log(`bench: ${ROUNDS} rounds of ${SECONDS} s slices per server and operation, ${COLD_STARTS} cold starts, ${CONNECTIONS} connections`);
 const facts = machineFacts();
 const starts = await coldStarts();
-const passes = await loadPasses();
+const passes = await loadRounds();
 const limits = await limitCheck();
 const rows = summarise(starts, passes);
 const result = {
-  facts, settings: { passes: PASSES, coldStarts: COLD_STARTS, seconds: SECONDS, connections: CONNECTIONS, idleSettleMs: IDLE_SETTLE_MS },
+  facts, settings: { rounds: ROUNDS, coldStarts: COLD_STARTS, seconds: SECONDS, connections: CONNECTIONS, idleSettleMs: IDLE_SETTLE_MS },
   rows, limits, raw: { starts, passes }, durationS: Math.round((Date.now() - runStart) / 1000),
 };
 writeFileSync(`${ROOT}.bench/bench.json`, `${JSON.stringify(result, null, 2)}\n`);

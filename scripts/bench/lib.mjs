@@ -26,6 +26,13 @@ export function pinned(core, command, args) {
   return HAS_TASKSET ? ['taskset', ['-c', core, command, ...args]] : [command, args];
 }
 
+// Servers still running when the bench is interrupted are stopped with it.
+const children = new Set();
+process.once('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
+
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function median(values) {
@@ -69,6 +76,8 @@ export async function startServer(server, { logSink = false, timeoutMs = 60_000 
   const [command, args] = pinned(SERVER_CORE, process.execPath, server.args(port));
   const started = performance.now();
   const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', logSink ? 'pipe' : 'ignore', 'pipe'] });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   if (logSink) child.stdout.on('data', () => {});
@@ -130,7 +139,7 @@ export async function load(port, pid, { path, method = 'GET', body, connections 
   const result = JSON.parse(out);
   const answered = result['2xx'] + result.non2xx;
   return {
-    rps: result.requests.average,
+    rps: result.requests.total / result.duration,
     ok: result['2xx'],
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
