@@ -3,8 +3,15 @@ import { call, useMock } from '../support/mock.js';
 
 // Long list bodies have their Content-Length remembered between answers; it must stay the byte
 // length of the body actually sent, also for names outside ASCII and when bodies alternate.
-const names = ['Zoë', 'Björk', '小狗', 'Ñandú', 'Rex'];
-const pets = Array.from({ length: 60 }, (_, i) => ({ id: i + 1, name: `${names[i % names.length]} ${i + 1}`, categoryId: (i % 4) + 1, status: (['available', 'pending', 'sold'] as const)[i % 3] }));
+// Sold animals have plain ASCII names, the others do not.
+const names = ['Zoë', 'Björk', '小狗', 'Ñandú'];
+const statuses = ['available', 'pending', 'sold'] as const;
+const pets = Array.from({ length: 60 }, (_, i) => ({
+  id: i + 1,
+  name: statuses[i % 3] === 'sold' ? `Rex ${i + 1}` : `${names[i % names.length]} ${i + 1}`,
+  categoryId: (i % 4) + 1,
+  status: statuses[i % 3],
+}));
 const { call: send, mock } = useMock({ fixtures: pets, keys: ['hot-key:enterprise:100000:1000000'] });
 
 async function lengthMatches(path: string): Promise<number> {
@@ -21,6 +28,19 @@ describe('Content-Length of remembered list bodies', () => {
     expect(reply.text.length).toBeGreaterThan(256);
     expect(Buffer.byteLength(reply.text)).toBeGreaterThan(reply.text.length);
     expect(Number(reply.headers.get('content-length'))).toBe(Buffer.byteLength(reply.text));
+  });
+
+  it('sends names outside ASCII as UTF-8, intact, and ASCII-only bodies byte for byte', async () => {
+    const mixed = await fetch(`${mock().origin}/v1/pets?limit=40`, { headers: { authorization: 'Bearer hot-key' } });
+    const mixedBytes = Buffer.from(await mixed.arrayBuffer());
+    expect((JSON.parse(mixedBytes.toString('utf8')) as { name: string }[]).map((p) => p.name)).toEqual(pets.slice(0, 40).map((p) => p.name));
+    const ascii = await fetch(`${mock().origin}/v1/pets?limit=20&status=sold`, { headers: { authorization: 'Bearer hot-key' } });
+    const asciiBytes = Buffer.from(await ascii.arrayBuffer());
+    const asciiText = asciiBytes.toString('utf8');
+    expect(asciiText.length).toBeGreaterThan(256);
+    expect(Buffer.byteLength(asciiText)).toBe(asciiText.length);
+    expect(JSON.parse(asciiText)).toEqual(pets.filter((p) => p.status === 'sold'));
+    expect(Number(ascii.headers.get('content-length'))).toBe(asciiBytes.length);
   });
 
   it('follows the body when lists of different lengths alternate', async () => {
