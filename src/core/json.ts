@@ -4,8 +4,17 @@
  * three exactly; this reader does, and reports where the text went wrong.
  */
 
+/**
+ * A number literal that is not an integer although the nearest double is one (`1e-400`,
+ * `9007199254740993.5`, `1.0000000000000000001`). A double would pass it off as an integer, so it
+ * is kept apart and no integer field accepts it.
+ */
+export class NonInteger {
+  constructor(readonly literal: string) {}
+}
+
 /** A parsed JSON value. Integers beyond 2^53 are kept exact as bigint. */
-export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonValue = null | boolean | number | bigint | NonInteger | string | JsonValue[] | { [key: string]: JsonValue };
 
 export class JsonSyntaxError extends Error {
   constructor(message: string, readonly position: number) {
@@ -20,7 +29,10 @@ export const MAX_JSON_DEPTH = 64;
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** Decodes UTF-8 strictly and parses it; throws JsonSyntaxError with a readable message. */
+/**
+ * Decodes UTF-8 strictly and parses it; throws JsonSyntaxError with a readable message.
+ * `hasBigInt` is true when some number is a bigint or a NonInteger, which a double cannot stand for.
+ */
 export function parseJsonBody(bytes: Uint8Array): { value: JsonValue; hasBigInt: boolean } {
   let text: string;
   try {
@@ -208,7 +220,7 @@ class Reader {
     return out;
   }
 
-  number(): number | bigint {
+  number(): number | bigint | NonInteger {
     NUMBER.lastIndex = this.pos;
     const match = NUMBER.exec(this.text);
     if (!match) this.fail('malformed number');
@@ -227,6 +239,10 @@ class Reader {
     if (!Number.isFinite(value)) {
       this.pos -= literal.length;
       this.fail('a number is too large to represent');
+    }
+    if (exact === undefined && Number.isInteger(value)) {
+      this.hasBigInt = true;
+      return new NonInteger(literal);
     }
     return value;
   }

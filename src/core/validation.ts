@@ -1,6 +1,6 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { MockError, type ErrorDetail } from './errors.js';
-import type { JsonValue } from './json.js';
+import { NonInteger, type JsonValue } from './json.js';
 import { LIMIT_BOUNDS, PET_STATUSES, openapiDocument } from './openapi.js';
 import type { PetStatus } from './types.js';
 
@@ -48,8 +48,10 @@ export function validateNewPet(value: JsonValue, hasBigInt: boolean): NewPetInpu
   return input;
 }
 
+/** What Ajv can read: bigints as their nearest double, and NaN (never an integer) for a NonInteger. */
 function withApproximateNumbers(value: JsonValue): JsonValue {
   if (typeof value === 'bigint') return Number(value);
+  if (value instanceof NonInteger) return Number.NaN;
   if (Array.isArray(value)) return value.map(withApproximateNumbers);
   if (value !== null && typeof value === 'object') {
     const copy: { [key: string]: JsonValue } = {};
