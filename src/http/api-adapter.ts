@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { MAX_BODY_BYTES } from '../core/body.js';
 import type { MockEngine } from '../core/engine.js';
@@ -10,8 +10,13 @@ export const MAX_TARGET_BYTES = 8 * 1024;
 
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
 
+/** The scheme and authority of an absolute-form target (`GET http://host/v1/pets`), which HTTP/1.1 servers must accept. */
+const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
+
 /** Turns a Node request into a core request; the body is read only for methods that carry one. */
-function toCoreRequest(req: IncomingMessage, target: string): CoreRequest {
+function toCoreRequest(req: IncomingMessage, fullTarget: string): CoreRequest {
+  const authority = ABSOLUTE_FORM.exec(fullTarget);
+  const target = authority ? fullTarget.slice(authority[0].length) || '/' : fullTarget;
   const q = target.indexOf('?');
   return {
     method: req.method ?? 'GET',
@@ -117,6 +122,19 @@ function writeNow(req: IncomingMessage, res: ServerResponse, response: CoreRespo
   headers['Content-Length'] = body === undefined ? '0' : String(Buffer.byteLength(body));
   res.writeHead(response.status, headers);
   res.end(body);
+}
+
+/**
+ * Answers a request Node hands over as a bare socket instead of a response (CONNECT): the core
+ * answers it like any other method, then the connection closes.
+ */
+export function answerOnSocket(engine: MockEngine, req: IncomingMessage, socket: Socket): void {
+  socket.on('error', () => socket.destroy());
+  const response = engine.handle(toCoreRequest(req, req.url ?? '/'));
+  const body = response.body ?? '';
+  const headers = { ...response.headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}\r\n${lines}\r\n${body}`);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { MockEngine } from '../core/engine.js';
-import { answerClientError, handleApiRequest } from './api-adapter.js';
+import { answerClientError, answerOnSocket, handleApiRequest } from './api-adapter.js';
 
 /** Options of the HTTP server around a core engine. */
 export interface HttpOptions {
@@ -51,6 +51,9 @@ export function listen(engine: MockEngine, options: HttpOptions): Promise<Runnin
     handleApiRequest(engine, req, res);
   });
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) => answerClientError(error, socket, engine.anonymousRateHeaders(socket.remoteAddress)));
+  // Without this listener Node drops a CONNECT without a word; the mock answers it (405 or 404).
+  // Upgrade requests need no listener: without one Node serves them as plain requests.
+  server.on('connect', (req: IncomingMessage, socket: Socket) => answerOnSocket(engine, req, socket));
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);

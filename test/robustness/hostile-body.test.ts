@@ -105,7 +105,7 @@ const cases: Case[] = [
 ];
 
 describe('hostile request bodies on POST /v1/pets', () => {
-  it.each(cases)('%s -> %i %s', async (_what, body, headers, status, code) => {
+  it.each(cases)('%s', async (_what, body, headers, status, code) => {
     const res = await call('/v1/pets', { method: 'POST', headers, body });
     expect(res.status).toBe(status);
     if (code === null) expect(res.json).toEqual(expect.objectContaining({ id: expect.any(Number) }));
