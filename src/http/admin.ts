@@ -32,11 +32,14 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // The journal holds client-sent paths; escape <, > and & so no answer carries raw markup.
+  app.set('json escape', true);
   const router = express.Router({ strict: true, caseSensitive: true });
 
   router.use((req, res, next) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     if (req.method === 'OPTIONS') {
       res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PUT, OPTIONS');
       res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, X-Mock-Session, X-Admin-Token');

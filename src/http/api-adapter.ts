@@ -153,6 +153,6 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   const extra = Object.entries(extraHeaders).map(([name, value]) => `${name}: ${value}\r\n`).join('');
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}` +
-      `Access-Control-Allow-Origin: *\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+      `Access-Control-Allow-Origin: *\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
   );
 }

@@ -1,0 +1,115 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { adminPage } from '../../src/http/admin-page.js';
+import { startMock } from '../../src/index.js';
+import { run, waitFor, type CliRun } from '../e2e/cli.js';
+import { call, post, useMock } from '../support/mock.js';
+import { rawRequest } from '../support/raw.js';
+
+const runs: CliRun[] = [];
+afterEach(() => {
+  for (const r of runs.splice(0)) if (r.child.exitCode === null) r.child.kill('SIGKILL');
+});
+function cli(...args: string[]): CliRun {
+  const r = run(process.execPath, ['dist/cli.js', ...args]);
+  runs.push(r);
+  return r;
+}
+
+const SECRET = 'team-secret-4f9a2c71';
+const WRONG = 'wrong-secret-8d1e5b33';
+const IN_QUERY = 'query-secret-77a1c9e0';
+
+describe('listening', () => {
+  it('the library listens on 127.0.0.1 unless told otherwise', async () => {
+    const mock = await startMock();
+    try {
+      expect(mock.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('the CLI listens on 127.0.0.1 by default and warns about nothing', async () => {
+    const r = cli('--port', '0', '--quiet');
+    await waitFor(r, /listening on http:\/\/127\.0\.0\.1:\d+\/v1/);
+    expect(r.stderr()).toBe('');
+  });
+
+  it('the CLI warns on stderr when --host is not loopback', async () => {
+    const r = cli('--port', '0', '--quiet', '--host', '0.0.0.0');
+    const [, port] = await waitFor(r, /listening on http:\/\/0\.0\.0\.0:(\d+)\/v1/);
+    expect(r.stderr()).toContain('petstore-mock: listening on 0.0.0.0, so other machines can reach this mock');
+    expect((await fetch(`http://127.0.0.1:${port}/v1/openapi.json`)).status).toBe(200);
+  });
+});
+
+describe.each(['pretty', 'json'])('the %s request log never shows a key in full', (format) => {
+  it('not for a good key, a wrong key, a key in the query or a malformed header', async () => {
+    const r = cli('--port', '0', '--log-format', format, '--key', `${SECRET}:pro`);
+    const [, url] = await waitFor(r, /listening on (http:\/\/127\.0\.0\.1:\d+\/v1)/);
+    const banner = r.stdout();
+    const sends: [string, Record<string, string>][] = [
+      ['/pets?limit=1', { authorization: `Bearer ${SECRET}` }],
+      ['/pets/1', { authorization: `Bearer ${SECRET}` }],
+      ['/pets?limit=1', { authorization: `Bearer ${WRONG}` }],
+      [`/pets?api_key=${IN_QUERY}&limit=2`, {}],
+      [`/pets?token=${IN_QUERY}`, {}],
+      ['/pets', { authorization: `Bearer ${SECRET} ${WRONG}` }],
+      ['/nope', { authorization: `Bearer ${SECRET}` }],
+    ];
+    for (const [path, headers] of sends) await fetch(`${url}${path}`, { headers });
+    await waitFor(r, /nope/);
+    const log = r.stdout().slice(banner.length);
+    expect(log.trim().split('\n')).toHaveLength(sends.length);
+    for (const secret of [SECRET, WRONG, IN_QUERY]) expect(log).not.toContain(secret);
+    expect(log).toContain('team…c71');
+    expect(log).toContain('quer');
+  });
+});
+
+describe('no input is echoed back unescaped', () => {
+  const { mock, fresh } = useMock();
+
+  it('a <script> name comes back only inside a JSON string, as JSON, never sniffed', async () => {
+    fresh();
+    const name = '<script>alert("x")</script>\u2028&';
+    const res = await call(mock(), '/v1/pets', post({ name, categoryId: 1 }));
+    expect(res.status).toBe(201);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.json.name).toBe(name);
+    expect(res.text).toContain(`"name":${JSON.stringify(name)}`);
+  });
+
+  it.each([
+    ['a petId', '/v1/pets/%3Cimg%20src=x%20onerror=alert(1)%3E'],
+    ['a query value', '/v1/pets?limit=%3Cb%3E'],
+    ['a query value, unencoded', '/v1/pets?status=<b>'],
+    ['an unknown path', '/v1/%3Cscript%3E'],
+  ])('an error about %s is JSON with nosniff, and holds the input only as a JSON string', async (_what, target) => {
+    const res = await rawRequest(mock(), `GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-free\r\nConnection: close\r\n\r\n`);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(JSON.stringify(JSON.parse(res.body))).toBe(res.body);
+  });
+
+  it('a parser-level error carries nosniff too', async () => {
+    const res = await rawRequest(mock(), 'GET /<x> y HTTP/1.1\r\n\r\n');
+    expect(res.status).toBe(400);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('the admin journal escapes markup, and the admin page writes it with textContent only', async () => {
+    fresh();
+    await rawRequest(mock(), 'GET /v1/<script>alert(1)</script> HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    const res = await fetch(`${mock().origin}/__admin/requests`);
+    const text = await res.text();
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(text).not.toContain('<script>');
+    expect(JSON.parse(text).at(-1).path).toBe('/v1/<script>alert(1)</script>');
+    const page = adminPage();
+    expect(page).toContain('textContent');
+    expect(page).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write/);
+  });
+});
