@@ -60,7 +60,9 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
     res.type('html').send(adminPage());
   });
   router.get('/health', (req, res) => {
-    res.json({ status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), sessions: engine.sessions.all().length, scenario: world(req).settings.scenario });
+    // Memory is here so long runs (npm run soak) can watch for leaks from outside the process.
+    const { rss, heapUsed } = process.memoryUsage();
+    res.json({ status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), sessions: engine.sessions.all().length, scenario: world(req).settings.scenario, memory: { rssBytes: rss, heapUsedBytes: heapUsed } });
   });
   router.post('/reset', (req, res) => {
     const w = world(req);
