@@ -68,7 +68,8 @@ const requests = [
   { method: 'DELETE', path: '/v1/pets/1', headers: auth },
 ];
 
-const warm = await autocannon({ url: origin, connections: 8, amount: 5_000, requests });
+// Warm up until every session slot is taken (SESSIONS creates and more), so "before" is the steady state.
+const warm = await autocannon({ url: origin, connections: 8, amount: 20_000, requests });
 const before = await memory();
 const samples = [];
 const sampler = setInterval(async () => samples.push((await memory()).heapUsedBytes), 5_000);
@@ -98,7 +99,7 @@ const report = {
   connectionErrors: result.errors + warm.errors,
   timeouts: result.timeouts + warm.timeouts,
   fiveXx,
-  memory: { before, after, heapSamples: samples },
+  memory: { before, after, heapSamplesEvery5s: samples },
   journal: { default: journal, lastSession: sessionJournal, bound: JOURNAL_BOUND },
   sessions: health.sessions,
   log: { ...log, expected: sent },
@@ -109,7 +110,7 @@ console.log(JSON.stringify(report, null, 2));
 console.log(
   `\nsoak: ${report.requests} requests in ${report.seconds} s (${report.requestsPerSecond}/s), ${fiveXx} 5xx, ` +
     `${report.connectionErrors} connection errors, ${report.timeouts} timeouts; heap ${mb(before.heapUsedBytes)} -> ${mb(after.heapUsedBytes)}, ` +
-    `rss ${mb(before.rssBytes)} -> ${mb(after.rssBytes)}; journal ${journal}/${JOURNAL_BOUND}; ${health.sessions} sessions; ` +
+    `rss ${mb(before.rssBytes)} -> ${mb(after.rssBytes)}; heap every 5 s ${mb(Math.min(...samples))}..${mb(Math.max(...samples))}; journal ${journal}/${JOURNAL_BOUND}; ${health.sessions} sessions; ` +
     `${log.lines} log lines for ${sent} requests, ${log.notInfo} not info; exit ${exitCode}.`,
 );
 const failed = fiveXx > 0 || report.connectionErrors > 0 || report.timeouts > 0 || journal > JOURNAL_BOUND || sessionJournal > JOURNAL_BOUND
