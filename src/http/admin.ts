@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseDuration } from '../core/clock.js';
+import { isValidInstant, parseDuration } from '../core/clock.js';
 import type { MockEngine } from '../core/engine.js';
 import { MockError, errorBody } from '../core/errors.js';
 import { keyBucket, type World } from '../core/world.js';
@@ -121,14 +121,29 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
     next(new MockError('route_not_found', 'petstore-mock: no admin route there; the admin API has health, reset, scenarios, scenario, clock, requests and keys under /__admin.'));
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const known = error instanceof MockError
-      ? error
-      : (error as { type?: string }).type === 'entity.parse.failed'
-        ? new MockError('admin_invalid_request', 'petstore-mock: the admin request body is not valid JSON.')
-        : new MockError('internal_error', `petstore-mock: the admin API failed (${String(error)}).`);
+    const known = error instanceof MockError ? error : bodyError(error) ?? new MockError('internal_error', `petstore-mock: the admin API failed (${String(error)}).`);
     res.status(known.status).type('application/json').send(errorBody(known.code, known.message, known.status, known.details));
   });
   return app;
+}
+
+/** The request-body errors of express.json (too large, bad charset or encoding, not JSON) as catalogue errors. */
+function bodyError(error: unknown): MockError | undefined {
+  const { type, status } = error as { type?: unknown; status?: unknown };
+  switch (type) {
+    case 'entity.parse.failed':
+      return new MockError('admin_invalid_request', 'petstore-mock: the admin request body is not valid JSON.');
+    case 'entity.too.large':
+      return new MockError('payload_too_large', 'petstore-mock: admin request bodies are limited to 64 KiB (after decompression); send a smaller one.');
+    case 'charset.unsupported':
+    case 'encoding.unsupported':
+      return new MockError('unsupported_media_type', 'petstore-mock: send admin request bodies as UTF-8 application/json, uncompressed or as gzip, deflate or br.');
+    default:
+      // Anything else the body reader refused (an aborted or mis-sized body) is the client's doing.
+      return typeof status === 'number' && status >= 400 && status < 500
+        ? new MockError('admin_invalid_request', 'petstore-mock: the admin request body could not be read; send it again in full.')
+        : undefined;
+  }
 }
 
 /** Applies `{"set": ISO}`, `{"advance": "90s"}` and/or `{"frozen": bool}` to a clock. */
@@ -148,6 +163,10 @@ function applyClockChange(world: World, body: unknown): void {
     if (step === undefined) throw new MockError('admin_invalid_request', `petstore-mock: "advance" must be a duration such as "90s", "1m30s", "2h" or "1d". ${usage}`);
   }
   if (frozen !== undefined && typeof frozen !== 'boolean') throw new MockError('admin_invalid_request', usage);
+  // Checked before anything changes, so a refused call leaves the clock as it was.
+  if (!isValidInstant((instant ?? world.clock.now()) + (step ?? 0))) {
+    throw new MockError('admin_invalid_request', 'petstore-mock: that would move the clock beyond the years -271821 to 275760 a date can hold; set or advance it less far.');
+  }
   if (frozen === true) world.clock.freeze();
   if (instant !== undefined) world.clock.set(instant);
   if (step !== undefined) world.clock.advance(step);

@@ -38,22 +38,39 @@ export function handleApiRequest(engine: MockEngine, req: IncomingMessage, res: 
   if (target.length > MAX_TARGET_BYTES) {
     req.resume();
     const error = new MockError('uri_too_long', `The request target is ${target.length} bytes long; the limit is ${MAX_TARGET_BYTES}. Shorten the query.`);
-    writeResponse(req, res, engine.refuse({ ...core, path: '/', query: '' }, error));
+    writeResponse(req, res, safely(() => engine.refuse({ ...core, path: '/', query: '' }, error)));
     return;
   }
   const length = req.headers['content-length'];
   if (BODYLESS.has(core.method) && (length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) {
     req.resume();
-    writeResponse(req, res, engine.handle(core));
+    writeResponse(req, res, safely(() => engine.handle(core)));
     return;
   }
   readBody(req, (body, tooLarge) => {
     core.body = body;
     core.bodyTooLarge = tooLarge;
-    const response = engine.handle(core);
+    const response = safely(() => engine.handle(core));
     if (tooLarge) response.headers.Connection = 'close';
     writeResponse(req, res, response);
   });
+}
+
+/**
+ * The core promises never to throw; should a bug break that promise, the client still gets a
+ * 500 with the Error body and the process lives on to answer the next request.
+ */
+function safely(produce: () => CoreResponse): CoreResponse {
+  try {
+    return produce();
+  } catch (error) {
+    const message = `petstore-mock hit an internal error (${(error as Error)?.message ?? String(error)}); please report it with the request that caused it.`;
+    return {
+      status: 500,
+      headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' },
+      body: errorBody('internal_error', message, 500),
+    };
+  }
 }
 
 function readBody(req: IncomingMessage, done: (body: Buffer, tooLarge: boolean) => void): void {
@@ -130,7 +147,7 @@ function writeNow(req: IncomingMessage, res: ServerResponse, response: CoreRespo
  */
 export function answerOnSocket(engine: MockEngine, req: IncomingMessage, socket: Socket): void {
   socket.on('error', () => socket.destroy());
-  const response = engine.handle(toCoreRequest(req, req.url ?? '/'));
+  const response = safely(() => engine.handle(toCoreRequest(req, req.url ?? '/')));
   const body = response.body ?? '';
   const headers = { ...response.headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
