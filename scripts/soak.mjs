@@ -1,6 +1,6 @@
 // A bounded soak of the real CLI on 127.0.0.1: about 200,000 mixed requests over about a minute
-// (valid, invalid, unauthorised, rate-limited, creates spread over more sessions than the mock
-// keeps), then a report of memory before and after, the journal against its bound and every
+// (valid, invalid, unauthorised, rate-limited, creates and every list shape spread over more
+// sessions than the mock keeps), then a report of memory before and after, the journal against its bound and every
 // error seen. It stops by itself; exit code 1 when anything went wrong.
 //
 //   npm run soak                   # SOAK_REQUESTS=200000 SOAK_RATE=3500 by default
@@ -54,6 +54,7 @@ const memory = async () => (await admin('health')).memory;
 const auth = { authorization: 'Bearer soak' };
 const json = { ...auth, 'content-type': 'application/json' };
 let sessionCounter = 0;
+let shapeCounter = 0;
 const requests = [
   { method: 'GET', path: '/v1/pets?limit=20', headers: auth },
   { method: 'GET', path: '/v1/pets?status=sold&limit=5', headers: auth },
@@ -65,6 +66,13 @@ const requests = [
   { method: 'POST', path: '/v1/pets', headers: json, body: '{"name":"Soak","categoryId":1,"status":"pending"}',
     setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-mock-session': `soak-${sessionCounter++ % SESSIONS}` } }) },
   { method: 'POST', path: '/v1/pets', headers: json, body: '{"name":' },
+  // Every list shape (limit 1..100, each status) in sessions that hold created animals.
+  { method: 'GET', path: '/v1/pets', headers: auth,
+    setupRequest: (req) => {
+      const n = shapeCounter++;
+      const status = ['', 'status=available&', 'status=pending&', 'status=sold&'][n % 4];
+      return { ...req, path: `/v1/pets?${status}limit=${1 + (Math.floor(n / 4) % 100)}`, headers: { ...req.headers, 'x-mock-session': `soak-${n % SESSIONS}` } };
+    } },
   { method: 'DELETE', path: '/v1/pets/1', headers: auth },
 ];
 

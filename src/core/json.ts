@@ -122,11 +122,11 @@ class Reader {
       const key = this.string();
       if (FORBIDDEN_KEYS.has(key)) {
         this.pos = keyStart;
-        this.fail(`the key "${key}" is not allowed`);
+        this.fail(`the key ${quoted(key)} is not allowed`);
       }
       if (seen.has(key)) {
         this.pos = keyStart;
-        this.fail(`the key "${key}" appears twice`);
+        this.fail(`the key ${quoted(key)} appears twice`);
       }
       seen.add(key);
       this.skipSpace();
@@ -246,6 +246,11 @@ class Reader {
     }
     return value;
   }
+}
+
+/** A key as error messages show it: JSON-quoted, so control characters stay escaped, and short. */
+function quoted(key: string): string {
+  return JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key);
 }
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);

@@ -159,7 +159,8 @@ export function answerOnSocket(engine: MockEngine, req: IncomingMessage, socket:
  * get 431, anything else unparseable 400, both with the Error body.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket, extraHeaders: Record<string, string> = {}): void {
-  if (!socket.writable) {
+  // A client that reset the connection is gone: there is nobody to answer.
+  if (!socket.writable || error.code === 'ECONNRESET') {
     socket.destroy();
     return;
   }

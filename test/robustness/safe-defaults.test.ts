@@ -67,6 +67,30 @@ describe.each(['pretty', 'json'])('the %s request log never shows a key in full'
   });
 });
 
+describe('the pretty log writes what clients sent with control characters escaped', () => {
+  it('a key name with a terminal escape and a 10,000-character key reach neither the log nor the answer raw', async () => {
+    const r = cli('--port', '0');
+    const [, url] = await waitFor(r, /listening on (http:\/\/127\.0\.0\.1:\d+\/v1)/);
+    const banner = r.stdout();
+    const evil = '\u001b[2J\u001b[31mred\u0007';
+    const long = 'k'.repeat(10_000);
+    const replies: { code: string; message: string }[] = [];
+    for (const key of [evil, long]) {
+      const body = `{"name":"A","categoryId":1,${JSON.stringify(key)}:1,${JSON.stringify(key)}:2}`;
+      const res = await fetch(`${url}/pets`, { method: 'POST', headers: { authorization: 'Bearer demo-free', 'content-type': 'application/json' }, body });
+      replies.push((await res.json()) as { code: string; message: string });
+    }
+    expect(replies.map((x) => x.code)).toEqual(['invalid_json', 'invalid_json']);
+    expect(replies[0].message).toContain(JSON.stringify(evil));
+    expect(replies[1].message.length).toBeLessThan(200);
+    await waitFor(r, /appears twice[^\n]*\n[^\n]*appears twice/);
+    const log = r.stdout().slice(banner.length);
+    expect(log).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+    expect(log).toContain('\\u001b[2J');
+    expect(log).not.toContain(long);
+  });
+});
+
 describe('no input is echoed back unescaped', () => {
   const { mock, fresh } = useMock();
 
