@@ -157,3 +157,19 @@ describe('hostile input: sizes and framing', () => {
     expect(res.json.name).toBe('Chunky');
   });
 });
+
+describe('hostile input: the X-Mock-Session header', () => {
+  it.each([
+    ['markup', ['X-Mock-Session: <script>'], 400, 'invalid_session'],
+    ['129 characters', [`X-Mock-Session: ${'s'.repeat(129)}`], 400, 'invalid_session'],
+    ['a space', ['X-Mock-Session: a b'], 400, 'invalid_session'],
+    ['an empty value', ['X-Mock-Session: '], 400, 'invalid_session'],
+    ['two headers', ['X-Mock-Session: a', 'X-Mock-Session: b'], 400, 'invalid_session'],
+    ['128 characters of the allowed set', [`X-Mock-Session: ${'a.b:c-d_'.repeat(16)}`], 200, null],
+  ])('%s', async (_what, lines, status, code) => {
+    const res = await send('GET', '/v1/pets?limit=1', [AUTH, ...lines]);
+    expect(res.status).toBe(status);
+    if (code) expect(res.json).toEqual(expect.objectContaining({ code, status }));
+    else expect(res.headers['x-mock-session']).toBe('a.b:c-d_'.repeat(16));
+  });
+});
