@@ -37,7 +37,7 @@ export interface RunningServer {
  */
 export function listen(engine: MockEngine, options: HttpOptions): Promise<RunningServer> {
   let admin: Promise<AdminHandler> | undefined;
-  const server = createServer({ keepAliveTimeout: 5000 }, (req, res) => {
+  const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? '/';
     if (url === '/__admin' || url.startsWith('/__admin/') || url.startsWith('/__admin?')) {
       admin ??= import('./admin.js').then((m) => m.createAdminHandler(engine, options));
@@ -49,7 +49,11 @@ export function listen(engine: MockEngine, options: HttpOptions): Promise<Runnin
       return;
     }
     handleApiRequest(engine, req, res);
-  });
+  };
+  const server = createServer({ keepAliveTimeout: 5000 }, dispatch);
+  // Node answers an Expect other than 100-continue with a bare 417 of its own; like most servers,
+  // the mock ignores an expectation it does not know and answers the request as usual.
+  server.on('checkExpectation', dispatch);
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) => answerClientError(error, socket, engine.anonymousRateHeaders(socket.remoteAddress)));
   // Without this listener Node drops a CONNECT without a word; the mock answers it (405 or 404).
   // Upgrade requests need no listener: without one Node serves them as plain requests.

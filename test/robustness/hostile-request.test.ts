@@ -173,3 +173,12 @@ describe('hostile input: the X-Mock-Session header', () => {
     else expect(res.headers['x-mock-session']).toBe('a.b:c-d_'.repeat(16));
   });
 });
+
+describe('hostile input: Expect', () => {
+  it.each(['100-continue', 'teapot', '100-continue, x'])('Expect: %s is answered as the request, with the usual headers', async (expectation) => {
+    const body = '{"name":"Rex","categoryId":3}';
+    const res = await send('POST', '/v1/pets', [AUTH, 'Content-Type: application/json', `Expect: ${expectation}`], body);
+    expect(res.status).toBe(201);
+    expect(res.headers['x-ratelimit-limit']).toBe('60');
+  });
+});

@@ -50,10 +50,16 @@ export function rawRequest(mock: RunningMock, request: string | Buffer, timeoutM
   });
 }
 
+/** The head and body of the final answer, after any interim 1xx answers (100 Continue). */
 function split(buffer: Buffer): { head: string; body: Buffer } | undefined {
-  const end = buffer.indexOf('\r\n\r\n');
-  if (end === -1) return undefined;
-  return { head: buffer.subarray(0, end).toString('latin1'), body: buffer.subarray(end + 4) };
+  let rest = buffer;
+  for (;;) {
+    const end = rest.indexOf('\r\n\r\n');
+    if (end === -1) return undefined;
+    const head = rest.subarray(0, end).toString('latin1');
+    if (!/^HTTP\/1\.[01] 1\d\d /.test(head)) return { head, body: rest.subarray(end + 4) };
+    rest = rest.subarray(end + 4);
+  }
 }
 
 function complete(buffer: Buffer): boolean {
