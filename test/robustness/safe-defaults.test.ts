@@ -32,13 +32,18 @@ describe('listening', () => {
   it('the CLI listens on 127.0.0.1 by default and warns about nothing', async () => {
     const r = cli('--port', '0', '--quiet');
     await waitFor(r, /listening on http:\/\/127\.0\.0\.1:\d+\/v1/);
+    // Only once it has exited is all it would ever say on stderr in.
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toBe(0);
     expect(r.stderr()).toBe('');
   });
 
   it('the CLI warns on stderr when --host is not loopback', async () => {
     const r = cli('--port', '0', '--quiet', '--host', '0.0.0.0');
     const [, port] = await waitFor(r, /listening on http:\/\/0\.0\.0\.0:(\d+)\/v1/);
-    expect(r.stderr()).toContain('petstore-mock: listening on 0.0.0.0, so other machines can reach this mock');
+    // The warning follows the ready line on another stream; give it until the process has said it.
+    for (let i = 0; i < 200 && !r.stderr().includes('\n'); i++) await new Promise((done) => setTimeout(done, 25));
+    expect(r.stderr()).toBe('petstore-mock: listening on 0.0.0.0, so other machines can reach this mock and its public demo keys; use --host 127.0.0.1 to keep it local.\n');
     expect((await fetch(`http://127.0.0.1:${port}/v1/openapi.json`)).status).toBe(200);
   });
 });
