@@ -2,7 +2,8 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { FixtureError } from './core/fixtures.js';
-import { KeySpecError } from './core/plans.js';
+import { redactKey } from './core/auth.js';
+import { KeySpecError, demoKeys } from './core/plans.js';
 import { createRequestLogger, type LogFormat } from './log.js';
 import { ScenarioError, shippedScenarios } from './scenarios.js';
 import { startMock, type RunningMock } from './index.js';
@@ -16,6 +17,12 @@ function fail(message: string): never {
   process.stderr.write(`${message.startsWith('petstore-mock') ? '' : 'petstore-mock: '}${message}\n`);
   process.exit(1);
 }
+
+/** The banner shows the public demo keys whole and redacts keys given with --key, as the log does. */
+function shownKey(key: string): string {
+  return DEMO_KEYS.has(key) ? key : redactKey(key);
+}
+const DEMO_KEYS = new Set(demoKeys().map((k) => k.key));
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
@@ -55,7 +62,7 @@ async function serve(args: {
     const lines = [`petstore-mock ${VERSION} listening on ${mock.url}`];
     if (!args.quiet) {
       lines.push(
-        `  keys      ${mock.keys.map((k) => `${k.key} (${k.plan}, ${k.limits.perMinute}/min, ${k.limits.perDay}/day)`).join('\n            ')}`,
+        `  keys      ${mock.keys.map((k) => `${shownKey(k.key)} (${k.plan}, ${k.limits.perMinute}/min, ${k.limits.perDay}/day)`).join('\n            ')}`,
         `  scenario  ${scenario}`,
         `  admin     ${mock.origin}/__admin/`,
         `  contract  ${mock.url}/openapi.json`,

@@ -65,6 +65,8 @@ describe.each(['pretty', 'json'])('the %s request log never shows a key in full'
     for (const [path, headers] of sends) await fetch(`${url}${path}`, { headers });
     await waitFor(r, /nope/);
     const log = r.stdout().slice(banner.length);
+    expect(banner).toContain('team…c71 (pro, 300/min, 10000/day)');
+    expect(banner).not.toContain(SECRET);
     expect(log.trim().split('\n')).toHaveLength(sends.length);
     for (const secret of [SECRET, WRONG, IN_QUERY]) expect(log).not.toContain(secret);
     expect(log).toContain('team…c71');
