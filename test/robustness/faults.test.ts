@@ -133,6 +133,20 @@ describe('stopping in the middle of traffic', () => {
   });
 });
 
+describe('connections that sit idle', () => {
+  it('300 open connections that send nothing neither block others nor hold close() open', async () => {
+    const m = await startMock();
+    const idle = await Promise.all(Array.from({ length: 300 }, () => open(m)));
+    const closed = idle.map((socket) => new Promise<void>((resolve) => socket.on('close', () => resolve())));
+    for (const socket of idle) socket.on('error', () => undefined);
+    // One that sent half its headers and stopped.
+    idle[0].write('GET /v1/pets HTTP/1.1\r\nHost: x\r\n');
+    expect((await call(m, '/v1/pets?limit=1')).status).toBe(200);
+    await within(m.close(), 10_000, 'close() with idle connections');
+    await within(Promise.all(closed), 10_000, 'the idle connections closing');
+  });
+});
+
 describe('SIGTERM on the command line in the middle of traffic', () => {
   const runs: CliRun[] = [];
   afterEach(() => {
