@@ -37,7 +37,10 @@ export interface RunningServer {
  */
 export function listen(engine: MockEngine, options: HttpOptions): Promise<RunningServer> {
   let admin: Promise<AdminHandler> | undefined;
+  // Sockets that have sent a whole request; Node closes those between requests itself on close.
+  const served = new WeakSet<Socket>();
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
+    served.add(req.socket);
     const url = req.url ?? '/';
     if (url === '/__admin' || url.startsWith('/__admin/') || url.startsWith('/__admin?')) {
       admin ??= import('./admin.js').then((m) => m.createAdminHandler(engine, options));
@@ -76,8 +79,11 @@ export function listen(engine: MockEngine, options: HttpOptions): Promise<Runnin
         close: () =>
           new Promise<void>((done) => {
             server.close(() => done());
-            // Idle keep-alive sockets would hold the close open; busy ones finish their answer first.
+            // Idle sockets would hold the close open: keep-alive ones between requests, and ones
+            // that never sent a whole request (a browser's preconnect, a stalled client). Busy
+            // ones finish their answer first.
             server.closeIdleConnections();
+            for (const socket of sockets) if (!served.has(socket)) socket.destroy();
             const timer = setTimeout(() => {
               for (const socket of sockets) socket.destroy();
             }, 2000);
