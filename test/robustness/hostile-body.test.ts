@@ -132,6 +132,22 @@ describe('hostile request bodies on POST /v1/pets', () => {
     expect(res.json.details.map((d: { field: string }) => d.field).sort()).toEqual(['categoryId', 'extra', 'name', 'status']);
   });
 
+  it('names at most 20 fields, so 60,000 unknown ones do not earn an answer larger than the body', async () => {
+    const fields = Array.from({ length: 60_000 }, (_, i) => `"k${i}":1`).join(',');
+    const body = `{"name":"a","categoryId":1,${fields}}`;
+    const res = await call('/v1/pets', { method: 'POST', headers: json, body });
+    expect(res.status).toBe(400);
+    expect(res.json.details).toHaveLength(20);
+    expect(res.json.message).toContain('and 59980 more fields');
+    expect(res.text.length).toBeLessThan(4_000);
+  });
+
+  it('shortens a 100,000-character field name in the answer', async () => {
+    const res = await call('/v1/pets', { method: 'POST', headers: json, body: `{"name":"a","categoryId":1,"${'x'.repeat(100_000)}":1}` });
+    expect(res.status).toBe(400);
+    expect(res.json.details).toEqual([{ field: `${'x'.repeat(40)}…`, message: 'is not a field of NewPet' }]);
+  });
+
   it('stores nothing for a refused body', async () => {
     const key = 'demo-enterprise';
     const before = (await call('/v1/pets?limit=100', { key })).json.length;
