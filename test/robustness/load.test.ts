@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, post, useMock } from '../support/mock.js';
 
@@ -59,6 +60,29 @@ describe('concurrent requests on a key with a quota', () => {
     expect(replies.filter((r) => r.status === 201)).toHaveLength(20);
     expect((await call(mock(), `/v1/pets/${SEEDED + 20}`, { key: 'bulk' })).status).toBe(200);
     expect((await call(mock(), `/v1/pets/${SEEDED + 21}`, { key: 'bulk' })).status).toBe(404);
+  });
+});
+
+describe('pipelining', () => {
+  it('100 requests pipelined on one connection are answered in order, each in whole', async () => {
+    const socket = connect(mock().port, '127.0.0.1');
+    const requests = Array.from({ length: 100 }, (_, i) =>
+      i % 2
+        ? `GET /v1/pets/${1 + (i % 150)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer bulk\r\n\r\n`
+        : `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer bulk\r\nContent-Type: application/json\r\nContent-Length: ${`{"name":"P${i}","categoryId":1}`.length}\r\n\r\n{"name":"P${i}","categoryId":1}`);
+    let received = '';
+    const done = new Promise<void>((resolve) => {
+      socket.on('data', (d: Buffer) => {
+        received += d.toString();
+        if ((received.match(/HTTP\/1\.1 /g) ?? []).length === 100 && received.endsWith('}')) resolve();
+      });
+    });
+    socket.write(requests.join(''));
+    await done;
+    socket.destroy();
+    const bodies = received.split(/HTTP\/1\.1 /).slice(1).map((answer) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)));
+    expect(bodies.filter((_, i) => i % 2 === 0).map((b) => b.id)).toEqual(Array.from({ length: 50 }, (_, i) => SEEDED + 1 + i));
+    expect(bodies.filter((_, i) => i % 2 === 1).map((b) => b.id)).toEqual(Array.from({ length: 50 }, (_, i) => 1 + ((2 * i + 1) % 150)));
   });
 });
 
