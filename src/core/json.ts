@@ -3,15 +3,9 @@
  * rounds integers past 2^53 and recurses without bound, and the mock must reject or keep all
  * three exactly; this reader does, and reports where the text went wrong.
  */
+import { NonInteger, numberValue } from './json-number.js';
 
-/**
- * A number literal that is not an integer although the nearest double is one (`1e-400`,
- * `9007199254740993.5`, `1.0000000000000000001`). A double would pass it off as an integer, so it
- * is kept apart and no integer field accepts it.
- */
-export class NonInteger {
-  constructor(readonly literal: string) {}
-}
+export { NonInteger } from './json-number.js';
 
 /** A parsed JSON value. Integers beyond 2^53 are kept exact as bigint. */
 export type JsonValue = null | boolean | number | bigint | NonInteger | string | JsonValue[] | { [key: string]: JsonValue };
@@ -224,26 +218,10 @@ class Reader {
     NUMBER.lastIndex = this.pos;
     const match = NUMBER.exec(this.text);
     if (!match) this.fail('malformed number');
-    const literal = match[0];
-    this.pos += literal.length;
-    const exact = exactInteger(literal);
-    if (exact !== undefined && (exact > MAX_EXACT || exact < -MAX_EXACT)) {
-      this.pos -= literal.length;
-      this.fail('a number is too large to represent');
-    }
-    if (exact !== undefined && (exact > MAX_SAFE || exact < MIN_SAFE)) {
-      this.hasBigInt = true;
-      return exact;
-    }
-    const value = Number(literal);
-    if (!Number.isFinite(value)) {
-      this.pos -= literal.length;
-      this.fail('a number is too large to represent');
-    }
-    if (exact === undefined && Number.isInteger(value)) {
-      this.hasBigInt = true;
-      return new NonInteger(literal);
-    }
+    const value = numberValue(match[0]);
+    if (value === undefined) this.fail('a number is too large to represent');
+    this.pos += match[0].length;
+    if (typeof value !== 'number') this.hasBigInt = true;
     return value;
   }
 }
@@ -251,33 +229,4 @@ class Reader {
 /** A key as error messages show it: JSON-quoted, so control characters stay escaped, and short. */
 function quoted(key: string): string {
   return JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key);
-}
-
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-const MIN_SAFE = -MAX_SAFE;
-// Far beyond int64, so range errors still name the field, but small enough to stay cheap.
-const MAX_EXACT = 10n ** 40n;
-
-/**
- * The exact integer a number literal denotes (`12`, `1.20e1`, `9007199254740993`), or undefined
- * when it is not an integer or its exponent is absurd.
- */
-function exactInteger(literal: string): bigint | undefined {
-  const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal);
-  if (!m) return undefined;
-  const [, sign, whole, fraction = '', expText = '0'] = m;
-  const exp = Number(expText);
-  if (!/[1-9]/.test(whole + fraction)) return 0n;
-  if (Math.abs(exp) > 400) return exp > 0 ? MAX_EXACT * 10n : undefined;
-  let digits = whole + fraction;
-  let scale = exp - fraction.length;
-  if (scale < 0) {
-    const cut = digits.length + scale;
-    const dropped = cut > 0 ? digits.slice(cut) : digits;
-    if (/[1-9]/.test(dropped)) return undefined;
-    digits = cut > 0 ? digits.slice(0, cut) : '0';
-    scale = 0;
-  }
-  const value = BigInt(digits) * 10n ** BigInt(scale);
-  return sign === '-' ? -value : value;
 }
