@@ -73,7 +73,8 @@ async function serve(args: {
     out(`${lines.join('\n')}\n`);
   }
   if (!LOOPBACK.test(args.host)) {
-    process.stderr.write(`petstore-mock: listening on ${args.host}, so other machines can reach this mock and its public demo keys; use --host 127.0.0.1 to keep it local.\n`);
+    const exposed = args.adminToken === undefined ? 'its public demo keys and its admin API (unprotected: add --admin-token)' : 'its public demo keys';
+    process.stderr.write(`petstore-mock: listening on ${args.host}, so other machines can reach this mock and ${exposed}; use --host 127.0.0.1 to keep it local.\n`);
   }
 
   let stopping = false;

@@ -38,13 +38,36 @@ describe('listening', () => {
     expect(r.stderr()).toBe('');
   });
 
-  it('the CLI warns on stderr when --host is not loopback', async () => {
-    const r = cli('--port', '0', '--quiet', '--host', '0.0.0.0');
+  it.each([
+    [[], 'its public demo keys and its admin API (unprotected: add --admin-token)'],
+    [['--admin-token', 's3cret'], 'its public demo keys'],
+  ])('the CLI warns on stderr when --host is not loopback (%j)', async (extra, exposed) => {
+    const r = cli('--port', '0', '--quiet', '--host', '0.0.0.0', ...extra);
     const [, port] = await waitFor(r, /listening on http:\/\/0\.0\.0\.0:(\d+)\/v1/);
     // The warning follows the ready line on another stream; give it until the process has said it.
     for (let i = 0; i < 200 && !r.stderr().includes('\n'); i++) await new Promise((done) => setTimeout(done, 25));
-    expect(r.stderr()).toBe('petstore-mock: listening on 0.0.0.0, so other machines can reach this mock and its public demo keys; use --host 127.0.0.1 to keep it local.\n');
+    expect(r.stderr()).toBe(`petstore-mock: listening on 0.0.0.0, so other machines can reach this mock and ${exposed}; use --host 127.0.0.1 to keep it local.\n`);
     expect((await fetch(`http://127.0.0.1:${port}/v1/openapi.json`)).status).toBe(200);
+  });
+});
+
+describe('a protected admin API', () => {
+  const locked = useMock({ adminToken: 's3cret' });
+  it.each([
+    '/__admin', '/__admin/', '/__admin/requests', '/__admin/keys', '/__admin//keys', '/__admin/%6Beys', '/__admin/KEYS',
+    '/__admin/keys/', '/__admin/../__admin/keys', '/__admin/./keys', '/__admin/keys?token=wrong', '/__admin/clock',
+  ])('refuses GET %s without the token', async (target) => {
+    const res = await rawRequest(locked.mock(), `GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-free\r\nConnection: close\r\n\r\n`);
+    expect(res.status).toBe(401);
+    expect(res.json.code).toBe('admin_unauthorized');
+    expect(res.body).not.toContain('demo-enterprise');
+  });
+
+  it('refuses a state change without the token and leaves the state alone', async () => {
+    const before = locked.mock().clock.now().getTime();
+    const res = await fetch(`${locked.mock().origin}/__admin/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance":"1d"}' });
+    expect(res.status).toBe(401);
+    expect(locked.mock().clock.now().getTime()).toBe(before);
   });
 });
 
