@@ -30,8 +30,15 @@ async function serve(args: {
   port: number; host: string; seed: number | undefined; pets: number | undefined; fixtures: string | undefined;
   scenario: string | undefined; key: string[]; adminToken: string | undefined; logFormat: LogFormat; quiet: boolean; readyJson: boolean;
 }): Promise<void> {
+  // A reader that went away (petstore-mock | head, a harness that stopped reading) must not take
+  // the server down with an EPIPE: the output just stops.
+  let stdoutOpen = true;
+  process.stdout.on('error', () => {
+    stdoutOpen = false;
+  });
+  process.stderr.on('error', () => undefined);
   const out = (text: string): void => {
-    process.stdout.write(text);
+    if (stdoutOpen) process.stdout.write(text);
   };
   let mock: RunningMock;
   try {

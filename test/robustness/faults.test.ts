@@ -153,6 +153,22 @@ describe('SIGTERM on the command line in the middle of traffic', () => {
     for (const r of runs.splice(0)) if (r.child.exitCode === null) r.child.kill('SIGKILL');
   });
 
+  it('keeps serving when whoever read its output goes away (petstore-mock | head)', async () => {
+    const r = run(process.execPath, ['dist/cli.js', '--port', '0', '--key', 'bulk:enterprise:1000000:10000000']);
+    runs.push(r);
+    const [, url] = await waitFor(r, /(http:\/\/127\.0\.0\.1:\d+\/v1)/);
+    r.child.stdout.destroy();
+    for (let i = 0; i < 50; i++) {
+      const res = await fetch(`${url}/pets?limit=1`, { headers: { authorization: 'Bearer bulk' } });
+      expect(res.status).toBe(200);
+      await res.text();
+    }
+    expect(r.child.exitCode).toBeNull();
+    r.child.kill('SIGTERM');
+    expect(await within(r.exited, 10_000, 'the CLI')).toBe(0);
+    expect(r.stderr()).toBe('');
+  });
+
   it('exits 0 within a bound, having answered every request it took in whole', async () => {
     const r = run(process.execPath, ['dist/cli.js', '--port', '0', '--quiet', '--key', 'bulk:enterprise:1000000:10000000']);
     runs.push(r);
