@@ -2,7 +2,8 @@
 // prints the banner. Both argument parsers (the fast one and yargs) end here.
 import type { RawArgs } from './cli-args.js';
 import { FixtureError } from './core/fixtures.js';
-import { KeySpecError } from './core/plans.js';
+import { redactKey } from './core/auth.js';
+import { KeySpecError, demoKeys } from './core/plans.js';
 import { createRequestLogger, type LogFormat } from './log.js';
 import { ScenarioError } from './core/scenario.js';
 import { startMock, type RunningMock } from './index.js';
@@ -17,14 +18,27 @@ export function fail(message: string): never {
   process.exit(1);
 }
 
+/** The banner shows the public demo keys whole and redacts keys given with --key, as the log does. */
+function shownKey(key: string): string {
+  return DEMO_KEYS.has(key) ? key : redactKey(key);
+}
+const DEMO_KEYS = new Set(demoKeys().map((k) => k.key));
+
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
 async function serve(args: {
   port: number; host: string; seed: number | undefined; pets: number | undefined; fixtures: string | undefined;
   scenario: string | undefined; key: string[]; adminToken: string | undefined; logFormat: LogFormat; quiet: boolean; readyJson: boolean;
 }): Promise<void> {
+  // A reader that went away (petstore-mock | head, a harness that stopped reading) must not take
+  // the server down with an EPIPE: the output just stops.
+  let stdoutOpen = true;
+  process.stdout.on('error', () => {
+    stdoutOpen = false;
+  });
+  process.stderr.on('error', () => undefined);
   const out = (text: string): void => {
-    process.stdout.write(text);
+    if (stdoutOpen) process.stdout.write(text);
   };
   let mock: RunningMock;
   try {
@@ -48,27 +62,7 @@ async function serve(args: {
     throw error;
   }
 
-  const scenario = mock.engine.sessions.defaultWorld.settings.scenario;
-  if (args.readyJson) {
-    out(`${JSON.stringify({ event: 'ready', url: mock.url, origin: mock.origin, port: mock.port, admin: `${mock.origin}/__admin/`, keys: mock.keys.map((k) => ({ key: k.key, plan: k.plan, ...k.limits })), scenario, pid: process.pid })}\n`);
-  } else {
-    const lines = [`petstore-mock ${VERSION} listening on ${mock.url}`];
-    if (!args.quiet) {
-      lines.push(
-        `  keys      ${mock.keys.map((k) => `${k.key} (${k.plan}, ${k.limits.perMinute}/min, ${k.limits.perDay}/day)`).join('\n            ')}`,
-        `  scenario  ${scenario}`,
-        `  admin     ${mock.origin}/__admin/`,
-        `  contract  ${mock.url}/openapi.json`,
-        `  try       curl -H "Authorization: Bearer demo-free" "${mock.url}/pets?limit=5"`,
-        '',
-      );
-    }
-    out(`${lines.join('\n')}\n`);
-  }
-  if (!LOOPBACK.test(args.host)) {
-    process.stderr.write(`petstore-mock: listening on ${args.host}, so other machines can reach this mock and its public demo keys; use --host 127.0.0.1 to keep it local.\n`);
-  }
-
+  // Stop cleanly from the moment anyone can know we are ready: a harness may signal right after the ready line.
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;
@@ -79,6 +73,29 @@ async function serve(args: {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+
+  const scenario = mock.engine.sessions.defaultWorld.settings.scenario;
+  if (args.readyJson) {
+    out(`${JSON.stringify({ event: 'ready', url: mock.url, origin: mock.origin, port: mock.port, admin: `${mock.origin}/__admin/`, keys: mock.keys.map((k) => ({ key: k.key, plan: k.plan, ...k.limits })), scenario, pid: process.pid })}\n`);
+  } else {
+    const lines = [`petstore-mock ${VERSION} listening on ${mock.url}`];
+    if (!args.quiet) {
+      lines.push(
+        `  keys      ${mock.keys.map((k) => `${shownKey(k.key)} (${k.plan}, ${k.limits.perMinute}/min, ${k.limits.perDay}/day)`).join('\n            ')}`,
+        `  scenario  ${scenario}`,
+        `  admin     ${mock.origin}/__admin/`,
+        `  contract  ${mock.url}/openapi.json`,
+        `  try       curl -H "Authorization: Bearer demo-free" "${mock.url}/pets?limit=5"`,
+        '',
+      );
+    }
+    out(`${lines.join('\n')}\n`);
+  }
+  if (!LOOPBACK.test(args.host)) {
+    const exposed = args.adminToken === undefined ? 'its public demo keys and its admin API (unprotected: add --admin-token)' : 'its public demo keys';
+    process.stderr.write(`petstore-mock: listening on ${args.host}, so other machines can reach this mock and ${exposed}; use --host 127.0.0.1 to keep it local.\n`);
+  }
+
 }
 
 function parseInteger(name: string, min: number, max: number) {

@@ -90,10 +90,18 @@ function summaryLine(format: LogFormat, count: number, statuses: Map<number, num
   return `… ${count} more requests in that second not shown (${counts}); GET /__admin/requests lists the latest\n`;
 }
 
+/**
+ * Control characters written as escapes: a pretty line goes to a terminal, and text that came
+ * from a client must not move its cursor or change its colours.
+ */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 function prettyLine(e: JournalEntry): string {
   const target = e.query ? `${e.path}?${e.query}` : e.path;
   const session = ` session=${e.session}`;
   const key = e.key ? ` key=${e.key}` : '';
   const why = e.status >= 400 || e.reason.startsWith('scenario') ? ` (${e.code ?? ''}${e.code ? ': ' : ''}${e.reason})` : '';
-  return `${e.at} ${e.method} ${target} -> ${e.status}${key}${session} ${e.durationMs}ms${why}\n`;
+  return `${printable(`${e.at} ${e.method} ${target} -> ${e.status}${key}${session} ${e.durationMs}ms${why}`)}\n`;
 }

@@ -6,6 +6,27 @@ export const WWW_AUTHENTICATE_INVALID = 'Bearer realm="petstore", error="invalid
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
+/** Query parameters a client may have put a key in; the journal and the log redact their values. */
+const QUERY_KEY = /(^|&)(api_key|apikey|api-key|key|token|access_token|auth|authorization)=/i;
+const QUERY_KEY_VALUE = /(^|&)(api_key|apikey|api-key|key|token|access_token|auth|authorization)=([^&]*)/gi;
+
+/**
+ * A query string with the values of key-like parameters redacted, for the journal and the log:
+ * a key sent in the wrong place is still a key.
+ */
+export function redactQuery(query: string): string {
+  if (!QUERY_KEY.test(query)) return query;
+  return query.replace(QUERY_KEY_VALUE, (_all, sep: string, name: string, value: string) => `${sep}${name}=${encodeURIComponent(redactKey(safeDecode(value)))}`);
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return value;
+  }
+}
+
 /** What the Authorization header says: a key the mock knows, or why it cannot be used. */
 export type AuthResult = { ok: true; key: KeyConfig } | { ok: false; error: MockError };
 
@@ -27,7 +48,7 @@ function countHeader(rawHeaders: readonly string[] | undefined, name: string): n
 export function authenticate(headers: HeaderBag, rawHeaders: readonly string[] | undefined, keys: ReadonlyMap<string, KeyConfig>, query: string): AuthResult {
   const header = headers.authorization;
   if (header === undefined || header === '') {
-    const hint = /(^|&)(api_key|apikey|key|token|access_token)=/i.test(query)
+    const hint = QUERY_KEY.test(query)
       ? ' Keys in the query string are not accepted; send the header instead.'
       : '';
     return fail('missing_api_key', `No API key was sent. Send the header "Authorization: Bearer <API_KEY>", for example Bearer demo-free.${hint}`, false);

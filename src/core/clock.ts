@@ -23,6 +23,14 @@ export function parseDuration(text: string | number): number | undefined {
   return Math.round(total);
 }
 
+/** The furthest instant from 1970 a JavaScript Date can hold (about 275,760 years either way). */
+export const MAX_INSTANT_MS = 8.64e15;
+
+/** True when `ms` is an instant the clock can be set to (and still print as ISO-8601). */
+export function isValidInstant(ms: number): boolean {
+  return Number.isFinite(ms) && Math.abs(ms) <= MAX_INSTANT_MS;
+}
+
 /** A point-in-time reading of a clock, as the admin API reports it. */
 export interface ClockState {
   now: string;
@@ -40,15 +48,23 @@ export class VirtualClock {
   constructor(private readonly realNow: TimeSource = Date.now) {}
 
   now(): number {
-    return this.frozenAt ?? this.realNow() + this.offsetMs;
+    if (this.frozenAt !== undefined) return this.frozenAt;
+    // A running clock set near the last instant would otherwise run past what a Date can hold.
+    return Math.min(MAX_INSTANT_MS, this.realNow() + this.offsetMs);
   }
 
   get frozen(): boolean {
     return this.frozenAt !== undefined;
   }
 
-  /** Moves the clock to `instantMs`, keeping it frozen or running as it was. */
+  /**
+   * Moves the clock to `instantMs`, keeping it frozen or running as it was. Throws a RangeError
+   * for an instant no Date can hold: every answer prints the clock's time.
+   */
   set(instantMs: number): void {
+    if (!isValidInstant(instantMs)) {
+      throw new RangeError(`petstore-mock: the clock cannot be set to ${instantMs} ms; it holds instants within ±${MAX_INSTANT_MS} ms of 1970 (years -271821 to 275760).`);
+    }
     if (this.frozenAt !== undefined) this.frozenAt = instantMs;
     else this.offsetMs = instantMs - this.realNow();
   }

@@ -2,7 +2,7 @@ import type { TimeSource } from './clock.js';
 import { addCorsHeaders, isPreflight, preflightHeaders } from './cors.js';
 import { deprecationHeaders } from './deprecation.js';
 import { MockError, errorBody } from './errors.js';
-import { WWW_AUTHENTICATE_INVALID, authenticate, redactKey, type AuthResult } from './auth.js';
+import { WWW_AUTHENTICATE_INVALID, authenticate, redactKey, redactQuery, type AuthResult } from './auth.js';
 import { isoTime, type JournalEntry } from './journal.js';
 import { setRateHeaders, rateHeaders, type RateDecision, type RateReport } from './limiter.js';
 import { openapiDocument } from './openapi.js';
@@ -156,7 +156,8 @@ export class MockEngine {
     started: number,
     extraHeaders?: Record<string, string>,
   ): CoreResponse {
-    const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
+    // nosniff: a browser must never read an answer that echoes input as anything but JSON.
+    const headers: Record<string, string> = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
     if (outcome.body !== undefined) headers['Content-Type'] = JSON_TYPE;
     const now = world.clock.now();
     const shown = report ?? world.limiter.peek(addressBucket(req.remoteAddress), world.settings.anonymousLimits, now);
@@ -173,7 +174,7 @@ export class MockEngine {
       session: world.id,
       method: req.method,
       path: req.path,
-      query: req.query,
+      query: redactQuery(req.query),
       status: outcome.status,
       reason: outcome.reason,
       durationMs: Math.round((this.monotonic() - started) * 1000) / 1000,

@@ -1,4 +1,4 @@
-import { parseJsonText, type JsonValue } from './json.js';
+import { NonInteger, parseJsonText, type JsonValue } from './json.js';
 import { PET_STATUSES } from './openapi.js';
 import type { Pet, PetStatus } from './types.js';
 
@@ -24,7 +24,7 @@ export function parseFixtures(text: string, source: string): Pet[] {
   }
   let items: JsonValue;
   if (Array.isArray(parsed)) items = parsed;
-  else if (parsed !== null && typeof parsed === 'object' && Array.isArray(parsed.pets)) items = parsed.pets;
+  else if (parsed !== null && typeof parsed === 'object' && !(parsed instanceof NonInteger) && Array.isArray(parsed.pets)) items = parsed.pets;
   else throw new FixtureError(`petstore-mock: ${source} must hold a JSON array of animals or a json-server db.json with a "pets" array.`);
 
   const pets: Pet[] = [];
@@ -32,7 +32,7 @@ export function parseFixtures(text: string, source: string): Pet[] {
   const ids = new Set<number>();
   items.forEach((item, index) => {
     const where = `${source}: animal #${index + 1}`;
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new FixtureError(`petstore-mock: ${where} is not a JSON object.`);
+    if (item === null || typeof item !== 'object' || Array.isArray(item) || item instanceof NonInteger) throw new FixtureError(`petstore-mock: ${where} is not a JSON object.`);
     const { id, name, categoryId, status } = item;
     if (typeof name !== 'string') throw new FixtureError(`petstore-mock: ${where} needs a string "name".`);
     if (!(typeof categoryId === 'bigint' || (typeof categoryId === 'number' && Number.isInteger(categoryId)))) {

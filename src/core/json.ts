@@ -3,9 +3,12 @@
  * rounds integers past 2^53 and recurses without bound, and the mock must reject or keep all
  * three exactly; this reader does, and reports where the text went wrong.
  */
+import { NonInteger, numberValue } from './json-number.js';
+
+export { NonInteger } from './json-number.js';
 
 /** A parsed JSON value. Integers beyond 2^53 are kept exact as bigint. */
-export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonValue = null | boolean | number | bigint | NonInteger | string | JsonValue[] | { [key: string]: JsonValue };
 
 export class JsonSyntaxError extends Error {
   constructor(message: string, readonly position: number) {
@@ -20,7 +23,10 @@ export const MAX_JSON_DEPTH = 64;
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** Decodes UTF-8 strictly and parses it; throws JsonSyntaxError with a readable message. */
+/**
+ * Decodes UTF-8 strictly and parses it; throws JsonSyntaxError with a readable message.
+ * `hasBigInt` is true when some number is a bigint or a NonInteger, which a double cannot stand for.
+ */
 export function parseJsonBody(bytes: Uint8Array): { value: JsonValue; hasBigInt: boolean } {
   let text: string;
   try {
@@ -110,11 +116,11 @@ class Reader {
       const key = this.string();
       if (FORBIDDEN_KEYS.has(key)) {
         this.pos = keyStart;
-        this.fail(`the key "${key}" is not allowed`);
+        this.fail(`the key ${quoted(key)} is not allowed`);
       }
       if (seen.has(key)) {
         this.pos = keyStart;
-        this.fail(`the key "${key}" appears twice`);
+        this.fail(`the key ${quoted(key)} appears twice`);
       }
       seen.add(key);
       this.skipSpace();
@@ -208,55 +214,19 @@ class Reader {
     return out;
   }
 
-  number(): number | bigint {
+  number(): number | bigint | NonInteger {
     NUMBER.lastIndex = this.pos;
     const match = NUMBER.exec(this.text);
     if (!match) this.fail('malformed number');
-    const literal = match[0];
-    this.pos += literal.length;
-    const exact = exactInteger(literal);
-    if (exact !== undefined && (exact > MAX_EXACT || exact < -MAX_EXACT)) {
-      this.pos -= literal.length;
-      this.fail('a number is too large to represent');
-    }
-    if (exact !== undefined && (exact > MAX_SAFE || exact < MIN_SAFE)) {
-      this.hasBigInt = true;
-      return exact;
-    }
-    const value = Number(literal);
-    if (!Number.isFinite(value)) {
-      this.pos -= literal.length;
-      this.fail('a number is too large to represent');
-    }
+    const value = numberValue(match[0]);
+    if (value === undefined) this.fail('a number is too large to represent');
+    this.pos += match[0].length;
+    if (typeof value !== 'number') this.hasBigInt = true;
     return value;
   }
 }
 
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-const MIN_SAFE = -MAX_SAFE;
-// Far beyond int64, so range errors still name the field, but small enough to stay cheap.
-const MAX_EXACT = 10n ** 40n;
-
-/**
- * The exact integer a number literal denotes (`12`, `1.20e1`, `9007199254740993`), or undefined
- * when it is not an integer or its exponent is absurd.
- */
-function exactInteger(literal: string): bigint | undefined {
-  const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal);
-  if (!m) return undefined;
-  const [, sign, whole, fraction = '', expText = '0'] = m;
-  const exp = Number(expText);
-  if (!/[1-9]/.test(whole + fraction)) return 0n;
-  if (Math.abs(exp) > 400) return exp > 0 ? MAX_EXACT * 10n : undefined;
-  let digits = whole + fraction;
-  let scale = exp - fraction.length;
-  if (scale < 0) {
-    const cut = digits.length + scale;
-    const dropped = cut > 0 ? digits.slice(cut) : digits;
-    if (/[1-9]/.test(dropped)) return undefined;
-    digits = cut > 0 ? digits.slice(0, cut) : '0';
-    scale = 0;
-  }
-  const value = BigInt(digits) * 10n ** BigInt(scale);
-  return sign === '-' ? -value : value;
+/** A key as error messages show it: JSON-quoted, so control characters stay escaped, and short. */
+function quoted(key: string): string {
+  return JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key);
 }

@@ -9,12 +9,28 @@ export class BaseData {
   readonly all: readonly Pet[];
   readonly byStatus: ReadonlyMap<PetStatus, readonly Pet[]>;
   readonly maxId: number;
+  /**
+   * List bodies of the base alone, shared by every session whose list does not reach past it: one
+   * per (status, limit) pair, however many sessions ask.
+   */
+  private readonly bodies = new Map<string, string>();
 
   constructor(pets: readonly Pet[]) {
     const sorted = isSortedById(pets) ? pets : [...pets].sort((a, b) => a.id - b.id);
     this.all = sorted;
     this.byStatus = indexByStatus(sorted);
     this.maxId = sorted.length > 0 ? sorted[sorted.length - 1].id : 0;
+  }
+
+  /** The serialised first `limit` animals of the base, optionally only those with `status`. */
+  listBody(limit: number, status?: PetStatus): string {
+    const cacheKey = status ? `${status}:${limit}` : `:${limit}`;
+    let body = this.bodies.get(cacheKey);
+    if (body === undefined) {
+      body = `[${(status ? this.byStatus.get(status) ?? [] : this.all).slice(0, limit).map(petJson).join(',')}]`;
+      this.bodies.set(cacheKey, body);
+    }
+    return body;
   }
 }
 
@@ -50,7 +66,9 @@ export function petJson(pet: Pet): string {
   return out + '}';
 }
 
-const MAX_CACHED_BODIES = 512;
+// Small, because every session that creates animals has its own: 1,000 sessions of 400 list
+// shapes each once held a gigabyte of cached bodies.
+const MAX_CACHED_BODIES = 16;
 
 /**
  * One session's store: the shared base plus the animals created in this session. New ids follow
@@ -109,6 +127,8 @@ export class PetStore {
 
   /** The serialised body of `list(limit, status)`, cached until the store changes. */
   listBody(limit: number, status?: PetStatus): string {
+    const inBase = status ? this.base.byStatus.get(status)?.length ?? 0 : this.base.all.length;
+    if (this.created.length === 0 || inBase >= limit) return this.base.listBody(limit, status);
     const cacheKey = status ? `${status}:${limit}` : `:${limit}`;
     const cached = this.bodies.get(cacheKey);
     if (cached !== undefined) return cached;

@@ -113,6 +113,7 @@ async function init() {
   try {
     const list = await api('scenarios');
     $('scenarios').replaceChildren(...list.map((s) => { const o = document.createElement('option'); o.value = s.name; o.textContent = s.name; o.title = s.description; return o; }));
+    $('scenarios').value = (await api('scenario')).name;
   } catch (error) { $('message').textContent = String(error.message || error); }
   $('switch').onclick = () => act(() => api('scenario', { method: 'PUT', body: JSON.stringify({ name: $('scenarios').value }) }));
   $('reset').onclick = () => act(() => api('reset', { method: 'POST' }));

@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseDuration } from '../core/clock.js';
+import { isValidInstant, parseDuration } from '../core/clock.js';
 import type { MockEngine } from '../core/engine.js';
 import { MockError, errorBody } from '../core/errors.js';
 import { ScenarioError } from '../core/scenario.js';
@@ -33,11 +33,14 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // The journal holds client-sent paths; escape <, > and & so no answer carries raw markup.
+  app.set('json escape', true);
   const router = express.Router({ strict: true, caseSensitive: true });
 
   router.use((req, res, next) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     if (req.method === 'OPTIONS') {
       res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PUT, OPTIONS');
       res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, X-Mock-Session, X-Admin-Token');
@@ -58,7 +61,9 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
     res.type('html').send(adminPage());
   });
   router.get('/health', (req, res) => {
-    res.json({ status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), sessions: engine.sessions.all().length, scenario: world(req).settings.scenario });
+    // Memory is here so long runs (npm run soak) can watch for leaks from outside the process.
+    const { rss, heapUsed } = process.memoryUsage();
+    res.json({ status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), sessions: engine.sessions.all().length, scenario: world(req).settings.scenario, memory: { rssBytes: rss, heapUsedBytes: heapUsed } });
   });
   router.post('/reset', (req, res) => {
     const w = world(req);
@@ -123,14 +128,29 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
     next(new MockError('route_not_found', 'petstore-mock: no admin route there; the admin API has health, reset, scenarios, scenario, clock, requests and keys under /__admin.'));
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const known = error instanceof MockError
-      ? error
-      : (error as { type?: string }).type === 'entity.parse.failed'
-        ? new MockError('admin_invalid_request', 'petstore-mock: the admin request body is not valid JSON.')
-        : new MockError('internal_error', `petstore-mock: the admin API failed (${String(error)}).`);
+    const known = error instanceof MockError ? error : bodyError(error) ?? new MockError('internal_error', `petstore-mock: the admin API failed (${String(error)}).`);
     res.status(known.status).type('application/json').send(errorBody(known.code, known.message, known.status, known.details));
   });
   return app;
+}
+
+/** The request-body errors of express.json (too large, bad charset or encoding, not JSON) as catalogue errors. */
+function bodyError(error: unknown): MockError | undefined {
+  const { type, status } = error as { type?: unknown; status?: unknown };
+  switch (type) {
+    case 'entity.parse.failed':
+      return new MockError('admin_invalid_request', 'petstore-mock: the admin request body is not valid JSON.');
+    case 'entity.too.large':
+      return new MockError('payload_too_large', 'petstore-mock: admin request bodies are limited to 64 KiB (after decompression); send a smaller one.');
+    case 'charset.unsupported':
+    case 'encoding.unsupported':
+      return new MockError('unsupported_media_type', 'petstore-mock: send admin request bodies as UTF-8 application/json, uncompressed or as gzip, deflate or br.');
+    default:
+      // Anything else the body reader refused (an aborted or mis-sized body) is the client's doing.
+      return typeof status === 'number' && status >= 400 && status < 500
+        ? new MockError('admin_invalid_request', 'petstore-mock: the admin request body could not be read; send it again in full.')
+        : undefined;
+  }
 }
 
 /** Applies `{"set": ISO}`, `{"advance": "90s"}` and/or `{"frozen": bool}` to a clock. */
@@ -150,6 +170,10 @@ function applyClockChange(world: World, body: unknown): void {
     if (step === undefined) throw new MockError('admin_invalid_request', `petstore-mock: "advance" must be a duration such as "90s", "1m30s", "2h" or "1d". ${usage}`);
   }
   if (frozen !== undefined && typeof frozen !== 'boolean') throw new MockError('admin_invalid_request', usage);
+  // Checked before anything changes, so a refused call leaves the clock as it was.
+  if (!isValidInstant((instant ?? world.clock.now()) + (step ?? 0))) {
+    throw new MockError('admin_invalid_request', 'petstore-mock: that would move the clock beyond the years -271821 to 275760 a date can hold; set or advance it less far.');
+  }
   if (frozen === true) world.clock.freeze();
   if (instant !== undefined) world.clock.set(instant);
   if (step !== undefined) world.clock.advance(step);

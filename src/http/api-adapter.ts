@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { MAX_BODY_BYTES } from '../core/body.js';
 import type { MockEngine } from '../core/engine.js';
@@ -10,8 +10,13 @@ export const MAX_TARGET_BYTES = 8 * 1024;
 
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
 
+/** The scheme and authority of an absolute-form target (`GET http://host/v1/pets`), which HTTP/1.1 servers must accept. */
+const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
+
 /** Turns a Node request into a core request; the body is read only for methods that carry one. */
-function toCoreRequest(req: IncomingMessage, target: string): CoreRequest {
+function toCoreRequest(req: IncomingMessage, fullTarget: string): CoreRequest {
+  const authority = ABSOLUTE_FORM.exec(fullTarget);
+  const target = authority ? fullTarget.slice(authority[0].length) || '/' : fullTarget;
   const q = target.indexOf('?');
   return {
     method: req.method ?? 'GET',
@@ -33,22 +38,39 @@ export function handleApiRequest(engine: MockEngine, req: IncomingMessage, res: 
   if (target.length > MAX_TARGET_BYTES) {
     req.resume();
     const error = new MockError('uri_too_long', `The request target is ${target.length} bytes long; the limit is ${MAX_TARGET_BYTES}. Shorten the query.`);
-    writeResponse(req, res, engine.refuse({ ...core, path: '/', query: '' }, error));
+    writeResponse(req, res, safely(() => engine.refuse({ ...core, path: '/', query: '' }, error)));
     return;
   }
   const length = req.headers['content-length'];
   if (BODYLESS.has(core.method) && (length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) {
     req.resume();
-    writeResponse(req, res, engine.handle(core));
+    writeResponse(req, res, safely(() => engine.handle(core)));
     return;
   }
   readBody(req, (body, tooLarge) => {
     core.body = body;
     core.bodyTooLarge = tooLarge;
-    const response = engine.handle(core);
+    const response = safely(() => engine.handle(core));
     if (tooLarge) response.headers.Connection = 'close';
     writeResponse(req, res, response);
   });
+}
+
+/**
+ * The core promises never to throw; should a bug break that promise, the client still gets a
+ * 500 with the Error body and the process lives on to answer the next request.
+ */
+function safely(produce: () => CoreResponse): CoreResponse {
+  try {
+    return produce();
+  } catch (error) {
+    const message = `petstore-mock hit an internal error (${(error as Error)?.message ?? String(error)}); please report it with the request that caused it.`;
+    return {
+      status: 500,
+      headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' },
+      body: errorBody('internal_error', message, 500),
+    };
+  }
 }
 
 function readBody(req: IncomingMessage, done: (body: Buffer, tooLarge: boolean) => void): void {
@@ -153,11 +175,25 @@ function measure(body: string): Measured {
 }
 
 /**
+ * Answers a request Node hands over as a bare socket instead of a response (CONNECT): the core
+ * answers it like any other method, then the connection closes.
+ */
+export function answerOnSocket(engine: MockEngine, req: IncomingMessage, socket: Socket): void {
+  socket.on('error', () => socket.destroy());
+  const response = safely(() => engine.handle(toCoreRequest(req, req.url ?? '/')));
+  const body = response.body ?? '';
+  const headers = { ...response.headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}\r\n${lines}\r\n${body}`);
+}
+
+/**
  * Answers what Node's HTTP parser refused before any request existed: headers over its limit
  * get 431, anything else unparseable 400, both with the Error body.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket, extraHeaders: Record<string, string> = {}): void {
-  if (!socket.writable) {
+  // A client that reset the connection is gone: there is nobody to answer.
+  if (!socket.writable || error.code === 'ECONNRESET') {
     socket.destroy();
     return;
   }
@@ -168,6 +204,6 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   const extra = Object.entries(extraHeaders).map(([name, value]) => `${name}: ${value}\r\n`).join('');
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}` +
-      `Access-Control-Allow-Origin: *\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+      `Access-Control-Allow-Origin: *\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
   );
 }

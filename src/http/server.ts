@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { MockEngine } from '../core/engine.js';
-import { answerClientError, handleApiRequest } from './api-adapter.js';
+import { answerClientError, answerOnSocket, handleApiRequest } from './api-adapter.js';
 
 /** Options of the HTTP server around a core engine. */
 export interface HttpOptions {
@@ -35,7 +35,10 @@ export interface RunningServer {
  */
 export function listen(engine: MockEngine, options: HttpOptions): Promise<RunningServer> {
   let admin: Promise<AdminHandler> | undefined;
-  const server = createServer({ keepAliveTimeout: 5000 }, (req, res) => {
+  // Sockets that have sent a whole request; Node closes those between requests itself on close.
+  const served = new WeakSet<Socket>();
+  const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
+    served.add(req.socket);
     const url = req.url ?? '/';
     if (url === '/__admin' || url.startsWith('/__admin/') || url.startsWith('/__admin?')) {
       admin ??= import('./admin.js').then((m) => m.createAdminHandler(engine, options));
@@ -47,8 +50,15 @@ export function listen(engine: MockEngine, options: HttpOptions): Promise<Runnin
       return;
     }
     handleApiRequest(engine, req, res);
-  });
+  };
+  const server = createServer({ keepAliveTimeout: 5000 }, dispatch);
+  // Node answers an Expect other than 100-continue with a bare 417 of its own; like most servers,
+  // the mock ignores an expectation it does not know and answers the request as usual.
+  server.on('checkExpectation', dispatch);
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) => answerClientError(error, socket, engine.anonymousRateHeaders(socket.remoteAddress)));
+  // Without this listener Node drops a CONNECT without a word; the mock answers it (405 or 404).
+  // Upgrade requests need no listener: without one Node serves them as plain requests.
+  server.on('connect', (req: IncomingMessage, socket: Socket) => answerOnSocket(engine, req, socket));
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
@@ -67,8 +77,11 @@ export function listen(engine: MockEngine, options: HttpOptions): Promise<Runnin
         close: () =>
           new Promise<void>((done) => {
             server.close(() => done());
-            // Idle keep-alive sockets would hold the close open; busy ones finish their answer first.
+            // Idle sockets would hold the close open: keep-alive ones between requests, and ones
+            // that never sent a whole request (a browser's preconnect, a stalled client). Busy
+            // ones finish their answer first.
             server.closeIdleConnections();
+            for (const socket of sockets) if (!served.has(socket)) socket.destroy();
             const timer = setTimeout(() => {
               for (const socket of sockets) socket.destroy();
             }, 2000);

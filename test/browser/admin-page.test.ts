@@ -98,14 +98,23 @@ describe('the admin page in headless Chromium', () => {
   });
 
   it('switches the scenario from the page, which starts the session afresh', async () => {
-    await page.selectOption('#scenarios', 'default');
+    expect(await page.inputValue('#scenarios')).toBe('default');
+    await page.selectOption('#scenarios', 'removal-eve');
     await page.click('#switch');
+    await shows('#scenario', 'removal-eve');
     await shows('#request-count', '0 requests');
-    expect(await page.textContent('#scenario')).toBe('default');
-    expect(await page.textContent('#clock-mode')).toBe('running');
-    expect(mock.clock.state().frozen).toBe(false);
+    expect(await page.textContent('#clock')).toBe('2030-12-04 23:59:00Z');
     expect(mock.requests()).toEqual([]);
     expect((await qaRow())?.[3]).toBe('3 of 3');
+    await page.selectOption('#scenarios', 'revoked-key');
+    await page.click('#switch');
+    await shows('#scenario', 'revoked-key');
+    expect(await page.textContent('#clock-mode')).toBe('running');
+    expect(mock.clock.state().frozen).toBe(false);
+    expect((await table('keys')).find((r) => r[0] === 'demo-free')?.[5]).toBe('revoked');
+    await page.reload();
+    await shows('#live', 'live');
+    expect(await page.inputValue('#scenarios')).toBe('revoked-key');
   });
 
   it('watches one X-Mock-Session world with ?session=', async () => {

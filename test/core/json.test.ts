@@ -69,3 +69,12 @@ describe('parseJsonBody', () => {
     expect(parseJsonBody(new TextEncoder().encode('{"name":"Zoë"}')).value).toEqual({ name: 'Zoë' });
   });
 });
+
+describe('non-integers a double would round to an integer', () => {
+  it.each(['1e-400', '9007199254740993.5', '1.0000000000000000001', '-5e-500'])('keeps %s apart as a NonInteger', async (literal) => {
+    const { NonInteger } = await import('../../src/core/json.js');
+    const { value, hasBigInt } = parseJsonText(`{"n":${literal}}`);
+    expect(hasBigInt).toBe(true);
+    expect((value as { n: unknown }).n).toEqual(new NonInteger(literal));
+  });
+});

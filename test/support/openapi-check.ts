@@ -26,7 +26,10 @@ function templateOf(path: string): string | undefined {
 export function responseProblem(method: string, path: string, status: number, headers: Headers, bodyText: string): string | undefined {
   const template = templateOf(path);
   if (!template) return undefined;
-  const operation = doc.paths[template]?.[(method === 'HEAD' ? 'get' : method.toLowerCase())];
+  const operations = doc.paths[template];
+  const verb = method === 'HEAD' ? 'get' : method.toLowerCase();
+  // Own keys only: a method named "constructor" must not find Object's.
+  const operation = operations && Object.hasOwn(operations, verb) ? operations[verb] : undefined;
   if (!operation) return undefined;
   const declared = operation.responses[String(status)];
   if (!declared) return `${method} ${path}: status ${status} is not declared in the OpenAPI document`;
