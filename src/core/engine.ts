@@ -90,8 +90,10 @@ export class MockEngine {
     let report: RateReport | undefined;
     let extraHeaders: Record<string, string> | undefined;
     let forced: ForcedAnswer | undefined;
+    // Read once: the answer's headers and journal entry use the instant the checks used.
+    let now: number | undefined;
     try {
-      const now = world.clock.now();
+      now = world.clock.now();
       if (isPreflight(req.method, req.headers)) {
         const allow = allowedMethods(req.path) ?? 'GET, HEAD, POST, OPTIONS';
         report = world.limiter.peek(addressBucket(req.remoteAddress), world.settings.anonymousLimits, now);
@@ -127,7 +129,7 @@ export class MockEngine {
     if (forced?.fault) outcome.fault = forced.fault;
     const delayMs = world.runtime?.latency() ?? 0;
     if (delayMs > 0) outcome.delayMs = delayMs;
-    return this.finish(req, world, outcome, auth, report, started, extraHeaders);
+    return this.finish(req, world, outcome, auth, report, started, extraHeaders, now);
   }
 
   /** Answers a request the adapter refused before the checks (a 414), with the usual headers. */
@@ -155,11 +157,12 @@ export class MockEngine {
     report: RateReport | undefined,
     started: number,
     extraHeaders?: Record<string, string>,
+    checkedAt?: number,
   ): CoreResponse {
     // nosniff: a browser must never read an answer that echoes input as anything but JSON.
     const headers: Record<string, string> = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
     if (outcome.body !== undefined) headers['Content-Type'] = JSON_TYPE;
-    const now = world.clock.now();
+    const now = checkedAt ?? world.clock.now();
     const shown = report ?? world.limiter.peek(addressBucket(req.remoteAddress), world.settings.anonymousLimits, now);
     setRateHeaders(headers, shown, outcome.status === 429);
     if (extraHeaders) Object.assign(headers, extraHeaders);

@@ -3,6 +3,8 @@ import { isoTime } from '../../src/core/journal.js';
 import { rateHeaders, setRateHeaders } from '../../src/core/limiter.js';
 import { parseListQuery } from '../../src/core/validation.js';
 import { MockError } from '../../src/core/errors.js';
+import { authenticate } from '../../src/core/auth.js';
+import type { KeyConfig } from '../../src/core/types.js';
 
 // The API path remembers what it formatted or parsed last; these tests pin down that a remembered
 // answer is always the one a fresh computation would give.
@@ -72,5 +74,32 @@ describe('setRateHeaders', () => {
     const headers: Record<string, string> = {};
     setRateHeaders(headers, refused, true);
     expect(headers).toEqual(rateHeaders(refused));
+  });
+});
+
+describe('authenticate, header after header', () => {
+  const keys = new Map<string, KeyConfig>([
+    ['demo-free', { key: 'demo-free', plan: 'free', limits: { perMinute: 60, perDay: 1000 } }],
+    ['demo-pro', { key: 'demo-pro', plan: 'pro', limits: { perMinute: 300, perDay: 10000 } }],
+  ]);
+  const outcome = (authorization: string): string => {
+    const result = authenticate({ authorization }, ['Authorization', authorization], keys, '');
+    return result.ok ? result.key.key : result.error.code;
+  };
+
+  it('answers each header on its own, whatever came before', () => {
+    const sequence: [string, string][] = [
+      ['Bearer demo-free', 'demo-free'],
+      ['Bearer demo-free', 'demo-free'],
+      ['Bearer demo-pro', 'demo-pro'],
+      ['Bearer  demo-pro ', 'demo-pro'],
+      ['Basic demo-pro', 'malformed_authorization'],
+      ['Basic demo-pro', 'malformed_authorization'],
+      ['bearer demo-free', 'demo-free'],
+      ['Bearer demo-nope', 'invalid_api_key'],
+      ['Bearer demo-free', 'demo-free'],
+      ['Bearer demo free', 'malformed_authorization'],
+    ];
+    expect(sequence.map(([header]) => outcome(header))).toEqual(sequence.map(([, expected]) => expected));
   });
 });
