@@ -27,6 +27,18 @@ function safeDecode(value: string): string {
   }
 }
 
+let lastHeader = '';
+let lastToken: string | undefined;
+
+/** The key of a `Bearer` header, or undefined; a client sends the same header again and again. */
+function bearerToken(header: string): string | undefined {
+  if (header !== lastHeader) {
+    lastToken = BEARER.exec(header)?.[1];
+    lastHeader = header;
+  }
+  return lastToken;
+}
+
 /** What the Authorization header says: a key the mock knows, or why it cannot be used. */
 export type AuthResult = { ok: true; key: KeyConfig } | { ok: false; error: MockError };
 
@@ -34,7 +46,10 @@ export type AuthResult = { ok: true; key: KeyConfig } | { ok: false; error: Mock
 function countHeader(rawHeaders: readonly string[] | undefined, name: string): number {
   if (!rawHeaders) return 1;
   let n = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].toLowerCase() === name) n++;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const raw = rawHeaders[i];
+    if (raw.length === name.length && raw.toLowerCase() === name) n++;
+  }
   return n;
 }
 
@@ -53,12 +68,12 @@ export function authenticate(headers: HeaderBag, rawHeaders: readonly string[] |
   if (Array.isArray(header) || countHeader(rawHeaders, 'authorization') > 1) {
     return fail('malformed_authorization', 'The Authorization header was sent more than once; send exactly one "Authorization: Bearer <API_KEY>".', true);
   }
-  const match = BEARER.exec(header);
-  if (!match) {
+  const token = bearerToken(header);
+  if (token === undefined) {
     return fail('malformed_authorization', 'The Authorization header must be "Bearer <API_KEY>": the Bearer scheme and one key of letters, digits and -._~+/.', true);
   }
-  const key = keys.get(match[1]);
-  if (!key) return fail('invalid_api_key', `The API key ${redactKey(match[1])} is not valid. Use one of the keys printed at start, such as demo-free.`, true);
+  const key = keys.get(token);
+  if (!key) return fail('invalid_api_key', `The API key ${redactKey(token)} is not valid. Use one of the keys printed at start, such as demo-free.`, true);
   if (key.revoked) return fail('revoked_api_key', `The API key ${redactKey(key.key)} has been revoked. Use another key.`, true);
   return { ok: true, key };
 }

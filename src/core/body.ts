@@ -1,4 +1,3 @@
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { MockError } from './errors.js';
 import { JsonSyntaxError, parseJsonBody, type JsonValue } from './json.js';
 import type { HeaderBag } from './types.js';
@@ -63,6 +62,8 @@ function tooLargeError(): MockError {
 function inflate(body: Uint8Array, encoding: string): Uint8Array {
   if (encoding === 'identity' || encoding === '') return body;
   const options = { maxOutputLength: MAX_BODY_BYTES };
+  // zlib is loaded on the first compressed body: most clients never send one, and start-up is shorter without it.
+  const { brotliDecompressSync, gunzipSync, inflateSync } = process.getBuiltinModule('node:zlib');
   try {
     if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(body, options);
     if (encoding === 'deflate') return inflateSync(body, options);

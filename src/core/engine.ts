@@ -3,8 +3,8 @@ import { addCorsHeaders, isPreflight, preflightHeaders } from './cors.js';
 import { deprecationHeaders } from './deprecation.js';
 import { MockError, errorBody } from './errors.js';
 import { WWW_AUTHENTICATE_INVALID, authenticate, redactKey, redactQuery, type AuthResult } from './auth.js';
-import type { JournalEntry } from './journal.js';
-import { rateHeaders, type RateDecision, type RateReport } from './limiter.js';
+import { isoTime, type JournalEntry } from './journal.js';
+import { setRateHeaders, rateHeaders, type RateDecision, type RateReport } from './limiter.js';
 import { openapiDocument } from './openapi.js';
 import { runOperation } from './operations.js';
 import { allowedMethods, route, type Route } from './router.js';
@@ -38,6 +38,22 @@ interface Outcome {
 }
 
 const JSON_TYPE = 'application/json';
+/** Past this many distinct keys the memo of bucket ids and redacted keys starts over. */
+const MEMO_LIMIT = 10_000;
+
+/** Remembers a pure function's answers for the few keys a server sees, so the hot path builds no strings. */
+function memo(fn: (key: string) => string): (key: string) => string {
+  const seen = new Map<string, string>();
+  return (key) => {
+    let value = seen.get(key);
+    if (value === undefined) {
+      if (seen.size >= MEMO_LIMIT) seen.clear();
+      value = fn(key);
+      seen.set(key, value);
+    }
+    return value;
+  };
+}
 
 /**
  * The mock's core: takes a plain request and returns a plain response, applying the checks in
@@ -49,6 +65,8 @@ export class MockEngine {
   private readonly onRequest: ((entry: JournalEntry) => void) | undefined;
   private readonly documentBody = JSON.stringify(openapiDocument);
   private readonly monotonic: () => number;
+  private readonly bucketOfKey = memo(keyBucket);
+  private readonly redacted = memo(redactKey);
 
   constructor(options: EngineOptions) {
     this.sessions = new SessionRegistry(options.settings, options.now ?? Date.now, options.maxSessions);
@@ -70,10 +88,12 @@ export class MockEngine {
     let outcome: Outcome;
     let auth: AuthResult | undefined;
     let report: RateReport | undefined;
-    const extraHeaders: Record<string, string> = {};
+    let extraHeaders: Record<string, string> | undefined;
     let forced: ForcedAnswer | undefined;
+    // Read once: the answer's headers and journal entry use the instant the checks used.
+    let now: number | undefined;
     try {
-      const now = world.clock.now();
+      now = world.clock.now();
       if (isPreflight(req.method, req.headers)) {
         const allow = allowedMethods(req.path) ?? 'GET, HEAD, POST, OPTIONS';
         report = world.limiter.peek(addressBucket(req.remoteAddress), world.settings.anonymousLimits, now);
@@ -82,9 +102,9 @@ export class MockEngine {
       }
       const where = route(req.method, req.path);
       auth = authenticate(req.headers, req.rawHeaders, world.keys, req.query);
-      const bucket = auth.ok ? keyBucket(auth.key.key) : addressBucket(req.remoteAddress);
+      const bucket = auth.ok ? this.bucketOfKey(auth.key.key) : addressBucket(req.remoteAddress);
       const limits = auth.ok ? auth.key.limits : world.settings.anonymousLimits;
-      if (where.kind === 'operation' && where.operation === 'getPet') Object.assign(extraHeaders, deprecationHeaders(world.settings.deprecation));
+      if (where.kind === 'operation' && where.operation === 'getPet') extraHeaders = { ...deprecationHeaders(world.settings.deprecation) };
 
       if (where.kind === 'document' || where.kind === 'options') {
         report = world.limiter.peek(bucket, limits, now);
@@ -109,7 +129,7 @@ export class MockEngine {
     if (forced?.fault) outcome.fault = forced.fault;
     const delayMs = world.runtime?.latency() ?? 0;
     if (delayMs > 0) outcome.delayMs = delayMs;
-    return this.finish(req, world, outcome, auth, report, started, extraHeaders);
+    return this.finish(req, world, outcome, auth, report, started, extraHeaders, now);
   }
 
   /** Answers a request the adapter refused before the checks (a 414), with the usual headers. */
@@ -137,12 +157,14 @@ export class MockEngine {
     report: RateReport | undefined,
     started: number,
     extraHeaders?: Record<string, string>,
+    checkedAt?: number,
   ): CoreResponse {
     // nosniff: a browser must never read an answer that echoes input as anything but JSON.
     const headers: Record<string, string> = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
     if (outcome.body !== undefined) headers['Content-Type'] = JSON_TYPE;
-    const shown = report ?? world.limiter.peek(addressBucket(req.remoteAddress), world.settings.anonymousLimits, world.clock.now());
-    Object.assign(headers, rateHeaders(outcome.status === 429 ? shown : withoutRetry(shown)));
+    const now = checkedAt ?? world.clock.now();
+    const shown = report ?? world.limiter.peek(addressBucket(req.remoteAddress), world.settings.anonymousLimits, now);
+    setRateHeaders(headers, shown, outcome.status === 429);
     if (extraHeaders) Object.assign(headers, extraHeaders);
     if (outcome.headers) Object.assign(headers, outcome.headers);
     addCorsHeaders(headers, req.headers);
@@ -151,7 +173,7 @@ export class MockEngine {
 
     const entry: JournalEntry = {
       seq: world.journal.nextSeq(),
-      at: new Date(world.clock.now()).toISOString(),
+      at: isoTime(now),
       session: world.id,
       method: req.method,
       path: req.path,
@@ -161,7 +183,7 @@ export class MockEngine {
       durationMs: Math.round((this.monotonic() - started) * 1000) / 1000,
     };
     if (outcome.code) entry.code = outcome.code;
-    if (auth?.ok) entry.key = redactKey(auth.key.key);
+    if (auth?.ok) entry.key = this.redacted(auth.key.key);
     if (outcome.fault) entry.fault = outcome.fault;
     if (outcome.delayMs) entry.delayMs = outcome.delayMs;
     world.journal.add(entry);

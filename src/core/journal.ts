@@ -22,6 +22,21 @@ export interface JournalEntry {
   fault?: 'reset' | 'empty' | 'truncate';
 }
 
+let lastMs = NaN;
+let lastIso = '';
+
+/**
+ * `new Date(ms).toISOString()`, remembered for the last instant: under load many answers share a
+ * millisecond, and formatting a date was the single largest cost of journalling one.
+ */
+export function isoTime(ms: number): string {
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
+}
+
 /** The journal's default bound, per session. */
 export const DEFAULT_JOURNAL_SIZE = 1000;
 

@@ -149,11 +149,18 @@ function secondsUntil(instantMs: number, now: number): number {
 
 /** The `X-RateLimit-*` (and `Retry-After`) headers of a report. */
 export function rateHeaders(report: RateReport): Record<string, string> {
-  const headers: Record<string, string> = {
-    'X-RateLimit-Limit': String(report.limit),
-    'X-RateLimit-Remaining': String(report.remaining),
-    'X-RateLimit-Reset': String(report.reset),
-  };
-  if (report.retryAfter !== undefined) headers['Retry-After'] = String(report.retryAfter);
+  const headers: Record<string, string> = {};
+  setRateHeaders(headers, report, true);
   return headers;
+}
+
+/**
+ * Writes the `X-RateLimit-*` headers of a report into `headers`, and `Retry-After` when
+ * `withRetry` is set and the report has one. Writing in place spares the API path an object per answer.
+ */
+export function setRateHeaders(headers: Record<string, string>, report: RateReport, withRetry: boolean): void {
+  headers['X-RateLimit-Limit'] = String(report.limit);
+  headers['X-RateLimit-Remaining'] = String(report.remaining);
+  headers['X-RateLimit-Reset'] = String(report.reset);
+  if (withRetry && report.retryAfter !== undefined) headers['Retry-After'] = String(report.retryAfter);
 }

@@ -1,7 +1,7 @@
 import { readJsonBody } from './body.js';
 import { MockError } from './errors.js';
 import { petJson } from './store.js';
-import type { CoreRequest } from './types.js';
+import type { CoreRequest, PetStatus } from './types.js';
 import { parseListQuery, parsePetId, validateNewPet } from './validation.js';
 import type { OperationId, World } from './world.js';
 
@@ -13,13 +13,26 @@ export interface OperationResult {
   reason: string;
 }
 
+const listReasons = new Map<string, string>();
+
+/** The journal's reason for a list; there are only a few hundred, so each is built once. */
+function listReason(limit: number, status: PetStatus | undefined): string {
+  const key = `${status ?? ''}${limit}`;
+  let reason = listReasons.get(key);
+  if (reason === undefined) {
+    reason = `listed animals (limit ${limit}${status ? `, status ${status}` : ''})`;
+    listReasons.set(key, reason);
+  }
+  return reason;
+}
+
 /** Runs one of the three operations of the specification; failures are thrown as MockError. */
 export function runOperation(operation: OperationId, world: World, req: CoreRequest, petId?: string): OperationResult {
   switch (operation) {
     case 'listPets': {
       const query = parseListQuery(req.query);
       const body = world.store.listBody(query.limit, query.status);
-      return { status: 200, body, reason: `listed animals (limit ${query.limit}${query.status ? `, status ${query.status}` : ''})` };
+      return { status: 200, body, reason: listReason(query.limit, query.status) };
     }
     case 'createPet': {
       const parsed = readJsonBody(req.headers, req.body, req.bodyTooLarge === true);

@@ -13,6 +13,10 @@ const PETS_ALLOW = 'GET, HEAD, POST, OPTIONS';
 const PET_ALLOW = 'GET, HEAD, OPTIONS';
 const DOC_ALLOW = 'GET, HEAD, OPTIONS';
 
+// Routes without a path parameter are the same every time; nobody mutates a route.
+const LIST_PETS: Route = { kind: 'operation', operation: 'listPets', allow: PETS_ALLOW };
+const CREATE_PET: Route = { kind: 'operation', operation: 'createPet', allow: PETS_ALLOW };
+
 /** The methods a path answers, for preflights and `Allow`; undefined for unknown paths. */
 export function allowedMethods(path: string): string | undefined {
   if (path === '/v1/pets') return PETS_ALLOW;
@@ -34,8 +38,8 @@ function petIdSegment(path: string): string | undefined {
 export function route(method: string, path: string): Route {
   const verb = method === 'HEAD' ? 'GET' : method;
   if (path === '/v1/pets') {
-    if (verb === 'GET') return { kind: 'operation', operation: 'listPets', allow: PETS_ALLOW };
-    if (verb === 'POST') return { kind: 'operation', operation: 'createPet', allow: PETS_ALLOW };
+    if (verb === 'GET') return LIST_PETS;
+    if (verb === 'POST') return CREATE_PET;
     return method === 'OPTIONS' ? { kind: 'options', allow: PETS_ALLOW } : { kind: 'method-not-allowed', allow: PETS_ALLOW };
   }
   const petId = petIdSegment(path);

@@ -1,4 +1,5 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv2020 as Ajv2020Class, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { MockError, type ErrorDetail } from './errors.js';
 import { NonInteger, type JsonValue } from './json.js';
 import { LIMIT_BOUNDS, PET_STATUSES, openapiDocument } from './openapi.js';
@@ -6,9 +7,14 @@ import type { PetStatus } from './types.js';
 
 let validators: { newPet: ValidateFunction } | undefined;
 
-/** Ajv is compiled on the first body that needs it, so start-up does not pay for it. */
+/**
+ * Ajv is loaded and compiled on the first body that needs it, so start-up pays for neither: its
+ * import alone took about as long as a bare node:http server takes to start. It is CommonJS, so
+ * it loads synchronously here, inside the request that needs it.
+ */
 function getValidators(): { newPet: ValidateFunction } {
   if (validators) return validators;
+  const { Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020Class };
   const ajv = new Ajv2020({ allErrors: true, strict: true });
   // The document's top-level OpenAPI fields are not JSON Schema keywords; refs still resolve into them.
   ajv.addVocabulary(['openapi', 'info', 'servers', 'security', 'paths', 'components']);
@@ -122,12 +128,25 @@ export interface ListQuery {
 
 const DIGITS = /^\d{1,4}$/;
 
+const parsedQueries = new Map<string, Readonly<ListQuery>>();
+const MAX_PARSED_QUERIES = 256;
+
 /**
  * Reads `limit` and `status` from a raw query string: `limit` must be decimal digits within the
  * document's bounds, `status` one of the enum (case-sensitive); a repeated parameter is refused;
- * unknown parameters are ignored.
+ * unknown parameters are ignored. Clients repeat the same few queries, so valid ones are remembered.
  */
-export function parseListQuery(rawQuery: string): ListQuery {
+export function parseListQuery(rawQuery: string): Readonly<ListQuery> {
+  let parsed = parsedQueries.get(rawQuery);
+  if (parsed === undefined) {
+    parsed = Object.freeze(readListQuery(rawQuery));
+    if (parsedQueries.size >= MAX_PARSED_QUERIES) parsedQueries.clear();
+    parsedQueries.set(rawQuery, parsed);
+  }
+  return parsed;
+}
+
+function readListQuery(rawQuery: string): ListQuery {
   const result: ListQuery = { limit: LIMIT_BOUNDS.default };
   if (rawQuery === '') return result;
   let seenLimit = false;
@@ -160,6 +179,8 @@ export function parseListQuery(rawQuery: string): ListQuery {
 }
 
 function decodeComponent(raw: string, what: string): string {
+  // Most queries are plain (limit=20): nothing to decode.
+  if (!raw.includes('%') && !raw.includes('+')) return raw;
   try {
     return decodeURIComponent(raw.replace(/\+/g, ' '));
   } catch {
