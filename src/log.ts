@@ -2,12 +2,16 @@ import type { JournalEntry } from './core/journal.js';
 
 export type LogFormat = 'pretty' | 'json';
 
-/** How many request lines the log prints in one second before it starts counting instead. */
+/** How many request lines the pretty log prints in one second before it starts counting instead. */
 export const DEFAULT_LINES_PER_SECOND = 100;
 
 /** Options of the request logger; the clock and timer are passed in so tests can drive them. */
 export interface RequestLoggerOptions {
-  /** Lines printed per wall-clock second; the rest of that second is summed up in one line. */
+  /**
+   * Lines printed per wall-clock second; the rest of that second is summed up in one line. The
+   * pretty log (for people) prints 100 by default; the JSON log (for machines, which want every
+   * request) has no cap unless one is given.
+   */
   linesPerSecond?: number;
   now?: () => number;
   /** Runs `fn` after `ms`; must not keep the process alive. */
@@ -15,13 +19,14 @@ export interface RequestLoggerOptions {
 }
 
 /**
- * A request logger. Lines are batched and written once per event-loop turn, and past
+ * A request logger. Lines are batched and written once per event-loop turn. In the pretty log, past
  * `linesPerSecond` in one second the rest of that second is counted and summed up in one line:
  * nobody reads thousands of lines a second, and formatting and writing them cost a load test a
- * large share of the mock's throughput when measured. The journal keeps every request's details.
+ * large share of the mock's throughput when measured. The JSON log writes a line per request, for
+ * the collectors that read it; the journal keeps every request's details either way.
  */
 export function createRequestLogger(format: LogFormat, write: (text: string) => void, options: RequestLoggerOptions = {}): (entry: JournalEntry) => void {
-  const cap = options.linesPerSecond ?? DEFAULT_LINES_PER_SECOND;
+  const cap = options.linesPerSecond ?? (format === 'pretty' ? DEFAULT_LINES_PER_SECOND : Number.POSITIVE_INFINITY);
   const now = options.now ?? Date.now;
   const setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms).unref());
   let pending: string[] = [];

@@ -125,7 +125,19 @@ describe('the request log under load', () => {
     expect(h.lines().some((l) => l.includes('not shown'))).toBe(false);
   });
 
-  it('prints a hundred lines a second by default', () => {
+  it('by default caps the pretty log at a hundred lines a second and writes every request to the JSON log', async () => {
+    const written = { pretty: '', json: '' };
+    const now = () => 5_000_250;
+    const noTimer = () => undefined;
+    const pretty = createRequestLogger('pretty', (t) => (written.pretty += t), { now, setTimer: noTimer });
+    const json = createRequestLogger('json', (t) => (written.json += t), { now, setTimer: noTimer });
+    for (let i = 1; i <= 250; i++) {
+      pretty(entry(i));
+      json(entry(i));
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written.pretty.trimEnd().split('\n')).toHaveLength(DEFAULT_LINES_PER_SECOND);
     expect(DEFAULT_LINES_PER_SECOND).toBe(100);
+    expect(written.json.trimEnd().split('\n').map((l) => (JSON.parse(l) as { seq: number }).seq)).toEqual(Array.from({ length: 250 }, (_, i) => i + 1));
   });
 });
