@@ -1,16 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { run, waitFor, type CliRun } from './cli.js';
+import { describe, expect, it } from 'vitest';
+import { cliLauncher, waitFor } from './cli.js';
 
-const runs: CliRun[] = [];
-afterEach(() => {
-  for (const r of runs.splice(0)) if (r.child.exitCode === null) r.child.kill('SIGKILL');
-});
-
-function cli(...args: string[]): CliRun {
-  const r = run(process.execPath, ['dist/cli.js', '--port', '0', ...args]);
-  runs.push(r);
-  return r;
-}
+const cli = cliLauncher('--port', '0');
 
 const SECRET = 'ci-secret-key-123456';
 

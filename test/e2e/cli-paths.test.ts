@@ -1,18 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { run, waitFor, type CliRun } from './cli.js';
+import { describe, expect, it } from 'vitest';
+import { cliLauncher, waitFor } from './cli.js';
 
 // The built CLI parses plain command lines itself and hands the rest to yargs, loaded only then;
 // Ajv is loaded on the first body. These run the real dist/cli.js through both paths.
-const runs: CliRun[] = [];
-afterEach(() => {
-  for (const r of runs.splice(0)) if (r.child.exitCode === null) r.child.kill('SIGKILL');
-});
-
-function cli(...args: string[]): CliRun {
-  const r = run(process.execPath, ['dist/cli.js', ...args]);
-  runs.push(r);
-  return r;
-}
+const cli = cliLauncher();
 
 describe('the command line beyond the fast path', () => {
   it('--help lists the options and exits 0', async () => {

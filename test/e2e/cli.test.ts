@@ -1,20 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { shippedScenarios } from '../../src/scenarios.js';
-import { run, waitFor, type CliRun } from './cli.js';
+import { cliLauncher, waitFor } from './cli.js';
 
-const runs: CliRun[] = [];
-afterEach(() => {
-  for (const r of runs.splice(0)) if (r.child.exitCode === null) r.child.kill('SIGKILL');
-});
-
-function cli(...args: string[]): CliRun {
-  const r = run(process.execPath, ['dist/cli.js', ...args]);
-  runs.push(r);
-  return r;
-}
+const cli = cliLauncher();
 
 describe('the petstore-mock command', () => {
   it('prints the base URL, the demo keys and a curl line, serves the API, and stops on SIGTERM', async () => {

@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 
 /** A spawned CLI with its output so far. */
@@ -31,4 +32,20 @@ export async function waitFor(cli: CliRun, pattern: RegExp, timeoutMs = 15_000):
     }
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/**
+ * Starts the built CLI (`dist/cli.js`) with `fixed` arguments before each call's own; every process
+ * it started is killed after each test of the file (or describe block) that made it.
+ */
+export function cliLauncher(...fixed: string[]): (...args: string[]) => CliRun {
+  const runs: CliRun[] = [];
+  afterEach(() => {
+    for (const r of runs.splice(0)) if (r.child.exitCode === null) r.child.kill('SIGKILL');
+  });
+  return (...args) => {
+    const r = run(process.execPath, ['dist/cli.js', ...fixed, ...args]);
+    runs.push(r);
+    return r;
+  };
 }

@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
-import { run, waitFor, type CliRun } from '../e2e/cli.js';
+import { cliLauncher, waitFor } from '../e2e/cli.js';
 import { call, post, useMock } from '../support/mock.js';
 import { rawRequest } from '../support/raw.js';
 
@@ -148,14 +148,10 @@ describe('connections that sit idle', () => {
 });
 
 describe('SIGTERM on the command line in the middle of traffic', () => {
-  const runs: CliRun[] = [];
-  afterEach(() => {
-    for (const r of runs.splice(0)) if (r.child.exitCode === null) r.child.kill('SIGKILL');
-  });
+  const cli = cliLauncher('--port', '0', '--key', 'bulk:enterprise:1000000:10000000');
 
   it('keeps serving when whoever read its output goes away (petstore-mock | head)', async () => {
-    const r = run(process.execPath, ['dist/cli.js', '--port', '0', '--key', 'bulk:enterprise:1000000:10000000']);
-    runs.push(r);
+    const r = cli();
     const [, url] = await waitFor(r, /(http:\/\/127\.0\.0\.1:\d+\/v1)/);
     r.child.stdout.destroy();
     for (let i = 0; i < 50; i++) {
@@ -170,8 +166,7 @@ describe('SIGTERM on the command line in the middle of traffic', () => {
   });
 
   it('exits 0 within a bound, having answered every request it took in whole', async () => {
-    const r = run(process.execPath, ['dist/cli.js', '--port', '0', '--quiet', '--key', 'bulk:enterprise:1000000:10000000']);
-    runs.push(r);
+    const r = cli('--quiet');
     const [, url] = await waitFor(r, /(http:\/\/127\.0\.0\.1:\d+\/v1)/);
     let answered = 0;
     let signalled = false;

@@ -1,19 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { adminPage } from '../../src/http/admin-page.js';
 import { startMock } from '../../src/index.js';
-import { run, waitFor, type CliRun } from '../e2e/cli.js';
+import { cliLauncher, waitFor } from '../e2e/cli.js';
 import { call, post, useMock } from '../support/mock.js';
 import { rawRequest } from '../support/raw.js';
 
-const runs: CliRun[] = [];
-afterEach(() => {
-  for (const r of runs.splice(0)) if (r.child.exitCode === null) r.child.kill('SIGKILL');
-});
-function cli(...args: string[]): CliRun {
-  const r = run(process.execPath, ['dist/cli.js', ...args]);
-  runs.push(r);
-  return r;
-}
+const cli = cliLauncher();
 
 const SECRET = 'team-secret-4f9a2c71';
 const WRONG = 'wrong-secret-8d1e5b33';
