@@ -18,20 +18,29 @@ export function serverOptions<T>(y: Argv<T>) {
     .option('ready-json', { type: 'boolean', default: false, describe: 'Print one JSON line with URL, keys and scenario when ready' });
 }
 
+/**
+ * A flag that takes one value: yargs makes an array of a repeated one, which must not reach the
+ * server as `--host a,b` or a listen on every interface.
+ */
+function once<T>(name: string, value: T | T[]): T {
+  if (Array.isArray(value)) throw new UsageError(`--${name} was given ${value.length} times; give it once.`);
+  return value;
+}
+
 /** What yargs parsed, in the shape both parsers share. */
 export function toRawArgs(argv: Awaited<ReturnType<typeof serverOptions>['argv']>): RawArgs {
   return {
-    port: argv.port,
-    host: argv.host,
-    seed: argv.seed,
-    pets: argv.pets,
-    fixtures: argv.fixtures,
-    scenario: argv.scenario,
+    port: once('port', argv.port),
+    host: once('host', argv.host),
+    seed: once('seed', argv.seed),
+    pets: once('pets', argv.pets),
+    fixtures: once('fixtures', argv.fixtures),
+    scenario: once('scenario', argv.scenario),
     key: argv.key.map(String),
-    adminToken: argv['admin-token'],
-    logFormat: argv['log-format'],
-    quiet: argv.quiet,
-    readyJson: argv['ready-json'],
+    adminToken: once('admin-token', argv['admin-token']),
+    logFormat: once('log-format', argv['log-format']),
+    quiet: once('quiet', argv.quiet),
+    readyJson: once('ready-json', argv['ready-json']),
   };
 }
 

@@ -34,6 +34,11 @@ describe('the petstore-mock command', () => {
   it.each([
     [['--port', 'abc'], '--port must be a whole number from 0 to 65535'],
     [['--nope'], 'Unknown argument: nope'],
+    [['--host', '127.0.0.1', '--host', '127.0.0.1'], '--host was given 2 times; give it once.'],
+    [['--port', '0', '--port', '1'], '--port was given 2 times; give it once.'],
+    [['--admin-token', 'a', '--admin-token', 'b'], '--admin-token was given 2 times; give it once.'],
+    [['--fixtures', 'a.json', '--fixtures', 'b.json'], '--fixtures was given 2 times; give it once.'],
+    [['--scenario', 'ban', '--scenario', 'banned'], '--scenario was given 2 times; give it once.'],
     [['--key', 'x:gold'], 'names an unknown plan "gold"'],
     [['--fixtures', 'missing.json'], 'cannot read the fixtures file missing.json'],
   ])('%j: one line on stderr, exit 1', async (args, fragment) => {
