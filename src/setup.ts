@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { FixtureError, parseFixtures } from './core/fixtures.js';
+import { FixtureError, checkPets, parseFixtures } from './core/fixtures.js';
 import { parseKeySpec } from './core/plans.js';
 import { ScenarioError } from './core/scenario.js';
 import { DEFAULT_PET_COUNT, DEFAULT_SEED } from './core/seed.js';
@@ -31,7 +31,7 @@ export function prepareHost(options: HostOptions): ScenarioHost {
     }
     pets = parseFixtures(text, options.fixtures);
   } else if (options.fixtures) {
-    pets = options.fixtures;
+    pets = checkPets(options.fixtures, 'the fixtures option');
   }
   const keys = (options.keys ?? []).map((k) => (typeof k === 'string' ? parseKeySpec(k) : k));
   const generated = new Map<string, BaseData>();

@@ -26,14 +26,22 @@ export function parseFixtures(text: string, source: string): Pet[] {
   if (Array.isArray(parsed)) items = parsed;
   else if (parsed !== null && typeof parsed === 'object' && !(parsed instanceof NonInteger) && Array.isArray(parsed.pets)) items = parsed.pets;
   else throw new FixtureError(`petstore-mock: ${source} must hold a JSON array of animals or a json-server db.json with a "pets" array.`);
+  return checkPets(items, source);
+}
 
+/**
+ * Checks animals from a file or from the library's `fixtures` option, which reach the store as
+ * they are: each needs a string name and an integer categoryId, ids must be unique positive
+ * integers, and animals without an id get the next free ones.
+ */
+export function checkPets(items: readonly unknown[], source: string): Pet[] {
   const pets: Pet[] = [];
   const pending: { name: string; categoryId: number | bigint; status?: PetStatus }[] = [];
   const ids = new Set<number>();
   items.forEach((item, index) => {
     const where = `${source}: animal #${index + 1}`;
     if (item === null || typeof item !== 'object' || Array.isArray(item) || item instanceof NonInteger) throw new FixtureError(`petstore-mock: ${where} is not a JSON object.`);
-    const { id, name, categoryId, status } = item;
+    const { id, name, categoryId, status } = item as { id?: unknown; name?: unknown; categoryId?: unknown; status?: unknown };
     if (typeof name !== 'string') throw new FixtureError(`petstore-mock: ${where} needs a string "name".`);
     if (!(typeof categoryId === 'bigint' || (typeof categoryId === 'number' && Number.isInteger(categoryId)))) {
       throw new FixtureError(`petstore-mock: ${where} needs an integer "categoryId".`);
