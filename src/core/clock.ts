@@ -94,3 +94,20 @@ export class VirtualClock {
     return { now: new Date(this.now()).toISOString(), frozen: this.frozen };
   }
 }
+
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * Reads an ISO-8601 instant with a zone, such as `2030-12-05T00:00:00Z`, strictly: a day or an
+ * hour that does not exist (`2030-02-30`, `24:30`) is refused rather than rolled over as
+ * `Date.parse` does. Returns epoch milliseconds, or undefined.
+ */
+export function parseInstant(text: string): number | undefined {
+  const m = ISO_INSTANT.exec(text);
+  if (!m) return undefined;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map((v) => Number(v ?? 0));
+  const fields = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  const exists = fields.getUTCFullYear() === year && fields.getUTCMonth() === month - 1 && fields.getUTCDate() === day && fields.getUTCHours() === hour && fields.getUTCMinutes() === minute && fields.getUTCSeconds() === second;
+  const ms = Date.parse(text);
+  return exists && Number.isFinite(ms) ? ms : undefined;
+}

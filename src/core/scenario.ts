@@ -1,4 +1,4 @@
-import { parseDuration } from './clock.js';
+import { parseDuration, parseInstant } from './clock.js';
 import { ERROR_CATALOGUE, type ErrorCode } from './errors.js';
 import { openapiDocument } from './openapi.js';
 import { PLAN_LIMITS, PLAN_NAMES } from './plans.js';
@@ -130,14 +130,14 @@ export function compileScenario(spec: ScenarioSpec, name: string, ctx: CompileCo
       durationMs: spec.ban?.duration === undefined ? d.ban.durationMs : duration(spec.ban.duration),
     },
     deprecation: {
-      deprecatedAt: spec.deprecation?.deprecatedAt ? Date.parse(spec.deprecation.deprecatedAt) : d.deprecation.deprecatedAt,
-      removalAt: spec.deprecation?.removalAt ? Date.parse(spec.deprecation.removalAt) : d.deprecation.removalAt,
+      deprecatedAt: spec.deprecation?.deprecatedAt ? instant(spec.deprecation.deprecatedAt, ['deprecation', 'deprecatedAt']) : d.deprecation.deprecatedAt,
+      removalAt: spec.deprecation?.removalAt ? instant(spec.deprecation.removalAt, ['deprecation', 'removalAt']) : d.deprecation.removalAt,
     },
     clock: { frozen: spec.clock?.frozen ?? false },
     usage,
     journalSize: spec.journal?.size ?? d.journalSize,
   };
-  if (spec.clock?.start !== undefined) settings.clock.start = Date.parse(spec.clock.start);
+  if (spec.clock?.start !== undefined) settings.clock.start = instant(spec.clock.start, ['clock', 'start']);
   const runtime = compileRuntime(spec, name);
   if (runtime) settings.runtime = runtime;
   return settings;
@@ -164,6 +164,12 @@ function resolveKeys(start: readonly KeyConfig[], spec: ScenarioSpec, plans: Rec
     keys.set(entry.key, key);
   });
   return [...keys.values()];
+}
+
+function instant(text: string, path: (string | number)[]): number {
+  const ms = parseInstant(text);
+  if (ms === undefined) throw new ScenarioSpecError(path, `${JSON.stringify(text)} is not an instant that exists; write one such as "2030-12-05T00:00:00Z"`);
+  return ms;
 }
 
 function duration(value: DurationSpec): number {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { authenticate, redactKey } from '../../src/core/auth.js';
-import { VirtualClock, parseDuration } from '../../src/core/clock.js';
+import { VirtualClock, parseDuration, parseInstant } from '../../src/core/clock.js';
 import { KeySpecError, PLAN_LIMITS, demoKeys, parseKeySpec } from '../../src/core/plans.js';
 import type { KeyConfig } from '../../src/core/types.js';
 
@@ -117,5 +117,21 @@ describe('VirtualClock', () => {
 
   it.each(['', 'soon', '5x', '1m 30s', '-5s', -1])('refuses the duration %j', (text) => {
     expect(parseDuration(text)).toBeUndefined();
+  });
+});
+
+describe('parseInstant', () => {
+  it.each([
+    ['2030-12-05T00:00:00Z', Date.UTC(2030, 11, 5)],
+    ['2030-12-05T01:00+01:00', Date.UTC(2030, 11, 5)],
+    ['2028-02-29T12:30:15.250Z', Date.UTC(2028, 1, 29, 12, 30, 15, 250)],
+    ['2030-02-30T00:00:00Z', undefined],
+    ['2030-13-01T00:00:00Z', undefined],
+    ['2030-12-05T24:00:00Z', undefined],
+    ['2030-12-05T23:60:00Z', undefined],
+    ['2030-12-05', undefined],
+    ['tomorrow', undefined],
+  ])('%s -> %s', (text, ms) => {
+    expect(parseInstant(text)).toBe(ms);
   });
 });
