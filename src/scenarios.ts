@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Document, LineCounter } from 'yaml';
 import { FixtureError, parseFixtures } from './core/fixtures.js';
-import { ScenarioError, ScenarioSpecError, compileScenario, type DataSpec, type ScenarioSpec } from './core/scenario.js';
+import { ScenarioError, ScenarioSpecError, compileScenario, isScenarioName, type DataSpec, type ScenarioSpec } from './core/scenario.js';
 import type { DataOptions } from './core/settings.js';
 import type { BaseData } from './core/store.js';
 import type { WorldSettings } from './core/world.js';
@@ -89,6 +89,10 @@ export class ScenarioSource {
     if (problem) throw source.error(problem.path, problem.message);
     const spec = value as ScenarioSpec;
     const name = spec.name ?? basename(file, extname(file));
+    if (!isScenarioName(name)) {
+      const suggestion = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64) || 'my-scenario';
+      throw source.error([], `the file name ${JSON.stringify(name)} is no scenario name (lower-case letters, digits and -, as the admin API switches by it); add "name: ${suggestion}" or rename the file`);
+    }
     return new ScenarioSource(name, spec.description, file, spec, doc, lines);
   }
 
@@ -199,7 +203,7 @@ export function shippedScenarios(): ScenarioSource[] {
 /** A shipped scenario by name, or a scenario file by path (.yaml, .yml or .json). */
 export function loadScenario(nameOrFile: string): ScenarioSource {
   const dir = scenariosDir();
-  if (/^[a-z0-9][a-z0-9-]*$/.test(nameOrFile)) {
+  if (isScenarioName(nameOrFile)) {
     for (const ext of ['.yaml', '.yml', '.json']) {
       const file = join(dir, `${nameOrFile}${ext}`);
       if (existsSync(file)) return ScenarioSource.read(file);

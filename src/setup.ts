@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { FixtureError, checkPets, parseFixtures } from './core/fixtures.js';
 import { parseKeySpec } from './core/plans.js';
-import { ScenarioError } from './core/scenario.js';
+import { ScenarioError, isScenarioName } from './core/scenario.js';
 import { DEFAULT_PET_COUNT, DEFAULT_SEED } from './core/seed.js';
 import { buildBaseData, defaultSettings, type DataOptions } from './core/settings.js';
 import type { BaseData } from './core/store.js';
@@ -50,16 +50,19 @@ export function prepareHost(options: HostOptions): ScenarioHost {
   return { defaults: defaultSettings(base, keys), baseFor };
 }
 
-function isPlainName(name: string): boolean {
-  return /^[a-z0-9][a-z0-9-]*$/.test(name);
+interface Listed {
+  name: string;
+  description: string;
 }
 
 /**
  * The scenarios a server can switch to: the shipped ones, and the files it has loaded (from
- * `--scenario FILE` or the library), by name.
+ * `--scenario FILE` or the library), by name. A file is read again only when switched to, so
+ * editing or deleting it during a run never breaks the listing the admin page polls.
  */
 export class ScenarioCatalogue {
-  private readonly files = new Map<string, string>();
+  private readonly files = new Map<string, Listed & { file: string }>();
+  private shipped: Listed[] | undefined;
 
   constructor(private readonly host: ScenarioHost) {}
 
@@ -70,24 +73,24 @@ export class ScenarioCatalogue {
 
   /** The settings of a shipped scenario, a loaded one by name, or a file by path. */
   settings(nameOrFile: string): WorldSettings {
-    const source = loadScenario(this.files.get(nameOrFile) ?? nameOrFile);
+    const source = loadScenario(this.files.get(nameOrFile)?.file ?? nameOrFile);
     const settings = source.settings(this.host);
     // A file loaded once can be switched back to by its name, also over HTTP.
-    if (!isPlainName(nameOrFile)) this.files.set(source.name, source.file);
+    if (!isScenarioName(nameOrFile)) this.files.set(source.name, { name: source.name, description: source.description, file: source.file });
     return settings;
   }
 
   /** Over HTTP only names are taken: the admin API does not read paths it is sent. */
   settingsByName(name: string): WorldSettings {
-    if (!isPlainName(name)) {
+    if (!isScenarioName(name)) {
       throw new ScenarioError(`petstore-mock: the admin API switches scenarios by name, not ${JSON.stringify(name)}; load a file with --scenario FILE or the library's useScenario(FILE), then switch to it by its name.`);
     }
     return this.settings(name);
   }
 
-  list(): { name: string; description: string }[] {
-    const loaded = [...this.files.values()].map((file) => loadScenario(file));
-    const shipped = shippedScenarios().filter((s) => !this.files.has(s.name));
-    return [...shipped, ...loaded].map(({ name, description }) => ({ name, description }));
+  list(): Listed[] {
+    this.shipped ??= shippedScenarios().map(({ name, description }) => ({ name, description }));
+    const loaded = [...this.files.values()].map(({ name, description }) => ({ name, description }));
+    return [...this.shipped.filter((s) => !this.files.has(s.name)), ...loaded];
   }
 }

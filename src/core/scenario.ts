@@ -48,6 +48,11 @@ export interface ScenarioSpec {
   journal?: { size?: number };
 }
 
+/** Whether a text is a scenario name (as files and the admin API use them), not a path. */
+export function isScenarioName(text: string): boolean {
+  return /^[a-z0-9][a-z0-9-]{0,63}$/.test(text);
+}
+
 /** A scenario that cannot be used; the message names the file or name, the line, and what to fix. */
 export class ScenarioError extends Error {
   constructor(message: string) {

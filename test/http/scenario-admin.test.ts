@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { RunningMock } from '../../src/index.js';
 import { shippedScenarios } from '../../src/scenarios.js';
@@ -56,6 +57,17 @@ describe('scenarios through the admin API', () => {
     expect((await admin(mock, 'scenario', put('qa-walk'))).json.name).toBe('qa-walk');
     expect((await call(mock, '/v1/pets', { key: 'demo-pro' })).json.code).toBe('revoked_api_key');
     expect((await admin(mock, 'scenarios')).json.at(-1)).toEqual({ name: 'qa-walk', description: 'a QA file' });
+  });
+
+  it('keeps listing a loaded file that was deleted during the run, and says so when switched to', async () => {
+    const file = writeScenario('short-lived.yaml', ['description: soon gone']);
+    const mock = await startWithTime(fakeTime(T0), { scenario: file });
+    rmSync(file);
+    expect((await admin(mock, 'scenarios')).json.at(-1)).toEqual({ name: 'short-lived', description: 'soon gone' });
+    expect((await admin(mock, 'scenario')).json).toEqual(expect.objectContaining({ name: 'short-lived', description: 'soon gone' }));
+    const switched = await admin(mock, 'scenario', put('short-lived'));
+    expect(switched.status).toBe(400);
+    expect(switched.json.message).toContain('cannot read the scenario file');
   });
 
   it('a scenario file that breaks on this server is refused with its line, and the session keeps its scenario', async () => {

@@ -91,6 +91,7 @@ describe('a scenario file with a mistake', () => {
     ['a day that does not exist', 'q.yaml', 'description: ok\ndeprecation:\n  removalAt: "2030-02-30T00:00:00Z"\n', 3, 3, /^"2030-02-30T00:00:00Z" is not an instant that exists; write one such as "2030-12-05T00:00:00Z"$/],
     ['a month that does not exist', 'r.yaml', 'description: ok\nclock:\n  start: "2030-13-05T00:00:00Z"\n', 3, 3, /^"2030-13-05T00:00:00Z" is not an instant that exists/],
     ['an hour that does not exist', 's.yaml', 'description: ok\nclock:\n  start: "2030-12-05T24:30Z"\n', 3, 3, /^"2030-12-05T24:30Z" is not an instant that exists/],
+    ['a file name that is no scenario name', 'My Test.yaml', 'description: ok\n', 1, 1, /^the file name "My Test" is no scenario name \(lower-case letters, digits and -, as the admin API switches by it\); add "name: my-test" or rename the file$/],
     ['empty data with a count', 'o.yaml', 'description: ok\ndata:\n  empty: true\n  count: 3\n', 3, 3, /^data\.empty cannot go with count or fixtures; keep one of them$/],
     ['fixtures with a seed', 'p.yaml', 'description: ok\ndata:\n  seed: 1\n  fixtures: pets.json\n', 4, 3, /^data\.fixtures cannot go with seed or count; keep one of them$/],
     ['fixtures that cannot be read', 'n.yaml', 'description: ok\ndata:\n  fixtures: nope.json\n', 3, 3, /^cannot read .*nope\.json \(ENOENT\)$/],
