@@ -122,6 +122,7 @@ export class MockEngine {
       if (where.kind !== 'operation') throw new Error('unreachable: early checks pass only operations');
 
       forced = world.runtime?.intercept(where.operation, req.method, req.path);
+      if (forced?.status === 429) world.limiter.refund(bucket, now);
       outcome = forced ? forcedOutcome(forced, now) : runOperation(where.operation, world, req, where.petId);
     } catch (error) {
       outcome = toOutcome(error);

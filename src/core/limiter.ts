@@ -115,6 +115,16 @@ export class RateLimiter {
     return { outcome: 'limited', window, report: limited };
   }
 
+  /**
+   * Gives back the request `take` just counted, for an answer that turned out to be a 429 after all
+   * (one a scenario forced): a 429 consumes nothing.
+   */
+  refund(id: string, now: number): void {
+    const bucket = this.bucket(id, now);
+    if (bucket.minuteCount > 0) bucket.minuteCount--;
+    if (bucket.dayCount > 0) bucket.dayCount--;
+  }
+
   /** The current report for a bucket without counting anything (used by the admin view). */
   peek(id: string, limits: Limits, now: number): RateReport & { bannedUntil?: number } {
     const bucket = this.bucket(id, now);

@@ -95,6 +95,9 @@ const DEFAULT_FORCED_CODES: Readonly<Record<number, ErrorCode>> = {
   504: 'gateway_timeout',
 };
 
+/** Codes of the admin API and of the mock's own sessions: no answer of the Animal Store API has them. */
+const NOT_API_CODES: ReadonlySet<string> = new Set(['admin_invalid_request', 'admin_unauthorized', 'scenario_invalid', 'invalid_session']);
+
 const { paths } = openapiDocument;
 /** Each operation with a concrete path to test patterns on and the statuses the document declares for it. */
 const OPERATIONS: readonly { id: OperationId; method: string; path: string; statuses: string[] }[] = [
@@ -243,8 +246,8 @@ function compileAnswer(answer: AnswerSpec, match: CompiledMatch, where: (string 
   }
   const code = answer.code ?? DEFAULT_FORCED_CODES[answer.status];
   const entry = (ERROR_CATALOGUE as Record<string, { status: number } | undefined>)[code];
-  if (!entry || entry.status !== answer.status) {
-    const fitting = Object.entries(ERROR_CATALOGUE).filter(([, v]) => v.status === answer.status).map(([c]) => c);
+  if (!entry || entry.status !== answer.status || NOT_API_CODES.has(code)) {
+    const fitting = Object.entries(ERROR_CATALOGUE).filter(([c, v]) => v.status === answer.status && !NOT_API_CODES.has(c)).map(([c]) => c);
     throw new ScenarioSpecError([...where, 'code'], `the code ${JSON.stringify(code)} is not one of the catalogue's codes for ${answer.status}: ${fitting.join(', ')}`);
   }
   const compiled: Extract<CompiledAnswer, { kind: 'error' }> = { kind: 'error', status: answer.status, code: code as ErrorCode };

@@ -87,6 +87,8 @@ describe('compileScenario', () => {
     ['a status one of the matched operations never answers', { steps: [{ match: { path: '/v1/pets' }, answer: { status: 415 } }] }, ['steps', 0, 'answer', 'status'], /listPets never answers 415/],
     ['a code of another status', { steps: [{ answer: { status: 503, code: 'rate_limited' } }] }, ['steps', 0, 'answer', 'code'], /"rate_limited" is not one of the catalogue's codes for 503: service_unavailable/],
     ['an unknown code', { steps: [{ answer: { status: 500, code: 'boom' } }] }, ['steps', 0, 'answer', 'code'], /"boom"/],
+    ['a code of the admin API', { steps: [{ answer: { status: 401, code: 'admin_unauthorized' } }] }, ['steps', 0, 'answer', 'code'], /"admin_unauthorized" is not one of the catalogue's codes for 401: missing_api_key, malformed_authorization, invalid_api_key, revoked_api_key$/],
+    ['a code of the mock\'s sessions', { steps: [{ answer: { status: 400, code: 'invalid_session' } }] }, ['steps', 0, 'answer', 'code'], /"invalid_session" is not one/],
     ['a match that fits no operation', { steps: [{ match: { method: 'POST', path: '/v1/pets/*' }, answer: 'normal' }] }, ['steps', 0], /fits no operation/],
     ['chaos probabilities above 1', { chaos: { seed: 1, answers: [{ probability: 0.7, answer: 'normal' }, { probability: 0.4, answer: 'normal' }] } }, ['chaos', 'answers'], /add up to more than 1/],
     ['latency min above max', { latency: { min: '2s', max: '1s' } }, ['latency', 'min'], /min is larger than max/],
