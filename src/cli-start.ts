@@ -76,12 +76,12 @@ async function serve(args: {
 
   const scenario = mock.engine.sessions.defaultWorld.settings.scenario;
   if (args.readyJson) {
-    out(`${JSON.stringify({ event: 'ready', url: mock.url, origin: mock.origin, port: mock.port, admin: `${mock.origin}/__admin/`, keys: mock.keys.map((k) => ({ key: k.key, plan: k.plan, ...k.limits })), scenario, pid: process.pid })}\n`);
+    out(`${JSON.stringify({ event: 'ready', url: mock.url, origin: mock.origin, port: mock.port, admin: `${mock.origin}/__admin/`, keys: mock.keys.map((k) => ({ key: k.key, plan: k.plan, ...k.limits, ...(k.revoked ? { revoked: true } : {}) })), scenario, pid: process.pid })}\n`);
   } else {
     const lines = [`petstore-mock ${VERSION} listening on ${mock.url}`];
     if (!args.quiet) {
       lines.push(
-        `  keys      ${mock.keys.map((k) => `${shownKey(k.key)} (${k.plan}, ${k.limits.perMinute}/min, ${k.limits.perDay}/day)`).join('\n            ')}`,
+        `  keys      ${mock.keys.map((k) => `${shownKey(k.key)} (${k.plan}, ${k.limits.perMinute}/min, ${k.limits.perDay}/day${k.revoked ? ', revoked' : ''})`).join('\n            ')}`,
         `  scenario  ${scenario}`,
         `  admin     ${mock.origin}/__admin/`,
         `  contract  ${mock.url}/openapi.json`,

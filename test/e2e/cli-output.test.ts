@@ -37,6 +37,18 @@ describe('machine-readable start and logs', () => {
     expect(res.status).toBe(200);
   });
 
+  it('marks the keys a scenario revoked, in the ready line and the banner', async () => {
+    const json = cli('--ready-json', '--scenario', 'revoked-key');
+    await waitFor(json, /\n/);
+    const ready = JSON.parse(json.stdout()) as { keys: { key: string; revoked?: boolean }[]; scenario: string };
+    expect(ready.scenario).toBe('revoked-key');
+    expect(ready.keys.filter((k) => k.revoked).map((k) => k.key)).toEqual(['demo-free']);
+    const banner = cli('--scenario', 'revoked-key');
+    await waitFor(banner, /scenario\s+revoked-key/);
+    expect(banner.stdout()).toContain('demo-free (free, 60/min, 1000/day, revoked)');
+    expect(banner.stdout()).toContain('demo-pro (pro, 300/min, 10000/day)\n');
+  });
+
   it('--log-format json prints one JSON line per request with method, path, status, time, session and reason; keys redacted', async () => {
     const r = cli('--ready-json', '--log-format', 'json', '--key', `${SECRET}:pro`);
     const [line] = await waitFor(r, /^\{.*\}\n/);
