@@ -97,9 +97,18 @@ describe('createFetchHandler called directly', () => {
   it('switches scenario, which starts the default session afresh, and names the choices for an unknown one', async () => {
     await send('/v1/pets?limit=1');
     expect(handler.requests()).toHaveLength(1);
-    handler.useScenario('default');
+    handler.useScenario('removed');
     expect(handler.requests()).toEqual([]);
+    expect((await send('/v1/pets/1')).json.code).toBe('endpoint_removed');
+    expect(handler.session('w1').clock.state().now).not.toBe('2031-01-01T00:00:00.000Z');
+    handler.useScenario('default');
     expect(() => handler.useScenario('nope')).toThrow(/^petstore-mock: unknown scenario "nope"; use one of .*\bdefault\b/);
+  });
+
+  it('sees URLs as a Request cleans them up: dot segments resolved (the README says so)', async () => {
+    const { res } = await send('/v1/pets/../pets?limit=1');
+    expect(res.status).toBe(200);
+    expect(handler.requests().at(-1)?.path).toBe('/v1/pets');
   });
 
   it('points admin calls to the handler\'s own controls', async () => {
