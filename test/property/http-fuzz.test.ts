@@ -17,31 +17,25 @@ const target = fc.oneof(
   anyByte.map((s) => `/v1/pets/${s}`),
 );
 const header = fc.oneof(
-  fc.tuple(token, printable).map(([n, v]) => `${n}: ${v}`),
+  // Framing headers come only from the fixed list below, so every body is framed honestly and a
+  // request that gets no answer is a failure, not a client that never finished.
+  fc.tuple(token.filter((n) => !/^(content-length|transfer-encoding)$/i.test(n)), printable).map(([n, v]) => `${n}: ${v}`),
   fc.constantFrom('Authorization: Bearer fuzz', 'Authorization: Bearer fuzz', 'Content-Type: application/json', 'Content-Encoding: gzip', 'Transfer-Encoding: chunked', 'X-Mock-Session: fuzz', 'Origin: http://x', 'Access-Control-Request-Method: POST', 'Expect: 100-continue'),
-  anyByte.map((s) => `X-Raw: ${s}`),
+  // Any byte but CR and LF, which would start a header line of their own (a framing one among them).
+  anyByte.map((s) => `X-Raw: ${s.replace(/[\r\n]/g, '')}`),
 );
 const body = fc.oneof(fc.constant(''), fc.json(), anyByte);
 
 describe('any request on the socket', () => {
   it('gets an HTTP answer below 500 (501 for store orders) that the OpenAPI document allows, and the server lives on', async () => {
-    let waited = 0;
     await fc.assert(
-      fc.asyncProperty(method, target, fc.array(header, { maxLength: 6 }), body, fc.boolean(), async (m, t, headers, b, withLength) => {
+      fc.asyncProperty(method, target, fc.array(header, { maxLength: 6 }), body, async (m, t, headers, b) => {
         const chunked = headers.includes('Transfer-Encoding: chunked');
-        const length = withLength && b ? [`Content-Length: ${Buffer.byteLength(b, 'latin1')}`] : [];
+        const length = !chunked && b ? [`Content-Length: ${Buffer.byteLength(b, 'latin1')}`] : [];
         // A chunked body is framed, so the server is never left waiting for the rest of it.
         const framed = chunked ? `${b ? `${Buffer.byteLength(b, 'latin1').toString(16)}\r\n${b}\r\n` : ''}0\r\n\r\n` : b;
         const text = `${m} ${t} HTTP/1.1\r\nHost: x\r\n${[...headers, ...length].map((h) => `${h}\r\n`).join('')}Connection: close\r\n\r\n${framed}`;
-        let reply;
-        try {
-          reply = await rawRequest(mock(), Buffer.from(text, 'latin1'), 2_000);
-        } catch (error) {
-          // Random bytes can frame a body the client never finishes; the server rightly waits for it.
-          expect(String(error)).toMatch(/no answer within/);
-          waited++;
-          return;
-        }
+        const reply = await rawRequest(mock(), Buffer.from(text, 'latin1'), 5_000);
         expect(reply.status).toBeGreaterThanOrEqual(100);
         // 501 is the documented answer for the store orders the specification leaves undefined.
         expect(reply.status < 500 || (reply.status === 501 && t.startsWith('/v1/store'))).toBe(true);
@@ -49,7 +43,6 @@ describe('any request on the socket', () => {
       }),
       { numRuns: 150 },
     );
-    expect(waited).toBeLessThan(15);
     const res = await fetch(`${mock().url}/pets?limit=1`, { headers: { authorization: 'Bearer fuzz' } });
     expect(res.status).toBe(200);
   }, 60_000);
