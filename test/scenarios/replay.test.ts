@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { RunningMock } from '../../src/index.js';
 import { T0, call, post } from '../support/mock.js';
 import { fakeTime, startWithTime, writeScenario } from '../support/replay.js';
@@ -146,14 +146,28 @@ describe('each shipped scenario, replayed over HTTP with the clock advanced', ()
     mock.reset();
     expect(delays()).toEqual(first);
     mock.reset();
-    const sent = performance.now();
-    const answer = await call(mock, '/v1/pets?limit=1', { key: 'demo-pro' });
-    const waited = performance.now() - sent;
-    expect(answer.status).toBe(200);
-    const [entry] = mock.requests();
-    expect(entry.delayMs).toBe(first[0]);
-    // The adapter really holds the answer back (a lower bound only: this is no speed test).
-    expect(waited).toBeGreaterThanOrEqual(first[0] - 2);
+    // The adapter holds the answer back on a timer: with that timer faked, the answer comes exactly
+    // when the seeded delay has passed, and no test time is spent waiting for it.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let answered = false;
+      const answer = rawGet(mock, '/v1/pets?limit=1').then((reply) => {
+        answered = true;
+        return reply;
+      });
+      while (mock.requests().length === 0) await new Promise((resolve) => setImmediate(resolve));
+      expect(mock.requests()[0].delayMs).toBe(first[0]);
+      const held = vi.getTimerCount();
+      expect(held).toBeGreaterThan(0);
+      await vi.advanceTimersByTimeAsync(first[0] - 1);
+      expect(answered).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      // The adapter's timer has fired (the others belong to the client's and server's sockets).
+      expect(vi.getTimerCount()).toBe(held - 1);
+      expect((await answer).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('flaky: intermittent 5xx and dropped connections, the same pattern after every reset', async () => {
