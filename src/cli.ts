@@ -15,5 +15,5 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  fail(`failed to start: ${(error as Error)?.message ?? String(error)}`);
+  fail(`failed to start: ${((error as Error)?.message ?? String(error)).replace(/^petstore-mock: /, '')}`);
 });

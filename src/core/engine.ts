@@ -1,7 +1,7 @@
 import type { TimeSource } from './clock.js';
 import { addCorsHeaders, isPreflight, preflightHeaders } from './cors.js';
 import { deprecationHeaders } from './deprecation.js';
-import { MockError, errorBody } from './errors.js';
+import { MockError, errorBody, internalErrorMessage } from './errors.js';
 import { WWW_AUTHENTICATE_INVALID, authenticate, redactKey, redactQuery, type AuthResult } from './auth.js';
 import { isoTime, type JournalEntry } from './journal.js';
 import { setRateHeaders, rateHeaders, type RateDecision, type RateReport } from './limiter.js';
@@ -253,6 +253,6 @@ function toOutcome(error: unknown): Outcome {
   if (error instanceof MockError) {
     return { status: error.status, body: errorBody(error.code, error.message, error.status, error.details), headers: error.headers, code: error.code, reason: error.message };
   }
-  const message = `petstore-mock hit an internal error (${(error as Error)?.message ?? String(error)}); please report it with the request that caused it.`;
+  const message = internalErrorMessage(error);
   return { status: 500, body: errorBody('internal_error', message, 500), code: 'internal_error', reason: message };
 }

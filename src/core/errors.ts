@@ -66,3 +66,8 @@ export function errorBody(code: string, message: string, status: number, details
   if (details && details.length > 0) body.details = details;
   return JSON.stringify(body);
 }
+
+/** The message of a 500: a bug in the mock, which the person should report with its request. */
+export function internalErrorMessage(error: unknown): string {
+  return `petstore-mock hit an internal error (${(error as Error)?.message ?? String(error)}); please report it with the request that caused it.`;
+}

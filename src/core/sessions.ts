@@ -51,15 +51,4 @@ export class SessionRegistry {
   all(): World[] {
     return [this.defaultWorld, ...this.worlds.values()];
   }
-
-  /** The settings new sessions start with. */
-  get startSettings(): WorldSettings {
-    return this.settings;
-  }
-
-  /** Resets every session to the start settings and forgets the non-default ones. */
-  resetAll(): void {
-    this.worlds.clear();
-    this.defaultWorld.apply(this.settings);
-  }
 }

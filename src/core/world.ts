@@ -23,7 +23,7 @@ export interface ForcedAnswer {
 
 /** What a scenario does at run time: forced answers and latency. */
 export interface ScenarioRuntime {
-  /** Called for every routed API request before the normal checks; a result replaces the answer. */
+  /** Called for API requests that passed routing, auth and the rate limit; a result replaces the operation's answer. */
   intercept(operation: OperationId, method: string, path: string): ForcedAnswer | undefined;
   /** Milliseconds to delay this answer (0 for none). */
   latency(): number;

@@ -2,13 +2,18 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import { MAX_BODY_BYTES } from '../core/body.js';
 import type { MockEngine } from '../core/engine.js';
-import { MockError, errorBody } from '../core/errors.js';
+import { MockError, errorBody, internalErrorMessage } from '../core/errors.js';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
 
 /** The longest request target (path and query) the mock reads. */
 export const MAX_TARGET_BYTES = 8 * 1024;
 
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
+
+/** The 414 of a request target past `MAX_TARGET_BYTES`, for both adapters. */
+export function targetTooLong(length: number): MockError {
+  return new MockError('uri_too_long', `The request target is ${length} bytes long; the limit is ${MAX_TARGET_BYTES}. Shorten the query.`);
+}
 
 /** The scheme and authority of an absolute-form target (`GET http://host/v1/pets`), which HTTP/1.1 servers must accept. */
 const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
@@ -37,7 +42,7 @@ export function handleApiRequest(engine: MockEngine, req: IncomingMessage, res: 
   const core = toCoreRequest(req, target);
   if (target.length > MAX_TARGET_BYTES) {
     req.resume();
-    const error = new MockError('uri_too_long', `The request target is ${target.length} bytes long; the limit is ${MAX_TARGET_BYTES}. Shorten the query.`);
+    const error = targetTooLong(target.length);
     writeResponse(req, res, safely(() => engine.refuse({ ...core, path: '/', query: '' }, error)));
     return;
   }
@@ -64,7 +69,7 @@ function safely(produce: () => CoreResponse): CoreResponse {
   try {
     return produce();
   } catch (error) {
-    const message = `petstore-mock hit an internal error (${(error as Error)?.message ?? String(error)}); please report it with the request that caused it.`;
+    const message = internalErrorMessage(error);
     return {
       status: 500,
       headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' },

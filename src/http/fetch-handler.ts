@@ -2,7 +2,7 @@ import { MAX_BODY_BYTES } from '../core/body.js';
 import type { MockEngine } from '../core/engine.js';
 import { MockError } from '../core/errors.js';
 import type { CoreRequest, CoreResponse, HeaderBag } from '../core/types.js';
-import { MAX_TARGET_BYTES } from './api-adapter.js';
+import { MAX_TARGET_BYTES, targetTooLong } from './api-adapter.js';
 
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Statuses a Fetch `Response` must be built without a body. */
@@ -65,7 +65,7 @@ export async function answerFetch(engine: MockEngine, request: Request, remoteAd
   const core: CoreRequest = { method, path: url.pathname, query: url.search.slice(1), headers: bag, rawHeaders: raw, remoteAddress };
   const targetLength = url.pathname.length + url.search.length;
   if (targetLength > MAX_TARGET_BYTES) {
-    const error = new MockError('uri_too_long', `The request target is ${targetLength} bytes long; the limit is ${MAX_TARGET_BYTES}. Shorten the query.`);
+    const error = targetTooLong(targetLength);
     return toResponse(method, engine.refuse({ ...core, path: '/', query: '' }, error));
   }
   if (url.pathname === '/__admin' || url.pathname.startsWith('/__admin/')) {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { MockEngine } from '../core/engine.js';
+import { errorBody } from '../core/errors.js';
 import { answerClientError, answerOnSocket, handleApiRequest } from './api-adapter.js';
 
 /** Options of the HTTP server around a core engine. */
@@ -43,9 +44,8 @@ export function listen(engine: MockEngine, options: HttpOptions): Promise<Runnin
     if (url === '/__admin' || url.startsWith('/__admin/') || url.startsWith('/__admin?')) {
       admin ??= import('./admin.js').then((m) => m.createAdminHandler(engine, options));
       admin.then((handle) => handle(req, res)).catch((error: unknown) => {
-        res.statusCode = 500;
-        res.setHeader('Content-Type', 'application/json');
-        res.end(JSON.stringify({ code: 'internal_error', message: `petstore-mock: the admin API failed to load (${String(error)}).`, status: 500 }));
+        res.writeHead(500, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' });
+        res.end(errorBody('internal_error', `petstore-mock: the admin API failed to load (${String(error)}); reinstall petstore-mock and report it if it persists.`, 500));
       });
       return;
     }
