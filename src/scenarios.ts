@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Document, LineCounter } from 'yaml';
-import { FixtureError, parseFixtures } from './core/fixtures.js';
+import { FixtureError, parseFixtures, readFailure } from './core/fixtures.js';
 import { ScenarioError, ScenarioSpecError, compileScenario, isScenarioName, type DataSpec, type ScenarioSpec } from './core/scenario.js';
 import type { DataOptions } from './core/settings.js';
 import type { BaseData } from './core/store.js';
@@ -72,7 +72,7 @@ export class ScenarioSource {
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      throw new ScenarioError(`petstore-mock: cannot read the scenario file ${displayPath(file)} (${(error as NodeJS.ErrnoException).code ?? String(error)}); check the path given to --scenario.`);
+      throw new ScenarioError(`petstore-mock: cannot read the scenario file ${displayPath(file)} (${readFailure(error)}); check the path given to --scenario.`);
     }
     const { LineCounter, parseDocument } = yaml();
     const lines = new LineCounter();
@@ -117,7 +117,7 @@ export class ScenarioSource {
     try {
       return host.baseFor({ pets: parseFixtures(readFileSync(fixtures, 'utf8'), displayPath(fixtures)) });
     } catch (error) {
-      const reason = error instanceof FixtureError ? error.message.replace(/^petstore-mock: /, '') : `cannot read ${displayPath(fixtures)} (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+      const reason = error instanceof FixtureError ? error.message.replace(/^petstore-mock: /, '') : `cannot read ${displayPath(fixtures)} (${readFailure(error)})`;
       throw new ScenarioSpecError(['data', 'fixtures'], reason);
     }
   }

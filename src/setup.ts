@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { FixtureError, checkPets, parseFixtures } from './core/fixtures.js';
+import { FixtureError, checkPets, parseFixtures, readFailure } from './core/fixtures.js';
 import { parseKeySpec } from './core/plans.js';
 import { ScenarioError, isScenarioName } from './core/scenario.js';
 import { DEFAULT_PET_COUNT, DEFAULT_SEED } from './core/seed.js';
@@ -25,9 +25,7 @@ export function prepareHost(options: HostOptions): ScenarioHost {
     try {
       text = readFileSync(options.fixtures, 'utf8');
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : code ?? String(error);
-      throw new FixtureError(`petstore-mock: cannot read the fixtures file ${options.fixtures} (${why}); check the path given to --fixtures.`);
+      throw new FixtureError(`petstore-mock: cannot read the fixtures file ${options.fixtures} (${readFailure(error)}); check the path given to --fixtures.`);
     }
     pets = parseFixtures(text, options.fixtures);
   } else if (options.fixtures) {

@@ -2,6 +2,15 @@ import { NonInteger, parseJsonText, type JsonValue } from './json.js';
 import { PET_STATUSES } from './openapi.js';
 import type { Pet, PetStatus } from './types.js';
 
+/** Why a file could not be read, in words: "no such file" rather than ENOENT. */
+export function readFailure(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EISDIR') return 'it is a directory';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  return code ?? String(error);
+}
+
 /** A fixture file that cannot be used; the message names the file and what to fix. */
 export class FixtureError extends Error {
   constructor(message: string) {

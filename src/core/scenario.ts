@@ -164,10 +164,11 @@ function resolveKeys(start: readonly KeyConfig[], spec: ScenarioSpec, plans: Rec
     const known = keys.get(entry.key);
     const plan = entry.plan ?? known?.plan;
     if (!plan) throw new ScenarioSpecError(['keys', i], `the key ${JSON.stringify(entry.key)} is new here and needs a plan: free, pro, business or enterprise`);
-    const custom = entry.perMinute !== undefined || entry.perDay !== undefined || (known?.custom === true && entry.plan === undefined);
-    const base = known?.custom && entry.plan === undefined ? known.limits : plans[plan];
+    // A key with limits of its own keeps them unless the entry moves it to another plan.
+    const keepsOwnLimits = known?.custom === true && entry.plan === undefined;
+    const base = keepsOwnLimits ? known.limits : plans[plan];
     const key: KeyConfig = { key: entry.key, plan, limits: { perMinute: entry.perMinute ?? base.perMinute, perDay: entry.perDay ?? base.perDay } };
-    if (custom) key.custom = true;
+    if (keepsOwnLimits || entry.perMinute !== undefined || entry.perDay !== undefined) key.custom = true;
     if (entry.revoked ?? known?.revoked) key.revoked = true;
     keys.set(entry.key, key);
   });

@@ -50,6 +50,13 @@ describe('compileScenario', () => {
     expect(s.keys.find((k) => k.key === 'demo-pro')?.limits).toEqual({ perMinute: 1000, perDay: 100_000 });
   });
 
+  it('a key with limits of its own keeps them when changed, unless it is moved to another plan', () => {
+    const kept = compile({ keys: [{ key: 'own', revoked: true }] }, ['own:free:9:99']);
+    expect(kept.keys.find((k) => k.key === 'own')).toEqual({ key: 'own', plan: 'free', limits: { perMinute: 9, perDay: 99 }, custom: true, revoked: true });
+    const moved = compile({ plans: { pro: { perMinute: 7 } }, keys: [{ key: 'own', plan: 'pro' }] }, ['own:free:9:99']);
+    expect(moved.keys.find((k) => k.key === 'own')).toEqual({ key: 'own', plan: 'pro', limits: { perMinute: 7, perDay: 10_000 } });
+  });
+
   it('expands usage: "*" is every key and "full" is the key\'s own limit', () => {
     const s = compile({ plans: { free: { perMinute: 5 } }, usage: [{ key: '*', minute: 'full' }, { key: 'demo-pro', day: 12, bannedFor: '90s' }] });
     expect(s.usage).toEqual([

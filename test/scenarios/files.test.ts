@@ -94,7 +94,7 @@ describe('a scenario file with a mistake', () => {
     ['a file name that is no scenario name', 'My Test.yaml', 'description: ok\n', 1, 1, /^the file name "My Test" is no scenario name \(lower-case letters, digits and -, as the admin API switches by it\); add "name: my-test" or rename the file$/],
     ['empty data with a count', 'o.yaml', 'description: ok\ndata:\n  empty: true\n  count: 3\n', 3, 3, /^data\.empty cannot go with count or fixtures; keep one of them$/],
     ['fixtures with a seed', 'p.yaml', 'description: ok\ndata:\n  seed: 1\n  fixtures: pets.json\n', 4, 3, /^data\.fixtures cannot go with seed or count; keep one of them$/],
-    ['fixtures that cannot be read', 'n.yaml', 'description: ok\ndata:\n  fixtures: nope.json\n', 3, 3, /^cannot read .*nope\.json \(ENOENT\)$/],
+    ['fixtures that cannot be read', 'n.yaml', 'description: ok\ndata:\n  fixtures: nope.json\n', 3, 3, /^cannot read .*nope\.json \(no such file\)$/],
   ])('%s: names the file, line and column, and what is wrong', (_what, name, text, line, col, message) => {
     const text2 = errorOf(name, text);
     const prefix = `petstore-mock: ${join(folder, name)}:${line}:${col}: `;
@@ -111,6 +111,6 @@ describe('a scenario file with a mistake', () => {
   });
 
   it('a missing file says so', () => {
-    expect(() => loadScenario('./missing.yaml')).toThrow('petstore-mock: cannot read the scenario file missing.yaml (ENOENT); check the path given to --scenario.');
+    expect(() => loadScenario('./missing.yaml')).toThrow('petstore-mock: cannot read the scenario file missing.yaml (no such file); check the path given to --scenario.');
   });
 });
