@@ -5,14 +5,14 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 
 // The seeded animals' names come from Faker's English locale; defining them at build time spares
-// start-up the parse of the whole locale (src/core/seed.ts).
+// start-up the parse of the whole locale (src/core/state/seed.ts).
 const { faker: english } = await import('@faker-js/faker/locale/en');
 const define = { __PETSTORE_PET_NAMES__: JSON.stringify(english.rawDefinitions.animal.pet_name) };
 
 rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist', { recursive: true });
 await build({
-  entryPoints: { cli: 'src/cli.ts', index: 'src/index.ts' },
+  entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

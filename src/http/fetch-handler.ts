@@ -1,8 +1,8 @@
-import { MAX_BODY_BYTES } from '../core/body.js';
-import type { MockEngine } from '../core/engine.js';
+import { MAX_BODY_BYTES } from '../core/input/body.js';
+import type { MockEngine } from '../core/pipeline/engine.js';
 import { MockError } from '../core/errors.js';
 import type { CoreRequest, CoreResponse, HeaderBag } from '../core/types.js';
-import { MAX_TARGET_BYTES, targetTooLong } from './api-adapter.js';
+import { MAX_TARGET_BYTES, targetTooLong } from './node-adapter.js';
 
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Statuses a Fetch `Response` must be built without a body. */

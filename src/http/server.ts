@@ -1,25 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { MockEngine } from '../core/engine.js';
+import type { MockEngine } from '../core/pipeline/engine.js';
 import { errorBody } from '../core/errors.js';
-import { answerClientError, answerOnSocket, handleApiRequest } from './api-adapter.js';
+import { answerClientError, answerOnSocket, handleApiRequest } from './node-adapter.js';
+import type { HttpOptions } from './options.js';
 
-/** Options of the HTTP server around a core engine. */
-export interface HttpOptions {
-  port: number;
-  host: string;
-  /** When set, every admin call must send `Authorization: Bearer <token>`. */
-  adminToken?: string;
-  /** Extra admin context: scenario names and loading (filled in by the library). */
-  admin?: AdminContext;
-}
-
-/** What the admin API needs beyond the engine: the scenarios it can switch to. */
-export interface AdminContext {
-  listScenarios(): { name: string; description: string }[];
-  /** Applies a scenario to the world of one session (the default one without a header). */
-  useScenario(name: string, sessionHeader: string | undefined): void;
-}
+export type { AdminContext, HttpOptions } from './options.js';
 
 type AdminHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -42,7 +28,7 @@ export function listen(engine: MockEngine, options: HttpOptions): Promise<Runnin
     served.add(req.socket);
     const url = req.url ?? '/';
     if (url === '/__admin' || url.startsWith('/__admin/') || url.startsWith('/__admin?')) {
-      admin ??= import('./admin.js').then((m) => m.createAdminHandler(engine, options));
+      admin ??= import('./admin-api.js').then((m) => m.createAdminHandler(engine, options));
       admin.then((handle) => handle(req, res)).catch((error: unknown) => {
         res.writeHead(500, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' });
         res.end(errorBody('internal_error', `petstore-mock: the admin API failed to load (${String(error)}); reinstall petstore-mock and report it if it persists.`, 500));

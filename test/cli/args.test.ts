@@ -1,7 +1,7 @@
 import yargs from 'yargs';
 import { describe, expect, it } from 'vitest';
-import { defaultArgs, parseSimpleArgs, type RawArgs } from '../../src/cli-args.js';
-import { serverOptions, toRawArgs } from '../../src/cli-yargs.js';
+import { defaultArgs, parseSimpleArgs, type RawArgs } from '../../src/cli/fast-args.js';
+import { serverOptions, toRawArgs } from '../../src/cli/yargs-args.js';
 
 /** What the yargs definition of the CLI makes of a command line. */
 function viaYargs(argv: string[]): RawArgs {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { authenticate, redactKey } from '../../src/core/auth.js';
-import { VirtualClock, parseDuration, parseInstant } from '../../src/core/clock.js';
-import { KeySpecError, PLAN_LIMITS, demoKeys, parseKeySpec } from '../../src/core/plans.js';
+import { authenticate, redactKey } from '../../src/core/pipeline/auth.js';
+import { VirtualClock, parseDuration, parseInstant } from '../../src/core/state/clock.js';
+import { KeySpecError, PLAN_LIMITS, demoKeys, parseKeySpec } from '../../src/core/state/plans.js';
 import type { KeyConfig } from '../../src/core/types.js';
 
 describe('plans and keys', () => {

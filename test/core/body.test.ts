@@ -1,6 +1,6 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { MAX_BODY_BYTES, readJsonBody } from '../../src/core/body.js';
+import { MAX_BODY_BYTES, readJsonBody } from '../../src/core/input/body.js';
 import { MockError } from '../../src/core/errors.js';
 
 const pet = Buffer.from('{"name":"Rex","categoryId":3}');

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { isoTime } from '../../src/core/journal.js';
-import { rateHeaders, setRateHeaders } from '../../src/core/limiter.js';
-import { parseListQuery } from '../../src/core/validation.js';
+import { isoTime } from '../../src/core/state/journal.js';
+import { rateHeaders, setRateHeaders } from '../../src/core/state/limiter.js';
+import { parseListQuery } from '../../src/core/input/validation.js';
 import { MockError } from '../../src/core/errors.js';
-import { authenticate } from '../../src/core/auth.js';
+import { authenticate } from '../../src/core/pipeline/auth.js';
 import type { KeyConfig } from '../../src/core/types.js';
 
 // The API path remembers what it formatted or parsed last; these tests pin down that a remembered

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JsonSyntaxError, MAX_JSON_DEPTH, parseJsonBody, parseJsonText } from '../../src/core/json.js';
+import { JsonSyntaxError, MAX_JSON_DEPTH, parseJsonBody, parseJsonText } from '../../src/core/input/json.js';
 
 describe('parseJsonText', () => {
   it.each([
@@ -72,7 +72,7 @@ describe('parseJsonBody', () => {
 
 describe('non-integers a double would round to an integer', () => {
   it.each(['1e-400', '9007199254740993.5', '1.0000000000000000001', '-5e-500'])('keeps %s apart as a NonInteger', async (literal) => {
-    const { NonInteger } = await import('../../src/core/json.js');
+    const { NonInteger } = await import('../../src/core/input/json.js');
     const { value, hasBigInt } = parseJsonText(`{"n":${literal}}`);
     expect(hasBigInt).toBe(true);
     expect((value as { n: unknown }).n).toEqual(new NonInteger(literal));

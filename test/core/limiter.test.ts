@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimiter, rateHeaders } from '../../src/core/limiter.js';
-import { PLAN_LIMITS } from '../../src/core/plans.js';
+import { RateLimiter, rateHeaders } from '../../src/core/state/limiter.js';
+import { PLAN_LIMITS } from '../../src/core/state/plans.js';
 
 const MIN = 60_000;
 const DAY = 86_400_000;

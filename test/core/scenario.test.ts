@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ScenarioSpecError, compileScenario, type ScenarioSpec } from '../../src/core/scenario.js';
-import { ScriptedRuntime, seededRandom } from '../../src/core/scenario-runtime.js';
-import { parseKeySpec } from '../../src/core/plans.js';
-import { defaultSettings } from '../../src/core/settings.js';
-import { BaseData } from '../../src/core/store.js';
-import type { WorldSettings } from '../../src/core/world.js';
+import { ScenarioSpecError, compileScenario, type ScenarioSpec } from '../../src/core/scenarios/scenario-compiler.js';
+import { ScriptedRuntime, seededRandom } from '../../src/core/scenarios/scenario-runtime.js';
+import { parseKeySpec } from '../../src/core/state/plans.js';
+import { defaultSettings } from '../../src/core/state/world-settings.js';
+import { BaseData } from '../../src/core/state/store.js';
+import type { WorldSettings } from '../../src/core/state/world.js';
 
 const base = new BaseData([{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }]);
 const empty = new BaseData([]);

@@ -1,8 +1,8 @@
 import { faker as english } from '@faker-js/faker/locale/en';
 import type { Faker, LocaleDefinition } from '@faker-js/faker';
 import { describe, expect, it } from 'vitest';
-import { PET_STATUSES } from '../../src/core/openapi.js';
-import { SEEDED_CATEGORY_COUNT, generatePets } from '../../src/core/seed.js';
+import { PET_STATUSES } from '../../src/core/input/openapi.js';
+import { SEEDED_CATEGORY_COUNT, generatePets } from '../../src/core/state/seed.js';
 
 type FakerConstructor = new (options: { locale: LocaleDefinition; seed?: number }) => Faker;
 

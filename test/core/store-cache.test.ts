@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BaseData, PetStore, petJson } from '../../src/core/store.js';
+import { BaseData, PetStore, petJson } from '../../src/core/state/store.js';
 import type { Pet, PetStatus } from '../../src/core/types.js';
 
 const STATUSES: (PetStatus | undefined)[] = [undefined, 'available', 'pending', 'sold'];

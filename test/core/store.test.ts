@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FixtureError, parseFixtures } from '../../src/core/fixtures.js';
-import { DEFAULT_PET_COUNT, generatePets } from '../../src/core/seed.js';
-import { BaseData, PetStore, petJson } from '../../src/core/store.js';
+import { FixtureError, parseFixtures } from '../../src/core/input/fixtures.js';
+import { DEFAULT_PET_COUNT, generatePets } from '../../src/core/state/seed.js';
+import { BaseData, PetStore, petJson } from '../../src/core/state/store.js';
 import type { Pet } from '../../src/core/types.js';
 
 const pets: Pet[] = [

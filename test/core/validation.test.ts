@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MockError } from '../../src/core/errors.js';
-import { parseJsonText } from '../../src/core/json.js';
-import { parseListQuery, parsePetId, validateNewPet } from '../../src/core/validation.js';
+import { parseJsonText } from '../../src/core/input/json.js';
+import { parseListQuery, parsePetId, validateNewPet } from '../../src/core/input/validation.js';
 
 function newPet(text: string) {
   const { value, hasBigInt } = parseJsonText(text);

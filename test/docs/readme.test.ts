@@ -18,7 +18,7 @@ describe('README', () => {
 
 describe('README scenarios', () => {
   it('lists every shipped scenario with its own description, and no other', async () => {
-    const { shippedScenarios } = await import('../../src/scenarios.js');
+    const { shippedScenarios } = await import('../../src/files/scenario-files.js');
     const section = readme.slice(readme.indexOf('### Shipped scenarios'), readme.indexOf('### Writing one'));
     const rows = [...section.matchAll(/^\| `([a-z0-9-]+)` \| (.+) \|$/gm)].map((m) => [m[1], m[2]]);
     expect(rows).toEqual(expect.arrayContaining(shippedScenarios().map((s) => [s.name, s.description])));
@@ -29,9 +29,9 @@ describe('README scenarios', () => {
     const { mkdtempSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const { ScenarioSource } = await import('../../src/scenarios.js');
-    const { defaultSettings } = await import('../../src/core/settings.js');
-    const { BaseData } = await import('../../src/core/store.js');
+    const { ScenarioSource } = await import('../../src/files/scenario-files.js');
+    const { defaultSettings } = await import('../../src/core/state/world-settings.js');
+    const { BaseData } = await import('../../src/core/state/store.js');
     const example = /### Writing one[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
     const file = join(mkdtempSync(join(tmpdir(), 'petstore-readme-')), 'checkout-outage.yaml');
     writeFileSync(file, example);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { shippedScenarios } from '../../src/scenarios.js';
+import { shippedScenarios } from '../../src/files/scenario-files.js';
 import { cliLauncher, waitFor } from './cli.js';
 
 const cli = cliLauncher();

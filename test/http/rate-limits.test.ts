@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { PLAN_LIMITS } from '../../src/core/plans.js';
+import { PLAN_LIMITS } from '../../src/core/state/plans.js';
 import { T0, burst, call, post, useMock } from '../support/mock.js';
 
 const { mock, fresh } = useMock({ keys: ['five:pro:5:8'] });

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { RunningMock } from '../../src/index.js';
-import { shippedScenarios } from '../../src/scenarios.js';
+import { shippedScenarios } from '../../src/files/scenario-files.js';
 import { T0, call, post } from '../support/mock.js';
 import { fakeTime, startWithTime, writeScenario } from '../support/replay.js';
 

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MockEngine } from '../../src/core/engine.js';
-import { RateLimiter, rateHeaders, type RateReport } from '../../src/core/limiter.js';
-import { buildBaseData, defaultSettings } from '../../src/core/settings.js';
+import { MockEngine } from '../../src/core/pipeline/engine.js';
+import { RateLimiter, rateHeaders, type RateReport } from '../../src/core/state/limiter.js';
+import { buildBaseData, defaultSettings } from '../../src/core/state/world-settings.js';
 import type { BanRule, Limits } from '../../src/core/types.js';
 
 const MINUTE = 60_000;

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { MAX_INSTANT_MS, VirtualClock } from '../../src/core/clock.js';
+import { MAX_INSTANT_MS, VirtualClock } from '../../src/core/state/clock.js';
 import { call, useMock } from '../support/mock.js';
 
 const { mock, fresh } = useMock();

@@ -4,10 +4,10 @@ import { basename, extname, join } from 'node:path';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { ScenarioError } from '../../src/core/scenario.js';
-import { defaultSettings } from '../../src/core/settings.js';
-import { BaseData } from '../../src/core/store.js';
-import { ScenarioSource, loadScenario, scenariosDir, shippedScenarios, type ScenarioHost } from '../../src/scenarios.js';
+import { ScenarioError } from '../../src/core/scenarios/scenario-compiler.js';
+import { defaultSettings } from '../../src/core/state/world-settings.js';
+import { BaseData } from '../../src/core/state/store.js';
+import { ScenarioSource, loadScenario, scenariosDir, shippedScenarios, type ScenarioHost } from '../../src/files/scenario-files.js';
 
 const dir = scenariosDir();
 const schema = JSON.parse(readFileSync(join(dir, 'scenario.schema.json'), 'utf8')) as object;

@@ -1,5 +1,5 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { openapiDocument } from '../../src/core/openapi.js';
+import { openapiDocument } from '../../src/core/input/openapi.js';
 
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 ajv.addVocabulary(['openapi', 'info', 'servers', 'security', 'paths', 'components']);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { parseSimpleArgs } from './cli-args.js';
-import { fail, startFromArgs } from './cli-start.js';
+import { parseSimpleArgs } from './fast-args.js';
+import { fail, startFromArgs } from './start.js';
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -10,7 +10,7 @@ async function main(): Promise<void> {
     return;
   }
   // Help, version, subcommands and mistakes go to yargs, loaded only for them.
-  const { runYargs } = await import('./cli-yargs.js');
+  const { runYargs } = await import('./yargs-args.js');
   await runYargs(argv);
 }
 

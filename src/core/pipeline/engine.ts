@@ -1,16 +1,16 @@
-import type { TimeSource } from './clock.js';
+import type { TimeSource } from '../state/clock.js';
 import { addCorsHeaders, isPreflight, preflightHeaders } from './cors.js';
 import { deprecationHeaders } from './deprecation.js';
-import { MockError, errorBody, internalErrorMessage } from './errors.js';
+import { MockError, errorBody, internalErrorMessage } from '../errors.js';
 import { WWW_AUTHENTICATE_INVALID, authenticate, redactKey, redactQuery, type AuthResult } from './auth.js';
-import { isoTime, type JournalEntry } from './journal.js';
-import { setRateHeaders, rateHeaders, type RateDecision, type RateReport } from './limiter.js';
-import { openapiDocument } from './openapi.js';
+import { isoTime, type JournalEntry } from '../state/journal.js';
+import { setRateHeaders, rateHeaders, type RateDecision, type RateReport } from '../state/limiter.js';
+import { openapiDocument } from '../input/openapi.js';
 import { runOperation } from './operations.js';
 import { allowedMethods, route, type Route } from './router.js';
-import { SessionRegistry } from './sessions.js';
-import type { ConnectionFault, CoreRequest, CoreResponse } from './types.js';
-import { addressBucket, keyBucket, type ForcedAnswer, type World, type WorldSettings } from './world.js';
+import { SessionRegistry } from '../state/sessions.js';
+import type { ConnectionFault, CoreRequest, CoreResponse } from '../types.js';
+import { addressBucket, keyBucket, type ForcedAnswer, type World, type WorldSettings } from '../state/world.js';
 
 /** Options of the core engine; everything with side effects is passed in. */
 export interface EngineOptions {

@@ -1,4 +1,4 @@
-import type { JournalEntry } from './core/journal.js';
+import type { JournalEntry } from '../core/state/journal.js';
 
 export type LogFormat = 'pretty' | 'json';
 

@@ -4,11 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Document, LineCounter } from 'yaml';
-import { FixtureError, parseFixtures, readFailure } from './core/fixtures.js';
-import { ScenarioError, ScenarioSpecError, compileScenario, isScenarioName, type DataSpec, type ScenarioSpec } from './core/scenario.js';
-import type { DataOptions } from './core/settings.js';
-import type { BaseData } from './core/store.js';
-import type { WorldSettings } from './core/world.js';
+import { FixtureError, parseFixtures, readFailure } from '../core/input/fixtures.js';
+import { ScenarioError, ScenarioSpecError, compileScenario, isScenarioName, type DataSpec, type ScenarioSpec } from '../core/scenarios/scenario-compiler.js';
+import type { DataOptions } from '../core/state/world-settings.js';
+import type { BaseData } from '../core/state/store.js';
+import type { WorldSettings } from '../core/state/world.js';
 
 /** What a scenario needs from the server it is applied to. */
 export interface ScenarioHost {

@@ -1,5 +1,5 @@
-import { MockError } from './errors.js';
-import type { HeaderBag, KeyConfig } from './types.js';
+import { MockError } from '../errors.js';
+import type { HeaderBag, KeyConfig } from '../types.js';
 
 export const WWW_AUTHENTICATE = 'Bearer realm="petstore"';
 export const WWW_AUTHENTICATE_INVALID = 'Bearer realm="petstore", error="invalid_token"';

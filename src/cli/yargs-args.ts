@@ -1,6 +1,6 @@
 import yargs, { type Argv } from 'yargs';
-import type { RawArgs } from './cli-args.js';
-import { VERSION, UsageError, fail, startFromArgs } from './cli-start.js';
+import type { RawArgs } from './fast-args.js';
+import { VERSION, UsageError, fail, startFromArgs } from './start.js';
 
 /** The server options as yargs declares them; the fast parser in cli-args.ts must agree with it. */
 export function serverOptions<T>(y: Argv<T>) {
@@ -50,7 +50,7 @@ export async function runYargs(args: readonly string[]): Promise<void> {
     .scriptName('petstore-mock')
     .usage('$0 [options]\n\nA local mock of the Animal Store API: seeded animals, bearer keys, plan rate limits, bans and scenarios.')
     .command('scenarios', 'List the shipped scenarios, one line each', {}, async () => {
-      const { shippedScenarios } = await import('./scenarios.js');
+      const { shippedScenarios } = await import('../files/scenario-files.js');
       const list = shippedScenarios();
       const width = Math.max(...list.map((s) => s.name.length));
       process.stdout.write(list.map((s) => `${s.name.padEnd(width)}  ${s.description}`).join('\n') + '\n');

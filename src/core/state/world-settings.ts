@@ -1,9 +1,9 @@
-import { DEFAULT_DEPRECATED_AT, DEFAULT_REMOVAL_AT } from './deprecation.js';
+import { DEFAULT_DEPRECATED_AT, DEFAULT_REMOVAL_AT } from '../pipeline/deprecation.js';
 import { DEFAULT_JOURNAL_SIZE } from './journal.js';
 import { ANONYMOUS_LIMITS, DEFAULT_BAN_RULE, demoKeys } from './plans.js';
 import { DEFAULT_PET_COUNT, DEFAULT_SEED, generatePets } from './seed.js';
 import { BaseData } from './store.js';
-import type { KeyConfig, Pet } from './types.js';
+import type { KeyConfig, Pet } from '../types.js';
 import type { WorldSettings } from './world.js';
 
 /** What the server was started with, before any scenario. */

@@ -1,10 +1,10 @@
 import { VirtualClock, type TimeSource } from './clock.js';
-import type { DeprecationDates } from './deprecation.js';
-import type { ErrorCode } from './errors.js';
+import type { DeprecationDates } from '../pipeline/deprecation.js';
+import type { ErrorCode } from '../errors.js';
 import { Journal } from './journal.js';
 import { RateLimiter } from './limiter.js';
 import { BaseData, PetStore } from './store.js';
-import type { BanRule, ConnectionFault, KeyConfig, Limits } from './types.js';
+import type { BanRule, ConnectionFault, KeyConfig, Limits } from '../types.js';
 
 /** The operations of the API, as the router names them. */
 export type OperationId = 'listPets' | 'createPet' | 'getPet';

@@ -1,6 +1,6 @@
-import type { ErrorCode } from './errors.js';
-import type { ConnectionFault } from './types.js';
-import type { ForcedAnswer, OperationId, ScenarioRuntime } from './world.js';
+import type { ErrorCode } from '../errors.js';
+import type { ConnectionFault } from '../types.js';
+import type { ForcedAnswer, OperationId, ScenarioRuntime } from '../state/world.js';
 
 /** Which requests a step or the chaos applies to, resolved against the API's operations. */
 export interface CompiledMatch {

@@ -1,4 +1,4 @@
-import type { BanRule, KeyConfig, Limits, PlanName } from './types.js';
+import type { BanRule, KeyConfig, Limits, PlanName } from '../types.js';
 
 /**
  * The plans of the specification. Enterprise is "custom" there; the mock gives it a documented

@@ -1,12 +1,12 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isValidInstant, parseDuration } from '../core/clock.js';
-import type { MockEngine } from '../core/engine.js';
+import { isValidInstant, parseDuration } from '../core/state/clock.js';
+import type { MockEngine } from '../core/pipeline/engine.js';
 import { MockError, errorBody } from '../core/errors.js';
-import { ScenarioError } from '../core/scenario.js';
-import { keyBucket, type World } from '../core/world.js';
+import { ScenarioError } from '../core/scenarios/scenario-compiler.js';
+import { keyBucket, type World } from '../core/state/world.js';
 import { adminPage } from './admin-page.js';
-import type { HttpOptions } from './server.js';
+import type { HttpOptions } from './options.js';
 
 const startedAt = Date.now();
 

@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { MAX_BODY_BYTES } from '../core/body.js';
-import type { MockEngine } from '../core/engine.js';
+import { MAX_BODY_BYTES } from '../core/input/body.js';
+import type { MockEngine } from '../core/pipeline/engine.js';
 import { MockError, errorBody, internalErrorMessage } from '../core/errors.js';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
 

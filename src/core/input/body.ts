@@ -1,6 +1,6 @@
-import { MockError } from './errors.js';
+import { MockError } from '../errors.js';
 import { JsonSyntaxError, parseJsonBody, type JsonValue } from './json.js';
-import type { HeaderBag } from './types.js';
+import type { HeaderBag } from '../types.js';
 
 /** The largest body the mock accepts, counted after decompression. */
 export const MAX_BODY_BYTES = 1024 * 1024;

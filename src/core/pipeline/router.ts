@@ -1,4 +1,4 @@
-import type { OperationId } from './world.js';
+import type { OperationId } from '../state/world.js';
 
 /** Where a request lands before any other check. */
 export type Route =

@@ -1,4 +1,4 @@
-import type { BanRule, Limits } from './types.js';
+import type { BanRule, Limits } from '../types.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;

@@ -1,11 +1,11 @@
-import { parseDuration, parseInstant } from './clock.js';
-import { ERROR_CATALOGUE, type ErrorCode } from './errors.js';
-import { openapiDocument } from './openapi.js';
-import { PLAN_LIMITS, PLAN_NAMES } from './plans.js';
+import { parseDuration, parseInstant } from '../state/clock.js';
+import { ERROR_CATALOGUE, type ErrorCode } from '../errors.js';
+import { openapiDocument } from '../input/openapi.js';
+import { PLAN_LIMITS, PLAN_NAMES } from '../state/plans.js';
 import { ScriptedRuntime, type CompiledAnswer, type CompiledMatch } from './scenario-runtime.js';
-import type { BaseData } from './store.js';
-import type { KeyConfig, Limits, PlanName } from './types.js';
-import type { OperationId, WorldSettings } from './world.js';
+import type { BaseData } from '../state/store.js';
+import type { KeyConfig, Limits, PlanName } from '../types.js';
+import type { OperationId, WorldSettings } from '../state/world.js';
 
 /** A duration as scenario files write it: "90s", "1m30s", or milliseconds. */
 export type DurationSpec = string | number;

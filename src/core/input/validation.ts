@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
 import type { Ajv2020 as Ajv2020Class, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { MockError, type ErrorDetail } from './errors.js';
+import { MockError, type ErrorDetail } from '../errors.js';
 import { NonInteger, type JsonValue } from './json.js';
 import { LIMIT_BOUNDS, PET_STATUSES, openapiDocument } from './openapi.js';
-import type { PetStatus } from './types.js';
+import type { PetStatus } from '../types.js';
 
 let validators: { newPet: ValidateFunction } | undefined;
 

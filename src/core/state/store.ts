@@ -1,5 +1,5 @@
-import { PET_STATUSES } from './openapi.js';
-import type { Pet, PetStatus } from './types.js';
+import { PET_STATUSES } from '../input/openapi.js';
+import type { Pet, PetStatus } from '../types.js';
 
 /**
  * The animals a server starts with, shared read-only by every session, sorted by id with one

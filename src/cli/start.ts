@@ -1,12 +1,12 @@
 // The server start behind the command line: checks the parsed arguments, starts the mock and
 // prints the banner. Both argument parsers (the fast one and yargs) end here.
-import type { RawArgs } from './cli-args.js';
-import { FixtureError } from './core/fixtures.js';
-import { redactKey } from './core/auth.js';
-import { KeySpecError, demoKeys } from './core/plans.js';
-import { createRequestLogger, type LogFormat } from './log.js';
-import { ScenarioError } from './core/scenario.js';
-import { startMock, type RunningMock } from './index.js';
+import type { RawArgs } from './fast-args.js';
+import { FixtureError } from '../core/input/fixtures.js';
+import { redactKey } from '../core/pipeline/auth.js';
+import { KeySpecError, demoKeys } from '../core/state/plans.js';
+import { createRequestLogger, type LogFormat } from './request-log.js';
+import { ScenarioError } from '../core/scenarios/scenario-compiler.js';
+import { startMock, type RunningMock } from '../index.js';
 
 export const VERSION = '0.1.0';
 

@@ -1,5 +1,5 @@
 import type { TimeSource } from './clock.js';
-import { MockError } from './errors.js';
+import { MockError } from '../errors.js';
 import { World, type WorldSettings } from './world.js';
 
 /** The session id of requests without `X-Mock-Session`. */

@@ -1,4 +1,4 @@
-import type { HeaderBag } from './types.js';
+import type { HeaderBag } from '../types.js';
 
 /** Headers a browser page may read from any answer. */
 const EXPOSED = [

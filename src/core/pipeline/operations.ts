@@ -1,9 +1,9 @@
-import { readJsonBody } from './body.js';
-import { MockError } from './errors.js';
-import { petJson } from './store.js';
-import type { CoreRequest, PetStatus } from './types.js';
-import { parseListQuery, parsePetId, validateNewPet } from './validation.js';
-import type { OperationId, World } from './world.js';
+import { readJsonBody } from '../input/body.js';
+import { MockError } from '../errors.js';
+import { petJson } from '../state/store.js';
+import type { CoreRequest, PetStatus } from '../types.js';
+import { parseListQuery, parsePetId, validateNewPet } from '../input/validation.js';
+import type { OperationId, World } from '../state/world.js';
 
 /** The result of an operation that succeeded. */
 export interface OperationResult {

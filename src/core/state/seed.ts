@@ -1,7 +1,7 @@
 import { faker as baseFaker } from '@faker-js/faker/locale/base';
 import type { Faker, LocaleDefinition } from '@faker-js/faker';
-import { PET_STATUSES } from './openapi.js';
-import type { Pet } from './types.js';
+import { PET_STATUSES } from '../input/openapi.js';
+import type { Pet } from '../types.js';
 
 /** The seed used when none is given, so that two plain starts serve the same animals. */
 export const DEFAULT_SEED = 42;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LINES_PER_SECOND, createRequestLogger, type LogFormat } from '../src/log.js';
-import { createFetchHandler, type JournalEntry } from '../src/index.js';
-import { T0 } from './support/mock.js';
-import { writeScenario } from './support/replay.js';
+import { DEFAULT_LINES_PER_SECOND, createRequestLogger, type LogFormat } from '../../src/cli/request-log.js';
+import { createFetchHandler, type JournalEntry } from '../../src/index.js';
+import { T0 } from '../support/mock.js';
+import { writeScenario } from '../support/replay.js';
 
 /** Logs through `createRequestLogger` and returns the text it wrote, after its batching turn. */
 async function logged(format: LogFormat, drive: (onRequest: (e: JournalEntry) => void) => Promise<void>): Promise<string> {

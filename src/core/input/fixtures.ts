@@ -1,6 +1,6 @@
 import { NonInteger, parseJsonText, type JsonValue } from './json.js';
 import { PET_STATUSES } from './openapi.js';
-import type { Pet, PetStatus } from './types.js';
+import type { Pet, PetStatus } from '../types.js';
 
 /** Why a file could not be read, in words: "no such file" rather than ENOENT. */
 export function readFailure(error: unknown): string {

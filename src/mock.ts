@@ -1,0 +1,170 @@
+// Assembles a mock from its parts: the settings (flags, fixtures, scenarios), the core engine,
+// and one of the two front ends (the HTTP server or the fetch handler).
+import { parseDuration, type ClockState } from './core/state/clock.js';
+import { MockEngine } from './core/pipeline/engine.js';
+import type { JournalEntry } from './core/state/journal.js';
+import type { KeyConfig, Pet } from './core/types.js';
+import type { World } from './core/state/world.js';
+import { answerFetch } from './http/fetch-handler.js';
+import { listen, type AdminContext } from './http/server.js';
+import { prepareHost } from './files/host-data.js';
+import { ScenarioCatalogue } from './files/scenario-catalogue.js';
+
+/** Options of `startMock` (and of the CLI, which maps its flags onto them). */
+export interface MockOptions {
+  /** Port to listen on; 0 (the library's default) takes a free one. */
+  port?: number;
+  /** Interface to listen on; 127.0.0.1 by default. */
+  host?: string;
+  /** Faker seed for the generated animals; the same seed gives byte-identical answers. */
+  seed?: number;
+  /** How many animals to generate (150 by default). */
+  pets?: number;
+  /** A fixtures file (JSON array of animals or json-server db.json), or the animals themselves. */
+  fixtures?: string | readonly Pet[];
+  /** A shipped scenario name or a scenario file path. */
+  scenario?: string;
+  /** Extra keys as `KEY:PLAN[:PER_MINUTE:PER_DAY]` strings or objects. */
+  keys?: readonly (string | KeyConfig)[];
+  /** Protects the admin API: admin calls must send `Authorization: Bearer <token>`. */
+  adminToken?: string;
+  /** Called once per answered API request (the CLI logs with it). */
+  onRequest?: (entry: JournalEntry) => void;
+  /** The real time source the virtual clocks run on (Date.now by default). */
+  now?: () => number;
+}
+
+/** The clock of the default session, as tests drive it. */
+export interface MockClock {
+  now(): Date;
+  state(): ClockState;
+  set(instant: Date | string | number): void;
+  /** Advances by a duration such as '61s', '1m30s', '1d', or milliseconds. */
+  advance(duration: string | number): void;
+  freeze(): void;
+  unfreeze(): void;
+}
+
+/** One session's world, as tests drive it: the default session, or an `X-Mock-Session` id. */
+export interface SessionHandle {
+  /** The session's virtual clock. */
+  clock: MockClock;
+  /** Restores the session's store, counters, bans, clock and journal, under its current scenario. */
+  reset(): void;
+  /** Switches the session to a scenario (a shipped name or a file path) and starts it afresh; throws `ScenarioError`. */
+  useScenario(nameOrFile: string): void;
+  /** The session's request journal, oldest first. */
+  requests(): JournalEntry[];
+}
+
+/** A running mock, as `startMock` returns it; its session methods act on the default session. */
+export interface RunningMock extends SessionHandle {
+  /** The API base URL, e.g. http://127.0.0.1:4010/v1. */
+  url: string;
+  /** The server's origin, e.g. http://127.0.0.1:4010. */
+  origin: string;
+  port: number;
+  /** The API keys the mock accepts. */
+  keys: KeyConfig[];
+  /** The world that requests with `X-Mock-Session: id` see (created on first use). */
+  session(id: string): SessionHandle;
+  /** The core, for in-process use. */
+  engine: MockEngine;
+  close(): Promise<void>;
+}
+
+/** Wraps a world's clock for tests. */
+export function clockOf(world: () => World): MockClock {
+  return {
+    now: () => new Date(world().clock.now()),
+    state: () => world().clock.state(),
+    set: (instant) => {
+      const ms = instant instanceof Date ? instant.getTime() : typeof instant === 'number' ? instant : Date.parse(instant);
+      if (Number.isNaN(ms)) throw new Error(`petstore-mock: clock.set needs a Date, an ISO-8601 string or epoch milliseconds, not ${JSON.stringify(instant)}.`);
+      world().clock.set(ms);
+    },
+    advance: (duration) => {
+      const ms = parseDuration(duration);
+      if (ms === undefined) throw new Error(`petstore-mock: clock.advance needs a duration such as '61s', '1m30s' or '1d', not ${JSON.stringify(duration)}.`);
+      world().clock.advance(ms);
+    },
+    freeze: () => world().clock.freeze(),
+    unfreeze: () => world().clock.unfreeze(),
+  };
+}
+
+/** The engine and what both front ends (server and fetch handler) build around it. */
+interface Core {
+  engine: MockEngine;
+  keys: KeyConfig[];
+  admin: AdminContext;
+  /** The test controls of one session (the default one for `undefined`). */
+  session(id: string | undefined): SessionHandle;
+}
+
+function createCore(options: MockOptions): Core {
+  const scenarios = new ScenarioCatalogue(prepareHost(options));
+  const settings = options.scenario ? scenarios.settings(options.scenario) : scenarios.startSettings();
+  const engine = new MockEngine({ settings, now: options.now, onRequest: options.onRequest });
+  const session = (id: string | undefined): SessionHandle => {
+    const world = (): World => engine.sessions.resolve(id);
+    return {
+      clock: clockOf(world),
+      reset: () => world().reset(),
+      useScenario: (nameOrFile) => world().apply(scenarios.settings(nameOrFile)),
+      requests: () => world().journal.list(),
+    };
+  };
+  const admin: AdminContext = {
+    listScenarios: () => scenarios.list(),
+    useScenario: (name, id) => engine.sessions.resolve(id).apply(scenarios.settingsByName(name)),
+  };
+  return { engine, keys: [...settings.keys], admin, session };
+}
+
+/**
+ * Starts a mock server for tests: `const mock = await startMock(); … await mock.close()`.
+ * It listens on 127.0.0.1 and a free port unless told otherwise.
+ */
+export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
+  const { engine, keys, admin, session } = createCore(options);
+  const running = await listen(engine, { port: options.port ?? 0, host: options.host ?? '127.0.0.1', adminToken: options.adminToken, admin });
+  return {
+    url: `${running.origin}/v1`,
+    origin: running.origin,
+    port: Number(new URL(running.origin).port),
+    keys,
+    ...session(undefined),
+    session,
+    engine,
+    close: () => running.close(),
+  };
+}
+
+/** Options of `createFetchHandler`: those of `startMock` without the networking ones. */
+export interface FetchHandlerOptions extends Omit<MockOptions, 'port' | 'host' | 'adminToken'> {
+  /** The client address requests without a key are counted under (127.0.0.1 by default). */
+  clientAddress?: string;
+}
+
+/** A standard Fetch handler backed by the mock's core, with the test controls of `RunningMock`. */
+export interface MockFetchHandler extends SessionHandle {
+  (request: Request): Promise<Response>;
+  /** The API keys the mock accepts. */
+  keys: KeyConfig[];
+  /** The world that requests with `X-Mock-Session: id` see (created on first use). */
+  session(id: string): SessionHandle;
+  /** The core. */
+  engine: MockEngine;
+}
+
+/**
+ * Returns `(request: Request) => Promise<Response>` answering the API in-process, with no port:
+ * for MSW handlers, service workers or direct calls. Any origin works; paths start with `/v1`.
+ */
+export function createFetchHandler(options: FetchHandlerOptions = {}): MockFetchHandler {
+  const { engine, keys, session } = createCore(options);
+  const address = options.clientAddress ?? '127.0.0.1';
+  const handler = (request: Request): Promise<Response> => answerFetch(engine, request, address);
+  return Object.assign(handler, { keys, ...session(undefined), session, engine });
+}
