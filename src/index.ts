@@ -5,9 +5,10 @@
 export { startMock, createFetchHandler, clockOf } from './mock.js';
 export type { MockOptions, MockClock, SessionHandle, RunningMock, FetchHandlerOptions, MockFetchHandler } from './mock.js';
 export type { ClockState } from './core/state/clock.js';
+export type { ReloadReport } from './files/live-reload.js';
 export type { JournalEntry } from './core/state/journal.js';
 export type { CoreRequest, CoreResponse, KeyConfig, Limits, Pet, PetStatus, PlanName } from './core/types.js';
-export { ERROR_CATALOGUE, type ErrorCode } from './core/errors.js';
+export { ERROR_CATALOGUE, UserError, type ErrorCode } from './core/errors.js';
 export { openapiDocument } from './core/input/openapi.js';
 export { PLAN_LIMITS } from './core/state/plans.js';
 export { MockEngine } from './core/pipeline/engine.js';

@@ -2,13 +2,15 @@
 // and one of the two front ends (the HTTP server or the fetch handler).
 import { parseDuration, type ClockState } from './core/state/clock.js';
 import { MockEngine } from './core/pipeline/engine.js';
+import { UserError } from './core/errors.js';
 import type { JournalEntry } from './core/state/journal.js';
 import type { KeyConfig, Pet } from './core/types.js';
-import type { World } from './core/state/world.js';
+import type { World, WorldSettings } from './core/state/world.js';
 import { answerFetch } from './http/fetch-handler.js';
-import { listen, type AdminContext } from './http/server.js';
+import { listen, type AdminContext, type RunningServer } from './http/server.js';
 import { prepareHost } from './files/host-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
+import { reloadSessions, watchFiles, type ReloadReport } from './files/live-reload.js';
 
 /** Options of `startMock` (and of the CLI, which maps its flags onto them). */
 export interface MockOptions {
@@ -32,6 +34,13 @@ export interface MockOptions {
   onRequest?: (entry: JournalEntry) => void;
   /** The real time source the virtual clocks run on (Date.now by default). */
   now?: () => number;
+  /**
+   * Reloads scenario files and the fixtures file when they change, restarting the sessions that
+   * use them in the new version (`--watch`). A file with a mistake keeps the old version running.
+   */
+  watch?: boolean;
+  /** Called after each reload under `watch`, with what changed, what restarted and any mistake. */
+  onReload?: (report: ReloadReport) => void;
 }
 
 /** The clock of the default session, as tests drive it. */
@@ -49,7 +58,10 @@ export interface MockClock {
 export interface SessionHandle {
   /** The session's virtual clock. */
   clock: MockClock;
-  /** Restores the session's store, counters, bans, clock and journal, under its current scenario. */
+  /**
+   * Restores the session's store, counters, bans, clock and journal, under its current scenario
+   * as its files read now; throws `ScenarioError` or another `UserError` if one has a mistake.
+   */
   reset(): void;
   /** Switches the session to a scenario (a shipped name or a file path) and starts it afresh; throws `ScenarioError`. */
   useScenario(nameOrFile: string): void;
@@ -70,6 +82,11 @@ export interface RunningMock extends SessionHandle {
   session(id: string): SessionHandle;
   /** The core, for in-process use. */
   engine: MockEngine;
+  /**
+   * Re-reads the files now, as `watch` does on a change; undefined when none changed. Sessions
+   * of a changed scenario restart in its new version.
+   */
+  reload(): ReloadReport | undefined;
   close(): Promise<void>;
 }
 
@@ -80,12 +97,12 @@ export function clockOf(world: () => World): MockClock {
     state: () => world().clock.state(),
     set: (instant) => {
       const ms = instant instanceof Date ? instant.getTime() : typeof instant === 'number' ? instant : Date.parse(instant);
-      if (Number.isNaN(ms)) throw new Error(`petstore-mock: clock.set needs a Date, an ISO-8601 string or epoch milliseconds, not ${JSON.stringify(instant)}.`);
+      if (Number.isNaN(ms)) throw new UserError(`clock.set needs a Date, an ISO-8601 string or epoch milliseconds, not ${JSON.stringify(instant)}.`);
       world().clock.set(ms);
     },
     advance: (duration) => {
       const ms = parseDuration(duration);
-      if (ms === undefined) throw new Error(`petstore-mock: clock.advance needs a duration such as '61s', '1m30s' or '1d', not ${JSON.stringify(duration)}.`);
+      if (ms === undefined) throw new UserError(`clock.advance needs a duration such as '61s', '1m30s' or '1d', not ${JSON.stringify(duration)}.`);
       world().clock.advance(ms);
     },
     freeze: () => world().clock.freeze(),
@@ -100,26 +117,43 @@ interface Core {
   admin: AdminContext;
   /** The test controls of one session (the default one for `undefined`). */
   session(id: string | undefined): SessionHandle;
+  reload(): ReloadReport | undefined;
+  /** Stops watching files. */
+  stop(): void;
 }
 
 function createCore(options: MockOptions): Core {
   const scenarios = new ScenarioCatalogue(prepareHost(options));
   const settings = options.scenario ? scenarios.settings(options.scenario) : scenarios.startSettings();
   const engine = new MockEngine({ settings, now: options.now, onRequest: options.onRequest });
+  const reload = (): ReloadReport | undefined => reloadSessions(scenarios, engine.sessions);
+  const watching = options.watch
+    ? watchFiles(() => scenarios.watchedFiles(), () => {
+        const report = reload();
+        if (report) options.onReload?.(report);
+      })
+    : undefined;
+  // A reset or switch reads the scenario's files as they are now, as a reload would.
+  const reset = (world: World): void => world.apply(scenarios.latest(world.settings.scenario));
+  const useScenario = (world: World, settings: WorldSettings): void => {
+    world.apply(settings);
+    watching?.sync();
+  };
   const session = (id: string | undefined): SessionHandle => {
     const world = (): World => engine.sessions.resolve(id);
     return {
       clock: clockOf(world),
-      reset: () => world().reset(),
-      useScenario: (nameOrFile) => world().apply(scenarios.settings(nameOrFile)),
+      reset: () => reset(world()),
+      useScenario: (nameOrFile) => useScenario(world(), scenarios.settings(nameOrFile)),
       requests: () => world().journal.list(),
     };
   };
   const admin: AdminContext = {
     listScenarios: () => scenarios.list(),
-    useScenario: (name, id) => engine.sessions.resolve(id).apply(scenarios.settingsByName(name)),
+    useScenario: (name, id) => useScenario(engine.sessions.resolve(id), scenarios.settingsByName(name)),
+    reset: (id) => reset(engine.sessions.resolve(id)),
   };
-  return { engine, keys: [...settings.keys], admin, session };
+  return { engine, keys: [...settings.keys], admin, session, reload, stop: () => watching?.close() };
 }
 
 /**
@@ -127,8 +161,14 @@ function createCore(options: MockOptions): Core {
  * It listens on 127.0.0.1 and a free port unless told otherwise.
  */
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
-  const { engine, keys, admin, session } = createCore(options);
-  const running = await listen(engine, { port: options.port ?? 0, host: options.host ?? '127.0.0.1', adminToken: options.adminToken, admin });
+  const { engine, keys, admin, session, reload, stop } = createCore(options);
+  let running: RunningServer;
+  try {
+    running = await listen(engine, { port: options.port ?? 0, host: options.host ?? '127.0.0.1', adminToken: options.adminToken, admin });
+  } catch (error) {
+    stop();
+    throw error;
+  }
   return {
     url: `${running.origin}/v1`,
     origin: running.origin,
@@ -137,12 +177,16 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     ...session(undefined),
     session,
     engine,
-    close: () => running.close(),
+    reload,
+    close: () => {
+      stop();
+      return running.close();
+    },
   };
 }
 
 /** Options of `createFetchHandler`: those of `startMock` without the networking ones. */
-export interface FetchHandlerOptions extends Omit<MockOptions, 'port' | 'host' | 'adminToken'> {
+export interface FetchHandlerOptions extends Omit<MockOptions, 'port' | 'host' | 'adminToken' | 'watch' | 'onReload'> {
   /** The client address requests without a key are counted under (127.0.0.1 by default). */
   clientAddress?: string;
 }
@@ -163,7 +207,7 @@ export interface MockFetchHandler extends SessionHandle {
  * for MSW handlers, service workers or direct calls. Any origin works; paths start with `/v1`.
  */
 export function createFetchHandler(options: FetchHandlerOptions = {}): MockFetchHandler {
-  const { engine, keys, session } = createCore(options);
+  const { engine, keys, session } = createCore({ ...options, watch: false });
   const address = options.clientAddress ?? '127.0.0.1';
   const handler = (request: Request): Promise<Response> => answerFetch(engine, request, address);
   return Object.assign(handler, { keys, ...session(undefined), session, engine });

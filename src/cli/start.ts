@@ -1,20 +1,21 @@
 // The server start behind the command line: checks the parsed arguments, starts the mock and
 // prints the banner. Both argument parsers (the fast one and yargs) end here.
-import type { RawArgs } from './fast-args.js';
-import { FixtureError } from '../core/input/fixtures.js';
+import { UserError } from '../core/errors.js';
 import { redactKey } from '../core/pipeline/auth.js';
-import { KeySpecError, demoKeys } from '../core/state/plans.js';
-import { createRequestLogger, type LogFormat } from './request-log.js';
-import { ScenarioError } from '../core/scenarios/scenario-compiler.js';
+import { demoKeys } from '../core/state/plans.js';
 import { startMock, type RunningMock } from '../index.js';
+import type { ReloadReport } from '../files/live-reload.js';
+import { watchLauncher } from './launcher.js';
+import { VERSION, banner, exposedHostWarning, readyJsonLine, readyLine, reloadFailedLine, reloadLine, startFailure, type ReadyInfo } from './messages.js';
+import type { RawArgs } from './options.js';
+import { createRequestLogger, type LogFormat } from './request-log.js';
 
-export const VERSION = '0.1.0';
+/** A command line that cannot be used: printed as one line, exit code 1. */
+export class UsageError extends UserError {}
 
-/** A problem the user can fix: printed as one line, exit code 1. */
-export class UsageError extends Error {}
-
-export function fail(message: string): never {
-  process.stderr.write(`${message.startsWith('petstore-mock') ? '' : 'petstore-mock: '}${message}\n`);
+/** Prints the one line of a failed start and exits 1. */
+export function fail(error: unknown): never {
+  process.stderr.write(startFailure(error));
   process.exit(1);
 }
 
@@ -24,12 +25,22 @@ function shownKey(key: string): string {
 }
 const DEMO_KEYS = new Set(demoKeys().map((k) => k.key));
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
+interface ServeArgs {
+  port: number;
+  host: string;
+  seed: number | undefined;
+  pets: number | undefined;
+  fixtures: string | undefined;
+  scenario: string | undefined;
+  key: string[];
+  adminToken: string | undefined;
+  logFormat: LogFormat;
+  quiet: boolean;
+  readyJson: boolean;
+  watch: boolean;
+}
 
-async function serve(args: {
-  port: number; host: string; seed: number | undefined; pets: number | undefined; fixtures: string | undefined;
-  scenario: string | undefined; key: string[]; adminToken: string | undefined; logFormat: LogFormat; quiet: boolean; readyJson: boolean;
-}): Promise<void> {
+async function serve(args: ServeArgs): Promise<void> {
   // A reader that went away (petstore-mock | head, a harness that stopped reading) must not take
   // the server down with an EPIPE: the output just stops.
   let stdoutOpen = true;
@@ -40,27 +51,23 @@ async function serve(args: {
   const out = (text: string): void => {
     if (stdoutOpen) process.stdout.write(text);
   };
-  let mock: RunningMock;
-  try {
-    mock = await startMock({
-      port: args.port,
-      host: args.host,
-      seed: args.seed,
-      pets: args.pets,
-      fixtures: args.fixtures,
-      scenario: args.scenario,
-      keys: args.key,
-      adminToken: args.adminToken,
-      onRequest: args.quiet ? undefined : createRequestLogger(args.logFormat, out),
-    });
-  } catch (error) {
-    const err = error as NodeJS.ErrnoException;
-    if (err.code === 'EADDRINUSE') fail(`port ${args.port} on ${args.host} is already in use; stop the other server or pass --port 0 to take a free port.`);
-    if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') fail(`cannot listen on host ${args.host}; pass --host 127.0.0.1 or an address of this machine.`);
-    if (err.code === 'EACCES') fail(`not allowed to listen on port ${args.port}; pick a port above 1023 or --port 0.`);
-    if (error instanceof FixtureError || error instanceof KeySpecError || error instanceof ScenarioError) fail(err.message);
-    throw error;
-  }
+  const onReload = (report: ReloadReport): void => {
+    for (const error of report.errors) process.stderr.write(reloadFailedLine(error));
+    if (report.errors.length === 0 || report.sessions.length > 0) out(reloadLine(report.files, report.sessions));
+  };
+  const mock: RunningMock = await startMock({
+    port: args.port,
+    host: args.host,
+    seed: args.seed,
+    pets: args.pets,
+    fixtures: args.fixtures,
+    scenario: args.scenario,
+    keys: args.key,
+    adminToken: args.adminToken,
+    onRequest: args.quiet ? undefined : createRequestLogger(args.logFormat, out),
+    watch: args.watch,
+    onReload,
+  });
 
   // Stop cleanly from the moment anyone can know we are ready: a harness may signal right after the ready line.
   let stopping = false;
@@ -73,41 +80,36 @@ async function serve(args: {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // A closed terminal, or an npm/npx that was told to stop and did not pass it on.
+  process.on('SIGHUP', stop);
+  watchLauncher(stop);
 
-  const scenario = mock.engine.sessions.defaultWorld.settings.scenario;
-  if (args.readyJson) {
-    out(`${JSON.stringify({ event: 'ready', url: mock.url, origin: mock.origin, port: mock.port, admin: `${mock.origin}/__admin/`, keys: mock.keys.map((k) => ({ key: k.key, plan: k.plan, ...k.limits, ...(k.revoked ? { revoked: true } : {}) })), scenario, pid: process.pid })}\n`);
-  } else {
-    const lines = [`petstore-mock ${VERSION} listening on ${mock.url}`];
-    if (!args.quiet) {
-      lines.push(
-        `  keys      ${mock.keys.map((k) => `${shownKey(k.key)} (${k.plan}, ${k.limits.perMinute}/min, ${k.limits.perDay}/day${k.revoked ? ', revoked' : ''})`).join('\n            ')}`,
-        `  scenario  ${scenario}`,
-        `  admin     ${mock.origin}/__admin/`,
-        `  contract  ${mock.url}/openapi.json`,
-        `  try       curl -H "Authorization: Bearer demo-free" "${mock.url}/pets?limit=5"`,
-        '',
-      );
-    }
-    out(`${lines.join('\n')}\n`);
-  }
-  if (!LOOPBACK.test(args.host)) {
-    const exposed = args.adminToken === undefined ? 'its public demo keys and its admin API (unprotected: add --admin-token)' : 'its public demo keys';
-    process.stderr.write(`petstore-mock: listening on ${args.host}, so other machines can reach this mock and ${exposed}; use --host 127.0.0.1 to keep it local.\n`);
-  }
-
+  const info: ReadyInfo = {
+    version: VERSION,
+    url: mock.url,
+    origin: mock.origin,
+    port: mock.port,
+    keys: mock.keys.map((k) => ({ key: k.key, plan: k.plan, perMinute: k.limits.perMinute, perDay: k.limits.perDay, ...(k.revoked ? { revoked: true } : {}) })),
+    scenario: mock.engine.sessions.defaultWorld.settings.scenario,
+    pid: process.pid,
+    adminProtected: args.adminToken !== undefined,
+    watching: args.watch,
+  };
+  if (args.readyJson) out(readyJsonLine(info));
+  else out(args.quiet ? readyLine(info) : banner(info, shownKey));
+  const warning = exposedHostWarning(args.host, info.adminProtected);
+  if (warning) process.stderr.write(warning);
 }
 
 function parseInteger(name: string, min: number, max: number) {
-  return (value: unknown): number | undefined => {
+  return (value: string | undefined): number | undefined => {
     if (value === undefined) return undefined;
-    const text = String(value);
-    if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(text)}.`);
-    return Number(text);
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}.`);
+    return Number(value);
   };
 }
 
-/** Checks the arguments of a server start and starts it; a usage problem exits with one line. */
+/** Checks the arguments of a server start and starts it; a person's mistake exits with one line. */
 export async function startFromArgs(args: RawArgs): Promise<void> {
   try {
     await serve({
@@ -117,14 +119,16 @@ export async function startFromArgs(args: RawArgs): Promise<void> {
       pets: parseInteger('pets', 0, 10_000_000)(args.pets),
       fixtures: args.fixtures,
       scenario: args.scenario,
-      key: args.key.map(String),
+      key: args.key,
       adminToken: args.adminToken,
       logFormat: args.logFormat,
       quiet: args.quiet,
       readyJson: args.readyJson,
+      watch: args.watch,
     });
   } catch (error) {
-    if (error instanceof UsageError) fail(error.message);
+    if (error instanceof UserError) fail(error);
     throw error;
   }
 }
+

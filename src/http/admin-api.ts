@@ -2,8 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isValidInstant, parseDuration } from '../core/state/clock.js';
 import type { MockEngine } from '../core/pipeline/engine.js';
-import { MockError, errorBody } from '../core/errors.js';
-import { ScenarioError } from '../core/scenarios/scenario-compiler.js';
+import { MockError, UserError, errorBody, named } from '../core/errors.js';
 import { keyBucket, type World } from '../core/state/world.js';
 import { adminPage } from './admin-page.js';
 import type { HttpOptions } from './options.js';
@@ -37,6 +36,14 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
   app.set('json escape', true);
   const router = express.Router({ strict: true, caseSensitive: true });
 
+  // The page holds no data and asks for the token itself, so the admin link of a protected
+  // server opens it instead of a JSON 401.
+  router.get('/', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.type('html').send(adminPage());
+  });
+
   router.use((req, res, next) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('Cache-Control', 'no-store');
@@ -49,51 +56,46 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
     }
     if (options.adminToken !== undefined && tokenOf(req) !== options.adminToken) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="petstore-mock admin"');
-      throw new MockError('admin_unauthorized', 'petstore-mock: this admin API is protected; send "Authorization: Bearer <admin token>" (the value of --admin-token).');
+      throw new MockError('admin_unauthorized', 'this admin API is protected; send "Authorization: Bearer <admin token>" (the value of --admin-token).');
     }
     next();
   });
   router.use(express.json({ limit: '64kb', strict: true }));
 
   const world = (req: Request): World => engine.sessions.resolve(sessionHeader(req));
-
-  router.get('/', (_req, res) => {
-    res.type('html').send(adminPage());
-  });
+  // Reading a session (the admin page polls these) must not create it: only a change does.
+  const view = (req: Request): World => engine.sessions.view(sessionHeader(req));
   router.get('/health', (req, res) => {
     // Memory is here so long runs (npm run soak) can watch for leaks from outside the process.
     const { rss, heapUsed } = process.memoryUsage();
-    res.json({ status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), sessions: engine.sessions.all().length, scenario: world(req).settings.scenario, memory: { rssBytes: rss, heapUsedBytes: heapUsed } });
+    res.json({ status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), sessions: engine.sessions.all().length, scenario: view(req).settings.scenario, memory: { rssBytes: rss, heapUsedBytes: heapUsed } });
   });
   router.post('/reset', (req, res) => {
     const w = world(req);
-    w.reset();
+    // The scenario's files are read again, as PUT /__admin/scenario and --watch read them.
+    if (options.admin) asScenarioError(() => options.admin?.reset(sessionHeader(req)));
+    else w.reset();
     res.json({ reset: true, session: w.id, scenario: w.settings.scenario, clock: w.clock.state() });
   });
   router.get('/scenarios', (_req, res) => {
     res.json(options.admin?.listScenarios() ?? []);
   });
   router.get('/scenario', (req, res) => {
-    const w = world(req);
+    const w = view(req);
     const known = options.admin?.listScenarios().find((s) => s.name === w.settings.scenario);
     res.json({ name: w.settings.scenario, description: known?.description ?? '', clock: w.clock.state() });
   });
   router.put('/scenario', (req, res) => {
     const body: unknown = req.body;
     const name = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { name?: unknown }).name : undefined;
-    if (typeof name !== 'string' || name === '') throw new MockError('admin_invalid_request', 'petstore-mock: PUT /__admin/scenario needs a JSON body {"name": "<scenario>"}; GET /__admin/scenarios lists them.');
-    if (!options.admin) throw new MockError('scenario_invalid', 'petstore-mock: scenarios are not available in this server.');
-    try {
-      options.admin.useScenario(name, sessionHeader(req));
-    } catch (error) {
-      if (error instanceof ScenarioError) throw new MockError('scenario_invalid', error.message);
-      throw error;
-    }
+    if (typeof name !== 'string' || name === '') throw new MockError('admin_invalid_request', 'PUT /__admin/scenario needs a JSON body {"name": "<scenario>"}; GET /__admin/scenarios lists them.');
+    if (!options.admin) throw new MockError('scenario_invalid', 'scenarios are not available in this server.');
+    asScenarioError(() => options.admin?.useScenario(name, sessionHeader(req)));
     const w = world(req);
     res.json({ name: w.settings.scenario, session: w.id, clock: w.clock.state() });
   });
   router.get('/clock', (req, res) => {
-    res.json(world(req).clock.state());
+    res.json(view(req).clock.state());
   });
   router.post('/clock', (req, res) => {
     const w = world(req);
@@ -101,10 +103,10 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
     res.json(w.clock.state());
   });
   router.get('/requests', (req, res) => {
-    res.json(world(req).journal.list());
+    res.json(view(req).journal.list());
   });
   router.get('/keys', (req, res) => {
-    const w = world(req);
+    const w = view(req);
     const now = w.clock.now();
     res.json(
       [...w.keys.values()].map((k) => {
@@ -125,13 +127,24 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
 
   app.use('/__admin', router);
   app.use((_req: Request, _res: Response, next: NextFunction) => {
-    next(new MockError('route_not_found', 'petstore-mock: no admin route there; the admin API has health, reset, scenarios, scenario, clock, requests and keys under /__admin.'));
+    next(new MockError('route_not_found', 'no admin route there; the admin API has health, reset, scenarios, scenario, clock, requests and keys under /__admin.'));
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const known = error instanceof MockError ? error : bodyError(error) ?? new MockError('internal_error', `petstore-mock: the admin API failed (${String(error)}).`);
-    res.status(known.status).type('application/json').send(errorBody(known.code, known.message, known.status, known.details));
+    const known = error instanceof MockError ? error : bodyError(error) ?? new MockError('internal_error', `the admin API failed (${String(error)}).`);
+    // Admin answers name the tool: the person reading one may not know which server answered.
+    res.status(known.status).type('application/json').send(errorBody(known.code, named(known.message), known.status, known.details));
   });
   return app;
+}
+
+/** Runs a scenario change; a scenario or fixtures file with a mistake answers `scenario_invalid`. */
+function asScenarioError(run: () => void): void {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof UserError) throw new MockError('scenario_invalid', error.reason);
+    throw error;
+  }
 }
 
 /** The request-body errors of express.json (too large, bad charset or encoding, not JSON) as catalogue errors. */
@@ -139,40 +152,40 @@ function bodyError(error: unknown): MockError | undefined {
   const { type, status } = error as { type?: unknown; status?: unknown };
   switch (type) {
     case 'entity.parse.failed':
-      return new MockError('admin_invalid_request', 'petstore-mock: the admin request body is not valid JSON.');
+      return new MockError('admin_invalid_request', 'the admin request body is not valid JSON.');
     case 'entity.too.large':
-      return new MockError('payload_too_large', 'petstore-mock: admin request bodies are limited to 64 KiB (after decompression); send a smaller one.');
+      return new MockError('payload_too_large', 'admin request bodies are limited to 64 KiB (after decompression); send a smaller one.');
     case 'charset.unsupported':
     case 'encoding.unsupported':
-      return new MockError('unsupported_media_type', 'petstore-mock: send admin request bodies as UTF-8 application/json, uncompressed or as gzip, deflate or br.');
+      return new MockError('unsupported_media_type', 'send admin request bodies as UTF-8 application/json, uncompressed or as gzip, deflate or br.');
     default:
       // Anything else the body reader refused (an aborted or mis-sized body) is the client's doing.
       return typeof status === 'number' && status >= 400 && status < 500
-        ? new MockError('admin_invalid_request', 'petstore-mock: the admin request body could not be read; send it again in full.')
+        ? new MockError('admin_invalid_request', 'the admin request body could not be read; send it again in full.')
         : undefined;
   }
 }
 
 /** Applies `{"set": ISO}`, `{"advance": "90s"}` and/or `{"frozen": bool}` to a clock. */
 function applyClockChange(world: World, body: unknown): void {
-  const usage = 'petstore-mock: POST /__admin/clock takes {"set": "2030-12-05T00:00:00Z"}, {"advance": "90s"} and/or {"frozen": true|false}.';
+  const usage = 'POST /__admin/clock takes {"set": "2030-12-05T00:00:00Z"}, {"advance": "90s"} and/or {"frozen": true|false}.';
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new MockError('admin_invalid_request', usage);
   const { set, advance, frozen, ...rest } = body as { set?: unknown; advance?: unknown; frozen?: unknown };
   if (Object.keys(rest).length > 0 || (set === undefined && advance === undefined && frozen === undefined)) throw new MockError('admin_invalid_request', usage);
   let instant: number | undefined;
   if (set !== undefined) {
     instant = typeof set === 'string' ? Date.parse(set) : NaN;
-    if (Number.isNaN(instant)) throw new MockError('admin_invalid_request', `petstore-mock: "set" must be an ISO-8601 instant such as 2030-12-05T00:00:00Z. ${usage}`);
+    if (Number.isNaN(instant)) throw new MockError('admin_invalid_request', `"set" must be an ISO-8601 instant such as 2030-12-05T00:00:00Z. ${usage}`);
   }
   let step: number | undefined;
   if (advance !== undefined) {
     step = typeof advance === 'string' || typeof advance === 'number' ? parseDuration(advance) : undefined;
-    if (step === undefined) throw new MockError('admin_invalid_request', `petstore-mock: "advance" must be a duration such as "90s", "1m30s", "2h" or "1d". ${usage}`);
+    if (step === undefined) throw new MockError('admin_invalid_request', `"advance" must be a duration such as "90s", "1m30s", "2h" or "1d". ${usage}`);
   }
   if (frozen !== undefined && typeof frozen !== 'boolean') throw new MockError('admin_invalid_request', usage);
   // Checked before anything changes, so a refused call leaves the clock as it was.
   if (!isValidInstant((instant ?? world.clock.now()) + (step ?? 0))) {
-    throw new MockError('admin_invalid_request', 'petstore-mock: that would move the clock beyond the years -271821 to 275760 a date can hold; set or advance it less far.');
+    throw new MockError('admin_invalid_request', 'that would move the clock beyond the years -271821 to 275760 a date can hold; set or advance it less far.');
   }
   if (frozen === true) world.clock.freeze();
   if (instant !== undefined) world.clock.set(instant);

@@ -1,7 +1,8 @@
 /**
  * The admin page: a self-contained live view over the admin API for QA. It polls the admin API
- * (no build step, no framework), works with `?token=` when `--admin-token` is set and with
- * `?session=` to watch one `X-Mock-Session` world. It asks for no favicon, so opening it adds
+ * (no build step, no framework). When `--admin-token` is set it takes the token from `?token=`
+ * or asks for it (kept for the tab's life in sessionStorage); `?session=` watches one
+ * `X-Mock-Session` world, which looking at does not create. It asks for no favicon, so opening it adds
  * nothing to the journal it shows.
  */
 export function adminPage(): string {
@@ -25,6 +26,8 @@ export function adminPage(): string {
     <div class="row"><input id="set-to" placeholder="2030-12-05T00:00:00Z" size="22" aria-label="set clock to"><button id="set" class="secondary">Set</button></div>
   </div>
 </section>
+<form id="token-form" hidden><label for="token">This admin API is protected: enter the --admin-token value</label>
+  <div class="row"><input id="token" type="password" autocomplete="off" size="24"><button>Open</button></div></form>
 <p id="message" role="status"></p>
 <h2>Keys</h2>
 <table id="keys"><thead><tr><th>key</th><th>plan</th><th>limits</th><th>remaining</th><th>resets</th><th>state</th></tr></thead><tbody></tbody></table>
@@ -53,12 +56,14 @@ td{font-variant-numeric:tabular-nums}td.why{color:var(--muted);max-width:34rem}
 .pill{display:inline-block;border-radius:999px;padding:.05rem .55rem;font-size:.8rem;font-weight:600;background:#eef0f3}
 .s2{color:var(--ok)}.s4{color:var(--warn)}.s5{color:var(--bad)}.pill.ok{background:#dcfae6;color:var(--ok)}.pill.bad{background:#fee4e2;color:var(--bad)}
 .count{text-transform:none;letter-spacing:0;font-weight:400;margin-left:.4rem}
-#message{min-height:1.2rem;margin:.6rem 0 0;color:var(--bad)}`;
+#message{min-height:1.2rem;margin:.6rem 0 0;color:var(--bad)}
+#token-form{background:#fff;border:1px solid var(--line);border-radius:8px;padding:.8rem 1rem;margin-top:1rem}`;
 
 // Runs in the browser: plain DOM, textContent only (journal paths and reasons are request data).
 const SCRIPT = `
 const params = new URLSearchParams(location.search);
-const token = params.get('token');
+const TOKEN_KEY = 'petstore-mock-admin-token';
+const token = params.get('token') || sessionStorage.getItem(TOKEN_KEY);
 const session = params.get('session');
 const base = { 'Content-Type': 'application/json' };
 if (token) base.Authorization = 'Bearer ' + token;
@@ -66,6 +71,7 @@ if (session) base['X-Mock-Session'] = session;
 const $ = (id) => document.getElementById(id);
 async function api(path, init = {}) {
   const res = await fetch('/__admin/' + path, { ...init, headers: base });
+  if (res.status === 401) { $('token-form').hidden = false; $('token').focus(); }
   const body = await res.json();
   if (!res.ok) throw new Error(body.message || res.status);
   return body;
@@ -108,8 +114,10 @@ async function act(run) {
   try { await run(); } catch (error) { $('message').textContent = String(error.message || error); }
   await refresh();
 }
+let polling = false;
 async function init() {
   if (session) $('session-label').textContent = 'session ' + session;
+  $('message').textContent = '';
   try {
     const list = await api('scenarios');
     $('scenarios').replaceChildren(...list.map((s) => { const o = document.createElement('option'); o.value = s.name; o.textContent = s.name; o.title = s.description; return o; }));
@@ -121,6 +129,15 @@ async function init() {
   $('set').onclick = () => act(() => api('clock', { method: 'POST', body: JSON.stringify({ set: $('set-to').value.trim() }) }));
   $('freeze').onclick = () => act(() => api('clock', { method: 'POST', body: JSON.stringify({ frozen: !frozen }) }));
   await refresh();
-  setInterval(refresh, 500);
+  if (!polling) { polling = true; setInterval(refresh, 500); }
 }
+$('token-form').onsubmit = (event) => {
+  event.preventDefault();
+  const value = $('token').value.trim();
+  if (!value) return;
+  sessionStorage.setItem(TOKEN_KEY, value);
+  base.Authorization = 'Bearer ' + value;
+  $('token-form').hidden = true;
+  init();
+};
 init();`;

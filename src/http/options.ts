@@ -16,4 +16,6 @@ export interface AdminContext {
   listScenarios(): { name: string; description: string }[];
   /** Applies a scenario to the world of one session (the default one without a header). */
   useScenario(name: string, sessionHeader: string | undefined): void;
+  /** Resets the world of one session under its scenario as its files read now. */
+  reset(sessionHeader: string | undefined): void;
 }

@@ -1,9 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { MockEngine } from '../core/pipeline/engine.js';
-import { errorBody } from '../core/errors.js';
+import { errorBody, named } from '../core/errors.js';
 import { answerClientError, answerOnSocket, handleApiRequest } from './node-adapter.js';
 import type { HttpOptions } from './options.js';
+import { listenFailure } from './listen-failure.js';
 
 export type { AdminContext, HttpOptions } from './options.js';
 
@@ -31,7 +32,7 @@ export function listen(engine: MockEngine, options: HttpOptions): Promise<Runnin
       admin ??= import('./admin-api.js').then((m) => m.createAdminHandler(engine, options));
       admin.then((handle) => handle(req, res)).catch((error: unknown) => {
         res.writeHead(500, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' });
-        res.end(errorBody('internal_error', `petstore-mock: the admin API failed to load (${String(error)}); reinstall petstore-mock and report it if it persists.`, 500));
+        res.end(errorBody('internal_error', named(`the admin API failed to load (${String(error)}); reinstall petstore-mock and report it if it persists.`), 500));
       });
       return;
     }
@@ -52,9 +53,10 @@ export function listen(engine: MockEngine, options: HttpOptions): Promise<Runnin
   });
 
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (error: unknown): void => reject(listenFailure(error, options.port, options.host));
+    server.once('error', failed);
     server.listen(options.port, options.host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       const address = server.address() as AddressInfo;
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       resolve({

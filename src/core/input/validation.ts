@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Ajv2020 as Ajv2020Class, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { MockError, type ErrorDetail } from '../errors.js';
+import { MockError, named, type ErrorDetail } from '../errors.js';
 import { NonInteger, type JsonValue } from './json.js';
 import { LIMIT_BOUNDS, PET_STATUSES, openapiDocument } from './openapi.js';
 import type { PetStatus } from '../types.js';
@@ -23,7 +23,7 @@ function getValidators(): { newPet: ValidateFunction } {
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
   ajv.addSchema(openapiDocument, 'openapi.json');
   const newPet = ajv.getSchema('openapi.json#/components/schemas/NewPet');
-  if (!newPet) throw new Error('petstore-mock: the OpenAPI document has no NewPet schema');
+  if (!newPet) throw new Error(named('the OpenAPI document has no NewPet schema'));
   validators = { newPet };
   return validators;
 }

@@ -25,15 +25,8 @@ export class SessionRegistry {
 
   /** The world of a header value; throws `invalid_session` for an unusable id. */
   resolve(header: string | string[] | undefined): World {
-    if (header === undefined) return this.defaultWorld;
-    const id = Array.isArray(header) ? header[0] : header;
+    const id = this.checkId(header);
     if (id === DEFAULT_SESSION) return this.defaultWorld;
-    if (Array.isArray(header) && header.length > 1) {
-      throw new MockError('invalid_session', 'X-Mock-Session was sent more than once; send one session id.');
-    }
-    if (!SESSION_ID.test(id)) {
-      throw new MockError('invalid_session', 'X-Mock-Session must be 1 to 128 characters of letters, digits and ._:-; pick an id per test worker.');
-    }
     let world = this.worlds.get(id);
     if (world) {
       // Re-inserting keeps the map in least-recently-used order.
@@ -45,6 +38,40 @@ export class SessionRegistry {
     world = new World(id, this.settings, this.realNow);
     this.worlds.set(id, world);
     return world;
+  }
+
+  /** The settings a new session starts with. */
+  startSettings(): WorldSettings {
+    return this.settings;
+  }
+
+  /** Changes the settings new sessions start with (a reloaded start scenario); existing ones keep theirs. */
+  setStartSettings(settings: WorldSettings): void {
+    this.settings = settings;
+  }
+
+  /**
+   * The world of a header value for reading only: an existing session as it is, an unknown one as
+   * it would start, without creating it (looking at a session must not make one).
+   */
+  view(header: string | string[] | undefined): World {
+    const id = this.checkId(header);
+    if (id === DEFAULT_SESSION) return this.defaultWorld;
+    return this.worlds.get(id) ?? new World(id, this.settings, this.realNow);
+  }
+
+  /** The session id of a header value; throws `invalid_session` for an unusable one. */
+  private checkId(header: string | string[] | undefined): string {
+    if (header === undefined) return DEFAULT_SESSION;
+    const id = Array.isArray(header) ? header[0] : header;
+    if (id === DEFAULT_SESSION) return id;
+    if (Array.isArray(header) && header.length > 1) {
+      throw new MockError('invalid_session', 'X-Mock-Session was sent more than once; send one session id.');
+    }
+    if (id === undefined || !SESSION_ID.test(id)) {
+      throw new MockError('invalid_session', 'X-Mock-Session must be 1 to 128 characters of letters, digits and ._:-; pick an id per test worker.');
+    }
+    return id;
   }
 
   /** Every world, the default first. */

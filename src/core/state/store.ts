@@ -1,5 +1,6 @@
 import { PET_STATUSES } from '../input/openapi.js';
 import type { Pet, PetStatus } from '../types.js';
+import { named } from '../errors.js';
 
 /**
  * The animals a server starts with, shared read-only by every session, sorted by id with one
@@ -100,7 +101,7 @@ export class PetStore {
 
   /** Adds an animal; the store assigns its id. */
   create(input: { name: string; categoryId: number | bigint; status?: PetStatus }): Pet {
-    if (!Number.isSafeInteger(this.nextId)) throw new Error('petstore-mock: the id space of this session is used up');
+    if (!Number.isSafeInteger(this.nextId)) throw new Error(named('the id space of this session is used up'));
     const pet: Pet = input.status === undefined
       ? { id: this.nextId, name: input.name, categoryId: input.categoryId }
       : { id: this.nextId, name: input.name, categoryId: input.categoryId, status: input.status };
