@@ -1,5 +1,6 @@
 import { afterEach } from 'vitest';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { connect } from 'node:net';
 
 /** A spawned CLI with its output so far. */
 export interface CliRun {
@@ -11,8 +12,8 @@ export interface CliRun {
 }
 
 /** Spawns a command and collects its output. */
-export function run(command: string, args: string[], options: { cwd?: string } = {}): CliRun {
-  const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1' } });
+export function run(command: string, args: string[], options: { cwd?: string; detached?: boolean } = {}): CliRun {
+  const child = spawn(command, args, { cwd: options.cwd, detached: options.detached, env: { ...process.env, NO_COLOR: '1' } });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -48,4 +49,25 @@ export function cliLauncher(...fixed: string[]): (...args: string[]) => CliRun {
     runs.push(r);
     return r;
   };
+}
+
+/** Whether nothing listens on 127.0.0.1:port any more. */
+function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
+}
+
+/** Waits until nothing listens on the port any more (a server that stopped), or fails. */
+export async function waitForPortClosed(port: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await refused(port))) {
+    if (Date.now() > deadline) throw new Error(`something still listens on port ${port}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
