@@ -22,14 +22,14 @@ export function run(command: string, args: string[], options: { cwd?: string; de
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
-/** Waits until stdout matches, or fails with what was printed. */
-export async function waitFor(cli: CliRun, pattern: RegExp, timeoutMs = 15_000): Promise<RegExpMatchArray> {
+/** Waits until stdout (or stderr) matches, or fails with what was printed. */
+export async function waitFor(cli: CliRun, pattern: RegExp, timeoutMs = 15_000, stream: 'stdout' | 'stderr' = 'stdout'): Promise<RegExpMatchArray> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const match = pattern.exec(cli.stdout());
+    const match = pattern.exec(cli[stream]());
     if (match) return match;
     if (cli.child.exitCode !== null || Date.now() > deadline) {
-      throw new Error(`no ${pattern} in stdout:\n${cli.stdout()}\nstderr:\n${cli.stderr()}`);
+      throw new Error(`no ${pattern} in ${stream}; stdout:\n${cli.stdout()}\nstderr:\n${cli.stderr()}`);
     }
     await new Promise((r) => setTimeout(r, 25));
   }
