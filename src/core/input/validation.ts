@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
-import type { Ajv2020 as Ajv2020Class, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { platform } from '../platform.js';
 import { MockError, type ErrorDetail } from '../errors.js';
 import { NonInteger, type JsonValue } from './json.js';
 import { LIMIT_BOUNDS, PET_STATUSES, openapiDocument } from './openapi.js';
@@ -9,12 +9,12 @@ let validators: { newPet: ValidateFunction } | undefined;
 
 /**
  * Ajv is loaded and compiled on the first body that needs it, so start-up pays for neither: its
- * import alone took about as long as a bare node:http server takes to start. It is CommonJS, so
- * it loads synchronously here, inside the request that needs it.
+ * import alone took about as long as a bare node:http server takes to start. The platform loads it
+ * synchronously, inside the request that needs it.
  */
 function getValidators(): { newPet: ValidateFunction } {
   if (validators) return validators;
-  const { Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020Class };
+  const Ajv2020 = platform().loadAjv();
   const ajv = new Ajv2020({ allErrors: true, strict: true });
   // The document's top-level OpenAPI fields are not JSON Schema keywords; refs still resolve into them.
   ajv.addVocabulary(['openapi', 'info', 'servers', 'security', 'paths', 'components']);
