@@ -1,4 +1,4 @@
-import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { platform } from '../platform.js';
 import { MockError, type ErrorDetail } from '../errors.js';
 import { NonInteger, type JsonValue } from './json.js';
@@ -14,18 +14,26 @@ let validators: { newPet: ValidateFunction } | undefined;
  */
 function getValidators(): { newPet: ValidateFunction } {
   if (validators) return validators;
-  const Ajv2020 = platform().loadAjv();
-  const ajv = new Ajv2020({ allErrors: true, strict: true });
+  const ajv = openApiAjv(platform().loadAjv());
+  const newPet = ajv.getSchema('openapi.json#/components/schemas/NewPet');
+  if (!newPet) throw new Error('petstore-mock: the OpenAPI document has no NewPet schema');
+  validators = { newPet };
+  return validators;
+}
+
+/**
+ * An Ajv that knows the OpenAPI document as `openapi.json`, so any schema in it can be reached by
+ * pointer. The request validator and the tests' check of every answer share this set-up.
+ */
+export function openApiAjv(Ajv: typeof Ajv2020): Ajv2020 {
+  const ajv = new Ajv({ allErrors: true, strict: true });
   // The document's top-level OpenAPI fields are not JSON Schema keywords; refs still resolve into them.
   ajv.addVocabulary(['openapi', 'info', 'servers', 'security', 'paths', 'components']);
   // int64 values beyond 2^53 reach Ajv as approximate numbers; their exact range is checked apart.
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
   ajv.addSchema(openapiDocument, 'openapi.json');
-  const newPet = ajv.getSchema('openapi.json#/components/schemas/NewPet');
-  if (!newPet) throw new Error('petstore-mock: the OpenAPI document has no NewPet schema');
-  validators = { newPet };
-  return validators;
+  return ajv;
 }
 
 /** The most fields a validation error names. */
