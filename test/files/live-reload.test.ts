@@ -34,7 +34,7 @@ describe('reloading files (--watch, reload())', () => {
     const worker = sessions.resolve('worker-1');
     const other = sessions.resolve('other');
     other.apply(catalogue.settings('slow'));
-    other.store.create({ name: 'Kept', categoryId: 1 }, T0);
+    other.store.create({ name: 'Kept', categoryId: 1 });
     worker.clock.advance(5_000);
     expect(reload()).toBeUndefined();
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ScenarioError, UserError, startMock, type ReloadReport, type RunningMock } from '../../src/index.js';
+import { adminCall, type AdminReply, type ErrorJson } from '../support/admin.js';
 
 let dir: string;
 beforeAll(() => {
@@ -26,10 +27,8 @@ const file = (name: string, after: number, extra = ''): string => {
   return path;
 };
 
-async function admin(m: RunningMock, method: string, path: string, body?: unknown, session?: string): Promise<{ status: number; json: { code?: string; message?: string; name?: string } }> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...(session ? { 'x-mock-session': session } : {}) };
-  const res = await fetch(`${m.origin}/__admin/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, json: (await res.json()) as { code?: string; message?: string } };
+function admin(m: RunningMock, method: string, path: string, body?: unknown): Promise<AdminReply<ErrorJson>> {
+  return adminCall<ErrorJson>(m.origin, path, { method, body });
 }
 
 describe('reset and switch read the scenario files again', () => {
