@@ -48,7 +48,8 @@ function yargsOption(option: Option) {
         },
       };
     default:
-      return { ...valued, type: 'string' as const, ...('default' in option ? { default: option.default } : {}) };
+      // A number's default is shown as a number: [default: 4010], not "4010".
+      return { ...valued, type: 'string' as const, ...('default' in option ? { default: option.default, defaultDescription: option.kind === 'number' ? option.default : undefined } : {}) };
   }
 }
 
@@ -73,6 +74,7 @@ export function toRawArgs(argv: Record<string, unknown>): RawArgs {
 
 /** Runs the full yargs command line: help, version, the `scenarios` subcommand and its errors. */
 export async function runYargs(args: readonly string[]): Promise<void> {
+  choiceError = undefined;
   await yargs([...args])
     .scriptName('petstore-mock')
     .usage('$0 [options]\n\nA local mock of the Animal Store API: seeded animals, bearer keys, plan rate limits, bans and scenarios.')
