@@ -94,3 +94,8 @@ export function reloadLine(files: readonly string[], sessions: readonly string[]
 export function reloadFailedLine(error: UserError): string {
   return `${named(`${error.reason.replace(/\.$/, '')}. The previous version keeps running.`)}\n`;
 }
+
+/** Why a server started by npx stops by itself: the npm process that started it went away. */
+export function launcherGoneLine(): string {
+  return `${named('the npm process that started this server has gone (npx or npm run was stopped); stopping too.')}\n`;
+}

@@ -6,7 +6,7 @@ import { demoKeys } from '../core/state/plans.js';
 import { startMock, type RunningMock } from '../index.js';
 import type { ReloadReport } from '../files/live-reload.js';
 import { watchLauncher } from './launcher.js';
-import { VERSION, banner, exposedHostWarning, readyJsonLine, readyLine, reloadFailedLine, reloadLine, startFailure, type ReadyInfo } from './messages.js';
+import { VERSION, banner, exposedHostWarning, launcherGoneLine, readyJsonLine, readyLine, reloadFailedLine, reloadLine, startFailure, type ReadyInfo } from './messages.js';
 import type { RawArgs } from './options.js';
 import { createRequestLogger, type LogFormat } from './request-log.js';
 
@@ -82,7 +82,10 @@ async function serve(args: ServeArgs): Promise<void> {
   process.on('SIGTERM', stop);
   // A closed terminal, or an npm/npx that was told to stop and did not pass it on.
   process.on('SIGHUP', stop);
-  watchLauncher(stop);
+  watchLauncher(() => {
+    process.stderr.write(launcherGoneLine());
+    stop();
+  });
 
   const info: ReadyInfo = {
     version: VERSION,

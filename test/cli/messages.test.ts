@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { VERSION, banner, exposedHostWarning, readyJsonLine, readyLine, reloadFailedLine, reloadLine, startFailure, type ReadyInfo } from '../../src/cli/messages.js';
+import { VERSION, banner, exposedHostWarning, launcherGoneLine, readyJsonLine, readyLine, reloadFailedLine, reloadLine, startFailure, type ReadyInfo } from '../../src/cli/messages.js';
 import { ScenarioError } from '../../src/core/scenarios/scenario-compiler.js';
 import { KeySpecError } from '../../src/core/state/plans.js';
 
@@ -101,5 +101,9 @@ describe('start-up messages', () => {
   it('a reload with a mistake prints it and says the old version keeps running', () => {
     const error = new ScenarioError('my.yaml:3:3: unknown key "afer" in ban; fix the file and try again.');
     expect(reloadFailedLine(error)).toBe('petstore-mock: my.yaml:3:3: unknown key "afer" in ban; fix the file and try again. The previous version keeps running.\n');
+  });
+
+  it('a server whose npm launcher went away says why it stops', () => {
+    expect(launcherGoneLine()).toBe('petstore-mock: the npm process that started this server has gone (npx or npm run was stopped); stopping too.\n');
   });
 });

@@ -37,6 +37,7 @@ describe('stopping', () => {
     // SIGKILL passes nothing on: the shell stays, now without its parent, as after a SIGHUP to npm.
     launcher.child.kill('SIGKILL');
     await waitForPortClosed(port);
+    expect(launcher.stderr()).toContain('petstore-mock: the npm process that started this server has gone (npx or npm run was stopped); stopping too.\n');
   });
 
   it('under npx, the server stops when the shell between goes away (npm passed SIGTERM to it)', async () => {
