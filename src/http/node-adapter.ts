@@ -4,16 +4,11 @@ import { MAX_BODY_BYTES } from '../core/input/body.js';
 import type { MockEngine } from '../core/pipeline/engine.js';
 import { MockError, errorBody, internalErrorMessage } from '../core/errors.js';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
+import { MAX_TARGET_BYTES, targetTooLong } from './target.js';
 
-/** The longest request target (path and query) the mock reads. */
-export const MAX_TARGET_BYTES = 8 * 1024;
+export { MAX_TARGET_BYTES, targetTooLong };
 
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
-
-/** The 414 of a request target past `MAX_TARGET_BYTES`, for both adapters. */
-export function targetTooLong(length: number): MockError {
-  return new MockError('uri_too_long', `The request target is ${length} bytes long; the limit is ${MAX_TARGET_BYTES}. Shorten the query.`);
-}
 
 /** The scheme and authority of an absolute-form target (`GET http://host/v1/pets`), which HTTP/1.1 servers must accept. */
 const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;

@@ -4,6 +4,7 @@ import { deprecationHeaders } from './deprecation.js';
 import { MockError, errorBody, internalErrorMessage } from '../errors.js';
 import { WWW_AUTHENTICATE_INVALID, authenticate, redactKey, redactQuery, type AuthResult } from './auth.js';
 import { isoTime, type JournalEntry } from '../state/journal.js';
+import { captureDetails } from '../state/journal-details.js';
 import { setRateHeaders, rateHeaders, type RateDecision, type RateReport } from '../state/limiter.js';
 import { openapiDocument } from '../input/openapi.js';
 import { runOperation } from './operations.js';
@@ -172,6 +173,8 @@ export class MockEngine {
     const session = req.headers['x-mock-session'];
     if (typeof session === 'string' && world.id !== 'default') headers['X-Mock-Session'] = world.id;
 
+    const ended = this.monotonic();
+    world.lastUsed = ended;
     const entry: JournalEntry = {
       seq: world.journal.nextSeq(),
       at: isoTime(now),
@@ -181,12 +184,13 @@ export class MockEngine {
       query: redactQuery(req.query),
       status: outcome.status,
       reason: outcome.reason,
-      durationMs: Math.round((this.monotonic() - started) * 1000) / 1000,
+      durationMs: Math.round((ended - started) * 1000) / 1000,
     };
     if (outcome.code) entry.code = outcome.code;
     if (auth?.ok) entry.key = this.redacted(auth.key.key);
     if (outcome.fault) entry.fault = outcome.fault;
     if (outcome.delayMs) entry.delayMs = outcome.delayMs;
+    if (world.journal.details) entry.details = captureDetails(req, headers, outcome.body);
     world.journal.add(entry);
     this.onRequest?.(entry);
 

@@ -41,6 +41,8 @@ export interface WorldSettings {
   /** Usage preloaded at reset: requests already made in the current windows, bans in force. */
   usage: readonly { key: string; minute?: number; day?: number; bannedForMs?: number }[];
   journalSize: number;
+  /** Whether the journal keeps request and answer headers and bodies (off unless asked for). */
+  journalDetails?: boolean;
   /** Makes a fresh runtime (step counters, seeded random) each time the settings are applied. */
   runtime?: () => ScenarioRuntime;
 }
@@ -57,6 +59,10 @@ export class World {
   keys = new Map<string, KeyConfig>();
   settings!: WorldSettings;
   runtime: ScenarioRuntime | undefined;
+  /** `performance.now()` of the last API request (or of the creation): sessions list their last use. */
+  lastUsed = performance.now();
+  /** Set by the admin API or the library: recording of details that outlives a reset. */
+  detailsOverride: boolean | undefined;
 
   constructor(readonly id: string, settings: WorldSettings, realNow: TimeSource) {
     this.clock = new VirtualClock(realNow);
@@ -74,6 +80,7 @@ export class World {
     this.limiter.setBanRule(settings.ban);
     if (this.journal.capacity !== settings.journalSize) this.journal = new Journal(settings.journalSize);
     else this.journal.clear();
+    this.journal.details = this.detailsOverride ?? settings.journalDetails === true;
     this.keys = new Map(settings.keys.map((k) => [k.key, k]));
     this.clock.restore();
     if (settings.clock.start !== undefined) this.clock.set(settings.clock.start);
@@ -88,6 +95,12 @@ export class World {
 
   reset(): void {
     this.apply(this.settings);
+  }
+
+  /** Turns recording of headers and bodies on or off for this session; resets and scenario switches keep the choice. */
+  recordDetails(on: boolean): void {
+    this.detailsOverride = on;
+    this.journal.details = on;
   }
 }
 
