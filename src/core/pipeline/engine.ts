@@ -122,7 +122,7 @@ export class MockEngine {
       if (decision.outcome !== 'allowed') throw limitError(decision, auth.ok ? auth.key.key : undefined);
       if (where.kind !== 'operation') throw new Error('unreachable: early checks pass only operations');
 
-      forced = world.runtime?.intercept(where.operation, req.method, req.path);
+      forced = world.runtime?.intercept(where.operation, req, auth.ok ? auth.key.key : undefined);
       if (forced?.status === 429) world.limiter.refund(bucket, now);
       outcome = forced ? forcedOutcome(forced, now) : runOperation(where.operation, world, req, where.petId);
     } catch (error) {
@@ -239,6 +239,8 @@ function limitError(decision: Exclude<RateDecision, { outcome: 'allowed' }>, key
 
 /** A scenario's forced answer: still a valid answer of the API, with the headers its status needs. */
 function forcedOutcome(forced: ForcedAnswer, now: number): Outcome {
+  if (forced.body !== undefined) return { status: forced.status, body: forced.body, reason: forced.reason, headers: forced.location ? { Location: forced.location } : undefined };
+  const code = forced.code ?? 'internal_error';
   const message = forced.message ?? `A scenario forced this ${forced.status} answer (${forced.reason}).`;
   const headers: Record<string, string> = {};
   if (forced.status === 401) headers['WWW-Authenticate'] = WWW_AUTHENTICATE_INVALID;
@@ -250,7 +252,7 @@ function forcedOutcome(forced: ForcedAnswer, now: number): Outcome {
       headers['X-RateLimit-Reset'] = String(Math.ceil(now / 1000) + forced.retryAfter);
     }
   }
-  return { status: forced.status, body: errorBody(forced.code, message, forced.status), code: forced.code, reason: forced.reason, headers };
+  return { status: forced.status, body: errorBody(code, message, forced.status), code, reason: forced.reason, headers };
 }
 
 function toOutcome(error: unknown): Outcome {

@@ -4,7 +4,7 @@ import type { ErrorCode } from '../errors.js';
 import { Journal } from './journal.js';
 import { RateLimiter } from './limiter.js';
 import { BaseData, PetStore } from './store.js';
-import type { BanRule, ConnectionFault, KeyConfig, Limits } from '../types.js';
+import type { BanRule, ConnectionFault, CoreRequest, KeyConfig, Limits } from '../types.js';
 
 /** The operations of the API, as the router names them. */
 export type OperationId = 'listPets' | 'createPet' | 'getPet';
@@ -12,7 +12,12 @@ export type OperationId = 'listPets' | 'createPet' | 'getPet';
 /** An answer a scenario forces instead of the normal one. */
 export interface ForcedAnswer {
   status: number;
-  code: ErrorCode;
+  /** The error code; a forced success has none. */
+  code?: ErrorCode;
+  /** A forced success's body, checked against the document when the scenario was loaded. */
+  body?: string;
+  /** A forced 201's Location. */
+  location?: string;
   message?: string;
   /** Seconds for `Retry-After` (a forced 429 always has it). */
   retryAfter?: number;
@@ -24,7 +29,7 @@ export interface ForcedAnswer {
 /** What a scenario does at run time: forced answers and latency. */
 export interface ScenarioRuntime {
   /** Called for API requests that passed routing, auth and the rate limit; a result replaces the operation's answer. */
-  intercept(operation: OperationId, method: string, path: string): ForcedAnswer | undefined;
+  intercept(operation: OperationId, req: CoreRequest, key: string | undefined): ForcedAnswer | undefined;
   /** Milliseconds to delay this answer (0 for none). */
   latency(): number;
 }
