@@ -1,4 +1,4 @@
-import { MockError } from '../core/errors.js';
+import { MockError } from '../errors.js';
 
 /** The longest request target (path and query) the mock reads. */
 export const MAX_TARGET_BYTES = 8 * 1024;
