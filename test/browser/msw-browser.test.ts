@@ -63,8 +63,8 @@ beforeAll(async () => {
   browser = await launchChromium();
   page = await browser.context.newPage();
   await page.goto(`${origin}/`);
-  await page.waitForFunction(() => (window as unknown as { ready?: Promise<boolean> }).ready !== undefined);
-  await page.evaluate(() => (window as unknown as { ready: Promise<boolean> }).ready);
+  await page.waitForFunction('window.ready !== undefined');
+  expect(await page.evaluate('window.ready')).toBe(true);
 });
 afterAll(async () => {
   await browser?.close();
@@ -86,7 +86,7 @@ function send(n: number, headers: Record<string, string> = { authorization: 'Bea
       const seen = [];
       for (let i = 0; i < n; i++) {
         const res = await fetch('https://api.example.test/v1/pets?limit=1', { headers });
-        const body = await res.json();
+        const body = (await res.json()) as { code?: string };
         seen.push({ status: res.status, remaining: res.headers.get('x-ratelimit-remaining'), retryAfter: res.headers.get('retry-after'), code: body.code });
       }
       return seen;
