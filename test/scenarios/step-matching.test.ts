@@ -148,3 +148,13 @@ steps:
     await expect(startMock({ scenario: path })).rejects.toThrow(message);
   });
 });
+
+describe('journal details from a scenario file', () => {
+  it('journal.details: true records headers and bodies from the start', async () => {
+    const mock = await mockWith('description: recorded\njournal: { details: true }\n', 'recorded.yaml');
+    await call(mock, '/v1/pets?limit=1');
+    const [entry] = mock.requests({ details: true });
+    expect(entry.details?.request.headers.authorization).toBe('Bearer demo…ree');
+    expect(JSON.parse(entry.details?.response.body ?? '')).toHaveLength(1);
+  });
+});

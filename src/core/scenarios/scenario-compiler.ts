@@ -51,7 +51,7 @@ export interface ScenarioSpec {
   steps?: { match?: MatchSpec; times?: number | 'forever'; answer: AnswerSpec }[];
   repeat?: boolean;
   chaos?: { seed: number; match?: MatchSpec; answers: { probability: number; answer: AnswerSpec }[] };
-  journal?: { size?: number };
+  journal?: { size?: number; details?: boolean };
 }
 
 /** Whether a text is a scenario name (as files and the admin API use them), not a path. */
@@ -151,6 +151,8 @@ export function compileScenario(spec: ScenarioSpec, name: string, ctx: CompileCo
     usage,
     journalSize: spec.journal?.size ?? d.journalSize,
   };
+  const details = spec.journal?.details ?? d.journalDetails;
+  if (details !== undefined) settings.journalDetails = details;
   if (spec.clock?.start !== undefined) settings.clock.start = instant(spec.clock.start, ['clock', 'start']);
   const runtime = compileRuntime(spec, name, new Set(keys.map((k) => k.key)));
   if (runtime) settings.runtime = runtime;
