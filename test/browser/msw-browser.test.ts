@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
@@ -108,6 +109,15 @@ describe('petstore-mock/browser behind MSW in headless Chromium', () => {
     expect(bundle).not.toMatch(/^\s*import\s/m);
     expect(bundle).not.toMatch(/\bimport\(/);
     expect(bundle).not.toMatch(/require\(["'](fs|path|url|module|zlib|http|os)["']\)/);
+  });
+
+  it('is what package.json exports as petstore-mock/browser, with its types', () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { exports: Record<string, { types: string; default: string }> };
+    expect(resolve(pkg.exports['./browser'].default)).toBe(BUNDLE);
+    expect(readFileSync(pkg.exports['./browser'].types, 'utf8')).toContain('export declare function createFetchHandler(options?: BrowserMockOptions): BrowserFetchHandler;');
+    // Node resolves a package's own name through its exports map, as an installed copy would.
+    const seen = execFileSync(process.execPath, ['--input-type=module', '-e', "const m = await import('petstore-mock/browser'); console.log(typeof m.createFetchHandler)"], { encoding: 'utf8' });
+    expect(seen.trim()).toBe('function');
   });
 
   it('plays a free key up to its limit, answers 429 with Retry-After, and the advanced clock lets it through again', async () => {

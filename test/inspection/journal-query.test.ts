@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/index.js';
 import { JournalFilterError, compileFilter, verifyEntries, type JournalFilter } from '../../src/core/state/journal-query.js';
-import { captureDetails, MAX_DETAIL_BODY_BYTES } from '../../src/core/state/journal-details.js';
+import { captureDetails, detailsBytes, MAX_DETAIL_BODY_BYTES } from '../../src/core/state/journal-details.js';
 
 const entry = (seq: number, method: string, path: string, status: number, extra: Partial<JournalEntry> = {}): JournalEntry => ({
   seq,
@@ -109,5 +109,14 @@ describe('journal details', () => {
     const details = captureDetails({ method: 'POST', path: '/v1/pets', query: '', headers: { 'content-encoding': 'gzip' }, body: new Uint8Array(40) }, {}, undefined);
     expect(details.request.body).toBe('(40 bytes, gzip)');
     expect(details.response).toEqual({ headers: {} });
+  });
+});
+
+describe('the size of details', () => {
+  it('grows with the bodies and headers kept, and is bounded by the 4 KiB cut', () => {
+    const small = captureDetails({ method: 'GET', path: '/v1/pets', query: '', headers: { a: 'b' } }, {}, '[]');
+    const big = captureDetails({ method: 'GET', path: '/v1/pets', query: '', headers: { a: 'b' } }, {}, 'x'.repeat(100_000));
+    expect(detailsBytes(big) - detailsBytes(small)).toBe(2 * (MAX_DETAIL_BODY_BYTES - 2));
+    expect(detailsBytes(big)).toBeLessThan(2 * MAX_DETAIL_BODY_BYTES + 1000);
   });
 });

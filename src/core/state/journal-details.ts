@@ -72,3 +72,18 @@ export function captureDetails(req: CoreRequest, headers: Record<string, string>
   }
   return { request, response };
 }
+
+/** Heap per kept header or body beyond its characters: the property, the string header. */
+const PART_OVERHEAD = 48;
+
+function messageBytes(m: JournalMessage): number {
+  let bytes = PART_OVERHEAD * 2;
+  for (const [name, value] of Object.entries(m.headers)) bytes += PART_OVERHEAD + 2 * (name.length + value.length);
+  if (m.body !== undefined) bytes += PART_OVERHEAD + 2 * m.body.length;
+  return bytes;
+}
+
+/** An estimate of the heap a recorded entry's details hold (two bytes a character, at worst), for the journal's byte bound. */
+export function detailsBytes(details: JournalDetails): number {
+  return messageBytes(details.request) + messageBytes(details.response);
+}
