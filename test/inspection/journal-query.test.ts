@@ -49,6 +49,8 @@ describe('journal filters', () => {
     [{ status: 'teapot' }, /status must be a status such as 429 or a class such as 4xx, not "teapot"/],
     [{ status: 99 }, /not "99"/],
     [{ since: 'yesterday' }, /since must be an ISO-8601 instant/],
+    [{ since: '2026-02-30T00:00:00Z' }, /since must be an ISO-8601 instant/],
+    [{ since: new Date(NaN) }, /since must be an ISO-8601 instant/],
   ])('%j is refused', (filter, message) => {
     expect(() => compileFilter(filter)).toThrow(JournalFilterError);
     expect(() => compileFilter(filter)).toThrow(message);

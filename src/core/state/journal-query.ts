@@ -1,4 +1,5 @@
 import { redactKey } from '../pipeline/auth.js';
+import { parseInstant } from './clock.js';
 import type { JournalEntry } from './journal.js';
 
 /**
@@ -55,8 +56,8 @@ function statusTest(value: number | string): (status: number) => boolean {
 }
 
 function instantOf(value: Date | string | number): number {
-  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : /^\d{4}-\d\d-\d\dT/.test(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(ms)) throw new JournalFilterError(`petstore-mock: the journal filter since must be an ISO-8601 instant such as 2030-12-05T00:00:00Z (or a Date), not ${JSON.stringify(String(value).slice(0, 40))}.`);
+  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : (parseInstant(value) ?? NaN);
+  if (!Number.isFinite(ms)) throw new JournalFilterError(`petstore-mock: the journal filter since must be an ISO-8601 instant such as 2030-12-05T00:00:00Z (or a Date), not ${JSON.stringify(String(value).slice(0, 40))}.`);
   return ms;
 }
 
