@@ -3,6 +3,7 @@
 // OpenAPI document as a file.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
+import { shippedScenarioObjects } from './shipped-scenarios.mjs';
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 // The seeded animals' names come from Faker's English locale; defining them at build time spares
@@ -26,8 +27,8 @@ await build({
   logLevel: 'warning',
   define,
 });
-// The browser has no disk to read the scenario schema from, and nothing to import packages with:
-// the schema is defined into the bundle and every dependency is bundled.
+// The browser has no disk to read the scenario schema and the shipped scenarios from, and nothing
+// to import packages with: both are defined into the bundle and every dependency is bundled.
 await build({
   entryPoints: { browser: 'src/browser/index.ts' },
   outdir: 'dist',
@@ -37,7 +38,11 @@ await build({
   target: 'es2022',
   sourcemap: true,
   logLevel: 'warning',
-  define: { ...define, __PETSTORE_SCENARIO_SCHEMA__: readFileSync('scenarios/scenario.schema.json', 'utf8') },
+  define: {
+    ...define,
+    __PETSTORE_SCENARIO_SCHEMA__: readFileSync('scenarios/scenario.schema.json', 'utf8'),
+    __PETSTORE_SHIPPED_SCENARIOS__: JSON.stringify(shippedScenarioObjects()),
+  },
 });
 chmodSync('dist/cli.js', 0o755);
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });

@@ -14,7 +14,7 @@ import type { WorldSettings } from '../core/state/world.js';
 import type { KeyConfig } from '../core/types.js';
 import { listSessions, sessionControls, type SessionHandle } from '../controls.js';
 import { answerFetch } from '../http/fetch-handler.js';
-import { compileScenarioObject, type ScenarioObject } from './scenarios.js';
+import { compileScenarioObject, shippedScenarioObjects, type ScenarioObject } from './scenarios.js';
 
 // Bundled: the browser cannot load Ajv lazily with require, and has no synchronous zlib, so
 // compressed request bodies are refused with 415 here.
@@ -22,9 +22,9 @@ installPlatform({ loadAjv: () => Ajv2020 });
 
 /** Options of the browser's `createFetchHandler`. */
 export interface BrowserMockOptions extends HostData {
-  /** Scenarios the handler can switch to by name (`useScenario('checkout-outage')`). */
+  /** Scenarios the handler can switch to by name (`useScenario('checkout-outage')`), besides the shipped ones. */
   scenarios?: readonly ScenarioObject[];
-  /** The scenario to start in: one of `scenarios` by name, or an object. */
+  /** The scenario to start in: a shipped name, one of `scenarios` by name, or an object. */
   scenario?: string | ScenarioObject;
   /** The client address requests without a key are counted under (127.0.0.1 by default). */
   clientAddress?: string;
@@ -49,7 +49,7 @@ export interface BrowserFetchHandler extends BrowserSessionHandle {
   session(id: string): BrowserSessionHandle;
   /** The sessions so far: id, scenario, last use, request count. */
   sessions(): SessionSummary[];
-  /** The names of the scenarios `useScenario` knows. */
+  /** The names of the scenarios `useScenario` knows: the shipped ones and those given. */
   scenarios(): string[];
   /** The core. */
   engine: MockEngine;
@@ -62,6 +62,8 @@ export interface BrowserFetchHandler extends BrowserSessionHandle {
  */
 export function createFetchHandler(options: BrowserMockOptions = {}): BrowserFetchHandler {
   const host = createHost(options);
+  // The shipped scenarios are compiled when first used; given objects at once, so a mistake shows early.
+  const shipped = new Map(shippedScenarioObjects().map((object) => [object.name, object]));
   const known = new Map<string, WorldSettings>([['default', host.defaults]]);
   const remember = (object: ScenarioObject): WorldSettings => {
     const settings = compileScenarioObject(object, host);
@@ -69,10 +71,12 @@ export function createFetchHandler(options: BrowserMockOptions = {}): BrowserFet
     return settings;
   };
   for (const object of options.scenarios ?? []) remember(object);
+  const names = (): string[] => [...new Set(['default', ...shipped.keys(), ...known.keys()])];
   const settingsOf = (scenario: string | ScenarioObject): WorldSettings => {
     if (typeof scenario !== 'string') return remember(scenario);
-    const settings = known.get(scenario);
-    if (!settings) throw new ScenarioError(`petstore-mock: unknown scenario ${JSON.stringify(scenario)}; the browser build knows ${[...known.keys()].join(', ')}. Give scenario objects in the scenarios option, or pass the object itself.`);
+    const object = shipped.get(scenario);
+    const settings = known.get(scenario) ?? (object && remember(object));
+    if (!settings) throw new ScenarioError(`petstore-mock: unknown scenario ${JSON.stringify(scenario)}; the browser build knows ${names().join(', ')}. Give scenario objects in the scenarios option, or pass the object itself.`);
     return settings;
   };
   const settings = options.scenario === undefined ? host.defaults : settingsOf(options.scenario);
@@ -88,7 +92,7 @@ export function createFetchHandler(options: BrowserMockOptions = {}): BrowserFet
     ...session(undefined),
     session,
     sessions: () => listSessions(engine),
-    scenarios: () => [...known.keys()],
+    scenarios: names,
     engine,
   });
 }

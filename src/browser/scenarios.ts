@@ -13,6 +13,13 @@ export type ScenarioObject = Omit<ScenarioSpec, '$schema' | 'name'> & { name: st
  * browser has no disk to read it from.
  */
 declare const __PETSTORE_SCENARIO_SCHEMA__: object;
+/** The shipped scenarios (scenarios/*.yaml) as objects, defined at build time as the schema is. */
+declare const __PETSTORE_SHIPPED_SCENARIOS__: readonly ScenarioObject[];
+
+/** The shipped scenarios, as objects; a reset or a switch starts them as the server would. */
+export function shippedScenarioObjects(): readonly ScenarioObject[] {
+  return __PETSTORE_SHIPPED_SCENARIOS__;
+}
 
 let validator: ValidateFunction | undefined;
 

@@ -1,9 +1,12 @@
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ScenarioError, createFetchHandler } from '../../src/browser/index.js';
 
 // The browser entry's own rules, run on Node without a browser: the page test
 // (msw-browser.test.ts) covers the bundle in Chromium.
 const api = 'https://api.example.test/v1';
+/** The shipped scenarios' names, from the files. */
+const SHIPPED = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).map((f) => f.replace(/\.yaml$/, '')).sort();
 const free = { headers: { authorization: 'Bearer demo-free' } };
 
 describe('petstore-mock/browser createFetchHandler', () => {
@@ -17,7 +20,7 @@ describe('petstore-mock/browser createFetchHandler', () => {
     expect(statuses).toEqual([200, 200, 200, 429]);
     petstore.clock.advance('60s');
     expect((await petstore(new Request(`${api}/pets?limit=1`, free))).status).toBe(200);
-    expect(petstore.scenarios()).toEqual(['default', 'tight-quota']);
+    expect(petstore.scenarios()).toEqual(['default', ...SHIPPED.filter((n) => n !== 'default'), 'tight-quota']);
     petstore.useScenario('default');
     expect(petstore.clock.state().frozen).toBe(false);
   });
@@ -37,7 +40,23 @@ describe('petstore-mock/browser createFetchHandler', () => {
   });
 
   it('names the scenarios it knows for an unknown name', () => {
-    expect(() => createFetchHandler({ scenario: 'ban' })).toThrow('petstore-mock: unknown scenario "ban"; the browser build knows default. Give scenario objects in the scenarios option, or pass the object itself.');
+    expect(() => createFetchHandler({ scenario: 'checkout-outage' })).toThrow(
+      `petstore-mock: unknown scenario "checkout-outage"; the browser build knows default, ${SHIPPED.filter((n) => n !== 'default').join(', ')}. Give scenario objects in the scenarios option, or pass the object itself.`,
+    );
+  });
+
+  it('knows the shipped scenarios by name, as the server does', async () => {
+    const petstore = createFetchHandler({ scenario: 'removed' });
+    expect(petstore.scenarios()).toEqual(['default', ...SHIPPED.filter((n) => n !== 'default')]);
+    expect((await petstore(new Request(`${api}/pets/1`, free))).status).toBe(410);
+    petstore.useScenario('rate-limit-minute');
+    const limited = await petstore(new Request(`${api}/pets?limit=1`, free));
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+
+  it.each(SHIPPED)('the shipped scenario %s compiles in the browser build', (name) => {
+    expect(() => createFetchHandler().useScenario(name)).not.toThrow();
   });
 
   it('serves fixtures given as objects, and refuses compressed bodies with 415', async () => {
