@@ -1,17 +1,18 @@
 // Assembles a mock from its parts: the settings (flags, fixtures, scenarios), the core engine,
 // and one of the two front ends (the HTTP server or the fetch handler).
 import './node-platform.js';
-import { parseDuration, type ClockState } from './core/state/clock.js';
 import { MockEngine } from './core/pipeline/engine.js';
-import { UserError } from './core/errors.js';
+import { listSessions, sessionControls, type ScenarioSource, type SessionHandle } from './controls.js';
+import type { SessionSummary } from './core/state/sessions.js';
 import type { JournalEntry } from './core/state/journal.js';
 import type { KeyConfig, Pet } from './core/types.js';
-import type { World, WorldSettings } from './core/state/world.js';
 import { answerFetch } from './http/fetch-handler.js';
 import { listen, type AdminContext, type RunningServer } from './http/server.js';
 import { prepareHost } from './files/host-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
 import { reloadSessions, watchFiles, type ReloadReport } from './files/live-reload.js';
+
+export { clockOf, type MockClock, type SessionHandle } from './controls.js';
 
 /** Options of `startMock` (and of the CLI, which maps its flags onto them). */
 export interface MockOptions {
@@ -44,32 +45,6 @@ export interface MockOptions {
   onReload?: (report: ReloadReport) => void;
 }
 
-/** The clock of the default session, as tests drive it. */
-export interface MockClock {
-  now(): Date;
-  state(): ClockState;
-  set(instant: Date | string | number): void;
-  /** Advances by a duration such as '61s', '1m30s', '1d', or milliseconds. */
-  advance(duration: string | number): void;
-  freeze(): void;
-  unfreeze(): void;
-}
-
-/** One session's world, as tests drive it: the default session, or an `X-Mock-Session` id. */
-export interface SessionHandle {
-  /** The session's virtual clock. */
-  clock: MockClock;
-  /**
-   * Restores the session's store, counters, bans, clock and journal, under its current scenario
-   * as its files read now; throws `ScenarioError` or another `UserError` if one has a mistake.
-   */
-  reset(): void;
-  /** Switches the session to a scenario (a shipped name or a file path) and starts it afresh; throws `ScenarioError`. */
-  useScenario(nameOrFile: string): void;
-  /** The session's request journal, oldest first. */
-  requests(): JournalEntry[];
-}
-
 /** A running mock, as `startMock` returns it; its session methods act on the default session. */
 export interface RunningMock extends SessionHandle {
   /** The API base URL, e.g. http://127.0.0.1:4010/v1. */
@@ -81,6 +56,8 @@ export interface RunningMock extends SessionHandle {
   keys: KeyConfig[];
   /** The world that requests with `X-Mock-Session: id` see (created on first use). */
   session(id: string): SessionHandle;
+  /** The sessions so far, as `GET /__admin/sessions` lists them. */
+  sessions(): SessionSummary[];
   /** The core, for in-process use. */
   engine: MockEngine;
   /**
@@ -89,26 +66,6 @@ export interface RunningMock extends SessionHandle {
    */
   reload(): ReloadReport | undefined;
   close(): Promise<void>;
-}
-
-/** Wraps a world's clock for tests. */
-export function clockOf(world: () => World): MockClock {
-  return {
-    now: () => new Date(world().clock.now()),
-    state: () => world().clock.state(),
-    set: (instant) => {
-      const ms = instant instanceof Date ? instant.getTime() : typeof instant === 'number' ? instant : Date.parse(instant);
-      if (Number.isNaN(ms)) throw new UserError(`clock.set needs a Date, an ISO-8601 string or epoch milliseconds, not ${JSON.stringify(instant)}.`);
-      world().clock.set(ms);
-    },
-    advance: (duration) => {
-      const ms = parseDuration(duration);
-      if (ms === undefined) throw new UserError(`clock.advance needs a duration such as '61s', '1m30s' or '1d', not ${JSON.stringify(duration)}.`);
-      world().clock.advance(ms);
-    },
-    freeze: () => world().clock.freeze(),
-    unfreeze: () => world().clock.unfreeze(),
-  };
 }
 
 /** The engine and what both front ends (server and fetch handler) build around it. */
@@ -134,25 +91,23 @@ function createCore(options: MockOptions): Core {
         if (report) options.onReload?.(report);
       })
     : undefined;
-  // A reset or switch reads the scenario's files as they are now, as a reload would.
-  const reset = (world: World): void => world.apply(scenarios.latest(world.settings.scenario));
-  const useScenario = (world: World, settings: WorldSettings): void => {
-    world.apply(settings);
-    watching?.sync();
+  // A reset or a switch reads the scenario's files as they are now, as a reload would.
+  const source: ScenarioSource = {
+    settings: (nameOrFile) => {
+      const found = scenarios.settings(nameOrFile);
+      watching?.sync();
+      return found;
+    },
+    latest: (name) => scenarios.latest(name),
   };
-  const session = (id: string | undefined): SessionHandle => {
-    const world = (): World => engine.sessions.resolve(id);
-    return {
-      clock: clockOf(world),
-      reset: () => reset(world()),
-      useScenario: (nameOrFile) => useScenario(world(), scenarios.settings(nameOrFile)),
-      requests: () => world().journal.list(),
-    };
-  };
+  const session = (id: string | undefined): SessionHandle => sessionControls(engine, id, source);
   const admin: AdminContext = {
     listScenarios: () => scenarios.list(),
-    useScenario: (name, id) => useScenario(engine.sessions.resolve(id), scenarios.settingsByName(name)),
-    reset: (id) => reset(engine.sessions.resolve(id)),
+    useScenario: (name, id) => engine.sessions.resolve(id).apply(scenarios.settingsByName(name)),
+    reset: (id) => {
+      const world = engine.sessions.resolve(id);
+      world.apply(scenarios.latest(world.settings.scenario));
+    },
   };
   return { engine, keys: [...settings.keys], admin, session, reload, stop: () => watching?.close() };
 }
@@ -177,6 +132,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     keys,
     ...session(undefined),
     session,
+    sessions: () => listSessions(engine),
     engine,
     reload,
     close: () => {
@@ -199,6 +155,8 @@ export interface MockFetchHandler extends SessionHandle {
   keys: KeyConfig[];
   /** The world that requests with `X-Mock-Session: id` see (created on first use). */
   session(id: string): SessionHandle;
+  /** The sessions so far, as `GET /__admin/sessions` lists them. */
+  sessions(): SessionSummary[];
   /** The core. */
   engine: MockEngine;
 }
@@ -211,5 +169,5 @@ export function createFetchHandler(options: FetchHandlerOptions = {}): MockFetch
   const { engine, keys, session } = createCore({ ...options, watch: false });
   const address = options.clientAddress ?? '127.0.0.1';
   const handler = (request: Request): Promise<Response> => answerFetch(engine, request, address);
-  return Object.assign(handler, { keys, ...session(undefined), session, engine });
+  return Object.assign(handler, { keys, ...session(undefined), session, sessions: () => listSessions(engine), engine });
 }

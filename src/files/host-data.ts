@@ -1,12 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { FixtureError, checkPets, parseFixtures, readFailure } from '../core/input/fixtures.js';
-import { parseKeySpec } from '../core/state/plans.js';
-import { DEFAULT_PET_COUNT, DEFAULT_SEED } from '../core/state/seed.js';
-import { buildBaseData, defaultSettings, type DataOptions } from '../core/state/world-settings.js';
-import type { BaseData } from '../core/state/store.js';
-import type { WorldSettings } from '../core/state/world.js';
+import { FixtureError, parseFixtures, readFailure } from '../core/input/fixtures.js';
+import { createHost, type ScenarioHost } from '../core/scenarios/host.js';
 import type { KeyConfig, Pet } from '../core/types.js';
-import type { ScenarioHost } from './scenario-files.js';
 
 /** What the command line (or the library's options) says about data and keys. */
 export interface HostOptions {
@@ -39,49 +34,28 @@ function readFixturesText(file: string): string {
 
 /** Reads fixtures and keys into the settings before any scenario, with a cache of generated stores. */
 export function prepareHost(options: HostOptions): LiveHost {
-  const keys = (options.keys ?? []).map((k) => (typeof k === 'string' ? parseKeySpec(k) : k));
-  const generated = new Map<string, BaseData>();
-  const baseFor = (data: DataOptions): BaseData => {
-    if (data.pets) return buildBaseData(data);
-    // Switching scenarios or sessions must not regenerate (or duplicate) a large store.
-    const id = `${data.seed ?? options.seed ?? DEFAULT_SEED}:${data.count ?? options.pets ?? DEFAULT_PET_COUNT}`;
-    let base = generated.get(id);
-    if (!base) {
-      base = buildBaseData({ seed: data.seed ?? options.seed, count: data.count ?? options.pets });
-      generated.set(id, base);
-    }
-    return base;
-  };
   const file = typeof options.fixtures === 'string' ? options.fixtures : undefined;
+  const load = (text: string | undefined): ScenarioHost =>
+    createHost({ ...options, fixtures: file === undefined ? (options.fixtures as readonly Pet[] | undefined) : parseFixtures(text as string, file) });
   let text = file === undefined ? undefined : readFixturesText(file);
-  const settingsOf = (): WorldSettings => {
-    if (file !== undefined) return defaultSettings(buildBaseData({ pets: parseFixtures(text as string, file) }), keys);
-    if (options.fixtures) return defaultSettings(buildBaseData({ pets: checkPets(options.fixtures as readonly Pet[], 'the fixtures option') }), keys);
-    return defaultSettings(baseFor({}), keys);
-  };
-  let defaults = settingsOf();
+  let host = load(text);
   let version = 0;
   return {
     get defaults() {
-      return defaults;
+      return host.defaults;
     },
+    baseFor: (data) => host.baseFor(data),
     get version() {
       return version;
     },
     file,
-    baseFor,
     refresh() {
       if (file === undefined) return;
       const now = readFixturesText(file);
       if (now === text) return;
-      const previous = text;
+      // Loaded before anything changes, so a file with a mistake leaves the old defaults in place.
+      host = load(now);
       text = now;
-      try {
-        defaults = settingsOf();
-      } catch (error) {
-        text = previous;
-        throw error;
-      }
       version++;
     },
   };

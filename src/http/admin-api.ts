@@ -4,6 +4,7 @@ import { isValidInstant, parseDuration } from '../core/state/clock.js';
 import type { MockEngine } from '../core/pipeline/engine.js';
 import { COMMON_HEADERS, MockError, UserError, named, renderError } from '../core/errors.js';
 import { keyBucket, type World } from '../core/state/world.js';
+import { addJournalRoutes } from './admin-journal.js';
 import { adminPage } from './admin-page.js';
 import type { HttpOptions } from './options.js';
 
@@ -101,9 +102,7 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
     applyClockChange(w, req.body);
     res.json(w.clock.state());
   });
-  router.get('/requests', (req, res) => {
-    res.json(view(req).journal.list());
-  });
+  addJournalRoutes(router, engine, world, view);
   router.get('/keys', (req, res) => {
     const w = view(req);
     const now = w.clock.now();
@@ -126,7 +125,7 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
 
   app.use('/__admin', router);
   app.use((_req: Request, _res: Response, next: NextFunction) => {
-    next(new MockError('route_not_found', 'no admin route there; the admin API has health, reset, scenarios, scenario, clock, requests and keys under /__admin.'));
+    next(new MockError('route_not_found', 'no admin route there; the admin API has health, reset, scenarios, scenario, clock, sessions, requests, journal and keys under /__admin.'));
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const known = error instanceof MockError ? error : bodyError(error) ?? new MockError('internal_error', `the admin API failed (${String(error)}).`);
