@@ -120,6 +120,8 @@ describe('looking at a session', () => {
     ['clock', expect.objectContaining({ frozen: false })],
     ['keys', expect.arrayContaining([expect.objectContaining({ key: 'demo-free', remaining: 60 })])],
     ['requests', []],
+    ['requests/count', expect.objectContaining({ count: 0, session: 'only-looking' })],
+    ['journal', expect.objectContaining({ session: 'only-looking', entries: 0 })],
     ['health', expect.objectContaining({ scenario: 'default' })],
   ])('GET %s with X-Mock-Session of an unknown session answers as it would start, without creating it', async (path, shown) => {
     const before = mock().engine.sessions.all().map((w) => w.id);
