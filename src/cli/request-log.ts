@@ -108,5 +108,5 @@ function prettyLine(e: JournalEntry): string {
   const session = ` session=${e.session}`;
   const key = e.key ? ` key=${e.key}` : '';
   const why = e.status >= 400 || e.reason.startsWith('scenario') ? ` (${e.code ?? ''}${e.code ? ': ' : ''}${e.reason})` : '';
-  return `${printable(`${e.at} ${e.method} ${target} -> ${e.status}${key}${session} ${e.durationMs}ms${why}`)}\n`;
+  return `${printable(`${e.at}${e.realAt ? ` (real ${e.realAt})` : ''} ${e.method} ${target} -> ${e.status}${key}${session} ${e.durationMs}ms${why}`)}\n`;
 }

@@ -15,7 +15,8 @@ async function logged(format: LogFormat, drive: (onRequest: (e: JournalEntry) =>
 
 /** Three requests: a success, a normal error, and an answer a scenario forced. */
 async function traffic(onRequest: (e: JournalEntry) => void): Promise<void> {
-  const petstore = createFetchHandler({ onRequest, keys: ['log-test-key-0001:pro'] });
+  // Real time stands still at the frozen instant, so the entries need no realAt.
+  const petstore = createFetchHandler({ onRequest, keys: ['log-test-key-0001:pro'], now: () => T0 });
   petstore.clock.freeze();
   petstore.clock.set(T0);
   const session = petstore.engine.sessions.resolve('w1').clock;

@@ -1,4 +1,4 @@
-import type { TimeSource } from '../state/clock.js';
+import { httpDate, type TimeSource } from '../state/clock.js';
 import { addCorsHeaders, isPreflight, preflightHeaders } from './cors.js';
 import { deprecationHeaders } from './deprecation.js';
 import { MockError, errorBody, internalErrorMessage } from '../errors.js';
@@ -144,10 +144,13 @@ export class MockEngine {
     return this.finish(req, world, toOutcome(error), undefined, undefined, this.monotonic());
   }
 
-  /** The rate-limit headers of a client without a key, for answers given outside the pipeline (431). */
+  /** The Date and rate-limit headers of a client without a key, for answers given outside the pipeline (431). */
   anonymousRateHeaders(address: string | undefined): Record<string, string> {
     const world = this.sessions.defaultWorld;
-    return rateHeaders(withoutRetry(world.limiter.peek(addressBucket(address), world.settings.anonymousLimits, world.clock.now())));
+    const now = world.clock.now();
+    const headers = rateHeaders(withoutRetry(world.limiter.peek(addressBucket(address), world.settings.anonymousLimits, now)));
+    headers.Date = httpDate(now);
+    return headers;
   }
 
   private finish(
@@ -161,9 +164,10 @@ export class MockEngine {
     checkedAt?: number,
   ): CoreResponse {
     // nosniff: a browser must never read an answer that echoes input as anything but JSON.
-    const headers: Record<string, string> = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
-    if (outcome.body !== undefined) headers['Content-Type'] = JSON_TYPE;
     const now = checkedAt ?? world.clock.now();
+    // Date reads the session's clock, so Reset − Date equals Retry-After for clients that compute waits.
+    const headers: Record<string, string> = { Date: httpDate(now), 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
+    if (outcome.body !== undefined) headers['Content-Type'] = JSON_TYPE;
     const shown = report ?? world.limiter.peek(addressBucket(req.remoteAddress), world.settings.anonymousLimits, now);
     setRateHeaders(headers, shown, outcome.status === 429);
     if (extraHeaders) Object.assign(headers, extraHeaders);
@@ -184,6 +188,10 @@ export class MockEngine {
       durationMs: Math.round((this.monotonic() - started) * 1000) / 1000,
     };
     if (outcome.code) entry.code = outcome.code;
+    if (!world.clock.isReal) {
+      const real = world.clock.realTime();
+      if (real !== now) entry.realAt = new Date(real).toISOString();
+    }
     if (auth?.ok) entry.key = this.redacted(auth.key.key);
     if (outcome.fault) entry.fault = outcome.fault;
     if (outcome.delayMs) entry.delayMs = outcome.delayMs;
@@ -240,10 +248,10 @@ function forcedOutcome(forced: ForcedAnswer, now: number): Outcome {
   if (forced.status === 401) headers['WWW-Authenticate'] = WWW_AUTHENTICATE_INVALID;
   if (forced.retryAfter !== undefined) {
     headers['Retry-After'] = String(forced.retryAfter);
-    // A 429's reset must agree with its Retry-After, whatever the real windows say.
+    // A 429's reset must agree with its Retry-After and Date, whatever the real windows say.
     if (forced.status === 429) {
       headers['X-RateLimit-Remaining'] = '0';
-      headers['X-RateLimit-Reset'] = String(Math.ceil(now / 1000) + forced.retryAfter);
+      headers['X-RateLimit-Reset'] = String(Math.floor(now / 1000) + forced.retryAfter);
     }
   }
   return { status: forced.status, body: errorBody(forced.code, message, forced.status), code: forced.code, reason: forced.reason, headers };
