@@ -6,6 +6,7 @@ import { WWW_AUTHENTICATE_INVALID, authenticate, redactKey, redactQuery, type Au
 import { isoTime, type JournalEntry } from '../state/journal.js';
 import { setRateHeaders, rateHeaders, type RateDecision, type RateReport } from '../state/limiter.js';
 import { openapiDocument } from '../input/openapi.js';
+import { answeredBeforeBody } from './before-body.js';
 import { runOperation } from './operations.js';
 import { allowedMethods, route, type Route } from './router.js';
 import { SessionRegistry } from '../state/sessions.js';
@@ -131,6 +132,20 @@ export class MockEngine {
     const delayMs = world.runtime?.latency() ?? 0;
     if (delayMs > 0) outcome.delayMs = delayMs;
     return this.finish(req, world, outcome, auth, report, started, extraHeaders, now);
+  }
+
+  /**
+   * Whether the request's head settles its answer (`Expect: 100-continue`): then `handle` gives the
+   * final answer without the body. Counts nothing; the answer itself is counted by `handle`.
+   */
+  answeredBeforeBody(req: CoreRequest): boolean {
+    let world: World;
+    try {
+      world = this.sessions.resolve(req.headers['x-mock-session']);
+    } catch {
+      return true;
+    }
+    return answeredBeforeBody(world, req, world.clock.now());
   }
 
   /** Answers a request the adapter refused before the checks (a 414), with the usual headers. */
