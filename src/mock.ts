@@ -32,6 +32,8 @@ export interface MockOptions {
   onRequest?: (entry: JournalEntry) => void;
   /** The real time source the virtual clocks run on (Date.now by default). */
   now?: () => number;
+  /** Counts of the request log's output (the CLI's), shown by `GET /__admin/health`. */
+  logStats?: { readonly droppedLines: number; readonly readerBehind?: boolean };
 }
 
 /** The clock of the default session, as tests drive it. */
@@ -128,7 +130,7 @@ function createCore(options: MockOptions): Core {
  */
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
   const { engine, keys, admin, session } = createCore(options);
-  const running = await listen(engine, { port: options.port ?? 0, host: options.host ?? '127.0.0.1', adminToken: options.adminToken, admin });
+  const running = await listen(engine, { port: options.port ?? 0, host: options.host ?? '127.0.0.1', adminToken: options.adminToken, admin, logStats: options.logStats });
   return {
     url: `${running.origin}/v1`,
     origin: running.origin,
@@ -142,7 +144,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
 }
 
 /** Options of `createFetchHandler`: those of `startMock` without the networking ones. */
-export interface FetchHandlerOptions extends Omit<MockOptions, 'port' | 'host' | 'adminToken'> {
+export interface FetchHandlerOptions extends Omit<MockOptions, 'port' | 'host' | 'adminToken' | 'logStats'> {
   /** The client address requests without a key are counted under (127.0.0.1 by default). */
   clientAddress?: string;
 }

@@ -4,7 +4,7 @@ import type { RawArgs } from './fast-args.js';
 import { FixtureError } from '../core/input/fixtures.js';
 import { redactKey } from '../core/pipeline/auth.js';
 import { KeySpecError, demoKeys } from '../core/state/plans.js';
-import { createRequestLogger, type LogFormat } from './request-log.js';
+import { createRequestLogger, type LogFormat, type LogStats } from './request-log.js';
 import { ScenarioError } from '../core/scenarios/scenario-compiler.js';
 import { startMock, type RunningMock } from '../index.js';
 
@@ -37,8 +37,18 @@ async function serve(args: {
     stdoutOpen = false;
   });
   process.stderr.on('error', () => undefined);
-  const out = (text: string): void => {
-    if (stdoutOpen) process.stdout.write(text);
+  // A reader that stays but stops reading (a fixture that reads only the ready line) must not make
+  // the log pile up in memory: past the stream's buffer, lines are dropped and counted until it drains.
+  const logStats: LogStats = { droppedLines: 0, readerBehind: false };
+  const out = (text: string): boolean => {
+    if (!stdoutOpen || logStats.readerBehind) return false;
+    if (!process.stdout.write(text)) {
+      logStats.readerBehind = true;
+      process.stdout.once('drain', () => {
+        logStats.readerBehind = false;
+      });
+    }
+    return true;
   };
   let mock: RunningMock;
   try {
@@ -51,7 +61,8 @@ async function serve(args: {
       scenario: args.scenario,
       keys: args.key,
       adminToken: args.adminToken,
-      onRequest: args.quiet ? undefined : createRequestLogger(args.logFormat, out),
+      onRequest: args.quiet ? undefined : createRequestLogger(args.logFormat, out, { stats: logStats }),
+      logStats,
     });
   } catch (error) {
     const err = error as NodeJS.ErrnoException;

@@ -71,7 +71,7 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
   router.get('/health', (req, res) => {
     // Memory is here so long runs (npm run soak) can watch for leaks from outside the process.
     const { rss, heapUsed } = process.memoryUsage();
-    res.json({ status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), sessions: engine.sessions.all().length, scenario: world(req).settings.scenario, memory: { rssBytes: rss, heapUsedBytes: heapUsed } });
+    res.json({ status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), sessions: engine.sessions.all().length, scenario: world(req).settings.scenario, memory: { rssBytes: rss, heapUsedBytes: heapUsed }, ...(options.logStats ? { log: { droppedLines: options.logStats.droppedLines, readerBehind: options.logStats.readerBehind === true } } : {}) });
   });
   router.post('/reset', (req, res) => {
     const w = world(req);
