@@ -2,7 +2,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { openapiDocument } from '../../src/core/input/openapi.js';
 
 const ajv = new Ajv2020({ allErrors: true, strict: true });
-ajv.addVocabulary(['openapi', 'info', 'servers', 'security', 'paths', 'components']);
+ajv.addVocabulary(['openapi', 'info', 'servers', 'security', 'tags', 'paths', 'components']);
 ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
 ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) });
 ajv.addSchema(openapiDocument, 'openapi.json');
