@@ -77,6 +77,11 @@ describe('the README recipes', () => {
     expect(readme).toContain(`\n${text}\`\`\`\n`);
   });
 
+  it.each(['test/recipes/pytest/conftest.py', 'test/recipes/pytest/test_pets.py'])('docs/client-details.md prints %s verbatim', (file) => {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    expect(readFileSync(join(ROOT, 'docs/client-details.md'), 'utf8')).toContain(`\n${text}\`\`\`\n`);
+  });
+
   it('vitest globalSetup: a nested vitest run starts the mock, provides its URL and closes it', async () => {
     const { code, out } = await sh(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--root', 'test/recipes/vitest'], { cwd: ROOT });
     expect(out).toMatch(/Tests\s+1 passed \(1\)/);
