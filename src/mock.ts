@@ -43,6 +43,8 @@ export interface MockOptions {
   watch?: boolean;
   /** Called after each reload under `watch`, with what changed, what restarted and any mistake. */
   onReload?: (report: ReloadReport) => void;
+  /** Counts of the request log's output (the CLI's), shown by `GET /__admin/health`. */
+  logStats?: { readonly droppedLines: number; readonly readerBehind?: boolean };
 }
 
 /** A running mock, as `startMock` returns it; its session methods act on the default session. */
@@ -120,7 +122,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const { engine, keys, admin, session, reload, stop } = createCore(options);
   let running: RunningServer;
   try {
-    running = await listen(engine, { port: options.port ?? 0, host: options.host ?? '127.0.0.1', adminToken: options.adminToken, admin });
+    running = await listen(engine, { port: options.port ?? 0, host: options.host ?? '127.0.0.1', adminToken: options.adminToken, admin, logStats: options.logStats });
   } catch (error) {
     stop();
     throw error;
@@ -143,7 +145,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
 }
 
 /** Options of `createFetchHandler`: those of `startMock` without the networking ones. */
-export interface FetchHandlerOptions extends Omit<MockOptions, 'port' | 'host' | 'adminToken' | 'watch' | 'onReload'> {
+export interface FetchHandlerOptions extends Omit<MockOptions, 'port' | 'host' | 'adminToken' | 'logStats' | 'watch' | 'onReload'> {
   /** The client address requests without a key are counted under (127.0.0.1 by default). */
   clientAddress?: string;
 }

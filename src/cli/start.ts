@@ -8,7 +8,7 @@ import type { ReloadReport } from '../files/live-reload.js';
 import { watchLauncher } from './launcher.js';
 import { VERSION, banner, exposedHostWarning, launcherGoneLine, readyJsonLine, readyLine, reloadFailedLine, reloadLine, startFailure, type ReadyInfo } from './messages.js';
 import type { RawArgs } from './options.js';
-import { createRequestLogger, type LogFormat } from './request-log.js';
+import { createRequestLogger, type LogFormat, type LogStats } from './request-log.js';
 
 /** A command line that cannot be used: printed as one line, exit code 1. */
 export class UsageError extends UserError {}
@@ -48,8 +48,18 @@ async function serve(args: ServeArgs): Promise<void> {
     stdoutOpen = false;
   });
   process.stderr.on('error', () => undefined);
-  const out = (text: string): void => {
-    if (stdoutOpen) process.stdout.write(text);
+  // A reader that stays but stops reading (a fixture that reads only the ready line) must not make
+  // the log pile up in memory: past the stream's buffer, lines are dropped and counted until it drains.
+  const logStats: LogStats = { droppedLines: 0, readerBehind: false };
+  const out = (text: string): boolean => {
+    if (!stdoutOpen || logStats.readerBehind) return false;
+    if (!process.stdout.write(text)) {
+      logStats.readerBehind = true;
+      process.stdout.once('drain', () => {
+        logStats.readerBehind = false;
+      });
+    }
+    return true;
   };
   const onReload = (report: ReloadReport): void => {
     for (const error of report.errors) process.stderr.write(reloadFailedLine(error));
@@ -64,7 +74,8 @@ async function serve(args: ServeArgs): Promise<void> {
     scenario: args.scenario,
     keys: args.key,
     adminToken: args.adminToken,
-    onRequest: args.quiet ? undefined : createRequestLogger(args.logFormat, out),
+    onRequest: args.quiet ? undefined : createRequestLogger(args.logFormat, out, { stats: logStats }),
+    logStats,
     watch: args.watch,
     onReload,
   });

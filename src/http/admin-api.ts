@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isValidInstant, parseDuration } from '../core/state/clock.js';
+import { httpDate, isValidInstant, parseDuration } from '../core/state/clock.js';
 import type { MockEngine } from '../core/pipeline/engine.js';
 import { COMMON_HEADERS, MockError, UserError, named, renderError } from '../core/errors.js';
 import { keyBucket, type World } from '../core/state/world.js';
@@ -55,9 +55,18 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
       return;
     }
     if (options.adminToken !== undefined && tokenOf(req) !== options.adminToken) {
+      res.setHeader('Date', httpDate(engine.sessions.defaultWorld.clock.now()));
       res.setHeader('WWW-Authenticate', 'Bearer realm="petstore-mock admin"');
       throw new MockError('admin_unauthorized', 'this admin API is protected; send "Authorization: Bearer <admin token>" (the value of --admin-token).');
     }
+    dateOnSessionClock(res, () => {
+      try {
+        // Read without creating: a request that changes the session has created it by then.
+        return view(req).clock.now();
+      } catch {
+        return engine.sessions.defaultWorld.clock.now();
+      }
+    });
     next();
   });
   router.use(express.json({ limit: '64kb', strict: true }));
@@ -68,7 +77,7 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
   router.get('/health', (req, res) => {
     // Memory is here so long runs (npm run soak) can watch for leaks from outside the process.
     const { rss, heapUsed } = process.memoryUsage();
-    res.json({ status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), sessions: engine.sessions.all().length, scenario: view(req).settings.scenario, memory: { rssBytes: rss, heapUsedBytes: heapUsed } });
+    res.json({ status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), sessions: engine.sessions.all().length, scenario: view(req).settings.scenario, memory: { rssBytes: rss, heapUsedBytes: heapUsed }, ...(options.logStats ? { log: { droppedLines: options.logStats.droppedLines, readerBehind: options.logStats.readerBehind === true } } : {}) });
   });
   router.post('/reset', (req, res) => {
     const w = world(req);
@@ -163,6 +172,18 @@ function bodyError(error: unknown): MockError | undefined {
         ? new MockError('admin_invalid_request', 'the admin request body could not be read; send it again in full.')
         : undefined;
   }
+}
+
+/**
+ * Dates the answer on the session's clock, read when the head is written: the request itself may
+ * move the clock (POST clock, PUT scenario, POST reset), and the answer is dated after it.
+ */
+function dateOnSessionClock(res: Response, now: () => number): void {
+  const writeHead = res.writeHead;
+  res.writeHead = ((...args: unknown[]) => {
+    if (!res.headersSent) res.setHeader('Date', httpDate(now()));
+    return Reflect.apply(writeHead, res, args) as Response;
+  }) as typeof res.writeHead;
 }
 
 /** Applies `{"set": ISO}`, `{"advance": "90s"}` and/or `{"frozen": bool}` to a clock. */

@@ -35,14 +35,28 @@ function toCoreRequest(req: IncomingMessage, fullTarget: string): CoreRequest {
  * Serves one API request from the core. Bodies are collected up to the 1 MiB limit; past it the
  * rest is not buffered, the core answers 413 and the connection is closed after the answer.
  */
-export function handleApiRequest(engine: MockEngine, req: IncomingMessage, res: ServerResponse): void {
+export function handleApiRequest(engine: MockEngine, req: IncomingMessage, res: ServerResponse, expectsContinue = false): void {
   const target = req.url ?? '/';
   const core = toCoreRequest(req, target);
   if (target.length > MAX_TARGET_BYTES) {
     req.resume();
     const error = targetTooLong(target.length);
-    writeResponse(req, res, safely(() => engine.refuse({ ...core, path: '/', query: '' }, error)));
+    const response = safely(() => engine.refuse({ ...core, path: '/', query: '' }, error));
+    if (expectsContinue) response.headers.Connection = 'close';
+    writeResponse(req, res, response);
     return;
+  }
+  if (expectsContinue) {
+    if (settledByHead(engine, core)) {
+      // The head settles it: answer now, and close, since the body the client may still send is not read.
+      core.bodyTooLarge = Number(req.headers['content-length']) > MAX_BODY_BYTES;
+      req.resume();
+      const response = safely(() => engine.handle(core));
+      response.headers.Connection = 'close';
+      writeResponse(req, res, response);
+      return;
+    }
+    res.writeContinue();
   }
   const length = req.headers['content-length'];
   if (BODYLESS.has(core.method) && (length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) {
@@ -57,6 +71,15 @@ export function handleApiRequest(engine: MockEngine, req: IncomingMessage, res: 
     if (tooLarge) response.headers.Connection = 'close';
     writeResponse(req, res, response);
   });
+}
+
+/** Whether the head settles the answer; a check that fails sends `100 Continue` and lets `handle` answer. */
+function settledByHead(engine: MockEngine, core: CoreRequest): boolean {
+  try {
+    return engine.answeredBeforeBody(core);
+  } catch {
+    return false;
+  }
 }
 
 /**

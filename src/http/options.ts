@@ -9,6 +9,8 @@ export interface HttpOptions {
   adminToken?: string;
   /** Extra admin context: scenario names and loading (filled in by the library). */
   admin?: AdminContext;
+  /** Counts of the request log's output, for the health answer. */
+  logStats?: { readonly droppedLines: number; readonly readerBehind?: boolean };
 }
 
 /** What the admin API needs beyond the engine: the scenarios it can switch to. */

@@ -25,10 +25,11 @@ export function listen(engine: MockEngine, options: HttpOptions): Promise<Runnin
   let admin: Promise<AdminHandler> | undefined;
   // Sockets that have sent a whole request; Node closes those between requests itself on close.
   const served = new WeakSet<Socket>();
-  const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
+  const dispatch = (req: IncomingMessage, res: ServerResponse, expectsContinue = false): void => {
     served.add(req.socket);
     const url = req.url ?? '/';
     if (url === '/__admin' || url.startsWith('/__admin/') || url.startsWith('/__admin?')) {
+      if (expectsContinue) res.writeContinue();
       admin ??= import('./admin-api.js').then((m) => m.createAdminHandler(engine, options));
       admin.then((handle) => handle(req, res)).catch((error: unknown) => {
         const answer = renderError(new MockError('internal_error', named(`the admin API failed to load (${String(error)}); reinstall petstore-mock and report it if it persists.`)));
@@ -37,12 +38,15 @@ export function listen(engine: MockEngine, options: HttpOptions): Promise<Runnin
       });
       return;
     }
-    handleApiRequest(engine, req, res);
+    handleApiRequest(engine, req, res, expectsContinue);
   };
-  const server = createServer({ keepAliveTimeout: 5000 }, dispatch);
+  const server = createServer({ keepAliveTimeout: 5000 }, (req, res) => dispatch(req, res));
   // Node answers an Expect other than 100-continue with a bare 417 of its own; like most servers,
   // the mock ignores an expectation it does not know and answers the request as usual.
-  server.on('checkExpectation', dispatch);
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => dispatch(req, res));
+  // Expect: 100-continue: the API answers at once when the head settles the answer (401, 413,
+  // 415, …), so the client does not upload a body only to have it refused; otherwise 100 Continue.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => dispatch(req, res, true));
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) => answerClientError(error, socket, engine.anonymousRateHeaders(socket.remoteAddress)));
   // Without this listener Node drops a CONNECT without a word; the mock answers it (405 or 404).
   // Upgrade requests need no listener: without one Node serves them as plain requests.

@@ -59,6 +59,16 @@ export class VirtualClock {
     return this.frozenAt !== undefined;
   }
 
+  /** True while the clock reads real time: running, never set or advanced. */
+  get isReal(): boolean {
+    return this.frozenAt === undefined && this.offsetMs === 0;
+  }
+
+  /** The real time the clock runs on, for records that keep both times. */
+  realTime(): number {
+    return this.realNow();
+  }
+
   /**
    * Moves the clock to `instantMs`, keeping it frozen or running as it was. Throws a RangeError
    * for an instant no Date can hold: every answer prints the clock's time.
@@ -112,4 +122,21 @@ export function parseInstant(text: string): number | undefined {
   const exists = fields.getUTCFullYear() === year && fields.getUTCMonth() === month - 1 && fields.getUTCDate() === day && fields.getUTCHours() === hour && fields.getUTCMinutes() === minute && fields.getUTCSeconds() === second;
   const ms = Date.parse(text);
   return exists && Number.isFinite(ms) ? ms : undefined;
+}
+
+let dateSecond = NaN;
+let dateText = '';
+
+/**
+ * The HTTP-date (`Sun, 06 Nov 1994 08:49:37 GMT`) of an instant, to the whole second below it.
+ * Remembered per second: every answer carries one, and formatting a date per request showed in
+ * the list endpoint's throughput.
+ */
+export function httpDate(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== dateSecond) {
+    dateText = new Date(second * 1000).toUTCString();
+    dateSecond = second;
+  }
+  return dateText;
 }

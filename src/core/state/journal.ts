@@ -5,6 +5,8 @@ export interface JournalEntry {
   seq: number;
   /** The session clock's time of the request (ISO-8601 UTC). */
   at: string;
+  /** The real time of the request, when the session's clock was frozen, set or advanced. */
+  realAt?: string;
   session: string;
   method: string;
   path: string;
