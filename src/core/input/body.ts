@@ -1,5 +1,5 @@
 import { MockError } from '../errors.js';
-import { JsonSyntaxError, parseJsonBody, type JsonValue } from './json.js';
+import { JsonLimitError, JsonSyntaxError, parseJsonBody, type JsonValue } from './json.js';
 import type { HeaderBag } from '../types.js';
 
 /** The largest body the mock accepts, counted after decompression. */
@@ -50,6 +50,7 @@ export function readJsonBody(headers: HeaderBag, body: Uint8Array | null | undef
   try {
     return parseJsonBody(bytes);
   } catch (error) {
+    if (error instanceof JsonLimitError) throw new MockError('invalid_json', `The body is past a limit of petstore-mock: ${error.message}. A NewPet needs only {"name": string, "categoryId": integer, "status"?: string}.`);
     if (error instanceof JsonSyntaxError) throw new MockError('invalid_json', `The body is not valid JSON: ${error.message}.`);
     throw error;
   }
