@@ -1,6 +1,6 @@
 // Assembles a mock from its parts: the settings (flags, fixtures, scenarios), the core engine,
 // and one of the two front ends (the HTTP server or the fetch handler).
-import { parseDuration, type ClockState } from './core/state/clock.js';
+import { INSTANT_HINT, isValidInstant, parseDuration, parseInstant, type ClockState } from './core/state/clock.js';
 import { MockEngine } from './core/pipeline/engine.js';
 import type { JournalEntry } from './core/state/journal.js';
 import type { KeyConfig, Pet } from './core/types.js';
@@ -9,6 +9,7 @@ import { answerFetch } from './http/fetch-handler.js';
 import { listen, type AdminContext } from './http/server.js';
 import { prepareHost } from './files/host-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
+import { checkOptions } from './mock-options.js';
 
 /** Options of `startMock` (and of the CLI, which maps its flags onto them). */
 export interface MockOptions {
@@ -28,6 +29,10 @@ export interface MockOptions {
   keys?: readonly (string | KeyConfig)[];
   /** Protects the admin API: admin calls must send `Authorization: Bearer <token>`. */
   adminToken?: string;
+  /** Host names the admin API answers to besides loopback names and `host` (as `--allow-host`). */
+  allowHosts?: readonly string[];
+  /** Open connections past which a new one gets 503 `too_many_connections` (1,000 by default). */
+  maxConnections?: number;
   /** Called once per answered API request (the CLI logs with it). */
   onRequest?: (entry: JournalEntry) => void;
   /** The real time source the virtual clocks run on (Date.now by default). */
@@ -79,8 +84,11 @@ export function clockOf(world: () => World): MockClock {
     now: () => new Date(world().clock.now()),
     state: () => world().clock.state(),
     set: (instant) => {
-      const ms = instant instanceof Date ? instant.getTime() : typeof instant === 'number' ? instant : Date.parse(instant);
-      if (Number.isNaN(ms)) throw new Error(`petstore-mock: clock.set needs a Date, an ISO-8601 string or epoch milliseconds, not ${JSON.stringify(instant)}.`);
+      // Strings are read as scenario files and the admin API read them: strictly.
+      const ms = instant instanceof Date ? instant.getTime() : typeof instant === 'number' ? instant : typeof instant === 'string' ? parseInstant(instant) : undefined;
+      if (ms === undefined || !isValidInstant(ms)) {
+        throw new RangeError(`petstore-mock: clock.set needs a valid Date, epoch milliseconds within ±8.64e15, or ${INSTANT_HINT}; not ${JSON.stringify(instant) ?? String(instant)}.`);
+      }
       world().clock.set(ms);
     },
     advance: (duration) => {
@@ -102,8 +110,9 @@ interface Core {
   session(id: string | undefined): SessionHandle;
 }
 
-function createCore(options: MockOptions): Core {
-  const scenarios = new ScenarioCatalogue(prepareHost(options));
+function createCore(options: MockOptions & { clientAddress?: string }): Core {
+  const keysGiven = checkOptions(options);
+  const scenarios = new ScenarioCatalogue(prepareHost({ ...options, keys: keysGiven }));
   const settings = options.scenario ? scenarios.settings(options.scenario) : scenarios.startSettings();
   const engine = new MockEngine({ settings, now: options.now, onRequest: options.onRequest });
   const session = (id: string | undefined): SessionHandle => {
@@ -128,7 +137,14 @@ function createCore(options: MockOptions): Core {
  */
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
   const { engine, keys, admin, session } = createCore(options);
-  const running = await listen(engine, { port: options.port ?? 0, host: options.host ?? '127.0.0.1', adminToken: options.adminToken, admin });
+  const running = await listen(engine, {
+    port: options.port ?? 0,
+    host: options.host ?? '127.0.0.1',
+    adminToken: options.adminToken,
+    allowHosts: options.allowHosts,
+    maxConnections: options.maxConnections,
+    admin,
+  });
   return {
     url: `${running.origin}/v1`,
     origin: running.origin,
@@ -142,7 +158,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
 }
 
 /** Options of `createFetchHandler`: those of `startMock` without the networking ones. */
-export interface FetchHandlerOptions extends Omit<MockOptions, 'port' | 'host' | 'adminToken'> {
+export interface FetchHandlerOptions extends Omit<MockOptions, 'port' | 'host' | 'adminToken' | 'allowHosts' | 'maxConnections'> {
   /** The client address requests without a key are counted under (127.0.0.1 by default). */
   clientAddress?: string;
 }

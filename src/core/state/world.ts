@@ -1,4 +1,4 @@
-import { VirtualClock, type TimeSource } from './clock.js';
+import { VirtualClock, clampInstant, type TimeSource } from './clock.js';
 import type { DeprecationDates } from '../pipeline/deprecation.js';
 import type { ErrorCode } from '../errors.js';
 import { Journal } from './journal.js';
@@ -80,7 +80,7 @@ export class World {
     if (settings.clock.frozen) this.clock.freeze();
     const now = this.clock.now();
     for (const u of settings.usage) {
-      const bannedUntil = u.bannedForMs !== undefined ? Math.ceil((now + u.bannedForMs) / 1000) * 1000 : undefined;
+      const bannedUntil = u.bannedForMs !== undefined ? clampInstant(Math.ceil((now + u.bannedForMs) / 1000) * 1000) : undefined;
       this.limiter.preset(keyBucket(u.key), now, { minute: u.minute, day: u.day, bannedUntil });
     }
     this.runtime = settings.runtime?.();
