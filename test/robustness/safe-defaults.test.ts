@@ -49,7 +49,7 @@ describe('a protected admin API', () => {
     '/__admin', '/__admin/', '/__admin/requests', '/__admin/keys', '/__admin//keys', '/__admin/%6Beys', '/__admin/KEYS',
     '/__admin/keys/', '/__admin/../__admin/keys', '/__admin/./keys', '/__admin/keys?token=wrong', '/__admin/clock',
   ])('refuses GET %s without the token', async (target) => {
-    const res = await rawRequest(locked.mock(), `GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-free\r\nConnection: close\r\n\r\n`);
+    const res = await rawRequest(locked.mock(), `GET ${target} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer demo-free\r\nConnection: close\r\n\r\n`);
     expect(res.status).toBe(401);
     expect(res.json.code).toBe('admin_unauthorized');
     expect(res.body).not.toContain('demo-enterprise');
