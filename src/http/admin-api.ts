@@ -93,6 +93,9 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
   router.get('/requests', (req, res) => {
     res.json(world(req).journal.list());
   });
+  router.get('/evictions', (_req, res) => {
+    res.json(engine.sessions.evictions());
+  });
   router.get('/keys', (req, res) => {
     const w = world(req);
     const now = w.clock.now();
@@ -115,7 +118,7 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
 
   app.use('/__admin', router);
   app.use((_req: Request, _res: Response, next: NextFunction) => {
-    next(new MockError('route_not_found', 'petstore-mock: no admin route there; the admin API has health, reset, scenarios, scenario, clock, requests and keys under /__admin.'));
+    next(new MockError('route_not_found', 'petstore-mock: no admin route there; the admin API has health, reset, scenarios, scenario, clock, requests, keys and evictions under /__admin.'));
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const known = error instanceof MockError ? error : bodyError(error) ?? new MockError('internal_error', `petstore-mock: the admin API failed (${String(error)}).`);

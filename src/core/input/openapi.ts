@@ -26,6 +26,7 @@ const commonErrors = {
   '401': errorResponse('The API key is missing or invalid.', {
     'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' },
   }),
+  '408': errorResponse('The request did not arrive in full in time (petstore-mock: `request_timeout`).'),
   '414': errorResponse('The request target is longer than 8 KiB.'),
   '429': errorResponse('The rate limit is exceeded, or the key is temporarily banned.', {
     'Retry-After': { $ref: '#/components/headers/Retry-After' },
@@ -33,7 +34,7 @@ const commonErrors = {
   '431': errorResponse('The request headers are too large.'),
   '500': errorResponse('An internal error (or one forced by a scenario).'),
   '502': errorResponse('A bad gateway (forced by a scenario).'),
-  '503': errorResponse('The service is unavailable (forced by a scenario).'),
+  '503': errorResponse('The service is unavailable (forced by a scenario), or holds its maximum of open connections (`too_many_connections`).'),
   '504': errorResponse('A gateway timeout (forced by a scenario).'),
 };
 
@@ -95,6 +96,7 @@ export const openapiDocument = {
           '400': errorResponse('The body lacks required fields or holds invalid values.'),
           '413': errorResponse('The body is larger than 1 MiB.'),
           '415': errorResponse('The body is not application/json.'),
+          '507': errorResponse("The session's store is full (petstore-mock: `store_full`): it holds the most animals or bytes a session, or all sessions together, may create. Resetting the session empties it."),
           ...commonErrors,
         },
       },
