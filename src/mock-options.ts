@@ -41,6 +41,7 @@ export interface CheckedOptions {
   adminToken?: unknown;
   allowHosts?: unknown;
   maxConnections?: unknown;
+  maxSessions?: unknown;
   onRequest?: unknown;
   now?: unknown;
   clientAddress?: unknown;
@@ -66,6 +67,7 @@ export function checkOptions(options: CheckedOptions): KeyConfig[] {
     });
   }
   integer('maxConnections', options.maxConnections, 1, 1_000_000);
+  integer('maxSessions', options.maxSessions, 1, 100_000);
   callable('onRequest', options.onRequest);
   callable('now', options.now);
   text('clientAddress', options.clientAddress);

@@ -33,6 +33,8 @@ export interface MockOptions {
   allowHosts?: readonly string[];
   /** Open connections past which a new one gets 503 `too_many_connections` (1,000 by default). */
   maxConnections?: number;
+  /** `X-Mock-Session` sessions kept at once; past it the least recently used is dropped (1,000 by default). */
+  maxSessions?: number;
   /** Called once per answered API request (the CLI logs with it). */
   onRequest?: (entry: JournalEntry) => void;
   /** The real time source the virtual clocks run on (Date.now by default). */
@@ -114,7 +116,7 @@ function createCore(options: MockOptions & { clientAddress?: string }): Core {
   const keysGiven = checkOptions(options);
   const scenarios = new ScenarioCatalogue(prepareHost({ ...options, keys: keysGiven }));
   const settings = options.scenario ? scenarios.settings(options.scenario) : scenarios.startSettings();
-  const engine = new MockEngine({ settings, now: options.now, onRequest: options.onRequest });
+  const engine = new MockEngine({ settings, now: options.now, onRequest: options.onRequest, maxSessions: options.maxSessions });
   const session = (id: string | undefined): SessionHandle => {
     const world = (): World => engine.sessions.resolve(id);
     return {
