@@ -148,3 +148,30 @@ describe('eviction is visible', () => {
     expect(engine.sessions.budgets.created.used).toBe(0);
   });
 });
+
+describe('what the bounds count is what the heap holds', () => {
+  it('1,000 journals of the longest entries hold about their counted bytes once collected', async () => {
+    const { setFlagsFromString } = await import('node:v8');
+    const { runInNewContext } = await import('node:vm');
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const heap = (): number => {
+      gc();
+      gc();
+      return process.memoryUsage().heapUsed;
+    };
+    const engine = new MockEngine({ settings: defaultSettings(buildBaseData({ count: 3 })) });
+    const before = heap();
+    const long = 'p'.repeat(8_000);
+    for (let s = 0; s < 1_000; s++) {
+      const headers = { 'x-mock-session': `m-${s}` };
+      // Each request target its own string, as a server reads it off the wire.
+      for (let i = 0; i < 120; i++) engine.handle({ method: 'GET', path: `/v1/${long}${i}${s}`, query: `q=${long}${s}`, headers });
+    }
+    const held = heap() - before;
+    const counted = engine.sessions.budgets.journal.used;
+    expect(counted).toBeGreaterThan(engine.sessions.budgets.journal.limit * 0.85);
+    // Entries hold their cut texts, not the 16 KB targets they were cut from, nor dropped entries.
+    expect(held).toBeLessThan(counted * 1.5);
+  }, 60_000);
+});

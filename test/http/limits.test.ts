@@ -59,7 +59,7 @@ describe('bounds seen over HTTP', () => {
     await inSession('one');
     await inSession('two');
     await inSession('three');
-    const listed = await (await fetch(`${mock.origin}/__admin/evictions`)).json();
+    const listed = (await (await fetch(`${mock.origin}/__admin/evictions`)).json()) as { session: string; at: string }[];
     expect(listed).toEqual([expect.objectContaining({ session: 'one', at: expect.stringMatching(/Z$/), journalEntries: 1 })]);
     const back = await inSession('one');
     expect(back.headers.get('x-mock-session-evicted')).toBe(listed[0].at);
@@ -69,7 +69,7 @@ describe('bounds seen over HTTP', () => {
   it('a journal keeps long paths cut short and marked', async () => {
     const session = { 'x-mock-session': 'long' };
     await call(mock, `/v1/${'p'.repeat(4_000)}?${'q'.repeat(4_000)}`, { headers: session });
-    const [entry] = await (await fetch(`${mock.origin}/__admin/requests`, { headers: session })).json();
+    const [entry] = (await (await fetch(`${mock.origin}/__admin/requests`, { headers: session })).json()) as { path: string; query: string }[];
     expect(entry).toEqual(expect.objectContaining({ status: 404, truncated: true }));
     expect(entry.path).toHaveLength(256);
     expect(entry.query).toHaveLength(256);
@@ -86,8 +86,8 @@ describe('a ban longer than time', () => {
       expect(res.status).toBe(429);
       expect(res.json.code).toBe('key_banned');
       expect(res.headers.get('x-ratelimit-reset')).toBe(String(8.64e15 / 1000));
-      const keys = await (await fetch(`${mock.origin}/__admin/keys`)).json();
-      expect(keys.find((k: { key: string }) => k.key === 'demo-free').bannedUntil).toBe('+275760-09-13T00:00:00.000Z');
+      const keys = (await (await fetch(`${mock.origin}/__admin/keys`)).json()) as { key: string; bannedUntil: string }[];
+      expect(keys.find((k) => k.key === 'demo-free')?.bannedUntil).toBe('+275760-09-13T00:00:00.000Z');
     } finally {
       await mock.close();
     }

@@ -50,6 +50,15 @@ export const MAX_JOURNAL_TEXT = 256;
 /** The heap of an entry beyond its strings: the object, its numbers, the shared time string. */
 const ENTRY_OVERHEAD = 200;
 
+/**
+ * The first `MAX_JOURNAL_TEXT` characters of a text as a string of their own. A plain slice would
+ * be a view that keeps the whole request target alive: 8 KB kept for every 256 characters shown.
+ */
+function detachedPrefix(text: string): string {
+  if (text.length <= MAX_JOURNAL_TEXT) return text;
+  return JSON.parse(JSON.stringify(text.slice(0, MAX_JOURNAL_TEXT))) as string;
+}
+
 function entryBytes(entry: JournalEntry): number {
   return ENTRY_OVERHEAD + stringBytes(entry.path.length) + stringBytes(entry.query.length) + stringBytes(entry.reason.length);
 }
@@ -60,7 +69,8 @@ function entryBytes(entry: JournalEntry): number {
  * the mock runs. Paths and queries past `MAX_JOURNAL_TEXT` are kept cut short.
  */
 export class Journal {
-  private entries: JournalEntry[] = [];
+  /** Entries from `head` on; slots before it are dropped ones, emptied so they hold nothing. */
+  private entries: (JournalEntry | undefined)[] = [];
   private sizes: number[] = [];
   private head = 0;
   private seq = 0;
@@ -79,8 +89,8 @@ export class Journal {
   add(entry: JournalEntry): void {
     if (this.capacity <= 0) return;
     if (entry.path.length > MAX_JOURNAL_TEXT || entry.query.length > MAX_JOURNAL_TEXT) {
-      entry.path = entry.path.slice(0, MAX_JOURNAL_TEXT);
-      entry.query = entry.query.slice(0, MAX_JOURNAL_TEXT);
+      entry.path = detachedPrefix(entry.path);
+      entry.query = detachedPrefix(entry.query);
       entry.truncated = true;
     }
     const size = entryBytes(entry);
@@ -97,9 +107,10 @@ export class Journal {
     const size = this.sizes[this.head];
     this.bytes -= size;
     this.shared.give(size);
+    this.entries[this.head] = undefined;
     this.head++;
-    // Compact now and then, so dropped entries do not stay referenced by the arrays.
-    if (this.head >= 1024 && this.head * 2 >= this.entries.length) {
+    // Compact once half the slots are empty, so the arrays do not grow with dropped entries.
+    if (this.head >= 32 && this.head * 2 >= this.entries.length) {
       this.entries = this.entries.slice(this.head);
       this.sizes = this.sizes.slice(this.head);
       this.head = 0;
@@ -109,7 +120,7 @@ export class Journal {
 
   /** Entries oldest first. */
   list(): JournalEntry[] {
-    return this.entries.slice(this.head);
+    return this.entries.slice(this.head) as JournalEntry[];
   }
 
   get size(): number {
