@@ -150,7 +150,7 @@ describe('eviction is visible', () => {
 });
 
 describe('what the bounds count is what the heap holds', () => {
-  it('1,000 journals of the longest entries hold about their counted bytes once collected', async () => {
+  it('1,000 journals of the longest entries, and animals named from 1 MiB bodies, hold about their counted bytes once collected', async () => {
     const { setFlagsFromString } = await import('node:v8');
     const { runInNewContext } = await import('node:vm');
     setFlagsFromString('--expose-gc');
@@ -168,10 +168,17 @@ describe('what the bounds count is what the heap holds', () => {
       // Each request target its own string, as a server reads it off the wire.
       for (let i = 0; i < 120; i++) engine.handle({ method: 'GET', path: `/v1/${long}${i}${s}`, query: `q=${long}${s}`, headers });
     }
+    // Names read from 1 MiB bodies (white space around a short object), each body its own text.
+    const json = { authorization: 'Bearer demo-enterprise', 'content-type': 'application/json', 'x-mock-session': 'names' };
+    for (let i = 0; i < 200; i++) {
+      const body = new TextEncoder().encode(`{"name":"a name of some length ${i}","categoryId":1}${' '.repeat(1_000_000)}`);
+      expect(engine.handle({ method: 'POST', path: '/v1/pets', query: '', headers: json, body }).status).toBe(201);
+    }
     const held = heap() - before;
-    const counted = engine.sessions.budgets.journal.used;
+    const counted = engine.sessions.budgets.journal.used + engine.sessions.budgets.created.used;
     expect(counted).toBeGreaterThan(engine.sessions.budgets.journal.limit * 0.85);
-    // Entries hold their cut texts, not the 16 KB targets they were cut from, nor dropped entries.
+    // Entries hold their cut texts, not the 16 KB targets they were cut from, nor dropped entries;
+    // animals their names, not the bodies they were read from.
     expect(held).toBeLessThan(counted * 1.5);
   }, 60_000);
 });

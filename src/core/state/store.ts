@@ -61,6 +61,14 @@ function findById(pets: readonly Pet[], id: number): Pet | undefined {
   return undefined;
 }
 
+/**
+ * A string of its own: a name read from a body can be a view into the whole body's text (V8
+ * slices strings of 13 characters or more), which a stored animal must not keep alive.
+ */
+function detached(text: string): string {
+  return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
+}
+
 /** Serialises one animal; categoryId may be a bigint, which JSON.stringify cannot write. */
 export function petJson(pet: Pet): string {
   let out = `{"id":${pet.id},"name":${JSON.stringify(pet.name)},"categoryId":${pet.categoryId}`;
@@ -140,9 +148,10 @@ export class PetStore {
   create(input: { name: string; categoryId: number | bigint; status?: PetStatus }): Pet {
     const bytes = PET_OVERHEAD + stringBytes(input.name.length) + (typeof input.categoryId === 'bigint' ? 32 : 0);
     this.checkRoom(bytes);
+    const name = detached(input.name);
     const pet: Pet = input.status === undefined
-      ? { id: this.nextId, name: input.name, categoryId: input.categoryId }
-      : { id: this.nextId, name: input.name, categoryId: input.categoryId, status: input.status };
+      ? { id: this.nextId, name, categoryId: input.categoryId }
+      : { id: this.nextId, name, categoryId: input.categoryId, status: input.status };
     this.nextId++;
     this.created.push(pet);
     if (pet.status) this.createdByStatus.get(pet.status)?.push(pet);
