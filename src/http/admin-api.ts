@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MockEngine } from '../core/pipeline/engine.js';
-import { MockError, errorBody } from '../core/errors.js';
+import { COMMON_HEADERS, MockError, renderError } from '../core/errors.js';
 import { ScenarioError } from '../core/scenarios/scenario-compiler.js';
 import { keyBucket, type World } from '../core/state/world.js';
 import { createAdminGuard } from './admin-guard.js';
@@ -33,8 +33,7 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
   const guard = createAdminGuard(options);
   router.use((req, res, next) => {
     // No Access-Control-* header on any answer: the page is same-origin, and no other page may read these.
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
+    for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value);
     guard({ method: req.method, headers: req.headers, queryToken: typeof req.query.token === 'string' ? req.query.token : undefined });
     if (req.method === 'OPTIONS') {
       res.setHeader('Allow', 'GET, HEAD, POST, PUT, OPTIONS');
@@ -122,8 +121,8 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const known = error instanceof MockError ? error : bodyError(error) ?? new MockError('internal_error', `petstore-mock: the admin API failed (${String(error)}).`);
-    if (known.headers) res.set(known.headers);
-    res.status(known.status).type('application/json').send(errorBody(known.code, known.message, known.status, known.details));
+    const answer = renderError(known);
+    res.status(answer.status).set(answer.headers).send(answer.body);
   });
   return app;
 }

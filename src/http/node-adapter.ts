@@ -1,19 +1,17 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { MAX_BODY_BYTES } from '../core/input/body.js';
+import { MAX_TARGET_BYTES, targetTooLong } from '../core/input/request-target.js';
 import type { MockEngine } from '../core/pipeline/engine.js';
-import { MockError, errorBody, internalErrorMessage } from '../core/errors.js';
+import { COMMON_HEADERS, errorBody, renderError } from '../core/errors.js';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
 
-/** The longest request target (path and query) the mock reads. */
-export const MAX_TARGET_BYTES = 8 * 1024;
+
+/** What the API grants any origin on answers given outside the core (see core/pipeline/cors.ts). */
+const API_CORS = { 'Access-Control-Allow-Origin': '*' };
 
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
 
-/** The 414 of a request target past `MAX_TARGET_BYTES`, for both adapters. */
-export function targetTooLong(length: number): MockError {
-  return new MockError('uri_too_long', `The request target is ${length} bytes long; the limit is ${MAX_TARGET_BYTES}. Shorten the query.`);
-}
 
 /** The scheme and authority of an absolute-form target (`GET http://host/v1/pets`), which HTTP/1.1 servers must accept. */
 const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
@@ -69,12 +67,7 @@ function safely(produce: () => CoreResponse): CoreResponse {
   try {
     return produce();
   } catch (error) {
-    const message = internalErrorMessage(error);
-    return {
-      status: 500,
-      headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' },
-      body: errorBody('internal_error', message, 500),
-    };
+    return renderError(error, API_CORS);
   }
 }
 
@@ -200,8 +193,12 @@ export function answerOnSocket(engine: MockEngine, req: IncomingMessage, socket:
     : safely(() => engine.handle(core));
   const body = response.body ?? '';
   const headers = { ...response.headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
-  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-  socket.end(`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}\r\n${lines}\r\n${body}`);
+  socket.end(`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}\r\n${headerLines(headers)}\r\n${body}`);
+}
+
+/** A header block for a raw socket answer, each line ending in CRLF. */
+function headerLines(headers: Record<string, string>): string {
+  return Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
 }
 
 /** What answerClientError answers for each of Node's parser and timeout errors. */
@@ -229,19 +226,14 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   }
   const [status, code, reason, message] = clientErrorAnswer(error.code);
   const body = errorBody(code, message, status);
-  const extra = Object.entries(extraHeaders).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}` +
-      `Access-Control-Allow-Origin: *\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
-  );
+  const headers = { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), ...extraHeaders, ...API_CORS, ...COMMON_HEADERS, Connection: 'close' };
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${headerLines(headers)}\r\n${body}`);
 }
 
 /** Answers a connection over the cap with 503 `too_many_connections` and closes it. */
 export function refuseConnection(socket: Socket, maxConnections: number): void {
   socket.on('error', () => socket.destroy());
   const body = errorBody('too_many_connections', `petstore-mock holds its maximum of ${maxConnections} open connections; close idle ones (or reuse them with keep-alive) and retry.`, 503);
-  socket.end(
-    `HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRetry-After: 1\r\n` +
-      `Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
-  );
+  const headers = { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), 'Retry-After': '1', ...COMMON_HEADERS, Connection: 'close' };
+  socket.end(`HTTP/1.1 503 Service Unavailable\r\n${headerLines(headers)}\r\n${body}`);
 }
