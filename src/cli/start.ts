@@ -60,7 +60,7 @@ async function serve(args: {
     if (err.code === 'EADDRINUSE') fail(`port ${args.port} on ${args.host} is already in use; stop the other server or pass --port 0 to take a free port.`);
     if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') fail(`cannot listen on host ${args.host}; pass --host 127.0.0.1 or an address of this machine.`);
     if (err.code === 'EACCES') fail(`not allowed to listen on port ${args.port}; pick a port above 1023 or --port 0.`);
-    if (error instanceof FixtureError || error instanceof KeySpecError || error instanceof ScenarioError || error instanceof MockOptionError) fail(err.message.replace('the option "allowHosts', 'the flag "--allow-host'));
+    if (error instanceof FixtureError || error instanceof KeySpecError || error instanceof ScenarioError || error instanceof MockOptionError) fail(err.message);
     throw error;
   }
 
@@ -120,7 +120,10 @@ export async function startFromArgs(args: RawArgs): Promise<void> {
       fixtures: args.fixtures,
       scenario: args.scenario,
       key: args.key.map(String),
-      allowHost: args.allowHost.map(String),
+      allowHost: args.allowHost.map((name) => {
+        if (!/^[A-Za-z0-9.:[\]-]+$/.test(name)) throw new UsageError(`--allow-host ${JSON.stringify(name)} is not a host name; give a name or address such as mock.test or 192.168.1.5.`);
+        return name;
+      }),
       adminToken: args.adminToken,
       logFormat: args.logFormat,
       quiet: args.quiet,
