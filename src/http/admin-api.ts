@@ -6,6 +6,7 @@ import { ScenarioError } from '../core/scenarios/scenario-compiler.js';
 import { keyBucket, type World } from '../core/state/world.js';
 import { createAdminGuard } from './admin-guard.js';
 import { applyClockChange, bodyError } from './admin-input.js';
+import { addJournalRoutes } from './admin-journal.js';
 import { adminPage } from './admin-page.js';
 import type { HttpOptions } from './options.js';
 
@@ -89,9 +90,7 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
     applyClockChange(w, req.body);
     res.json(w.clock.state());
   });
-  router.get('/requests', (req, res) => {
-    res.json(world(req).journal.list());
-  });
+  addJournalRoutes(router, engine, world);
   router.get('/evictions', (_req, res) => {
     res.json(engine.sessions.evictions());
   });
@@ -117,7 +116,7 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
 
   app.use('/__admin', router);
   app.use((_req: Request, _res: Response, next: NextFunction) => {
-    next(new MockError('route_not_found', 'petstore-mock: no admin route there; the admin API has health, reset, scenarios, scenario, clock, requests, keys and evictions under /__admin.'));
+    next(new MockError('route_not_found', 'petstore-mock: no admin route there; the admin API has health, reset, scenarios, scenario, clock, sessions, requests, journal, keys and evictions under /__admin.'));
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const known = error instanceof MockError ? error : bodyError(error) ?? new MockError('internal_error', `petstore-mock: the admin API failed (${String(error)}).`);

@@ -1,4 +1,5 @@
 import { SharedBudget, stringBytes } from './budget.js';
+import { detailsBytes, type JournalDetails } from './journal-details.js';
 
 /** One received request and what the mock answered, as `GET /__admin/requests` lists it. */
 export interface JournalEntry {
@@ -24,6 +25,8 @@ export interface JournalEntry {
   delayMs?: number;
   /** The connection fault a scenario acted out instead of answering. */
   fault?: 'reset' | 'empty' | 'truncate';
+  /** Headers and bodies, when the session records them and the listing asks for them. */
+  details?: JournalDetails;
 }
 
 let lastMs = NaN;
@@ -60,7 +63,8 @@ function detachedPrefix(text: string): string {
 }
 
 function entryBytes(entry: JournalEntry): number {
-  return ENTRY_OVERHEAD + stringBytes(entry.path.length) + stringBytes(entry.query.length) + stringBytes(entry.reason.length);
+  const bytes = ENTRY_OVERHEAD + stringBytes(entry.path.length) + stringBytes(entry.query.length) + stringBytes(entry.reason.length);
+  return entry.details === undefined ? bytes : bytes + detailsBytes(entry.details);
 }
 
 /**
@@ -75,6 +79,8 @@ export class Journal {
   private head = 0;
   private seq = 0;
   private bytes = 0;
+  /** Whether entries keep headers and bodies; off by default so the hot path records nothing more. */
+  details = false;
 
   constructor(
     readonly capacity = DEFAULT_JOURNAL_SIZE,
@@ -118,9 +124,15 @@ export class Journal {
     return true;
   }
 
-  /** Entries oldest first. */
-  list(): JournalEntry[] {
-    return this.entries.slice(this.head) as JournalEntry[];
+  /** Entries oldest first; without `details`, as the default listing shows them (no headers or bodies). */
+  list(details = false): JournalEntry[] {
+    const all = this.entries.slice(this.head) as JournalEntry[];
+    return details ? all : all.map(withoutDetails);
+  }
+
+  /** How many requests the session answered since its last reset, also those the journal has let go. */
+  get total(): number {
+    return this.seq;
   }
 
   get size(): number {
@@ -140,4 +152,10 @@ export class Journal {
     this.seq = 0;
     this.bytes = 0;
   }
+}
+
+function withoutDetails(entry: JournalEntry): JournalEntry {
+  if (entry.details === undefined) return entry;
+  const { details: _details, ...rest } = entry;
+  return rest;
 }
