@@ -118,7 +118,7 @@ describe(`the CLI with a ${HEAP_MB} MB heap`, () => {
       socket.on('connect', () => resolve({ socket }));
     })));
     await enoughRefused;
-    expect(refused).toBe(70);
+    expect(refused).toBeGreaterThanOrEqual(70);
     for (const { socket } of idle) socket.destroy();
     for (const socket of stalled) socket.destroy();
     // Once they are gone, a normal client is served (tried until the server has seen them close).
