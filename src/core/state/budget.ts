@@ -54,3 +54,12 @@ export function defaultBudgets(): Budgets {
 export function stringBytes(length: number): number {
   return 16 + 2 * length;
 }
+
+/**
+ * A copy of `text` that holds only its own characters. V8 makes a slice of 13 or more characters a
+ * view into the string it was cut from, so a short piece kept from a request (a cut path, a name,
+ * a header) would otherwise keep the whole request text alive, beyond what the bounds count.
+ */
+export function ownString(text: string): string {
+  return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
+}

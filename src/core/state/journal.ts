@@ -1,4 +1,4 @@
-import { SharedBudget, stringBytes } from './budget.js';
+import { SharedBudget, ownString, stringBytes } from './budget.js';
 import { detailsBytes, type JournalDetails } from './journal-details.js';
 
 /** One received request and what the mock answered, as `GET /__admin/requests` lists it. */
@@ -53,13 +53,9 @@ export const MAX_JOURNAL_TEXT = 256;
 /** The heap of an entry beyond its strings: the object, its numbers, the shared time string. */
 const ENTRY_OVERHEAD = 200;
 
-/**
- * The first `MAX_JOURNAL_TEXT` characters of a text as a string of their own. A plain slice would
- * be a view that keeps the whole request target alive: 8 KB kept for every 256 characters shown.
- */
+/** The first `MAX_JOURNAL_TEXT` characters of a text, not a view keeping the whole request target alive. */
 function detachedPrefix(text: string): string {
-  if (text.length <= MAX_JOURNAL_TEXT) return text;
-  return JSON.parse(JSON.stringify(text.slice(0, MAX_JOURNAL_TEXT))) as string;
+  return text.length <= MAX_JOURNAL_TEXT ? text : ownString(text.slice(0, MAX_JOURNAL_TEXT));
 }
 
 function entryBytes(entry: JournalEntry): number {

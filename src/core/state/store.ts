@@ -1,6 +1,6 @@
 import { MockError } from '../errors.js';
 import { PET_STATUSES } from '../input/openapi.js';
-import { SharedBudget, stringBytes } from './budget.js';
+import { SharedBudget, ownString, stringBytes } from './budget.js';
 import type { Pet, PetStatus } from '../types.js';
 
 /**
@@ -59,14 +59,6 @@ function findById(pets: readonly Pet[], id: number): Pet | undefined {
     else hi = mid - 1;
   }
   return undefined;
-}
-
-/**
- * A string of its own: a name read from a body can be a view into the whole body's text (V8
- * slices strings of 13 characters or more), which a stored animal must not keep alive.
- */
-function detached(text: string): string {
-  return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
 }
 
 /** Serialises one animal; categoryId may be a bigint, which JSON.stringify cannot write. */
@@ -148,7 +140,8 @@ export class PetStore {
   create(input: { name: string; categoryId: number | bigint; status?: PetStatus }): Pet {
     const bytes = PET_OVERHEAD + stringBytes(input.name.length) + (typeof input.categoryId === 'bigint' ? 32 : 0);
     this.checkRoom(bytes);
-    const name = detached(input.name);
+    // A name read from a body may be a view into the whole body's text.
+    const name = ownString(input.name);
     const pet: Pet = input.status === undefined
       ? { id: this.nextId, name, categoryId: input.categoryId }
       : { id: this.nextId, name, categoryId: input.categoryId, status: input.status };
