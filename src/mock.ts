@@ -11,6 +11,7 @@ import { listen, type AdminContext, type RunningServer } from './http/server.js'
 import { prepareHost } from './files/host-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
 import { reloadSessions, watchFiles, type ReloadReport } from './files/live-reload.js';
+import { checkOptions } from './mock-options.js';
 
 export { clockOf, type MockClock, type SessionHandle } from './controls.js';
 
@@ -32,6 +33,12 @@ export interface MockOptions {
   keys?: readonly (string | KeyConfig)[];
   /** Protects the admin API: admin calls must send `Authorization: Bearer <token>`. */
   adminToken?: string;
+  /** Host names the admin API answers to besides loopback names and `host` (as `--allow-host`). */
+  allowHosts?: readonly string[];
+  /** Open connections past which a new one gets 503 `too_many_connections` (1,000 by default). */
+  maxConnections?: number;
+  /** `X-Mock-Session` sessions kept at once; past it the least recently used is dropped (1,000 by default). */
+  maxSessions?: number;
   /** Called once per answered API request (the CLI logs with it). */
   onRequest?: (entry: JournalEntry) => void;
   /** The real time source the virtual clocks run on (Date.now by default). */
@@ -82,10 +89,11 @@ interface Core {
   stop(): void;
 }
 
-function createCore(options: MockOptions): Core {
-  const scenarios = new ScenarioCatalogue(prepareHost(options));
+function createCore(options: MockOptions & { clientAddress?: string }): Core {
+  const keysGiven = checkOptions(options);
+  const scenarios = new ScenarioCatalogue(prepareHost({ ...options, keys: keysGiven }));
   const settings = options.scenario ? scenarios.settings(options.scenario) : scenarios.startSettings();
-  const engine = new MockEngine({ settings, now: options.now, onRequest: options.onRequest });
+  const engine = new MockEngine({ settings, now: options.now, onRequest: options.onRequest, maxSessions: options.maxSessions });
   const reload = (): ReloadReport | undefined => reloadSessions(scenarios, engine.sessions);
   const watching = options.watch
     ? watchFiles(() => scenarios.watchedFiles(), () => {
@@ -122,7 +130,15 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const { engine, keys, admin, session, reload, stop } = createCore(options);
   let running: RunningServer;
   try {
-    running = await listen(engine, { port: options.port ?? 0, host: options.host ?? '127.0.0.1', adminToken: options.adminToken, admin, logStats: options.logStats });
+    running = await listen(engine, {
+      port: options.port ?? 0,
+      host: options.host ?? '127.0.0.1',
+      adminToken: options.adminToken,
+      allowHosts: options.allowHosts,
+      maxConnections: options.maxConnections,
+      admin,
+      logStats: options.logStats,
+    });
   } catch (error) {
     stop();
     throw error;
@@ -145,7 +161,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
 }
 
 /** Options of `createFetchHandler`: those of `startMock` without the networking ones. */
-export interface FetchHandlerOptions extends Omit<MockOptions, 'port' | 'host' | 'adminToken' | 'logStats' | 'watch' | 'onReload'> {
+export interface FetchHandlerOptions extends Omit<MockOptions, 'port' | 'host' | 'adminToken' | 'allowHosts' | 'maxConnections' | 'logStats' | 'watch' | 'onReload'> {
   /** The client address requests without a key are counted under (127.0.0.1 by default). */
   clientAddress?: string;
 }

@@ -33,6 +33,7 @@ interface ServeArgs {
   fixtures: string | undefined;
   scenario: string | undefined;
   key: string[];
+  allowHost: string[];
   adminToken: string | undefined;
   logFormat: LogFormat;
   quiet: boolean;
@@ -73,6 +74,7 @@ async function serve(args: ServeArgs): Promise<void> {
     fixtures: args.fixtures,
     scenario: args.scenario,
     keys: args.key,
+    allowHosts: args.allowHost,
     adminToken: args.adminToken,
     onRequest: args.quiet ? undefined : createRequestLogger(args.logFormat, out, { stats: logStats }),
     logStats,
@@ -134,6 +136,10 @@ export async function startFromArgs(args: RawArgs): Promise<void> {
       fixtures: args.fixtures,
       scenario: args.scenario,
       key: args.key,
+      allowHost: args.allowHost.map((name) => {
+        if (!/^[A-Za-z0-9.:[\]-]+$/.test(name)) throw new UsageError(`--allow-host ${JSON.stringify(name)} is not a host name; give a name or address such as mock.test or 192.168.1.5.`);
+        return name;
+      }),
       adminToken: args.adminToken,
       logFormat: args.logFormat,
       quiet: args.quiet,

@@ -1,9 +1,11 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { httpDate, isValidInstant, parseDuration } from '../core/state/clock.js';
+import { httpDate } from '../core/state/clock.js';
 import type { MockEngine } from '../core/pipeline/engine.js';
 import { COMMON_HEADERS, MockError, UserError, named, renderError } from '../core/errors.js';
 import { keyBucket, type World } from '../core/state/world.js';
+import { createAdminGuard } from './admin-guard.js';
+import { applyClockChange, bodyError } from './admin-input.js';
 import { addJournalRoutes } from './admin-journal.js';
 import { adminPage } from './admin-page.js';
 import type { HttpOptions } from './options.js';
@@ -15,19 +17,11 @@ function sessionHeader(req: Request): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function tokenOf(req: Request): string | undefined {
-  const auth = req.headers.authorization;
-  const match = typeof auth === 'string' ? /^Bearer +(\S+)$/i.exec(auth) : null;
-  if (match) return match[1];
-  const header = req.headers['x-admin-token'];
-  if (typeof header === 'string') return header;
-  return typeof req.query.token === 'string' ? req.query.token : undefined;
-}
-
 /**
  * The admin API under `/__admin`: health, reset, scenarios, clock, request journal and a page.
- * `X-Mock-Session` selects the world, as on the API. Express hosts it because speed does not
- * matter here; it is loaded on the first admin request.
+ * `X-Mock-Session` selects the world, as on the API. Three parts: the guard every call passes
+ * (host, token, content type; see admin-guard.ts), the routes, and one error handler. Express
+ * hosts it because speed does not matter here; it is loaded on the first admin request.
  */
 export function createAdminHandler(engine: MockEngine, options: HttpOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const app = express();
@@ -37,29 +31,14 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
   app.set('json escape', true);
   const router = express.Router({ strict: true, caseSensitive: true });
 
-  // The page holds no data and asks for the token itself, so the admin link of a protected
-  // server opens it instead of a JSON 401.
-  router.get('/', (_req, res) => {
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.type('html').send(adminPage());
-  });
-
+  const guard = createAdminGuard(options);
   router.use((req, res, next) => {
-    res.setHeader('Access-Control-Allow-Origin', '*');
+    // No Access-Control-* header on any answer: the page is same-origin, and no other page may read these.
     for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value);
-    if (req.method === 'OPTIONS') {
-      res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PUT, OPTIONS');
-      res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, X-Mock-Session, X-Admin-Token');
-      res.status(204).end();
-      return;
-    }
-    if (options.adminToken !== undefined && tokenOf(req) !== options.adminToken) {
-      res.setHeader('Date', httpDate(engine.sessions.defaultWorld.clock.now()));
-      res.setHeader('WWW-Authenticate', 'Bearer realm="petstore-mock admin"');
-      throw new MockError('admin_unauthorized', 'this admin API is protected; send "Authorization: Bearer <admin token>" (the value of --admin-token).');
-    }
+    let passed = false;
+    // A refused call is dated by the default session's clock: it must not create the session it names.
     dateOnSessionClock(res, () => {
+      if (!passed) return engine.sessions.defaultWorld.clock.now();
       try {
         // Read without creating: a request that changes the session has created it by then.
         return view(req).clock.now();
@@ -67,6 +46,16 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
         return engine.sessions.defaultWorld.clock.now();
       }
     });
+    // The page itself holds no data and asks for the token, so the admin link of a protected
+    // server opens it instead of a JSON 401; the host check still applies to it.
+    const page = (req.method === 'GET' || req.method === 'HEAD') && req.path === '/';
+    guard({ method: req.method, headers: req.headers, queryToken: typeof req.query.token === 'string' ? req.query.token : undefined }, { token: !page });
+    passed = true;
+    if (req.method === 'OPTIONS') {
+      res.setHeader('Allow', 'GET, HEAD, POST, PUT, OPTIONS');
+      res.status(204).end();
+      return;
+    }
     next();
   });
   router.use(express.json({ limit: '64kb', strict: true }));
@@ -74,6 +63,9 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
   const world = (req: Request): World => engine.sessions.resolve(sessionHeader(req));
   // Reading a session (the admin page polls these) must not create it: only a change does.
   const view = (req: Request): World => engine.sessions.view(sessionHeader(req));
+  router.get('/', (_req, res) => {
+    res.type('html').send(adminPage());
+  });
   router.get('/health', (req, res) => {
     // Memory is here so long runs (npm run soak) can watch for leaks from outside the process.
     const { rss, heapUsed } = process.memoryUsage();
@@ -112,6 +104,9 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
     res.json(w.clock.state());
   });
   addJournalRoutes(router, engine, world, view);
+  router.get('/evictions', (_req, res) => {
+    res.json(engine.sessions.evictions());
+  });
   router.get('/keys', (req, res) => {
     const w = view(req);
     const now = w.clock.now();
@@ -134,7 +129,7 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
 
   app.use('/__admin', router);
   app.use((_req: Request, _res: Response, next: NextFunction) => {
-    next(new MockError('route_not_found', 'no admin route there; the admin API has health, reset, scenarios, scenario, clock, sessions, requests, journal and keys under /__admin.'));
+    next(new MockError('route_not_found', 'no admin route there; the admin API has health, reset, scenarios, scenario, clock, sessions, requests, journal, keys and evictions under /__admin.'));
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const known = error instanceof MockError ? error : bodyError(error) ?? new MockError('internal_error', `the admin API failed (${String(error)}).`);
@@ -155,25 +150,6 @@ function asScenarioError(run: () => void): void {
   }
 }
 
-/** The request-body errors of express.json (too large, bad charset or encoding, not JSON) as catalogue errors. */
-function bodyError(error: unknown): MockError | undefined {
-  const { type, status } = error as { type?: unknown; status?: unknown };
-  switch (type) {
-    case 'entity.parse.failed':
-      return new MockError('admin_invalid_request', 'the admin request body is not valid JSON.');
-    case 'entity.too.large':
-      return new MockError('payload_too_large', 'admin request bodies are limited to 64 KiB (after decompression); send a smaller one.');
-    case 'charset.unsupported':
-    case 'encoding.unsupported':
-      return new MockError('unsupported_media_type', 'send admin request bodies as UTF-8 application/json, uncompressed or as gzip, deflate or br.');
-    default:
-      // Anything else the body reader refused (an aborted or mis-sized body) is the client's doing.
-      return typeof status === 'number' && status >= 400 && status < 500
-        ? new MockError('admin_invalid_request', 'the admin request body could not be read; send it again in full.')
-        : undefined;
-  }
-}
-
 /**
  * Dates the answer on the session's clock, read when the head is written: the request itself may
  * move the clock (POST clock, PUT scenario, POST reset), and the answer is dated after it.
@@ -184,31 +160,4 @@ function dateOnSessionClock(res: Response, now: () => number): void {
     if (!res.headersSent) res.setHeader('Date', httpDate(now()));
     return Reflect.apply(writeHead, res, args) as Response;
   }) as typeof res.writeHead;
-}
-
-/** Applies `{"set": ISO}`, `{"advance": "90s"}` and/or `{"frozen": bool}` to a clock. */
-function applyClockChange(world: World, body: unknown): void {
-  const usage = 'POST /__admin/clock takes {"set": "2030-12-05T00:00:00Z"}, {"advance": "90s"} and/or {"frozen": true|false}.';
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new MockError('admin_invalid_request', usage);
-  const { set, advance, frozen, ...rest } = body as { set?: unknown; advance?: unknown; frozen?: unknown };
-  if (Object.keys(rest).length > 0 || (set === undefined && advance === undefined && frozen === undefined)) throw new MockError('admin_invalid_request', usage);
-  let instant: number | undefined;
-  if (set !== undefined) {
-    instant = typeof set === 'string' ? Date.parse(set) : NaN;
-    if (Number.isNaN(instant)) throw new MockError('admin_invalid_request', `"set" must be an ISO-8601 instant such as 2030-12-05T00:00:00Z. ${usage}`);
-  }
-  let step: number | undefined;
-  if (advance !== undefined) {
-    step = typeof advance === 'string' || typeof advance === 'number' ? parseDuration(advance) : undefined;
-    if (step === undefined) throw new MockError('admin_invalid_request', `"advance" must be a duration such as "90s", "1m30s", "2h" or "1d". ${usage}`);
-  }
-  if (frozen !== undefined && typeof frozen !== 'boolean') throw new MockError('admin_invalid_request', usage);
-  // Checked before anything changes, so a refused call leaves the clock as it was.
-  if (!isValidInstant((instant ?? world.clock.now()) + (step ?? 0))) {
-    throw new MockError('admin_invalid_request', 'that would move the clock beyond the years -271821 to 275760 a date can hold; set or advance it less far.');
-  }
-  if (frozen === true) world.clock.freeze();
-  if (instant !== undefined) world.clock.set(instant);
-  if (step !== undefined) world.clock.advance(step);
-  if (frozen === false) world.clock.unfreeze();
 }

@@ -80,6 +80,7 @@ describe('the fast argument parser', () => {
     [['--port', 'abc']],
     [['--host', '0.0.0.0', '--seed', '1e3']],
     [['--watch', '--scenario', 'my.yaml']],
+    [['--allow-host', 'mock.test', '--allow-host=192.168.1.5', '--host', '0.0.0.0']],
   ])('reads %j exactly as yargs does', (argv) => {
     const fast = parseSimpleArgs(argv);
     expect(fast).toBeDefined();
@@ -109,6 +110,8 @@ describe('the fast argument parser', () => {
     [['--quiet', '--quiet']],
     [['--watch', '--watch']],
     [['--key', 'a:pro', 'b:pro']],
+    [['--allow-host', 'a', 'b']],
+    [['--allowHost', 'a']],
     [['--log-format', 'xml']],
     [['--logFormat', 'json']],
     [['--adminToken', 'x']],

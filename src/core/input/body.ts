@@ -1,6 +1,6 @@
 import { MockError } from '../errors.js';
 import { BodyTooLarge, platform } from '../platform.js';
-import { JsonSyntaxError, parseJsonBody, type JsonValue } from './json.js';
+import { JsonLimitError, JsonSyntaxError, parseJsonBody, type JsonValue } from './json.js';
 import type { HeaderBag } from '../types.js';
 
 /** The largest body the mock accepts, counted after decompression. */
@@ -53,6 +53,7 @@ export function readJsonBody(headers: HeaderBag, body: Uint8Array | null | undef
   try {
     return parseJsonBody(bytes);
   } catch (error) {
+    if (error instanceof JsonLimitError) throw new MockError('invalid_json', `The body is past a limit of petstore-mock: ${error.message}. A NewPet needs only {"name": string, "categoryId": integer, "status"?: string}.`);
     if (error instanceof JsonSyntaxError) throw new MockError('invalid_json', `The body is not valid JSON: ${error.message}.`);
     throw error;
   }

@@ -50,12 +50,13 @@ function errorResponse(description: string, extraHeaders: Record<string, unknown
 function commonErrors(routed: Record<string, unknown>, unrouted: Record<string, unknown>) {
   return {
     '401': errorResponse('The API key is missing or invalid.', { ...routed, ...forcedRetry, 'WWW-Authenticate': H.challenge }),
+    '408': errorResponse('The request did not arrive in full in time (petstore-mock: `request_timeout`).', unrouted),
     '414': errorResponse('The request target is longer than 8 KiB.', unrouted),
     '429': errorResponse('The rate limit is exceeded, or the key is temporarily banned.', { ...routed, 'Retry-After': H.retryAfter }),
     '431': errorResponse('The request headers are too large.', unrouted),
     '500': errorResponse('An internal error (or one forced by a scenario).', { ...routed, ...forcedRetry }),
     '502': errorResponse('A bad gateway (forced by a scenario).', { ...routed, ...forcedRetry }),
-    '503': errorResponse('The service is unavailable (forced by a scenario).', { ...routed, ...forcedRetry }),
+    '503': errorResponse('The service is unavailable (forced by a scenario), or holds its maximum of open connections (`too_many_connections`).', { ...routed, ...forcedRetry }),
     '504': errorResponse('A gateway timeout (forced by a scenario).', { ...routed, ...forcedRetry }),
   };
 }
@@ -124,6 +125,7 @@ export const openapiDocument = {
           '400': errorResponse('The body lacks required fields or holds invalid values.', forcedRetry),
           '413': errorResponse('The body is larger than 1 MiB.', forcedRetry),
           '415': errorResponse('The body is not application/json, or its Content-Encoding is not one the mock can undo.', forcedRetry),
+          '507': errorResponse("The session's store is full (petstore-mock: `store_full`): it holds the most animals or bytes a session, or all sessions together, may create. Resetting the session empties it.", forcedRetry),
           ...commonErrors({}, {}),
         },
       },

@@ -202,6 +202,11 @@ export class MockEngine {
     addCorsHeaders(headers, req.headers);
     const session = req.headers['x-mock-session'];
     if (typeof session === 'string' && world.id !== 'default') headers['X-Mock-Session'] = world.id;
+    if (world.evictedAt !== undefined) {
+      // Once: this session's earlier world was dropped to make room, and it starts afresh here.
+      headers['X-Mock-Session-Evicted'] = world.evictedAt;
+      world.evictedAt = undefined;
+    }
 
     const ended = this.monotonic();
     world.lastUsed = ended;

@@ -1,3 +1,4 @@
+import { MAX_INSTANT_MS, clampInstant } from './clock.js';
 import type { BanRule, Limits } from '../types.js';
 
 const MINUTE_MS = 60_000;
@@ -73,7 +74,8 @@ export class RateLimiter {
     if (!bucket) {
       // Anonymous clients are tracked by address; the map must not grow without bound.
       if (this.buckets.size >= MAX_BUCKETS) this.buckets.delete(this.buckets.keys().next().value as string);
-      bucket = { minuteWindow: -1, minuteCount: 0, dayWindow: -1, dayCount: 0, waitFrom: 0, waitUntil: 0, counted: 0, bannedUntil: 0 };
+      // No window yet (NaN equals none), no wait and no ban: 0 would be an instant in 1970, in force for a clock before it.
+      bucket = { minuteWindow: NaN, minuteCount: 0, dayWindow: NaN, dayCount: 0, waitFrom: -Infinity, waitUntil: -Infinity, counted: 0, bannedUntil: -Infinity };
       this.buckets.set(id, bucket);
     }
     const minuteWindow = Math.floor(now / MINUTE_MS);
@@ -94,7 +96,7 @@ export class RateLimiter {
     const bucket = this.bucket(id, now);
     if (usage.minute !== undefined) bucket.minuteCount = usage.minute;
     if (usage.day !== undefined) bucket.dayCount = usage.day;
-    if (usage.bannedUntil !== undefined) bucket.bannedUntil = usage.bannedUntil;
+    if (usage.bannedUntil !== undefined) bucket.bannedUntil = clampInstant(usage.bannedUntil);
   }
 
   /**
@@ -109,6 +111,9 @@ export class RateLimiter {
    * arrives after the wait (or within the grace of the next one), so it is never counted.
    */
   take(id: string, limits: Limits, now: number, enforce: boolean): RateDecision {
+    // No window can end after the last instant a clock holds, so nothing is counted there: a
+    // client at the end of time would otherwise wait for a reset that can never come.
+    if (now >= MAX_INSTANT_MS) return { outcome: 'allowed', report: { limit: limits.perDay, remaining: limits.perDay, reset: MAX_INSTANT_MS / 1000 } };
     const bucket = this.bucket(id, now);
     if (bucket.bannedUntil > now) {
       return { outcome: 'banned', report: banReport(bucket, limits, now), bannedUntil: bucket.bannedUntil, justBanned: false };
@@ -127,14 +132,14 @@ export class RateLimiter {
     if (now >= bucket.waitUntil || now < bucket.waitFrom) {
       bucket.waitFrom = now;
       bucket.counted = 0;
-    } else if (now - bucket.waitFrom >= BAN_GRACE_MS) {
+    } else if (now - bucket.waitFrom >= (this.ban.graceMs ?? BAN_GRACE_MS)) {
       bucket.counted++;
     }
     bucket.waitUntil = Math.max(bucket.waitUntil, limited.reset * 1000);
     if (this.ban.after > 0 && bucket.counted > this.ban.after) {
-      bucket.bannedUntil = Math.ceil((now + this.ban.durationMs) / 1000) * 1000;
+      bucket.bannedUntil = clampInstant(Math.ceil((now + this.ban.durationMs) / 1000) * 1000);
       bucket.counted = 0;
-      bucket.waitUntil = 0;
+      bucket.waitUntil = -Infinity;
       return { outcome: 'banned', report: banReport(bucket, limits, now), bannedUntil: bucket.bannedUntil, justBanned: true };
     }
     return { outcome: 'limited', window, report: limited };
@@ -162,7 +167,8 @@ function report(bucket: Bucket, limits: Limits, refused: boolean, now = 0): Rate
   const minuteLeft = Math.max(0, limits.perMinute - bucket.minuteCount);
   const dayLeft = Math.max(0, limits.perDay - bucket.dayCount);
   const useMinute = minuteLeft < dayLeft;
-  const resetMs = useMinute ? (bucket.minuteWindow + 1) * MINUTE_MS : (bucket.dayWindow + 1) * DAY_MS;
+  // The windows of the last instant a clock holds would end past it; they end with it instead.
+  const resetMs = Math.min(MAX_INSTANT_MS, useMinute ? (bucket.minuteWindow + 1) * MINUTE_MS : (bucket.dayWindow + 1) * DAY_MS);
   const result: RateReport = {
     limit: useMinute ? limits.perMinute : limits.perDay,
     remaining: useMinute ? minuteLeft : dayLeft,

@@ -69,7 +69,7 @@ class Petstore:
 @pytest.fixture
 def petstore(petstore_mock):
     """One test's view of the mock, reset first: seeded store, fresh counters, real clock."""
-    requests.post(f"{petstore_mock['origin']}/__admin/reset", timeout=10).raise_for_status()
+    requests.post(f"{petstore_mock['origin']}/__admin/reset", json={}, timeout=10).raise_for_status()
     with requests.Session() as session:
         session.headers["Authorization"] = "Bearer demo-free"
         yield Petstore(petstore_mock, session)

@@ -153,6 +153,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request did not arrive in full in time (petstore-mock: `request_timeout`). */
+            408: {
+                headers: {
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request target is longer than 8 KiB. */
             414: {
                 headers: {
@@ -234,7 +249,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The service is unavailable (forced by a scenario). */
+            /** @description The service is unavailable (forced by a scenario), or holds its maximum of open connections (`too_many_connections`). */
             503: {
                 headers: {
                     /** @description Requests allowed in the reported window. */
@@ -330,6 +345,21 @@ export interface operations {
                     "Retry-After"?: number;
                     /** @description The bearer challenge. */
                     "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in full in time (petstore-mock: `request_timeout`). */
+            408: {
+                headers: {
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -451,7 +481,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The service is unavailable (forced by a scenario). */
+            /** @description The service is unavailable (forced by a scenario), or holds its maximum of open connections (`too_many_connections`). */
             503: {
                 headers: {
                     /** @description Requests allowed in the reported window. */
@@ -470,6 +500,23 @@ export interface operations {
             };
             /** @description A gateway timeout (forced by a scenario). */
             504: {
+                headers: {
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The session's store is full (petstore-mock: `store_full`): it holds the most animals or bytes a session, or all sessions together, may create. Resetting the session empties it. */
+            507: {
                 headers: {
                     /** @description Requests allowed in the reported window. */
                     "X-RateLimit-Limit": number;
@@ -585,6 +632,27 @@ export interface operations {
                     Link: string;
                     /** @description Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in full in time (petstore-mock: `request_timeout`). */
+            408: {
+                headers: {
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description When the operation was deprecated (RFC 9745); absent when the answer came before the route was read. */
+                    Deprecation?: string;
+                    /** @description When the operation is removed (RFC 8594); absent when the answer came before the route was read. */
+                    Sunset?: string;
+                    /** @description The successor operation; absent when the answer came before the route was read. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -725,7 +793,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The service is unavailable (forced by a scenario). */
+            /** @description The service is unavailable (forced by a scenario), or holds its maximum of open connections (`too_many_connections`). */
             503: {
                 headers: {
                     /** @description Requests allowed in the reported window. */
