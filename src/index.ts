@@ -3,7 +3,7 @@
  * server, `createFetchHandler` answers in-process. src/README.md maps the folders behind it.
  */
 export { startMock, createFetchHandler, clockOf } from './mock.js';
-export type { MockOptions, MockClock, SessionHandle, RunningMock, FetchHandlerOptions, MockFetchHandler } from './mock.js';
+export type { MockOptions, SharedMockOptions, MockClock, SessionHandle, RunningMock, FetchHandlerOptions, MockFetchHandler } from './mock.js';
 export type { ClockState } from './core/state/clock.js';
 export type { JournalEntry } from './core/state/journal.js';
 export type { CoreRequest, CoreResponse, KeyConfig, Limits, Pet, PetStatus, PlanName } from './core/types.js';
@@ -13,3 +13,6 @@ export { PLAN_LIMITS } from './core/state/plans.js';
 export { MockEngine } from './core/pipeline/engine.js';
 export { ScenarioError } from './core/scenarios/scenario-compiler.js';
 
+export { createSharedFetchHandler } from './shared-mock.js';
+export type { SharedRunningMock, SharedSessionHandle, SharedFetchHandler } from './shared-mock.js';
+export type { AdminState, ApiCore, StateReport } from './core/state/backend.js';

@@ -6,7 +6,9 @@ import type { JournalEntry } from './core/state/journal.js';
 import type { KeyConfig, Pet } from './core/types.js';
 import type { World } from './core/state/world.js';
 import { answerFetch } from './http/fetch-handler.js';
-import { listen, type AdminContext } from './http/server.js';
+import { listen } from './http/server.js';
+import { memoryAdmin, type AdminState } from './core/state/backend.js';
+import { startShared, type SharedRunningMock } from './shared-mock.js';
 import { prepareHost } from './files/host-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
 
@@ -32,6 +34,16 @@ export interface MockOptions {
   onRequest?: (entry: JournalEntry) => void;
   /** The real time source the virtual clocks run on (Date.now by default). */
   now?: () => number;
+}
+
+/** Options of a mock whose sessions live in Redis, shared by every instance started so (docs/scale-out.md). */
+export interface SharedMockOptions extends Omit<MockOptions, 'now'> {
+  /** `redis://HOST:PORT/DB` (or `rediss://`); real time is then Redis's clock. */
+  state: string;
+  /** The key prefix of the deployment in Redis (`petstore-mock` by default). */
+  statePrefix?: string;
+  /** How long a Redis command may take before the answer is a 503 (1000 ms by default). */
+  stateTimeoutMs?: number;
 }
 
 /** The clock of the default session, as tests drive it. */
@@ -97,7 +109,7 @@ export function clockOf(world: () => World): MockClock {
 interface Core {
   engine: MockEngine;
   keys: KeyConfig[];
-  admin: AdminContext;
+  admin: AdminState;
   /** The test controls of one session (the default one for `undefined`). */
   session(id: string | undefined): SessionHandle;
 }
@@ -106,6 +118,7 @@ function createCore(options: MockOptions): Core {
   const scenarios = new ScenarioCatalogue(prepareHost(options));
   const settings = options.scenario ? scenarios.settings(options.scenario) : scenarios.startSettings();
   const engine = new MockEngine({ settings, now: options.now, onRequest: options.onRequest });
+  const admin = memoryAdmin(engine.sessions, scenarios);
   const session = (id: string | undefined): SessionHandle => {
     const world = (): World => engine.sessions.resolve(id);
     return {
@@ -115,10 +128,6 @@ function createCore(options: MockOptions): Core {
       requests: () => world().journal.list(),
     };
   };
-  const admin: AdminContext = {
-    listScenarios: () => scenarios.list(),
-    useScenario: (name, id) => engine.sessions.resolve(id).apply(scenarios.settingsByName(name)),
-  };
   return { engine, keys: [...settings.keys], admin, session };
 }
 
@@ -126,7 +135,10 @@ function createCore(options: MockOptions): Core {
  * Starts a mock server for tests: `const mock = await startMock(); … await mock.close()`.
  * It listens on 127.0.0.1 and a free port unless told otherwise.
  */
-export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
+export async function startMock(options: SharedMockOptions): Promise<SharedRunningMock>;
+export async function startMock(options?: MockOptions): Promise<RunningMock>;
+export async function startMock(options: MockOptions | SharedMockOptions = {}): Promise<RunningMock | SharedRunningMock> {
+  if ('state' in options && typeof options.state === 'string') return startShared(options);
   const { engine, keys, admin, session } = createCore(options);
   const running = await listen(engine, { port: options.port ?? 0, host: options.host ?? '127.0.0.1', adminToken: options.adminToken, admin });
   return {

@@ -1,10 +1,9 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isValidInstant, parseDuration } from '../core/state/clock.js';
-import type { MockEngine } from '../core/pipeline/engine.js';
+import { parseDuration } from '../core/state/clock.js';
+import type { AdminState, ClockChange } from '../core/state/backend.js';
 import { MockError, errorBody } from '../core/errors.js';
 import { ScenarioError } from '../core/scenarios/scenario-compiler.js';
-import { keyBucket, type World } from '../core/state/world.js';
 import { adminPage } from './admin-page.js';
 import type { HttpOptions } from './options.js';
 
@@ -29,7 +28,7 @@ function tokenOf(req: Request): string | undefined {
  * `X-Mock-Session` selects the world, as on the API. Express hosts it because speed does not
  * matter here; it is loaded on the first admin request.
  */
-export function createAdminHandler(engine: MockEngine, options: HttpOptions): (req: IncomingMessage, res: ServerResponse) => void {
+export function createAdminHandler(state: AdminState, options: HttpOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -55,72 +54,58 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
   });
   router.use(express.json({ limit: '64kb', strict: true }));
 
-  const world = (req: Request): World => engine.sessions.resolve(sessionHeader(req));
+  const session = sessionHeader;
 
   router.get('/', (_req, res) => {
     res.type('html').send(adminPage());
   });
-  router.get('/health', (req, res) => {
+  router.get('/health', async (req, res) => {
     // Memory is here so long runs (npm run soak) can watch for leaks from outside the process.
     const { rss, heapUsed } = process.memoryUsage();
-    res.json({ status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), sessions: engine.sessions.all().length, scenario: world(req).settings.scenario, memory: { rssBytes: rss, heapUsedBytes: heapUsed } });
+    let health: Awaited<ReturnType<AdminState['health']>>;
+    try {
+      health = await state.health(session(req));
+    } catch (error) {
+      if (!(error instanceof MockError) || error.code !== 'state_unavailable') throw error;
+      res.status(503).json({ status: 'unavailable', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), state: state.stateReport?.() ?? null, error: error.message });
+      return;
+    }
+    res.json({ status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), sessions: health.sessions, scenario: health.scenario, memory: { rssBytes: rss, heapUsedBytes: heapUsed }, state: health.state });
   });
-  router.post('/reset', (req, res) => {
-    const w = world(req);
-    w.reset();
-    res.json({ reset: true, session: w.id, scenario: w.settings.scenario, clock: w.clock.state() });
+  router.post('/reset', async (req, res) => {
+    const done = await state.reset(session(req));
+    res.json({ reset: true, ...done });
   });
   router.get('/scenarios', (_req, res) => {
-    res.json(options.admin?.listScenarios() ?? []);
+    res.json(state.listScenarios());
   });
-  router.get('/scenario', (req, res) => {
-    const w = world(req);
-    const known = options.admin?.listScenarios().find((s) => s.name === w.settings.scenario);
-    res.json({ name: w.settings.scenario, description: known?.description ?? '', clock: w.clock.state() });
+  router.get('/scenario', async (req, res) => {
+    const current = await state.scenario(session(req));
+    const known = state.listScenarios().find((s) => s.name === current.name);
+    res.json({ name: current.name, description: known?.description ?? '', clock: current.clock });
   });
-  router.put('/scenario', (req, res) => {
+  router.put('/scenario', async (req, res) => {
     const body: unknown = req.body;
     const name = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { name?: unknown }).name : undefined;
     if (typeof name !== 'string' || name === '') throw new MockError('admin_invalid_request', 'petstore-mock: PUT /__admin/scenario needs a JSON body {"name": "<scenario>"}; GET /__admin/scenarios lists them.');
-    if (!options.admin) throw new MockError('scenario_invalid', 'petstore-mock: scenarios are not available in this server.');
     try {
-      options.admin.useScenario(name, sessionHeader(req));
+      res.json(await state.useScenario(name, session(req)));
     } catch (error) {
       if (error instanceof ScenarioError) throw new MockError('scenario_invalid', error.message);
       throw error;
     }
-    const w = world(req);
-    res.json({ name: w.settings.scenario, session: w.id, clock: w.clock.state() });
   });
-  router.get('/clock', (req, res) => {
-    res.json(world(req).clock.state());
+  router.get('/clock', async (req, res) => {
+    res.json(await state.clock(session(req)));
   });
-  router.post('/clock', (req, res) => {
-    const w = world(req);
-    applyClockChange(w, req.body);
-    res.json(w.clock.state());
+  router.post('/clock', async (req, res) => {
+    res.json(await state.changeClock(session(req), parseClockChange(req.body)));
   });
-  router.get('/requests', (req, res) => {
-    res.json(world(req).journal.list());
+  router.get('/requests', async (req, res) => {
+    res.json(await state.requests(session(req)));
   });
-  router.get('/keys', (req, res) => {
-    const w = world(req);
-    const now = w.clock.now();
-    res.json(
-      [...w.keys.values()].map((k) => {
-        const report = w.limiter.peek(keyBucket(k.key), k.limits, now);
-        return {
-          key: k.key,
-          plan: k.plan,
-          limits: k.limits,
-          revoked: k.revoked === true,
-          remaining: report.remaining,
-          reportedLimit: report.limit,
-          reset: report.reset,
-          bannedUntil: report.bannedUntil !== undefined ? new Date(report.bannedUntil).toISOString() : null,
-        };
-      }),
-    );
+  router.get('/keys', async (req, res) => {
+    res.json(await state.keys(session(req)));
   });
 
   app.use('/__admin', router);
@@ -129,6 +114,7 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const known = error instanceof MockError ? error : bodyError(error) ?? new MockError('internal_error', `petstore-mock: the admin API failed (${String(error)}).`);
+    if (known.headers) res.set(known.headers);
     res.status(known.status).type('application/json').send(errorBody(known.code, known.message, known.status, known.details));
   });
   return app;
@@ -153,29 +139,24 @@ function bodyError(error: unknown): MockError | undefined {
   }
 }
 
-/** Applies `{"set": ISO}`, `{"advance": "90s"}` and/or `{"frozen": bool}` to a clock. */
-function applyClockChange(world: World, body: unknown): void {
+/** Reads `{"set": ISO}`, `{"advance": "90s"}` and/or `{"frozen": bool}`; refuses anything else. */
+function parseClockChange(body: unknown): ClockChange {
   const usage = 'petstore-mock: POST /__admin/clock takes {"set": "2030-12-05T00:00:00Z"}, {"advance": "90s"} and/or {"frozen": true|false}.';
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new MockError('admin_invalid_request', usage);
   const { set, advance, frozen, ...rest } = body as { set?: unknown; advance?: unknown; frozen?: unknown };
   if (Object.keys(rest).length > 0 || (set === undefined && advance === undefined && frozen === undefined)) throw new MockError('admin_invalid_request', usage);
-  let instant: number | undefined;
+  const change: ClockChange = {};
   if (set !== undefined) {
-    instant = typeof set === 'string' ? Date.parse(set) : NaN;
+    const instant = typeof set === 'string' ? Date.parse(set) : NaN;
     if (Number.isNaN(instant)) throw new MockError('admin_invalid_request', `petstore-mock: "set" must be an ISO-8601 instant such as 2030-12-05T00:00:00Z. ${usage}`);
+    change.set = instant;
   }
-  let step: number | undefined;
   if (advance !== undefined) {
-    step = typeof advance === 'string' || typeof advance === 'number' ? parseDuration(advance) : undefined;
+    const step = typeof advance === 'string' || typeof advance === 'number' ? parseDuration(advance) : undefined;
     if (step === undefined) throw new MockError('admin_invalid_request', `petstore-mock: "advance" must be a duration such as "90s", "1m30s", "2h" or "1d". ${usage}`);
+    change.advance = step;
   }
   if (frozen !== undefined && typeof frozen !== 'boolean') throw new MockError('admin_invalid_request', usage);
-  // Checked before anything changes, so a refused call leaves the clock as it was.
-  if (!isValidInstant((instant ?? world.clock.now()) + (step ?? 0))) {
-    throw new MockError('admin_invalid_request', 'petstore-mock: that would move the clock beyond the years -271821 to 275760 a date can hold; set or advance it less far.');
-  }
-  if (frozen === true) world.clock.freeze();
-  if (instant !== undefined) world.clock.set(instant);
-  if (step !== undefined) world.clock.advance(step);
-  if (frozen === false) world.clock.unfreeze();
+  if (frozen !== undefined) change.frozen = frozen;
+  return change;
 }

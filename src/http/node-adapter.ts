@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { MAX_BODY_BYTES } from '../core/input/body.js';
-import type { MockEngine } from '../core/pipeline/engine.js';
+import type { ApiCore } from '../core/state/backend.js';
 import { MockError, errorBody, internalErrorMessage } from '../core/errors.js';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
 
@@ -37,45 +37,56 @@ function toCoreRequest(req: IncomingMessage, fullTarget: string): CoreRequest {
  * Serves one API request from the core. Bodies are collected up to the 1 MiB limit; past it the
  * rest is not buffered, the core answers 413 and the connection is closed after the answer.
  */
-export function handleApiRequest(engine: MockEngine, req: IncomingMessage, res: ServerResponse): void {
+export function handleApiRequest(engine: ApiCore, req: IncomingMessage, res: ServerResponse): void {
   const target = req.url ?? '/';
   const core = toCoreRequest(req, target);
   if (target.length > MAX_TARGET_BYTES) {
     req.resume();
     const error = targetTooLong(target.length);
-    writeResponse(req, res, safely(() => engine.refuse({ ...core, path: '/', query: '' }, error)));
+    safely(() => engine.refuse({ ...core, path: '/', query: '' }, error), (response) => writeResponse(req, res, response));
     return;
   }
   const length = req.headers['content-length'];
   if (BODYLESS.has(core.method) && (length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) {
     req.resume();
-    writeResponse(req, res, safely(() => engine.handle(core)));
+    safely(() => engine.handle(core), (response) => writeResponse(req, res, response));
     return;
   }
   readBody(req, (body, tooLarge) => {
     core.body = body;
     core.bodyTooLarge = tooLarge;
-    const response = safely(() => engine.handle(core));
-    if (tooLarge) response.headers.Connection = 'close';
-    writeResponse(req, res, response);
+    safely(() => engine.handle(core), (response) => {
+      if (tooLarge) response.headers.Connection = 'close';
+      writeResponse(req, res, response);
+    });
   });
 }
 
 /**
- * The core promises never to throw; should a bug break that promise, the client still gets a
- * 500 with the Error body and the process lives on to answer the next request.
+ * Hands the core's answer to `write`: at once when the core answered synchronously (the in-memory
+ * path), after the promise when a shared state answers later. The core promises never to fail;
+ * should a bug break that promise, the client still gets a 500 with the Error body and the
+ * process lives on to answer the next request.
  */
-function safely(produce: () => CoreResponse): CoreResponse {
+function safely(produce: () => CoreResponse | Promise<CoreResponse>, write: (response: CoreResponse) => void): void {
+  let result: CoreResponse | Promise<CoreResponse>;
   try {
-    return produce();
+    result = produce();
   } catch (error) {
-    const message = internalErrorMessage(error);
-    return {
-      status: 500,
-      headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' },
-      body: errorBody('internal_error', message, 500),
-    };
+    write(internalError(error));
+    return;
   }
+  if (result instanceof Promise) result.then(write, (error: unknown) => write(internalError(error)));
+  else write(result);
+}
+
+function internalError(error: unknown): CoreResponse {
+  const message = internalErrorMessage(error);
+  return {
+    status: 500,
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' },
+    body: errorBody('internal_error', message, 500),
+  };
 }
 
 function readBody(req: IncomingMessage, done: (body: Buffer, tooLarge: boolean) => void): void {
@@ -183,9 +194,12 @@ function measure(body: string): Measured {
  * Answers a request Node hands over as a bare socket instead of a response (CONNECT): the core
  * answers it like any other method, then the connection closes.
  */
-export function answerOnSocket(engine: MockEngine, req: IncomingMessage, socket: Socket): void {
+export function answerOnSocket(engine: ApiCore, req: IncomingMessage, socket: Socket): void {
   socket.on('error', () => socket.destroy());
-  const response = safely(() => engine.handle(toCoreRequest(req, req.url ?? '/')));
+  safely(() => engine.handle(toCoreRequest(req, req.url ?? '/')), (response) => writeOnSocket(socket, response));
+}
+
+function writeOnSocket(socket: Socket, response: CoreResponse): void {
   const body = response.body ?? '';
   const headers = { ...response.headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');

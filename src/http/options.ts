@@ -1,3 +1,5 @@
+import type { AdminState } from '../core/state/backend.js';
+
 // The options both HTTP modules read; kept apart so the admin API and the server import no
 // each other.
 
@@ -7,13 +9,6 @@ export interface HttpOptions {
   host: string;
   /** When set, every admin call must send `Authorization: Bearer <token>`. */
   adminToken?: string;
-  /** Extra admin context: scenario names and loading (filled in by the library). */
-  admin?: AdminContext;
-}
-
-/** What the admin API needs beyond the engine: the scenarios it can switch to. */
-export interface AdminContext {
-  listScenarios(): { name: string; description: string }[];
-  /** Applies a scenario to the world of one session (the default one without a header). */
-  useScenario(name: string, sessionHeader: string | undefined): void;
+  /** What the admin API reads and changes: the sessions of the state engine and the scenarios. */
+  admin: AdminState;
 }

@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { MockEngine } from '../core/pipeline/engine.js';
+import type { ApiCore } from '../core/state/backend.js';
 import { errorBody } from '../core/errors.js';
 import { answerClientError, answerOnSocket, handleApiRequest } from './node-adapter.js';
 import type { HttpOptions } from './options.js';
 
-export type { AdminContext, HttpOptions } from './options.js';
+export type { HttpOptions } from './options.js';
 
 type AdminHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -20,7 +20,7 @@ export interface RunningServer {
  * Starts the HTTP server: `/__admin` goes to the Express admin app (imported on its first
  * request, so start-up does not pay for Express), everything else to the lean API adapter.
  */
-export function listen(engine: MockEngine, options: HttpOptions): Promise<RunningServer> {
+export function listen(engine: ApiCore, options: HttpOptions): Promise<RunningServer> {
   let admin: Promise<AdminHandler> | undefined;
   // Sockets that have sent a whole request; Node closes those between requests itself on close.
   const served = new WeakSet<Socket>();
@@ -28,7 +28,7 @@ export function listen(engine: MockEngine, options: HttpOptions): Promise<Runnin
     served.add(req.socket);
     const url = req.url ?? '/';
     if (url === '/__admin' || url.startsWith('/__admin/') || url.startsWith('/__admin?')) {
-      admin ??= import('./admin-api.js').then((m) => m.createAdminHandler(engine, options));
+      admin ??= import('./admin-api.js').then((m) => m.createAdminHandler(options.admin, options));
       admin.then((handle) => handle(req, res)).catch((error: unknown) => {
         res.writeHead(500, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' });
         res.end(errorBody('internal_error', `petstore-mock: the admin API failed to load (${String(error)}); reinstall petstore-mock and report it if it persists.`, 500));

@@ -2,7 +2,7 @@ import { parseDuration, parseInstant } from '../state/clock.js';
 import { ERROR_CATALOGUE, type ErrorCode } from '../errors.js';
 import { openapiDocument } from '../input/openapi.js';
 import { PLAN_LIMITS, PLAN_NAMES } from '../state/plans.js';
-import { ScriptedRuntime, type CompiledAnswer, type CompiledMatch } from './scenario-runtime.js';
+import { ScriptedRuntime, type CompiledAnswer, type CompiledMatch, type RuntimeSpec } from './scenario-runtime.js';
 import type { BaseData } from '../state/store.js';
 import type { KeyConfig, Limits, PlanName } from '../types.js';
 import type { OperationId, WorldSettings } from '../state/world.js';
@@ -147,7 +147,10 @@ export function compileScenario(spec: ScenarioSpec, name: string, ctx: CompileCo
   };
   if (spec.clock?.start !== undefined) settings.clock.start = instant(spec.clock.start, ['clock', 'start']);
   const runtime = compileRuntime(spec, name);
-  if (runtime) settings.runtime = runtime;
+  if (runtime) {
+    settings.runtimeSpec = runtime;
+    settings.runtime = () => new ScriptedRuntime(runtime);
+  }
   return settings;
 }
 
@@ -186,7 +189,7 @@ function duration(value: DurationSpec): number {
   return parseDuration(value) ?? 0;
 }
 
-function compileRuntime(spec: ScenarioSpec, name: string): (() => ScriptedRuntime) | undefined {
+function compileRuntime(spec: ScenarioSpec, name: string): RuntimeSpec | undefined {
   const steps = (spec.steps ?? []).map((step, i) => {
     const match = compileMatch(step.match);
     return { match, times: step.times ?? 1, answer: compileAnswer(step.answer, match, ['steps', i, 'answer']) };
@@ -202,7 +205,7 @@ function compileRuntime(spec: ScenarioSpec, name: string): (() => ScriptedRuntim
   }
   const latency = compileLatency(spec.latency);
   if (steps.length === 0 && !chaos && !latency) return undefined;
-  return () => new ScriptedRuntime({ scenario: name, steps, repeat: spec.repeat === true, chaos, latency });
+  return { scenario: name, steps, repeat: spec.repeat === true, chaos, latency };
 }
 
 function compileLatency(latency: ScenarioSpec['latency']): { minMs: number; maxMs: number; seed: number } | undefined {

@@ -36,7 +36,8 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-function matches(match: CompiledMatch, operation: OperationId, method: string, path: string): boolean {
+/** Whether a step's or the chaos's match takes this request. */
+export function matches(match: CompiledMatch, operation: OperationId, method: string, path: string): boolean {
   if (!match.operations.has(operation)) return false;
   // HEAD is GET without a body, so a GET step takes HEAD requests too.
   if (match.method !== undefined && match.method !== method && !(match.method === 'GET' && method === 'HEAD')) return false;
@@ -70,13 +71,13 @@ export class ScriptedRuntime implements ScenarioRuntime {
         if (this.step === steps.length && this.spec.repeat) this.step = 0;
       }
       const where = current.times > 1 ? `step ${index + 1} (${nth} of ${current.times})` : `step ${index + 1}`;
-      return this.force(current.answer, where);
+      return forceAnswer(this.spec.scenario, current.answer, where);
     }
     const chaos = this.spec.chaos;
     if (chaos && matches(chaos.match, operation, method, path)) {
       let draw = this.chaosRandom();
       for (const { probability, answer } of chaos.answers) {
-        if (draw < probability) return this.force(answer, 'chaos');
+        if (draw < probability) return forceAnswer(this.spec.scenario, answer, 'chaos');
         draw -= probability;
       }
     }
@@ -89,20 +90,21 @@ export class ScriptedRuntime implements ScenarioRuntime {
     if (latency.maxMs === latency.minMs) return latency.minMs;
     return latency.minMs + Math.floor(this.latencyRandom() * (latency.maxMs - latency.minMs + 1));
   }
+}
 
-  private force(answer: CompiledAnswer, where: string): ForcedAnswer | undefined {
-    const reason = `scenario ${this.spec.scenario}, ${where}`;
-    switch (answer.kind) {
-      case 'normal':
-        return undefined;
-      case 'fault':
-        return { status: 503, code: 'service_unavailable', fault: answer.fault, reason: `${reason}: connection ${answer.fault}` };
-      case 'error': {
-        const forced: ForcedAnswer = { status: answer.status, code: answer.code, reason: `${reason}: forced ${answer.status}` };
-        if (answer.message !== undefined) forced.message = answer.message;
-        if (answer.retryAfter !== undefined) forced.retryAfter = answer.retryAfter;
-        return forced;
-      }
+/** The answer a step or the chaos forces ("scenario flaky, step 2"), or undefined for a normal one. */
+export function forceAnswer(scenario: string, answer: CompiledAnswer, where: string): ForcedAnswer | undefined {
+  const reason = `scenario ${scenario}, ${where}`;
+  switch (answer.kind) {
+    case 'normal':
+      return undefined;
+    case 'fault':
+      return { status: 503, code: 'service_unavailable', fault: answer.fault, reason: `${reason}: connection ${answer.fault}` };
+    case 'error': {
+      const forced: ForcedAnswer = { status: answer.status, code: answer.code, reason: `${reason}: forced ${answer.status}` };
+      if (answer.message !== undefined) forced.message = answer.message;
+      if (answer.retryAfter !== undefined) forced.retryAfter = answer.retryAfter;
+      return forced;
     }
   }
 }

@@ -5,6 +5,7 @@ import { Journal } from './journal.js';
 import { RateLimiter } from './limiter.js';
 import { BaseData, PetStore } from './store.js';
 import type { BanRule, ConnectionFault, KeyConfig, Limits } from '../types.js';
+import type { RuntimeSpec } from '../scenarios/scenario-runtime.js';
 
 /** The operations of the API, as the router names them. */
 export type OperationId = 'listPets' | 'createPet' | 'getPet';
@@ -43,6 +44,8 @@ export interface WorldSettings {
   journalSize: number;
   /** Makes a fresh runtime (step counters, seeded random) each time the settings are applied. */
   runtime?: () => ScenarioRuntime;
+  /** What `runtime` runs, for a shared state that keeps the steps' positions elsewhere. */
+  runtimeSpec?: RuntimeSpec;
 }
 
 /**

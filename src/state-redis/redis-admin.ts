@@ -1,0 +1,111 @@
+// The admin API's calls on a shared state: each is one script run in Redis, so a reset, a clock
+// move or a scenario switch on any instance is seen by every instance at once.
+import { checkClockChange, keyView, type AdminState, type ClockChange, type StateReport } from '../core/state/backend.js';
+import type { ClockState } from '../core/state/clock.js';
+import type { JournalEntry } from '../core/state/journal.js';
+import { sessionIdOf } from '../core/state/sessions.js';
+import { keyBucket } from '../core/state/world.js';
+import type { ScenarioCatalogue } from '../files/scenario-catalogue.js';
+import { displayUrl, type Reply, type StateConnection } from './connection.js';
+import type { SettingsEntry, SettingsRegistry } from './settings-registry.js';
+
+/** What one admin script run tells: the session's settings, its clock, and the action's result. */
+interface AdminReply {
+  entry: SettingsEntry;
+  clock: ClockState;
+  now: number;
+  extra: Reply[number];
+  sessions: number;
+}
+
+/** The admin side of a shared state. */
+export class RedisAdmin implements AdminState {
+  constructor(
+    private readonly conn: StateConnection,
+    private readonly prefix: string,
+    private readonly registry: SettingsRegistry,
+    private readonly scenarios: ScenarioCatalogue,
+    private readonly maxSessions: number,
+    private readonly register: () => Promise<void>,
+  ) {}
+
+  stateReport(): StateReport {
+    return { engine: 'redis', url: displayUrl(this.conn.url), prefix: this.prefix, reachable: this.conn.connected };
+  }
+
+  private async call(session: string | undefined, action: string, ...args: (string | number)[]): Promise<AdminReply> {
+    const sid = sessionIdOf(session);
+    for (let attempt = 0; ; attempt++) {
+      const reply = await this.conn.run('petAdmin', `${this.prefix}:s:${sid}`, [this.prefix, sid, this.maxSessions, action, ...args]);
+      if (reply[0] === 'ok') {
+        const entry = await this.registry.seen(sid, String(reply[1]));
+        const now = Number(reply[2]);
+        return { entry, now, clock: { now: new Date(now).toISOString(), frozen: Number(reply[3]) === 1 }, extra: reply[4], sessions: Number(reply[5]) };
+      }
+      if (attempt >= 3) throw new Error(`petstore-mock: the shared state kept changing under the admin call ${action}`);
+      if (reply[0] === 'missing') await this.registry.restore(String(reply[1]));
+      else await this.register();
+    }
+  }
+
+  async health(session: string | undefined): Promise<{ sessions: number; scenario: string; state: StateReport }> {
+    const r = await this.call(session, 'state');
+    return { sessions: r.sessions + 1, scenario: r.entry.settings.scenario, state: this.stateReport() };
+  }
+
+  async reset(session: string | undefined): Promise<{ session: string; scenario: string; clock: ClockState }> {
+    const r = await this.call(session, 'reset');
+    return { session: sessionIdOf(session), scenario: r.entry.settings.scenario, clock: r.clock };
+  }
+
+  async scenario(session: string | undefined): Promise<{ name: string; clock: ClockState }> {
+    const r = await this.call(session, 'state');
+    return { name: r.entry.settings.scenario, clock: r.clock };
+  }
+
+  /** By name over HTTP; the library may also pass a file path (`byName` false). */
+  async useScenario(name: string, session: string | undefined, byName = true): Promise<{ name: string; session: string; clock: ClockState }> {
+    const sid = sessionIdOf(session);
+    const entry = await this.registry.register(name, byName);
+    const r = await this.call(sid, 'apply', entry.id);
+    return { name: r.entry.settings.scenario, session: sid, clock: r.clock };
+  }
+
+  async clock(session: string | undefined): Promise<ClockState> {
+    return (await this.call(session, 'state')).clock;
+  }
+
+  async changeClock(session: string | undefined, change: ClockChange): Promise<ClockState> {
+    const before = await this.call(session, 'state');
+    checkClockChange(before.now, change);
+    const ops: string[] = [];
+    if (change.frozen === true) ops.push('freeze');
+    if (change.set !== undefined) ops.push(`set:${change.set}`);
+    if (change.advance !== undefined) ops.push(`advance:${change.advance}`);
+    if (change.frozen === false) ops.push('unfreeze');
+    return (await this.call(session, 'clock', ops.join(','))).clock;
+  }
+
+  async requests(session: string | undefined): Promise<JournalEntry[]> {
+    const r = await this.call(session, 'journal');
+    return (r.extra as string[]).map((line) => JSON.parse(line) as JournalEntry);
+  }
+
+  async keys(session: string | undefined): Promise<ReturnType<typeof keyView>[]> {
+    const sid = sessionIdOf(session);
+    const entry = this.registry.guess(sid);
+    const keys = [...entry.keys.values()];
+    const r = await this.call(sid, 'peek', ...keys.flatMap((k) => [keyBucket(k.key), k.limits.perMinute, k.limits.perDay]));
+    // The session may have switched settings since this instance last looked: ask again with the right keys.
+    if (r.entry !== entry) return this.keys(session);
+    const reports = r.extra as [number, number, string, string, string][];
+    return keys.map((k, i) => {
+      const [limit, remaining, reset, bannedUntil, outcome] = reports[i];
+      return keyView(k, { limit: Number(limit), remaining: Number(remaining), reset: Number(reset), bannedUntil: outcome === 'b' ? Number(bannedUntil) : undefined });
+    });
+  }
+
+  listScenarios(): { name: string; description: string }[] {
+    return this.scenarios.list();
+  }
+}
