@@ -8,7 +8,7 @@ import { answerFetch } from './http/fetch-handler.js';
 import { listen } from './http/server.js';
 import { prepareHost } from './files/host-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
-import type { FetchHandlerOptions, SharedMockOptions } from './mock.js';
+import type { FetchHandlerOptions, SharedMockOptions } from './mock-options.js';
 import type { SharedState } from './state-redis/index.js';
 
 /** A session's controls on a shared state: as `SessionHandle`, but every call waits for Redis. */

@@ -65,3 +65,6 @@ export interface BanRule {
   after: number;
   durationMs: number;
 }
+
+/** The operations of the API, as the router names them. */
+export type OperationId = 'listPets' | 'createPet' | 'getPet';

@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseDuration } from '../core/state/clock.js';
 import type { AdminState, ClockChange } from '../core/state/backend.js';
-import { MockError, errorBody } from '../core/errors.js';
+import { COMMON_HEADERS, MockError, renderError } from '../core/errors.js';
 import { ScenarioError } from '../core/scenarios/scenario-compiler.js';
 import { adminPage } from './admin-page.js';
 import type { HttpOptions } from './options.js';
@@ -38,8 +38,7 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
 
   router.use((req, res, next) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
+    for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value);
     if (req.method === 'OPTIONS') {
       res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PUT, OPTIONS');
       res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, X-Mock-Session, X-Admin-Token');
@@ -114,8 +113,8 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const known = error instanceof MockError ? error : bodyError(error) ?? new MockError('internal_error', `petstore-mock: the admin API failed (${String(error)}).`);
-    if (known.headers) res.set(known.headers);
-    res.status(known.status).type('application/json').send(errorBody(known.code, known.message, known.status, known.details));
+    const answer = renderError(known);
+    res.status(answer.status).set(answer.headers).send(answer.body);
   });
   return app;
 }

@@ -10,7 +10,7 @@ import { openapiDocument } from '../core/input/openapi.js';
 import { readJsonBody } from '../core/input/body.js';
 import { parseListQuery, parsePetId, validateNewPet } from '../core/input/validation.js';
 import { forceAnswer, matches } from '../core/scenarios/scenario-runtime.js';
-import { MockError } from '../core/errors.js';
+import { COMMON_HEADERS, MockError } from '../core/errors.js';
 import { isoTime, type JournalEntry } from '../core/state/journal.js';
 import { setRateHeaders, type RateDecision, type RateReport } from '../core/state/limiter.js';
 import { sessionIdOf, DEFAULT_SESSION } from '../core/state/sessions.js';
@@ -241,7 +241,7 @@ export class RedisEngine implements ApiCore {
     extraHeaders: Record<string, string> | undefined,
     now: number,
   ): Promise<CoreResponse> {
-    const headers: Record<string, string> = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
+    const headers: Record<string, string> = { ...COMMON_HEADERS };
     if (outcome.body !== undefined) headers['Content-Type'] = JSON_TYPE;
     setRateHeaders(headers, shown, outcome.status === 429);
     if (extraHeaders) Object.assign(headers, extraHeaders);
@@ -270,7 +270,7 @@ export class RedisEngine implements ApiCore {
 
   /** An answer without state (Redis could not be asked): the Error body and CORS; only the log sees it. */
   private respond(req: CoreRequest, sid: string, outcome: Outcome, started: number): CoreResponse {
-    const headers: Record<string, string> = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Content-Type': JSON_TYPE };
+    const headers: Record<string, string> = { ...COMMON_HEADERS, 'Content-Type': JSON_TYPE };
     if (outcome.headers) Object.assign(headers, outcome.headers);
     addCorsHeaders(headers, req.headers);
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;

@@ -57,7 +57,7 @@ describe.skipIf(!run)('when Redis fails', () => {
     expectUnavailable(await get(mock, '/v1/pets/1'), redis.url);
     const health = await fetch(`${mock.origin}/__admin/health`);
     expect(health.status).toBe(503);
-    expect((await health.json()).state).toEqual({ engine: 'redis', url: redis.url, prefix: '{failure}', reachable: false });
+    expect(((await health.json()) as { state: unknown }).state).toEqual({ engine: 'redis', url: redis.url, prefix: '{failure}', reachable: false });
     const adminCall = await fetch(`${mock.origin}/__admin/requests`);
     expect(adminCall.status).toBe(503);
     await redis.launch();

@@ -1,28 +1,7 @@
-import type { ErrorCode } from '../errors.js';
-import type { ConnectionFault } from '../types.js';
 import type { ForcedAnswer, OperationId, ScenarioRuntime } from '../state/world.js';
+import type { CompiledAnswer, CompiledMatch, RuntimeSpec } from './runtime-spec.js';
 
-/** Which requests a step or the chaos applies to, resolved against the API's operations. */
-export interface CompiledMatch {
-  operations: ReadonlySet<OperationId>;
-  method?: string;
-  path?: RegExp;
-}
-
-/** An answer of a step or of the chaos, checked against the catalogue and the document. */
-export type CompiledAnswer =
-  | { kind: 'normal' }
-  | { kind: 'fault'; fault: ConnectionFault }
-  | { kind: 'error'; status: number; code: ErrorCode; message?: string; retryAfter?: number };
-
-/** A scenario's run-time part, as `compileScenario` builds it. */
-export interface RuntimeSpec {
-  scenario: string;
-  steps: readonly { match: CompiledMatch; times: number; answer: CompiledAnswer }[];
-  repeat: boolean;
-  chaos?: { seed: number; match: CompiledMatch; answers: readonly { probability: number; answer: CompiledAnswer }[] };
-  latency?: { minMs: number; maxMs: number; seed: number };
-}
+export type { CompiledAnswer, CompiledMatch, RuntimeSpec } from './runtime-spec.js';
 
 /** A small seeded generator (mulberry32): the same seed gives the same sequence on every platform. */
 export function seededRandom(seed: number): () => number {

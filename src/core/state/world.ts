@@ -4,11 +4,10 @@ import type { ErrorCode } from '../errors.js';
 import { Journal } from './journal.js';
 import { RateLimiter } from './limiter.js';
 import { BaseData, PetStore } from './store.js';
-import type { BanRule, ConnectionFault, KeyConfig, Limits } from '../types.js';
-import type { RuntimeSpec } from '../scenarios/scenario-runtime.js';
+import type { BanRule, ConnectionFault, KeyConfig, Limits, OperationId } from '../types.js';
+import type { RuntimeSpec } from '../scenarios/runtime-spec.js';
 
-/** The operations of the API, as the router names them. */
-export type OperationId = 'listPets' | 'createPet' | 'getPet';
+export type { OperationId } from '../types.js';
 
 /** An answer a scenario forces instead of the normal one. */
 export interface ForcedAnswer {
