@@ -12,7 +12,7 @@ import { parseListQuery, parsePetId, validateNewPet } from '../core/input/valida
 import { forceAnswer, matches } from '../core/scenarios/scenario-runtime.js';
 import { COMMON_HEADERS, MockError } from '../core/errors.js';
 import { isoTime, type JournalEntry } from '../core/state/journal.js';
-import { setRateHeaders, type RateDecision, type RateReport } from '../core/state/limiter.js';
+import { rateHeaders, setRateHeaders, type RateDecision, type RateReport } from '../core/state/limiter.js';
 import { sessionIdOf, DEFAULT_SESSION } from '../core/state/sessions.js';
 import { petJson } from '../core/state/store.js';
 import { addressBucket, keyBucket, type ForcedAnswer, type OperationId } from '../core/state/world.js';
@@ -42,6 +42,8 @@ interface Plan {
 /** The `ApiCore` of instances sharing one Redis. */
 export class RedisEngine implements ApiCore {
   private readonly documentBody = JSON.stringify(openapiDocument);
+  /** The last report of each client address, for `anonymousRateHeaders`. */
+  private readonly anonymousReports = new Map<string, RateReport>();
 
   constructor(
     private readonly conn: StateConnection,
@@ -73,9 +75,15 @@ export class RedisEngine implements ApiCore {
     return this.answer(req, sid, performance.now(), toOutcome(error));
   }
 
-  /** Answers outside the pipeline (431) carry no rate headers here: they would need a round trip. */
-  anonymousRateHeaders(): Record<string, string> {
-    return {};
+  /**
+   * Answers outside the pipeline (431) must answer at once, so they show the last report this
+   * instance saw for the address, or a full window when it saw none.
+   */
+  anonymousRateHeaders(address: string | undefined): Record<string, string> {
+    const known = this.anonymousReports.get(addressBucket(address));
+    const limits = this.registry.start.settings.anonymousLimits;
+    const report = known ?? { limit: limits.perMinute, remaining: limits.perMinute, reset: (Math.floor(Date.now() / 60_000) + 1) * 60 };
+    return rateHeaders({ limit: report.limit, remaining: report.remaining, reset: report.reset });
   }
 
   /** Runs the request against Redis; `fixed` is an answer decided before the checks (invalid session, 414). */
@@ -174,6 +182,10 @@ export class RedisEngine implements ApiCore {
     const now = Number(reply[1]);
     const report: RateReport = { limit: Number(reply[4]), remaining: Number(reply[5]), reset: Number(reply[6]) };
     if (Number(reply[7]) >= 0) report.retryAfter = Number(reply[7]);
+    if (plan.bucket.startsWith('addr:')) {
+      if (this.anonymousReports.size >= 10_000) this.anonymousReports.clear();
+      this.anonymousReports.set(plan.bucket, report);
+    }
     if (fixed) return this.finish(req, sid, entry, fixed, undefined, report, started, undefined, now);
     if (plan.kind === 'preflight') {
       return this.finish(req, sid, entry, { status: 204, headers: preflightHeaders(plan.allow ?? '', req.headers), reason: 'CORS preflight' }, undefined, report, started, undefined, now);
@@ -268,9 +280,17 @@ export class RedisEngine implements ApiCore {
     return this.response(outcome, headers);
   }
 
-  /** An answer without state (Redis could not be asked): the Error body and CORS; only the log sees it. */
+  /**
+   * An answer without state (Redis could not be asked): the Error body and CORS; only the log sees
+   * it. Every answer carries the rate-limit headers, so this one reports the client's per-minute
+   * limit with nothing left until its Retry-After, by this host's clock (the shared one is out of reach).
+   */
   private respond(req: CoreRequest, sid: string, outcome: Outcome, started: number): CoreResponse {
     const headers: Record<string, string> = { ...COMMON_HEADERS, 'Content-Type': JSON_TYPE };
+    const entry = this.registry.guess(sid);
+    const auth = authenticate(req.headers, req.rawHeaders, entry.keys, req.query);
+    const retry = Number(outcome.headers?.['Retry-After'] ?? 1);
+    setRateHeaders(headers, { limit: auth.ok ? auth.key.limits.perMinute : entry.settings.anonymousLimits.perMinute, remaining: 0, reset: Math.ceil(Date.now() / 1000) + retry }, false);
     if (outcome.headers) Object.assign(headers, outcome.headers);
     addCorsHeaders(headers, req.headers);
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;

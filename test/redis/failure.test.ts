@@ -5,12 +5,16 @@ import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type SharedRunningMock } from '../../src/index.js';
 import { TestRedis, redisAvailable } from '../support/redis.js';
+import { responseProblem } from '../support/openapi-check.js';
 
 const run = redisAvailable();
 
 async function get(mock: SharedRunningMock, path: string): Promise<{ status: number; json: any; headers: Headers }> {
   const res = await fetch(`${mock.origin}${path}`, { headers: { authorization: 'Bearer demo-pro' } });
-  return { status: res.status, json: await res.json(), headers: res.headers };
+  const text = await res.text();
+  // Every answer, the 503s included, is one the OpenAPI document declares.
+  expect(responseProblem('GET', path.split('?')[0] ?? path, res.status, res.headers, text)).toBeUndefined();
+  return { status: res.status, json: JSON.parse(text), headers: res.headers };
 }
 
 /** Asks until the mock answers 200 again; reconnecting takes Redis's start and one retry of the client. */

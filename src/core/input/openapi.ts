@@ -33,7 +33,9 @@ const commonErrors = {
   '431': errorResponse('The request headers are too large.'),
   '500': errorResponse('An internal error (or one forced by a scenario).'),
   '502': errorResponse('A bad gateway (forced by a scenario).'),
-  '503': errorResponse('The service is unavailable (forced by a scenario).'),
+  '503': errorResponse('The service is unavailable: forced by a scenario (`service_unavailable`), or the shared state of a replicated mock cannot be reached (`state_unavailable`, with Retry-After and without rate-limit headers).', {
+    'Retry-After': { $ref: '#/components/headers/Retry-After' },
+  }),
   '504': errorResponse('A gateway timeout (forced by a scenario).'),
 };
 

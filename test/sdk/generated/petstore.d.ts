@@ -216,12 +216,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The service is unavailable (forced by a scenario). */
+            /** @description The service is unavailable: forced by a scenario (`service_unavailable`), or the shared state of a replicated mock cannot be reached (`state_unavailable`, with Retry-After and without rate-limit headers). */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -378,12 +379,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The service is unavailable (forced by a scenario). */
+            /** @description The service is unavailable: forced by a scenario (`service_unavailable`), or the shared state of a replicated mock cannot be reached (`state_unavailable`, with Retry-After and without rate-limit headers). */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -550,12 +552,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The service is unavailable (forced by a scenario). */
+            /** @description The service is unavailable: forced by a scenario (`service_unavailable`), or the shared state of a replicated mock cannot be reached (`state_unavailable`, with Retry-After and without rate-limit headers). */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
