@@ -41,41 +41,57 @@ export function handleApiRequest(engine: ApiCore, req: IncomingMessage, res: Ser
   if (target.length > MAX_TARGET_BYTES) {
     req.resume();
     const error = targetTooLong(target.length);
-    safely(() => engine.refuse({ ...core, path: '/', query: '' }, error), (response) => writeResponse(req, res, response));
+    respond(req, res, safely(() => engine.refuse({ ...core, path: '/', query: '' }, error)));
     return;
   }
   const length = req.headers['content-length'];
   if (BODYLESS.has(core.method) && (length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) {
     req.resume();
-    safely(() => engine.handle(core), (response) => writeResponse(req, res, response));
+    respond(req, res, safely(() => engine.handle(core)));
     return;
   }
   readBody(req, (body, tooLarge) => {
     core.body = body;
     core.bodyTooLarge = tooLarge;
-    safely(() => engine.handle(core), (response) => {
-      if (tooLarge) response.headers.Connection = 'close';
-      writeResponse(req, res, response);
-    });
+    const answer = safely(() => engine.handle(core));
+    respond(req, res, tooLarge ? closing(answer) : answer);
   });
 }
 
 /**
- * Hands the core's answer to `write`: at once when the core answered synchronously (the in-memory
- * path), after the promise when a shared state answers later. The core promises never to fail;
- * should a bug break that promise, the client still gets a 500 with the Error body and the
- * process lives on to answer the next request.
+ * The core promises never to throw; should a bug break that promise, the client still gets a
+ * 500 with the Error body and the process lives on to answer the next request.
  */
-function safely(produce: () => CoreResponse | Promise<CoreResponse>, write: (response: CoreResponse) => void): void {
-  let result: CoreResponse | Promise<CoreResponse>;
+function safely(produce: () => CoreResponse | Promise<CoreResponse>): CoreResponse | Promise<CoreResponse> {
   try {
-    result = produce();
+    return produce();
   } catch (error) {
-    write(renderError(error, API_CORS));
+    return renderError(error, API_CORS);
+  }
+}
+
+/** The answer with `Connection: close`, after a body too large to read to its end. */
+function closing(answer: CoreResponse | Promise<CoreResponse>): CoreResponse | Promise<CoreResponse> {
+  const close = (response: CoreResponse): CoreResponse => {
+    response.headers.Connection = 'close';
+    return response;
+  };
+  return answer instanceof Promise ? answer.then(close) : close(answer);
+}
+
+/**
+ * Writes the core's answer: at once when the core answered synchronously (the in-memory path),
+ * when the promise settles for a shared state, which answers later.
+ */
+function respond(req: IncomingMessage, res: ServerResponse, answer: CoreResponse | Promise<CoreResponse>): void {
+  if (answer instanceof Promise) {
+    answer.then(
+      (response) => writeResponse(req, res, response),
+      (error: unknown) => writeResponse(req, res, renderError(error, API_CORS)),
+    );
     return;
   }
-  if (result instanceof Promise) result.then(write, (error: unknown) => write(renderError(error, API_CORS)));
-  else write(result);
+  writeResponse(req, res, answer);
 }
 
 function readBody(req: IncomingMessage, done: (body: Buffer, tooLarge: boolean) => void): void {
@@ -185,7 +201,9 @@ function measure(body: string): Measured {
  */
 export function answerOnSocket(engine: ApiCore, req: IncomingMessage, socket: Socket): void {
   socket.on('error', () => socket.destroy());
-  safely(() => engine.handle(toCoreRequest(req, req.url ?? '/')), (response) => writeOnSocket(socket, response));
+  const answer = safely(() => engine.handle(toCoreRequest(req, req.url ?? '/')));
+  if (answer instanceof Promise) answer.then((response) => writeOnSocket(socket, response), (error: unknown) => writeOnSocket(socket, renderError(error, API_CORS)));
+  else writeOnSocket(socket, answer);
 }
 
 function writeOnSocket(socket: Socket, response: CoreResponse): void {
