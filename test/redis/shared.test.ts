@@ -137,6 +137,22 @@ describe.skipIf(!run)('instances sharing one Redis', () => {
     await expect(startMock({ state: redis.url, statePrefix: prefix, ...options })).rejects.toThrow(`another ${flag} than this instance`);
   });
 
+  it('keeps at most 1,000 X-Mock-Session sessions across instances, dropping the least recently used', async () => {
+    const [a, b] = await deployment(2);
+    await send(a, '/v1/pets', { method: 'POST', key: 'demo-pro', body: '{"name":"Old","categoryId":1}', session: 'oldest' });
+    await send(a, '/v1/pets', { method: 'POST', key: 'demo-pro', body: '{"name":"Kept","categoryId":1}', session: 'kept' });
+    const agent = new Agent({ keepAlive: true, maxSockets: 20 });
+    for (let batch = 0; batch < 10; batch++) {
+      await Promise.all(Array.from({ length: 100 }, (_, i) => send(b, '/v1/pets?limit=1', { key: 'demo-pro', session: `s${batch * 100 + i}`, agent })));
+      // Using 'kept' now and then keeps it among the most recent.
+      await send(a, '/v1/pets?limit=1', { key: 'demo-pro', session: 'kept' });
+    }
+    agent.destroy();
+    expect((await admin(a, 'GET', 'health')).sessions).toBe(1001);
+    expect((await send(b, '/v1/pets/151', { key: 'demo-pro', session: 'kept' })).status).toBe(200);
+    expect((await send(b, '/v1/pets/151', { key: 'demo-pro', session: 'oldest' })).status).toBe(404);
+  });
+
   it('reports the state engine in /__admin/health', async () => {
     const [a] = await deployment(1);
     const health = await admin(a, 'GET', 'health');
