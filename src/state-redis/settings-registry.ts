@@ -21,6 +21,8 @@ export interface SettingsEntry {
   init: string;
   /** The base animals alone, to look one up by id. */
   baseStore: PetStore;
+  /** The scenario's text and path as stored in Redis (none for the start settings). */
+  scenario?: string;
 }
 
 /** The start settings' id. */
@@ -37,7 +39,7 @@ export function answerCode(answer: CompiledAnswer): string {
   return answer.kind === 'error' && answer.status === 429 ? 'r' : 'f';
 }
 
-function entryOf(id: string, settings: WorldSettings): SettingsEntry {
+function entryOf(id: string, settings: WorldSettings, scenario?: string): SettingsEntry {
   const spec = settings.runtimeSpec;
   const init = {
     start: settings.clock.start,
@@ -55,6 +57,7 @@ function entryOf(id: string, settings: WorldSettings): SettingsEntry {
     repeat: spec?.repeat ? '1' : '0',
     init: JSON.stringify(init),
     baseStore: new PetStore(settings.base),
+    scenario,
   };
 }
 
@@ -95,7 +98,7 @@ export class SettingsRegistry {
     const raw = reply[1];
     if (typeof raw !== 'string') throw new Error(`petstore-mock: the shared state names settings ${id}, which it does not hold; reset the session (POST /__admin/reset).`);
     const { text, file } = JSON.parse(raw) as { text: string; file: string };
-    const entry = entryOf(id, this.scenarios.fromText(text, file));
+    const entry = entryOf(id, this.scenarios.fromText(text, file), raw);
     this.entries.set(id, entry);
     return entry;
   }
@@ -104,21 +107,20 @@ export class SettingsRegistry {
   async register(nameOrFile: string, byName: boolean): Promise<SettingsEntry> {
     const { settings, source } = byName ? this.scenarios.loadByName(nameOrFile) : this.scenarios.load(nameOrFile);
     const id = `${source.name}-${digest(source.text)}`;
-    const entry = this.entries.get(id) ?? entryOf(id, settings);
+    const entry = this.entries.get(id) ?? entryOf(id, settings, JSON.stringify({ text: source.text, file: source.file }));
     this.entries.set(id, entry);
-    await this.store(entry, JSON.stringify({ text: source.text, file: source.file }));
+    await this.store(entry);
     return entry;
   }
 
   /** Writes an entry's scenario text and init into Redis again (after Redis lost them). */
   async restore(id: string): Promise<void> {
     const entry = this.entries.get(id);
-    if (!entry || id === START) return;
-    const { source } = this.scenarios.load(entry.settings.scenario);
-    await this.store(entry, JSON.stringify({ text: source.text, file: source.file }));
+    if (entry) await this.store(entry);
   }
 
-  private async store(entry: SettingsEntry, scenario: string): Promise<void> {
-    await this.conn.run('petSettings', `${this.prefix}:scn:${entry.id}`, [this.prefix, 'put', entry.id, scenario, entry.init]);
+  private async store(entry: SettingsEntry): Promise<void> {
+    if (entry.scenario === undefined) return;
+    await this.conn.run('petSettings', `${this.prefix}:scn:${entry.id}`, [this.prefix, 'put', entry.id, entry.scenario, entry.init]);
   }
 }

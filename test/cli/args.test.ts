@@ -21,6 +21,8 @@ describe('the fast argument parser', () => {
     [['--log-format=pretty', '--quiet', '--ready-json', '--port', '4011']],
     [['--port', 'abc']],
     [['--host', '0.0.0.0', '--seed', '1e3']],
+    [['--state', 'redis://127.0.0.1:6379/0', '--state-prefix', 'staging']],
+    [['--state=rediss://:pw@cache:6380/2', '--port', '4011']],
   ])('reads %j exactly as yargs does', (argv) => {
     const fast = parseSimpleArgs(argv);
     expect(fast).toBeDefined();
