@@ -3,6 +3,9 @@
 import { parseDuration, type ClockState } from './core/state/clock.js';
 import type { AdminState, ApiCore } from './core/state/backend.js';
 import type { JournalEntry } from './core/state/journal.js';
+import { compileFilter, verifyEntries, type JournalFilter, type VerifyCount } from './core/state/journal-query.js';
+import type { SessionSummary } from './core/state/sessions.js';
+import type { RequestsQuery } from './controls.js';
 import type { KeyConfig } from './core/types.js';
 import { answerFetch } from './http/fetch-handler.js';
 import { listen } from './http/server.js';
@@ -24,7 +27,10 @@ export interface SharedSessionHandle {
   reset(): Promise<void>;
   /** A shipped scenario name, a name loaded before, or a file path. */
   useScenario(nameOrFile: string): Promise<void>;
-  requests(): Promise<JournalEntry[]>;
+  /** The journal, oldest first, optionally filtered (as `GET /__admin/requests`). */
+  requests(query?: RequestsQuery): Promise<JournalEntry[]>;
+  /** Asserts how many requests of the journal match, as `SessionHandle.verify` does. */
+  verify(filter: JournalFilter, count?: VerifyCount): Promise<JournalEntry[]>;
 }
 
 /** A running mock on a shared state, as `startMock({ state })` returns it. */
@@ -36,6 +42,8 @@ export interface SharedRunningMock extends SharedSessionHandle {
   /** The Redis key prefix of the deployment, hash tag included: `{petstore-mock}`. */
   statePrefix: string;
   session(id: string): SharedSessionHandle;
+  /** The sessions so far, as `GET /__admin/sessions` lists them. */
+  sessions(): Promise<SessionSummary[]>;
   engine: ApiCore;
   admin: AdminState;
   close(): Promise<void>;
@@ -70,7 +78,12 @@ function sharedHandle(shared: SharedState, id: string | undefined): SharedSessio
     useScenario: async (nameOrFile) => {
       await shared.admin.useScenario(nameOrFile, id, false);
     },
-    requests: () => admin.requests(id),
+    requests: async (query = {}) => {
+      const { details, ...filter } = query;
+      const test = compileFilter(filter);
+      return (await admin.requests(id, details === true)).filter((e) => test.matches(e));
+    },
+    verify: async (filter, count) => verifyEntries(await admin.requests(id), filter, count),
   };
 }
 
@@ -110,6 +123,7 @@ export async function startShared(options: SharedMockOptions): Promise<SharedRun
     statePrefix: shared.prefix,
     ...sharedHandle(shared, undefined),
     session: (id) => sharedHandle(shared, id),
+    sessions: () => shared.admin.sessions(),
     engine: shared.engine,
     admin: shared.admin,
     close: async () => {

@@ -4,6 +4,7 @@ import { parseDuration } from '../core/state/clock.js';
 import type { AdminState, ClockChange } from '../core/state/backend.js';
 import { COMMON_HEADERS, MockError, renderError } from '../core/errors.js';
 import { ScenarioError } from '../core/scenarios/scenario-compiler.js';
+import { addJournalRoutes } from './admin-journal.js';
 import { adminPage } from './admin-page.js';
 import type { HttpOptions } from './options.js';
 
@@ -100,16 +101,14 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
   router.post('/clock', async (req, res) => {
     res.json(await state.changeClock(session(req), parseClockChange(req.body)));
   });
-  router.get('/requests', async (req, res) => {
-    res.json(await state.requests(session(req)));
-  });
+  addJournalRoutes(router, state, session);
   router.get('/keys', async (req, res) => {
     res.json(await state.keys(session(req)));
   });
 
   app.use('/__admin', router);
   app.use((_req: Request, _res: Response, next: NextFunction) => {
-    next(new MockError('route_not_found', 'petstore-mock: no admin route there; the admin API has health, reset, scenarios, scenario, clock, requests and keys under /__admin.'));
+    next(new MockError('route_not_found', 'petstore-mock: no admin route there; the admin API has health, reset, scenarios, scenario, clock, sessions, requests, journal and keys under /__admin.'));
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const known = error instanceof MockError ? error : bodyError(error) ?? new MockError('internal_error', `petstore-mock: the admin API failed (${String(error)}).`);

@@ -1,9 +1,9 @@
 // The admin API's calls on a shared state: each is one script run in Redis, so a reset, a clock
 // move or a scenario switch on any instance is seen by every instance at once.
-import { checkClockChange, keyView, type AdminState, type ClockChange, type StateReport } from '../core/state/backend.js';
+import { checkClockChange, keyView, type AdminState, type ClockChange, type JournalInfo, type StateReport } from '../core/state/backend.js';
 import type { ClockState } from '../core/state/clock.js';
 import type { JournalEntry } from '../core/state/journal.js';
-import { sessionIdOf } from '../core/state/sessions.js';
+import { sessionIdOf, type SessionSummary } from '../core/state/sessions.js';
 import { keyBucket } from '../core/state/world.js';
 import type { ScenarioCatalogue } from '../files/scenario-catalogue.js';
 import { displayUrl, type Reply, type StateConnection } from './connection.js';
@@ -11,11 +11,13 @@ import type { SettingsEntry, SettingsRegistry } from './settings-registry.js';
 
 /** What one admin script run tells: the session's settings, its clock, and the action's result. */
 interface AdminReply {
+  sid: string;
   entry: SettingsEntry;
   clock: ClockState;
   now: number;
   extra: Reply[number];
   sessions: number;
+  journal: JournalInfo;
 }
 
 /** The admin side of a shared state. */
@@ -40,7 +42,15 @@ export class RedisAdmin implements AdminState {
       if (reply[0] === 'ok') {
         const entry = await this.registry.seen(sid, String(reply[1]));
         const now = Number(reply[2]);
-        return { entry, now, clock: { now: new Date(now).toISOString(), frozen: Number(reply[3]) === 1 }, extra: reply[4], sessions: Number(reply[5]) };
+        const override = String(reply[7] ?? '');
+        const journal: JournalInfo = {
+          session: sid,
+          details: override !== '' ? override === '1' : entry.settings.journalDetails === true,
+          entries: Number(reply[8]),
+          capacity: entry.settings.journalSize,
+          total: Number(reply[6]),
+        };
+        return { sid, entry, now, clock: { now: new Date(now).toISOString(), frozen: Number(reply[3]) === 1 }, extra: reply[4], sessions: Number(reply[5]), journal };
       }
       if (attempt >= 3) throw new Error(`petstore-mock: the shared state kept changing under the admin call ${action}`);
       if (reply[0] === 'missing') await this.registry.restore(String(reply[1]));
@@ -86,9 +96,34 @@ export class RedisAdmin implements AdminState {
     return (await this.call(session, 'clock', ops.join(','))).clock;
   }
 
-  async requests(session: string | undefined): Promise<JournalEntry[]> {
+  async requests(session: string | undefined, details = false): Promise<JournalEntry[]> {
     const r = await this.call(session, 'journal');
-    return (r.extra as string[]).map((line) => JSON.parse(line) as JournalEntry);
+    return (r.extra as string[]).map((line) => {
+      const entry = JSON.parse(line) as JournalEntry;
+      if (!details) delete entry.details;
+      return entry;
+    });
+  }
+
+  async journal(session: string | undefined): Promise<JournalInfo> {
+    return (await this.call(session, 'state')).journal;
+  }
+
+  async recordDetails(session: string | undefined, on: boolean): Promise<JournalInfo> {
+    return (await this.call(session, 'details', on ? '1' : '0')).journal;
+  }
+
+  async sessions(): Promise<SessionSummary[]> {
+    const r = await this.call(undefined, 'sessions');
+    const rows = r.extra as [string, string, string, string, string][];
+    const summaries = await Promise.all(
+      rows.map(async ([id, setId, total, lastUsed, now]) => ({
+        lastUsed: Number(lastUsed),
+        summary: { id, scenario: (await this.registry.entry(setId)).settings.scenario, lastUsedAt: new Date(Number(lastUsed)).toISOString(), requests: Number(total), clock: new Date(Number(now)).toISOString() },
+      })),
+    );
+    const [first, ...rest] = summaries;
+    return [first, ...rest.sort((a, b) => b.lastUsed - a.lastUsed)].filter((row) => row !== undefined).map((row) => row.summary);
   }
 
   async keys(session: string | undefined): Promise<ReturnType<typeof keyView>[]> {

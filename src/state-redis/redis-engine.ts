@@ -9,7 +9,8 @@ import { allowedMethods, route } from '../core/pipeline/router.js';
 import { openapiDocument } from '../core/input/openapi.js';
 import { readJsonBody } from '../core/input/body.js';
 import { parseListQuery, parsePetId, validateNewPet } from '../core/input/validation.js';
-import { forceAnswer, matches } from '../core/scenarios/scenario-runtime.js';
+import { forceAnswer, matches, stepName } from '../core/scenarios/scenario-runtime.js';
+import { captureDetails } from '../core/state/journal-details.js';
 import { COMMON_HEADERS, MockError } from '../core/errors.js';
 import { isoTime, type JournalEntry } from '../core/state/journal.js';
 import { rateHeaders, setRateHeaders, type RateDecision, type RateReport } from '../core/state/limiter.js';
@@ -164,8 +165,9 @@ export class RedisEngine implements ApiCore {
       }
       const spec = s.runtimeSpec;
       if (spec) {
-        codes = spec.steps.map((step) => (matches(step.match, where.operation, req.method, req.path) ? answerCode(step.answer) : '-')).join('');
-        if (spec.chaos && matches(spec.chaos.match, where.operation, req.method, req.path)) {
+        const key = auth.ok ? auth.key.key : undefined;
+        codes = spec.steps.map((step) => (matches(step.match, where.operation, req, key) ? answerCode(step.answer) : '-')).join('');
+        if (spec.chaos && matches(spec.chaos.match, where.operation, req, key)) {
           chaos = spec.chaos.answers.map((a) => `${a.probability}:${answerCode(a.answer)}`).join(',');
         }
       }
@@ -186,15 +188,17 @@ export class RedisEngine implements ApiCore {
       if (this.anonymousReports.size >= 10_000) this.anonymousReports.clear();
       this.anonymousReports.set(plan.bucket, report);
     }
-    if (fixed) return this.finish(req, sid, entry, fixed, undefined, report, started, undefined, now);
+    const override = String(reply[15] ?? '');
+    const details = override !== '' ? override === '1' : s.journalDetails === true;
+    if (fixed) return this.finish(req, sid, entry, fixed, undefined, report, started, undefined, now, details);
     if (plan.kind === 'preflight') {
-      return this.finish(req, sid, entry, { status: 204, headers: preflightHeaders(plan.allow ?? '', req.headers), reason: 'CORS preflight' }, undefined, report, started, undefined, now);
+      return this.finish(req, sid, entry, { status: 204, headers: preflightHeaders(plan.allow ?? '', req.headers), reason: 'CORS preflight' }, undefined, report, started, undefined, now, details);
     }
     if (plan.kind === 'document' || plan.kind === 'options') {
       const outcome: Outcome = plan.kind === 'document'
         ? { status: 200, body: this.documentBody, reason: 'served the OpenAPI document' }
         : { status: 204, headers: { Allow: plan.allow ?? '' }, reason: 'OPTIONS' };
-      return this.finish(req, sid, entry, outcome, plan.auth, report, started, plan.extraHeaders, now);
+      return this.finish(req, sid, entry, outcome, plan.auth, report, started, plan.extraHeaders, now, details);
     }
     const auth = plan.auth as AuthResult;
     let outcome: Outcome;
@@ -217,7 +221,7 @@ export class RedisEngine implements ApiCore {
       const delayMs = latency.minMs === latency.maxMs ? latency.minMs : latency.minMs + Math.floor((Number(reply[13]) / TWO_32) * (latency.maxMs - latency.minMs + 1));
       if (delayMs > 0) outcome.delayMs = delayMs;
     }
-    return this.finish(req, sid, entry, outcome, auth, report, started, plan.extraHeaders, now);
+    return this.finish(req, sid, entry, outcome, auth, report, started, plan.extraHeaders, now, details);
   }
 
   /** The answer a scenario forced, from the step or chaos draw the script took. */
@@ -228,7 +232,7 @@ export class RedisEngine implements ApiCore {
     if (index >= 0) {
       const step = spec.steps[index];
       const nth = Number(reply[11]);
-      return forceAnswer(spec.scenario, step.answer, step.times > 1 ? `step ${index + 1} (${nth} of ${step.times})` : `step ${index + 1}`);
+      return forceAnswer(spec.scenario, step.answer, stepName(index, nth, step.times));
     }
     const value = Number(reply[12]);
     if (value >= 0 && spec.chaos) {
@@ -252,6 +256,7 @@ export class RedisEngine implements ApiCore {
     started: number,
     extraHeaders: Record<string, string> | undefined,
     now: number,
+    details: boolean,
   ): Promise<CoreResponse> {
     const headers: Record<string, string> = { ...COMMON_HEADERS };
     if (outcome.body !== undefined) headers['Content-Type'] = JSON_TYPE;
@@ -275,6 +280,7 @@ export class RedisEngine implements ApiCore {
     if (auth?.ok) journal.key = redactKey(auth.key.key);
     if (outcome.fault) journal.fault = outcome.fault;
     if (outcome.delayMs) journal.delayMs = outcome.delayMs;
+    if (details) journal.details = captureDetails(req, headers, outcome.body);
     const seq = await this.conn.run('petJournal', `${this.prefix}:s:${sid}`, [this.prefix, sid, JSON.stringify(journal).slice(1), entry.settings.journalSize]);
     this.onRequest?.({ seq: Number(seq), ...journal });
     return this.response(outcome, headers);

@@ -107,6 +107,9 @@ local function applySettings(sid, setId)
   local raw = redis.call('GET', P .. ':init:' .. setId)
   if not raw then return false end
   local init = cjson.decode(raw)
+  -- Recording of details chosen for the session outlives resets and scenario switches.
+  local kept = redis.call('HMGET', metaKey(sid), 'do', 'lu')
+  local override = kept[1] or ''
   dropData(sid)
   local real = realNow()
   local off, fz = 0, ''
@@ -116,7 +119,7 @@ local function applySettings(sid, setId)
     fz = s(real)
   end
   local mk = metaKey(sid)
-  redis.call('HSET', mk, 'set', setId, 'off', s(off), 'fz', fz, 'st', '0', 'tk', '0', 'cs', s(init.chaosSeed), 'ls', s(init.latencySeed), 'nid', s(init.nextId), 'jseq', '0')
+  redis.call('HSET', mk, 'set', setId, 'off', s(off), 'fz', fz, 'st', '0', 'tk', '0', 'cs', s(init.chaosSeed), 'ls', s(init.latencySeed), 'nid', s(init.nextId), 'jseq', '0', 'do', override, 'lu', kept[2] or s(real))
   local now = clockNow(s(off), fz)
   for _, u in ipairs(init.usage) do
     local id = 'key:' .. u.key
@@ -172,18 +175,20 @@ if redis.call('EXISTS', P .. ':deploy') == 0 then return { 'unregistered' } end
 local sid = ARGV[2]
 local mk = touch(sid, tonumber(ARGV[4]))
 if not mk then return { 'unregistered' } end
-local meta = redis.call('HMGET', mk, 'set', 'off', 'fz', 'st', 'tk', 'cs', 'ls', 'nid')
+local meta = redis.call('HMGET', mk, 'set', 'off', 'fz', 'st', 'tk', 'cs', 'ls', 'nid', 'do')
 if meta[1] ~= ARGV[3] then return { 'stale', meta[1] } end
+-- Last use, for GET /__admin/sessions (API requests only, as in memory).
+redis.call('HSET', mk, 'lu', s(realNow()))
 local now = clockNow(meta[2], meta[3])
 local bk = mk .. ':b'
 local pm, pd = tonumber(ARGV[7]), tonumber(ARGV[8])
 if ARGV[5] == 'peek' then
   local r = peek(bk, ARGV[6], pm, pd, now)
-  return { 'ok', s(now), r[1], r[2], r[3][1], r[3][2], s(r[3][3]), r[3][4], s(r[4]), r[5] }
+  return { 'ok', s(now), r[1], r[2], r[3][1], r[3][2], s(r[3][3]), r[3][4], s(r[4]), r[5], -1, 0, -1, -1, false, meta[9] or '' }
 end
 local enforce = ARGV[9] == '1' or (ARGV[9] == 'G' and now < tonumber(ARGV[10]))
 local r = take(bk, ARGV[6], pm, pd, now, enforce, tonumber(ARGV[11]), tonumber(ARGV[12]))
-local out = { 'ok', s(now), r[1], r[2], r[3][1], r[3][2], s(r[3][3]), r[3][4], s(r[4]), r[5], -1, 0, -1, -1, false }
+local out = { 'ok', s(now), r[1], r[2], r[3][1], r[3][2], s(r[3][3]), r[3][4], s(r[4]), r[5], -1, 0, -1, -1, false, meta[9] or '' }
 local op = ARGV[18]
 if r[1] == 'a' and op ~= '' then
   -- The scenario's step or chaos, for an allowed operation.
@@ -196,7 +201,7 @@ if r[1] == 'a' and op ~= '' then
     tk = tk + 1
     out[12] = tk
     forced = string.sub(codes, st + 1, st + 1)
-    if tk >= times[st + 1] then
+    if times[st + 1] > 0 and tk >= times[st + 1] then
       tk = 0
       st = st + 1
       if st == #codes and ARGV[15] == '1' then st = 0 end
@@ -288,6 +293,17 @@ elseif action == 'clock' then
   end
 elseif action == 'journal' then
   extra = redis.call('LRANGE', mk .. ':j', 0, -1)
+elseif action == 'details' then
+  redis.call('HSET', mk, 'do', ARGV[5])
+elseif action == 'sessions' then
+  -- Every session: id, settings id, answered requests, last use, clock; the default first.
+  extra = {}
+  local ids = redis.call('ZREVRANGE', P .. ':sessions', 0, -1)
+  table.insert(ids, 1, 'default')
+  for _, id in ipairs(ids) do
+    local m = redis.call('HMGET', metaKey(id), 'set', 'jseq', 'lu', 'off', 'fz')
+    if m[1] then extra[#extra + 1] = { id, m[1], m[2], m[3], s(clockNow(m[4], m[5])) } end
+  end
 end
 local meta = redis.call('HMGET', mk, 'set', 'off', 'fz')
 local now = clockNow(meta[2], meta[3])
@@ -301,7 +317,8 @@ if action == 'peek' then
     i = i + 3
   end
 end
-return { 'ok', meta[1], s(now), frozen, extra, redis.call('ZCARD', P .. ':sessions') }
+local info = redis.call('HMGET', mk, 'jseq', 'do')
+return { 'ok', meta[1], s(now), frozen, extra, redis.call('ZCARD', P .. ':sessions'), info[1], info[2] or '', redis.call('LLEN', mk .. ':j') }
 `;
 
 /**

@@ -53,7 +53,8 @@ function entryOf(id: string, settings: WorldSettings, scenario?: string): Settin
     id,
     settings,
     keys: new Map(settings.keys.map((k) => [k.key, k])),
-    times: spec ? spec.steps.map((s) => s.times).join(',') : '',
+    // A step that answers forever never moves on: -1 to the script.
+    times: spec ? spec.steps.map((s) => (s.times === Infinity ? -1 : s.times)).join(',') : '',
     repeat: spec?.repeat ? '1' : '0',
     init: JSON.stringify(init),
     baseStore: new PetStore(settings.base),
@@ -89,8 +90,9 @@ export class SettingsRegistry {
     return this.entries.get(id) ?? this.load(id);
   }
 
-  entry(id: string): SettingsEntry | undefined {
-    return this.entries.get(id);
+  /** The settings of an id, loaded from Redis when this instance has not seen them. */
+  async entry(id: string): Promise<SettingsEntry> {
+    return this.entries.get(id) ?? this.load(id);
   }
 
   private async load(id: string): Promise<SettingsEntry> {

@@ -17,12 +17,13 @@ import { TestRedis, redisAvailable } from '../support/redis.js';
 const run = redisAvailable();
 
 const SESSIONS = ['default', 'w1', 'w2'] as const;
-const SCENARIOS = ['default', 'ban', 'create-fails-third', 'empty-store', 'flaky', 'removal-eve', 'removed', 'revoked-key', 'slow', 'rate-limit-minute', 'forced-429'];
-const FORCED = fileURLToPath(new URL('./fixtures/forced-429.yaml', import.meta.url));
+const SCENARIOS = ['default', 'ban', 'create-fails-third', 'empty-store', 'flaky', 'removal-eve', 'removed', 'revoked-key', 'slow', 'rate-limit-minute', 'forced-429', 'keyed-forever'];
+const FIXTURES = ['forced-429', 'keyed-forever'].map((name) => fileURLToPath(new URL(`./fixtures/${name}.yaml`, import.meta.url)));
 const KEYS = ['demo-free', 'demo-pro', 'nobody', ''];
 
 type Command =
-  | { kind: 'api'; via: number; session: string; key: string; method: string; path: string; query: string; body?: string; times: number }
+  | { kind: 'api'; via: number; session: string; key: string; method: string; path: string; query: string; body?: string; times: number; beta: boolean }
+  | { kind: 'details'; via: number; session: string; on: boolean }
   | { kind: 'advance'; via: number; session: string; by: string }
   | { kind: 'reset'; via: number; session: string }
   | { kind: 'scenario'; via: number; session: string; name: string }
@@ -43,12 +44,13 @@ const apiRequest = fc.oneof(
   fc.record({ method: fc.constantFrom('DELETE', 'OPTIONS', 'HEAD'), path: fc.constantFrom('/v1/pets', '/v1/nope', '/v1/openapi.json'), query: fc.constant('') }),
 );
 const command: fc.Arbitrary<Command> = fc.oneof(
-  { weight: 12, arbitrary: fc.record({ kind: fc.constant('api' as const), via, session, key: fc.constantFrom(...KEYS, 'demo-free', 'demo-free', 'demo-free'), request: apiRequest, times: fc.constantFrom(1, 1, 1, 1, 1, 8) }).map(({ request, ...rest }) => ({ ...rest, ...request })) },
+  { weight: 12, arbitrary: fc.record({ kind: fc.constant('api' as const), via, session, key: fc.constantFrom(...KEYS, 'demo-free', 'demo-free', 'demo-free'), request: apiRequest, times: fc.constantFrom(1, 1, 1, 1, 1, 8), beta: fc.boolean() }).map(({ request, ...rest }) => ({ ...rest, ...request })) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance' as const), via, session: fc.constantFrom(...SESSIONS), by: fc.constantFrom('1s', '30s', '61s', '1h', '1d', '400d') }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('reset' as const), via, session: fc.constantFrom(...SESSIONS) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('scenario' as const), via, session: fc.constantFrom(...SESSIONS), name: fc.constantFrom(...SCENARIOS) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('journal' as const), via, session: fc.constantFrom(...SESSIONS) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('keys' as const), via, session: fc.constantFrom(...SESSIONS) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('details' as const), via, session: fc.constantFrom(...SESSIONS), on: fc.boolean() }) },
 );
 
 function coreRequest(c: Extract<Command, { kind: 'api' }>): CoreRequest {
@@ -56,6 +58,7 @@ function coreRequest(c: Extract<Command, { kind: 'api' }>): CoreRequest {
   if (c.key) headers.authorization = `Bearer ${c.key}`;
   if (c.session !== 'default') headers['x-mock-session'] = c.session;
   if (c.body !== undefined) headers['content-type'] = 'application/json';
+  if (c.beta) headers['x-client'] = 'beta';
   if (c.method === 'OPTIONS' && c.path === '/v1/pets') {
     headers.origin = 'http://app.test';
     headers['access-control-request-method'] = 'POST';
@@ -106,7 +109,9 @@ async function apply(side: Side, c: Command): Promise<unknown> {
       return { ...done, clock: await admin.clock(id) };
     }
     case 'journal':
-      return withoutDuration(await admin.requests(id));
+      return { entries: withoutDuration(await admin.requests(id, true)), info: await admin.journal(id) };
+    case 'details':
+      return admin.recordDetails(id, c.on);
     case 'keys':
       return admin.keys(id);
   }
@@ -128,8 +133,8 @@ describe.skipIf(!run)('a shared state answers as one in-memory mock', () => {
   async function sides(): Promise<[Side, Side]> {
     const catalogue = (): ScenarioCatalogue => {
       const c = new ScenarioCatalogue(prepareHost({}));
-      // Loaded once by path, the test's own scenario can then be switched to by name, as over HTTP.
-      c.load(FORCED);
+      // Loaded once by path, the test's own scenarios can then be switched to by name, as over HTTP.
+      for (const file of FIXTURES) c.load(file);
       return c;
     };
     const scenarios = catalogue();
@@ -160,7 +165,7 @@ describe.skipIf(!run)('a shared state answers as one in-memory mock', () => {
         }
         for (const s of SESSIONS) {
           const id = s === 'default' ? undefined : s;
-          expect(withoutDuration(await shared.admins[1].requests(id))).toEqual(withoutDuration(await memory.admins[0].requests(id)));
+          expect(withoutDuration(await shared.admins[1].requests(id, true))).toEqual(withoutDuration(await memory.admins[0].requests(id, true)));
         }
       }),
       { numRuns: 40 },

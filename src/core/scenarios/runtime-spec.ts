@@ -9,17 +9,22 @@ export interface CompiledMatch {
   operations: ReadonlySet<OperationId>;
   method?: string;
   path?: RegExp;
+  key?: string;
+  /** Lower-case header names and the exact values they must have. */
+  headers?: readonly (readonly [string, string])[];
 }
 
 /** An answer of a step or of the chaos, checked against the catalogue and the document. */
 export type CompiledAnswer =
   | { kind: 'normal' }
   | { kind: 'fault'; fault: ConnectionFault }
+  | { kind: 'success'; status: number; body: string; location?: string }
   | { kind: 'error'; status: number; code: ErrorCode; message?: string; retryAfter?: number };
 
 /** A scenario's run-time part, as `compileScenario` builds it. */
 export interface RuntimeSpec {
   scenario: string;
+  /** `times` is Infinity for a step that answers forever. */
   steps: readonly { match: CompiledMatch; times: number; answer: CompiledAnswer }[];
   repeat: boolean;
   chaos?: { seed: number; match: CompiledMatch; answers: readonly { probability: number; answer: CompiledAnswer }[] };

@@ -1,3 +1,4 @@
+import type { CoreRequest } from '../types.js';
 import type { ForcedAnswer, OperationId, ScenarioRuntime } from '../state/world.js';
 import type { CompiledAnswer, CompiledMatch, RuntimeSpec } from './runtime-spec.js';
 
@@ -15,12 +16,20 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** Whether a step's or the chaos's match takes this request. */
-export function matches(match: CompiledMatch, operation: OperationId, method: string, path: string): boolean {
+/** Whether a step's or the chaos's match takes this request (`key` is the valid key it sent, if any). */
+export function matches(match: CompiledMatch, operation: OperationId, req: CoreRequest, key: string | undefined): boolean {
   if (!match.operations.has(operation)) return false;
   // HEAD is GET without a body, so a GET step takes HEAD requests too.
-  if (match.method !== undefined && match.method !== method && !(match.method === 'GET' && method === 'HEAD')) return false;
-  return match.path === undefined || match.path.test(path);
+  if (match.method !== undefined && match.method !== req.method && !(match.method === 'GET' && req.method === 'HEAD')) return false;
+  if (match.path !== undefined && !match.path.test(req.path)) return false;
+  if (match.key !== undefined && match.key !== key) return false;
+  if (match.headers !== undefined) {
+    for (const [name, value] of match.headers) {
+      const sent = req.headers[name];
+      if (Array.isArray(sent) ? !sent.includes(value) : sent !== value) return false;
+    }
+  }
+  return true;
 }
 
 /**
@@ -38,10 +47,10 @@ export class ScriptedRuntime implements ScenarioRuntime {
     this.latencyRandom = seededRandom(spec.latency?.seed ?? 0);
   }
 
-  intercept(operation: OperationId, method: string, path: string): ForcedAnswer | undefined {
+  intercept(operation: OperationId, req: CoreRequest, key: string | undefined): ForcedAnswer | undefined {
     const { steps } = this.spec;
     const current = steps[this.step];
-    if (current && matches(current.match, operation, method, path)) {
+    if (current && matches(current.match, operation, req, key)) {
       const index = this.step;
       const nth = ++this.takenByStep;
       if (this.takenByStep >= current.times) {
@@ -49,11 +58,10 @@ export class ScriptedRuntime implements ScenarioRuntime {
         this.step++;
         if (this.step === steps.length && this.spec.repeat) this.step = 0;
       }
-      const where = current.times > 1 ? `step ${index + 1} (${nth} of ${current.times})` : `step ${index + 1}`;
-      return forceAnswer(this.spec.scenario, current.answer, where);
+      return forceAnswer(this.spec.scenario, current.answer, stepName(index, nth, current.times));
     }
     const chaos = this.spec.chaos;
-    if (chaos && matches(chaos.match, operation, method, path)) {
+    if (chaos && matches(chaos.match, operation, req, key)) {
       let draw = this.chaosRandom();
       for (const { probability, answer } of chaos.answers) {
         if (draw < probability) return forceAnswer(this.spec.scenario, answer, 'chaos');
@@ -77,6 +85,11 @@ export function forceAnswer(scenario: string, answer: CompiledAnswer, where: str
   switch (answer.kind) {
     case 'normal':
       return undefined;
+    case 'success': {
+      const forced: ForcedAnswer = { status: answer.status, body: answer.body, reason: `${reason}: forced ${answer.status}` };
+      if (answer.location !== undefined) forced.location = answer.location;
+      return forced;
+    }
     case 'fault':
       return { status: 503, code: 'service_unavailable', fault: answer.fault, reason: `${reason}: connection ${answer.fault}` };
     case 'error': {
@@ -86,4 +99,10 @@ export function forceAnswer(scenario: string, answer: CompiledAnswer, where: str
       return forced;
     }
   }
+}
+
+/** How the journal names a step: "step 2", "step 2 (1 of 3)", "step 2 (4, forever)". */
+export function stepName(index: number, nth: number, times: number): string {
+  if (times === Infinity) return `step ${index + 1} (${nth}, forever)`;
+  return times > 1 ? `step ${index + 1} (${nth} of ${times})` : `step ${index + 1}`;
 }

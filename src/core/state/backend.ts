@@ -3,7 +3,7 @@
 import { isValidInstant, type ClockState } from './clock.js';
 import { MockError } from '../errors.js';
 import type { JournalEntry } from './journal.js';
-import type { SessionRegistry } from './sessions.js';
+import { summarizeSessions, type SessionRegistry, type SessionSummary } from './sessions.js';
 import type { CoreRequest, CoreResponse, Limits, PlanName } from '../types.js';
 import { keyBucket, type World, type WorldSettings } from './world.js';
 
@@ -54,11 +54,27 @@ export interface AdminState {
   useScenario(name: string, session: string | undefined): Promise<{ name: string; session: string; clock: ClockState }>;
   clock(session: string | undefined): Promise<ClockState>;
   changeClock(session: string | undefined, change: ClockChange): Promise<ClockState>;
-  requests(session: string | undefined): Promise<JournalEntry[]>;
+  /** The journal, oldest first; with `details`, the recorded headers and bodies too. */
+  requests(session: string | undefined, details?: boolean): Promise<JournalEntry[]>;
+  /** The journal's bounds and whether it records details. */
+  journal(session: string | undefined): Promise<JournalInfo>;
+  /** Switches recording of details for a session; it outlives resets and scenario switches. */
+  recordDetails(session: string | undefined, on: boolean): Promise<JournalInfo>;
+  /** Every session: the default first, then the most recently used. */
+  sessions(): Promise<SessionSummary[]>;
   keys(session: string | undefined): Promise<KeyView[]>;
   listScenarios(): { name: string; description: string }[];
   /** The state engine as last seen, for a health answer when it cannot be asked. */
   stateReport?(): StateReport;
+}
+
+/** A session's journal as `GET /__admin/journal` shows it. */
+export interface JournalInfo {
+  session: string;
+  details: boolean;
+  entries: number;
+  capacity: number;
+  total: number;
 }
 
 /** Refuses a clock change that would leave the instants a Date can hold, before anything changes. */
@@ -96,6 +112,10 @@ export interface ScenarioLookup {
   settingsByName(name: string): WorldSettings;
 }
 
+function journalInfo(w: World): JournalInfo {
+  return { session: w.id, details: w.journal.details, entries: w.journal.size, capacity: w.journal.capacity, total: w.journal.total };
+}
+
 /** The admin side of the in-memory sessions. */
 export function memoryAdmin(sessions: SessionRegistry, scenarios: ScenarioLookup): AdminState {
   const world = (session: string | undefined): World => sessions.resolve(session);
@@ -122,7 +142,14 @@ export function memoryAdmin(sessions: SessionRegistry, scenarios: ScenarioLookup
       applyClockChange(w.clock, change);
       return w.clock.state();
     },
-    requests: async (session) => world(session).journal.list(),
+    requests: async (session, details = false) => world(session).journal.list(details),
+    journal: async (session) => journalInfo(world(session)),
+    recordDetails: async (session, on) => {
+      const w = world(session);
+      w.recordDetails(on);
+      return journalInfo(w);
+    },
+    sessions: async () => summarizeSessions(sessions),
     keys: async (session) => {
       const w = world(session);
       const now = w.clock.now();
