@@ -42,3 +42,13 @@ export interface FetchHandlerOptions extends Omit<MockOptions, 'port' | 'host' |
   /** The client address requests without a key are counted under (127.0.0.1 by default). */
   clientAddress?: string;
 }
+
+/** Options of `createFetchHandler` on a shared state. */
+export interface SharedFetchOptions extends Omit<FetchHandlerOptions, 'now'> {
+  /** `redis://HOST:PORT/DB` (or `rediss://`); real time is then Redis's clock. */
+  state: string;
+  /** The key prefix of the deployment in Redis (`petstore-mock` by default). */
+  statePrefix?: string;
+  /** How long a Redis command may take before the answer is a 503 (1000 ms by default). */
+  stateTimeoutMs?: number;
+}

@@ -8,12 +8,12 @@ import type { KeyConfig } from './core/types.js';
 import { answerFetch } from './http/fetch-handler.js';
 import { listen } from './http/server.js';
 import { memoryAdmin, type AdminState } from './core/state/backend.js';
-import { startShared, type SharedRunningMock } from './shared-mock.js';
-import type { FetchHandlerOptions, MockOptions, SharedMockOptions } from './mock-options.js';
+import { sharedFetchHandler, startShared, type SharedFetchHandler, type SharedRunningMock } from './shared-mock.js';
+import type { FetchHandlerOptions, MockOptions, SharedFetchOptions, SharedMockOptions } from './mock-options.js';
 import { prepareHost } from './files/host-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
 
-export type { FetchHandlerOptions, MockOptions, SharedMockOptions } from './mock-options.js';
+export type { FetchHandlerOptions, MockOptions, SharedFetchOptions, SharedMockOptions } from './mock-options.js';
 export { clockOf, type MockClock, type SessionHandle } from './controls.js';
 
 /** A running mock, as `startMock` returns it; its session methods act on the default session. */
@@ -92,7 +92,10 @@ export interface MockFetchHandler extends SessionHandle {
  * Returns `(request: Request) => Promise<Response>` answering the API in-process, with no port:
  * for MSW handlers, service workers or direct calls. Any origin works; paths start with `/v1`.
  */
-export function createFetchHandler(options: FetchHandlerOptions = {}): MockFetchHandler {
+export function createFetchHandler(options: SharedFetchOptions): SharedFetchHandler;
+export function createFetchHandler(options?: FetchHandlerOptions): MockFetchHandler;
+export function createFetchHandler(options: FetchHandlerOptions | SharedFetchOptions = {}): MockFetchHandler | SharedFetchHandler {
+  if ('state' in options && typeof options.state === 'string') return sharedFetchHandler(options);
   const { engine, keys, session } = createCore(options);
   const address = options.clientAddress ?? '127.0.0.1';
   const handler = (request: Request): Promise<Response> => answerFetch(engine, request, address);

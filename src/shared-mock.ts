@@ -11,7 +11,9 @@ import { answerFetch } from './http/fetch-handler.js';
 import { listen } from './http/server.js';
 import { prepareHost } from './files/host-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
-import type { FetchHandlerOptions, SharedMockOptions } from './mock-options.js';
+import type { SharedFetchOptions, SharedMockOptions } from './mock-options.js';
+import { MockError, renderError } from './core/errors.js';
+import { setRateHeaders } from './core/state/limiter.js';
 import type { SharedState } from './state-redis/index.js';
 
 /** A session's controls on a shared state: as `SessionHandle`, but every call waits for Redis. */
@@ -50,15 +52,15 @@ export interface SharedRunningMock extends SharedSessionHandle {
 }
 
 /** Session controls through the admin state, so they act exactly as the admin API does. */
-function sharedHandle(shared: SharedState, id: string | undefined): SharedSessionHandle {
-  const admin = shared.admin;
+function sharedHandle(state: () => Promise<SharedState>, id: string | undefined): SharedSessionHandle {
+  const admin = async (): Promise<SharedState['admin']> => (await state()).admin;
   const change = async (c: Parameters<AdminState['changeClock']>[1]): Promise<void> => {
-    await admin.changeClock(id, c);
+    await (await admin()).changeClock(id, c);
   };
   return {
     clock: {
-      now: async () => new Date((await admin.clock(id)).now),
-      state: () => admin.clock(id),
+      now: async () => new Date((await (await admin()).clock(id)).now),
+      state: async () => (await admin()).clock(id),
       set: (instant) => {
         const ms = instant instanceof Date ? instant.getTime() : typeof instant === 'number' ? instant : Date.parse(instant);
         if (Number.isNaN(ms)) throw new Error(`petstore-mock: clock.set needs a Date, an ISO-8601 string or epoch milliseconds, not ${JSON.stringify(instant)}.`);
@@ -73,24 +75,30 @@ function sharedHandle(shared: SharedState, id: string | undefined): SharedSessio
       unfreeze: () => change({ frozen: false }),
     },
     reset: async () => {
-      await admin.reset(id);
+      await (await admin()).reset(id);
     },
     useScenario: async (nameOrFile) => {
-      await shared.admin.useScenario(nameOrFile, id, false);
+      await (await admin()).useScenario(nameOrFile, id, false);
     },
     requests: async (query = {}) => {
       const { details, ...filter } = query;
       const test = compileFilter(filter);
-      return (await admin.requests(id, details === true)).filter((e) => test.matches(e));
+      return (await (await admin()).requests(id, details === true)).filter((e) => test.matches(e));
     },
-    verify: async (filter, count) => verifyEntries(await admin.requests(id), filter, count),
+    verify: async (filter, count) => verifyEntries(await (await admin()).requests(id), filter, count),
   };
 }
 
-async function openShared(options: SharedMockOptions): Promise<{ shared: SharedState; keys: KeyConfig[] }> {
+/** The catalogue and keys of an instance, known before Redis is asked anything. */
+function hostOf(options: SharedMockOptions): { scenarios: ScenarioCatalogue; keys: KeyConfig[] } {
   const scenarios = new ScenarioCatalogue(prepareHost(options));
+  const keys = [...(options.scenario ? scenarios.settings(options.scenario) : scenarios.startSettings()).keys];
+  return { scenarios, keys };
+}
+
+async function openShared(options: SharedMockOptions, scenarios: ScenarioCatalogue): Promise<SharedState> {
   const { openSharedState } = await import('./state-redis/index.js');
-  const shared = await openSharedState({
+  return openSharedState({
     url: options.state,
     prefix: options.statePrefix,
     scenarios,
@@ -101,13 +109,13 @@ async function openShared(options: SharedMockOptions): Promise<{ shared: SharedS
     commandTimeoutMs: options.stateTimeoutMs,
     onRequest: options.onRequest,
   });
-  const keys = [...(options.scenario ? scenarios.settings(options.scenario) : scenarios.startSettings()).keys];
-  return { shared, keys };
 }
 
 /** `startMock` with a shared state: connects, joins the deployment, then listens. */
 export async function startShared(options: SharedMockOptions): Promise<SharedRunningMock> {
-  const { shared, keys } = await openShared(options);
+  const { scenarios, keys } = hostOf(options);
+  const shared = await openShared(options, scenarios);
+  const state = (): Promise<SharedState> => Promise.resolve(shared);
   let running;
   try {
     running = await listen(shared.engine, { port: options.port ?? 0, host: options.host ?? '127.0.0.1', adminToken: options.adminToken, admin: shared.admin });
@@ -121,8 +129,8 @@ export async function startShared(options: SharedMockOptions): Promise<SharedRun
     port: Number(new URL(running.origin).port),
     keys,
     statePrefix: shared.prefix,
-    ...sharedHandle(shared, undefined),
-    session: (id) => sharedHandle(shared, id),
+    ...sharedHandle(state, undefined),
+    session: (id) => sharedHandle(state, id),
     sessions: () => shared.admin.sessions(),
     engine: shared.engine,
     admin: shared.admin,
@@ -133,21 +141,61 @@ export async function startShared(options: SharedMockOptions): Promise<SharedRun
   };
 }
 
-/** A Fetch handler on a shared state, as `createSharedFetchHandler` returns it. */
+/** A Fetch handler on a shared state, as `createFetchHandler({ state })` returns it. */
 export interface SharedFetchHandler extends SharedSessionHandle {
   (request: Request): Promise<Response>;
+  /** Resolves once connected to Redis and joined to the deployment; rejects saying why not (unreachable, other settings). */
+  ready(): Promise<void>;
   keys: KeyConfig[];
   session(id: string): SharedSessionHandle;
+  sessions(): Promise<SessionSummary[]>;
   close(): Promise<void>;
 }
 
 /**
- * `createFetchHandler` with a shared state. Connecting to Redis takes a round trip, so this one
- * is async: `const handle = await createSharedFetchHandler({ state: 'redis://…' })`.
+ * `createFetchHandler` with a shared state. It connects in the background: `await handle.ready()`
+ * to know it joined; until then (and while Redis cannot be reached) requests are answered with
+ * the 503 `state_unavailable`, and a failed connection is tried again on the next request.
  */
-export async function createSharedFetchHandler(options: Omit<FetchHandlerOptions, 'now'> & Pick<SharedMockOptions, 'state' | 'statePrefix' | 'stateTimeoutMs'>): Promise<SharedFetchHandler> {
-  const { shared, keys } = await openShared(options);
+export function sharedFetchHandler(options: SharedFetchOptions): SharedFetchHandler {
+  const { scenarios, keys } = hostOf(options);
   const address = options.clientAddress ?? '127.0.0.1';
-  const handler = (request: Request): Promise<Response> => answerFetch(shared.engine, request, address);
-  return Object.assign(handler, { keys, ...sharedHandle(shared, undefined), session: (id: string) => sharedHandle(shared, id), close: () => shared.close() });
+  let opening: Promise<SharedState> | undefined;
+  const state = (): Promise<SharedState> => {
+    if (!opening) {
+      const attempt = openShared(options, scenarios);
+      opening = attempt;
+      attempt.catch(() => {
+        if (opening === attempt) opening = undefined;
+      });
+    }
+    return opening;
+  };
+  const anonymous = scenarios.startSettings().anonymousLimits;
+  const handler = async (request: Request): Promise<Response> => {
+    let shared: SharedState;
+    try {
+      shared = await state();
+    } catch (error) {
+      const answer = renderError(new MockError('state_unavailable', `${(error as Error).message} Retry after 1 s.`, { headers: { 'Retry-After': '1' } }), { 'Access-Control-Allow-Origin': '*' });
+      setRateHeaders(answer.headers, { limit: anonymous.perMinute, remaining: 0, reset: Math.ceil(Date.now() / 1000) + 1 }, false);
+      return new Response(request.method === 'HEAD' ? null : answer.body, { status: answer.status, headers: answer.headers });
+    }
+    return answerFetch(shared.engine, request, address);
+  };
+  void state().catch(() => undefined);
+  return Object.assign(handler, {
+    keys,
+    ...sharedHandle(state, undefined),
+    session: (id: string) => sharedHandle(state, id),
+    sessions: async () => (await state()).admin.sessions(),
+    ready: async () => {
+      await state();
+    },
+    close: async () => {
+      const current = opening;
+      opening = undefined;
+      if (current) await (await current.catch(() => undefined))?.close();
+    },
+  });
 }

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSharedFetchHandler, startMock, type SharedFetchHandler, type SharedRunningMock } from '../../src/index.js';
+import { createFetchHandler, startMock, type SharedFetchHandler, type SharedRunningMock } from '../../src/index.js';
 import { T0 } from '../support/mock.js';
 import { TestRedis, redisAvailable } from '../support/redis.js';
 
@@ -12,6 +12,18 @@ const run = redisAvailable();
 const AUTH = { authorization: 'Bearer demo-pro' };
 
 describe.skipIf(!run)('the library with a shared state', () => {
+  it('createFetchHandler({ state }) on an unreachable Redis answers 503 state_unavailable and ready() says why', async () => {
+    const url = `redis://127.0.0.1:${redis.port + 1}/0`;
+    const lost = createFetchHandler({ state: url });
+    await expect(lost.ready()).rejects.toThrow(`cannot reach the shared state at ${url}`);
+    const res = await lost(new Request('http://mock/v1/pets', { headers: AUTH }));
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('1');
+    expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(((await res.json()) as { code: string }).code).toBe('state_unavailable');
+    await lost.close();
+  });
+
   let redis: TestRedis;
   let mock: SharedRunningMock;
   let handler: SharedFetchHandler;
@@ -19,7 +31,8 @@ describe.skipIf(!run)('the library with a shared state', () => {
   beforeAll(async () => {
     redis = await TestRedis.start();
     mock = await startMock({ state: redis.url, statePrefix: 'lib' });
-    handler = await createSharedFetchHandler({ state: redis.url, statePrefix: 'lib' });
+    handler = createFetchHandler({ state: redis.url, statePrefix: 'lib' });
+    await handler.ready();
   });
   afterAll(async () => {
     await mock?.close();
