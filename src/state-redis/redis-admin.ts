@@ -52,6 +52,12 @@ export class RedisAdmin implements AdminState {
         };
         return { sid, entry, now, clock: { now: new Date(now).toISOString(), frozen: Number(reply[3]) === 1 }, extra: reply[4], sessions: Number(reply[5]), journal };
       }
+      if (reply[0] === 'pending') {
+        // Journal entries of answered requests are on their way (at most 2 s, then let go).
+        attempt--;
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        continue;
+      }
       if (attempt >= 3) throw new Error(`petstore-mock: the shared state kept changing under the admin call ${action}`);
       if (reply[0] === 'missing') await this.registry.restore(String(reply[1]));
       else await this.register();
@@ -98,15 +104,18 @@ export class RedisAdmin implements AdminState {
 
   async requests(session: string | undefined, details = false): Promise<JournalEntry[]> {
     const r = await this.call(session, 'journal');
-    return (r.extra as string[]).map((line) => {
-      const entry = JSON.parse(line) as JournalEntry;
-      if (!details) delete entry.details;
-      return entry;
-    });
+    // Entries land in the order their writes arrive; their numbers give the order of the requests.
+    return (r.extra as string[])
+      .map((line) => {
+        const entry = JSON.parse(line) as JournalEntry;
+        if (!details) delete entry.details;
+        return entry;
+      })
+      .sort((a, b) => a.seq - b.seq);
   }
 
   async journal(session: string | undefined): Promise<JournalInfo> {
-    return (await this.call(session, 'state')).journal;
+    return (await this.call(session, 'jinfo')).journal;
   }
 
   async recordDetails(session: string | undefined, on: boolean): Promise<JournalInfo> {

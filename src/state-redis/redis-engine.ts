@@ -45,6 +45,7 @@ export class RedisEngine implements ApiCore {
   private readonly documentBody = JSON.stringify(openapiDocument);
   /** The last report of each client address, for `anonymousRateHeaders`. */
   private readonly anonymousReports = new Map<string, RateReport>();
+  private lastLostReport = 0;
 
   constructor(
     private readonly conn: StateConnection,
@@ -189,16 +190,18 @@ export class RedisEngine implements ApiCore {
       this.anonymousReports.set(plan.bucket, report);
     }
     const override = String(reply[15] ?? '');
+    const seq = Number(reply[16]);
+    const epoch = String(reply[17]);
     const details = override !== '' ? override === '1' : s.journalDetails === true;
-    if (fixed) return this.finish(req, sid, entry, fixed, undefined, report, started, undefined, now, details);
+    if (fixed) return this.finish(req, sid, entry, fixed, undefined, report, started, undefined, now, details, seq, epoch);
     if (plan.kind === 'preflight') {
-      return this.finish(req, sid, entry, { status: 204, headers: preflightHeaders(plan.allow ?? '', req.headers), reason: 'CORS preflight' }, undefined, report, started, undefined, now, details);
+      return this.finish(req, sid, entry, { status: 204, headers: preflightHeaders(plan.allow ?? '', req.headers), reason: 'CORS preflight' }, undefined, report, started, undefined, now, details, seq, epoch);
     }
     if (plan.kind === 'document' || plan.kind === 'options') {
       const outcome: Outcome = plan.kind === 'document'
         ? { status: 200, body: this.documentBody, reason: 'served the OpenAPI document' }
         : { status: 204, headers: { Allow: plan.allow ?? '' }, reason: 'OPTIONS' };
-      return this.finish(req, sid, entry, outcome, plan.auth, report, started, plan.extraHeaders, now, details);
+      return this.finish(req, sid, entry, outcome, plan.auth, report, started, plan.extraHeaders, now, details, seq, epoch);
     }
     const auth = plan.auth as AuthResult;
     let outcome: Outcome;
@@ -221,7 +224,7 @@ export class RedisEngine implements ApiCore {
       const delayMs = latency.minMs === latency.maxMs ? latency.minMs : latency.minMs + Math.floor((Number(reply[13]) / TWO_32) * (latency.maxMs - latency.minMs + 1));
       if (delayMs > 0) outcome.delayMs = delayMs;
     }
-    return this.finish(req, sid, entry, outcome, auth, report, started, plan.extraHeaders, now, details);
+    return this.finish(req, sid, entry, outcome, auth, report, started, plan.extraHeaders, now, details, seq, epoch);
   }
 
   /** The answer a scenario forced, from the step or chaos draw the script took. */
@@ -245,8 +248,16 @@ export class RedisEngine implements ApiCore {
     return undefined;
   }
 
-  /** Headers and journal as MockEngine.finish writes them; the entry goes to Redis before the answer. */
-  private async finish(
+  /** Says once in a while that journal entries were lost: the answers were given, the record of them is missing. */
+  private journalLost(error: unknown): void {
+    const now = Date.now();
+    if (now - this.lastLostReport < 10_000) return;
+    this.lastLostReport = now;
+    process.stderr.write(`petstore-mock: a journal entry could not be written to the shared state (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); the answer was given, GET /__admin/requests will miss it.\n`);
+  }
+
+  /** Headers and journal as MockEngine.finish writes them; the entry follows the decision to Redis. */
+  private finish(
     req: CoreRequest,
     sid: string,
     entry: SettingsEntry,
@@ -257,7 +268,9 @@ export class RedisEngine implements ApiCore {
     extraHeaders: Record<string, string> | undefined,
     now: number,
     details: boolean,
-  ): Promise<CoreResponse> {
+    seq: number,
+    epoch: string,
+  ): CoreResponse {
     const headers: Record<string, string> = { ...COMMON_HEADERS };
     if (outcome.body !== undefined) headers['Content-Type'] = JSON_TYPE;
     setRateHeaders(headers, shown, outcome.status === 429);
@@ -281,8 +294,9 @@ export class RedisEngine implements ApiCore {
     if (outcome.fault) journal.fault = outcome.fault;
     if (outcome.delayMs) journal.delayMs = outcome.delayMs;
     if (details) journal.details = captureDetails(req, headers, outcome.body);
-    const seq = await this.conn.run('petJournal', `${this.prefix}:s:${sid}`, [this.prefix, sid, JSON.stringify(journal).slice(1), entry.settings.journalSize]);
-    this.onRequest?.({ seq: Number(seq), ...journal });
+    // Sent without waiting: the answer needs one round trip. Journal reads wait for entries on their way.
+    this.conn.run('petJournal', `${this.prefix}:s:${sid}`, [this.prefix, sid, seq, epoch, JSON.stringify(journal).slice(1), entry.settings.journalSize]).catch((error: unknown) => this.journalLost(error));
+    this.onRequest?.({ seq, ...journal });
     return this.response(outcome, headers);
   }
 

@@ -20,7 +20,7 @@ end
 local function metaKey(sid) return P .. ':s:' .. sid end
 local function dropData(sid)
   local mk = metaKey(sid)
-  redis.call('DEL', mk, mk .. ':b', mk .. ':j', mk .. ':p', mk .. ':p:available', mk .. ':p:pending', mk .. ':p:sold')
+  redis.call('DEL', mk, mk .. ':b', mk .. ':j', mk .. ':jp', mk .. ':p', mk .. ':p:available', mk .. ':p:pending', mk .. ':p:sold')
 end
 local function split(raw)
   local out = {}
@@ -119,7 +119,7 @@ local function applySettings(sid, setId)
     fz = s(real)
   end
   local mk = metaKey(sid)
-  redis.call('HSET', mk, 'set', setId, 'off', s(off), 'fz', fz, 'st', '0', 'tk', '0', 'cs', s(init.chaosSeed), 'ls', s(init.latencySeed), 'nid', s(init.nextId), 'jseq', '0', 'do', override, 'lu', kept[2] or s(real))
+  redis.call('HSET', mk, 'set', setId, 'off', s(off), 'fz', fz, 'st', '0', 'tk', '0', 'cs', s(init.chaosSeed), 'ls', s(init.latencySeed), 'nid', s(init.nextId), 'jseq', '0', 'do', override, 'lu', kept[2] or s(real), 'ep', s(redis.call('INCR', P .. ':epoch')))
   local now = clockNow(s(off), fz)
   for _, u in ipairs(init.usage) do
     local id = 'key:' .. u.key
@@ -178,17 +178,23 @@ if not mk then return { 'unregistered' } end
 local meta = redis.call('HMGET', mk, 'set', 'off', 'fz', 'st', 'tk', 'cs', 'ls', 'nid', 'do')
 if meta[1] ~= ARGV[3] then return { 'stale', meta[1] } end
 -- Last use, for GET /__admin/sessions (API requests only, as in memory).
-redis.call('HSET', mk, 'lu', s(realNow()))
+local real = realNow()
+redis.call('HSET', mk, 'lu', s(real))
+-- The journal entry's number now, in the order of decisions; the entry follows without a wait,
+-- and until it lands (or 2 s pass) journal reads wait for it.
+local seq = redis.call('HINCRBY', mk, 'jseq', 1)
+redis.call('ZADD', mk .. ':jp', real + 2000, seq)
+local ep = redis.call('HGET', mk, 'ep')
 local now = clockNow(meta[2], meta[3])
 local bk = mk .. ':b'
 local pm, pd = tonumber(ARGV[7]), tonumber(ARGV[8])
 if ARGV[5] == 'peek' then
   local r = peek(bk, ARGV[6], pm, pd, now)
-  return { 'ok', s(now), r[1], r[2], r[3][1], r[3][2], s(r[3][3]), r[3][4], s(r[4]), r[5], -1, 0, -1, -1, false, meta[9] or '' }
+  return { 'ok', s(now), r[1], r[2], r[3][1], r[3][2], s(r[3][3]), r[3][4], s(r[4]), r[5], -1, 0, -1, -1, false, meta[9] or '', seq, ep }
 end
 local enforce = ARGV[9] == '1' or (ARGV[9] == 'G' and now < tonumber(ARGV[10]))
 local r = take(bk, ARGV[6], pm, pd, now, enforce, tonumber(ARGV[11]), tonumber(ARGV[12]))
-local out = { 'ok', s(now), r[1], r[2], r[3][1], r[3][2], s(r[3][3]), r[3][4], s(r[4]), r[5], -1, 0, -1, -1, false, meta[9] or '' }
+local out = { 'ok', s(now), r[1], r[2], r[3][1], r[3][2], s(r[3][3]), r[3][4], s(r[4]), r[5], -1, 0, -1, -1, false, meta[9] or '', seq, ep }
 local op = ARGV[18]
 if r[1] == 'a' and op ~= '' then
   -- The scenario's step or chaos, for an allowed operation.
@@ -244,19 +250,20 @@ return out
 `;
 
 /**
- * Appends a journal entry (its JSON without the sequence number) to a session, bounded as the
- * in-memory ring is. ARGV: prefix, session, entry tail, capacity. Returns the sequence number.
+ * Appends a journal entry (its JSON without the sequence number, which the API script gave) to a
+ * session, bounded as the in-memory ring is. ARGV: prefix, session, sequence number, epoch, entry
+ * tail, capacity. An entry of a session reset or dropped since its request is let go.
  */
 export const JOURNAL_SCRIPT = `${LIBRARY}
 local mk = metaKey(ARGV[2])
-if redis.call('EXISTS', mk) == 0 then return 0 end
-local seq = redis.call('HINCRBY', mk, 'jseq', 1)
-local cap = tonumber(ARGV[4])
+if redis.call('HGET', mk, 'ep') ~= ARGV[4] then return 0 end
+redis.call('ZREM', mk .. ':jp', ARGV[3])
+local cap = tonumber(ARGV[6])
 if cap > 0 then
-  redis.call('RPUSH', mk .. ':j', '{"seq":' .. seq .. ',' .. ARGV[3])
+  redis.call('RPUSH', mk .. ':j', '{"seq":' .. ARGV[3] .. ',' .. ARGV[5])
   redis.call('LTRIM', mk .. ':j', -cap, -1)
 end
-return seq
+return 1
 `;
 
 /**
@@ -272,6 +279,10 @@ local mk = touch(sid, tonumber(ARGV[3]))
 if not mk then return { 'unregistered' } end
 local action = ARGV[4]
 local extra = false
+if action == 'journal' or action == 'jinfo' then
+  redis.call('ZREMRANGEBYSCORE', mk .. ':jp', '-inf', realNow())
+  if redis.call('ZCARD', mk .. ':jp') > 0 then return { 'pending' } end
+end
 if action == 'reset' then
   if not applySettings(sid, redis.call('HGET', mk, 'set')) then return { 'missing', redis.call('HGET', mk, 'set') } end
 elseif action == 'apply' then
