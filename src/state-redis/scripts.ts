@@ -13,9 +13,9 @@ local function realNow()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
-local function clockNow(off, fz)
-  if fz ~= nil and fz ~= '' then return tonumber(fz) end
-  return math.min(MAXI, realNow() + tonumber(off or '0'))
+local function clockNow(off, fz, real)
+  if fz and fz ~= '' then return tonumber(fz) end
+  return math.min(MAXI, (real or realNow()) + tonumber(off or '0'))
 end
 local function metaKey(sid) return P .. ':s:' .. sid end
 local function dropData(sid)
@@ -171,11 +171,10 @@ end
  * operation (list | get | create | ''), operation argument 1 and 2.
  */
 export const API_SCRIPT = `${LIBRARY}
-if redis.call('EXISTS', P .. ':deploy') == 0 then return { 'unregistered' } end
 local sid = ARGV[2]
 local mk = touch(sid, tonumber(ARGV[4]))
 if not mk then return { 'unregistered' } end
-local meta = redis.call('HMGET', mk, 'set', 'off', 'fz', 'st', 'tk', 'cs', 'ls', 'nid', 'do')
+local meta = redis.call('HMGET', mk, 'set', 'off', 'fz', 'st', 'tk', 'cs', 'ls', 'nid', 'do', 'ep')
 if meta[1] ~= ARGV[3] then return { 'stale', meta[1] } end
 -- Last use, for GET /__admin/sessions (API requests only, as in memory).
 local real = realNow()
@@ -184,8 +183,8 @@ redis.call('HSET', mk, 'lu', s(real))
 -- and until it lands (or 2 s pass) journal reads wait for it.
 local seq = redis.call('HINCRBY', mk, 'jseq', 1)
 redis.call('ZADD', mk .. ':jp', real + 2000, seq)
-local ep = redis.call('HGET', mk, 'ep')
-local now = clockNow(meta[2], meta[3])
+local ep = meta[10]
+local now = clockNow(meta[2], meta[3], real)
 local bk = mk .. ':b'
 local pm, pd = tonumber(ARGV[7]), tonumber(ARGV[8])
 if ARGV[5] == 'peek' then
@@ -279,7 +278,7 @@ local mk = touch(sid, tonumber(ARGV[3]))
 if not mk then return { 'unregistered' } end
 local action = ARGV[4]
 local extra = false
-if action == 'journal' or action == 'jinfo' then
+if action == 'journal' or action == 'jinfo' or action == 'details' then
   redis.call('ZREMRANGEBYSCORE', mk .. ':jp', '-inf', realNow())
   if redis.call('ZCARD', mk .. ':jp') > 0 then return { 'pending' } end
 end

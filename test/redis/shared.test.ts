@@ -75,6 +75,10 @@ describe.skipIf(!run)('instances sharing one Redis', () => {
     expect(replies.map((r) => r.status)).toEqual(Array(200).fill(201));
     const ids = replies.map((r) => JSON.parse(r.body).id as number).sort((x, y) => x - y);
     expect(ids).toEqual(Array.from({ length: 200 }, (_, i) => 151 + i));
+    // Read at once from another instance: every answered request is in the journal, in order.
+    const journal = (await admin(three[1], 'GET', 'requests')) as { seq: number; reason: string }[];
+    expect(journal.map((e) => e.seq)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    expect(journal.map((e) => Number(e.reason.replace('created animal ', ''))).sort((x, y) => x - y)).toEqual(ids);
   });
 
   it('a create on one instance is found, listed and journalled on another', async () => {
