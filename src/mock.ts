@@ -9,12 +9,14 @@ import { answerFetch } from './http/fetch-handler.js';
 import { listen } from './http/server.js';
 import { memoryAdmin, type AdminState } from './core/state/backend.js';
 import { sharedFetchHandler, startShared, type SharedFetchHandler, type SharedRunningMock } from './shared-mock.js';
-import type { FetchHandlerOptions, MockOptions, SharedFetchOptions, SharedMockOptions } from './mock-options.js';
+import type { FetchHandlerOptions, MockOptions, SharedFetchOptions, SharedMockOptions } from './library-options.js';
 import { prepareHost } from './files/host-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
+import { checkOptions } from './mock-options.js';
 
-export type { FetchHandlerOptions, MockOptions, SharedFetchOptions, SharedMockOptions } from './mock-options.js';
 export { clockOf, type MockClock, type SessionHandle } from './controls.js';
+
+export type { FetchHandlerOptions, MockOptions, SharedFetchOptions, SharedMockOptions } from './library-options.js';
 
 /** A running mock, as `startMock` returns it; its session methods act on the default session. */
 export interface RunningMock extends SessionHandle {
@@ -43,12 +45,13 @@ interface Core {
   session(id: string | undefined): SessionHandle;
 }
 
-function createCore(options: MockOptions): Core {
-  const scenarios = new ScenarioCatalogue(prepareHost(options));
+function createCore(options: MockOptions & { clientAddress?: string }): Core {
+  const keysGiven = checkOptions(options);
+  const scenarios = new ScenarioCatalogue(prepareHost({ ...options, keys: keysGiven }));
   const settings = options.scenario ? scenarios.settings(options.scenario) : scenarios.startSettings();
-  const engine = new MockEngine({ settings, now: options.now, onRequest: options.onRequest });
-  const admin = memoryAdmin(engine.sessions, scenarios);
+  const engine = new MockEngine({ settings, now: options.now, onRequest: options.onRequest, maxSessions: options.maxSessions });
   const session = (id: string | undefined): SessionHandle => sessionControls(engine, id, (nameOrFile) => scenarios.settings(nameOrFile));
+  const admin = memoryAdmin(engine.sessions, scenarios);
   return { engine, keys: [...settings.keys], admin, session };
 }
 
@@ -61,7 +64,15 @@ export async function startMock(options?: MockOptions): Promise<RunningMock>;
 export async function startMock(options: MockOptions | SharedMockOptions = {}): Promise<RunningMock | SharedRunningMock> {
   if ('state' in options && typeof options.state === 'string') return startShared(options);
   const { engine, keys, admin, session } = createCore(options);
-  const running = await listen(engine, { port: options.port ?? 0, host: options.host ?? '127.0.0.1', adminToken: options.adminToken, admin });
+  const running = await listen(engine, {
+    port: options.port ?? 0,
+    host: options.host ?? '127.0.0.1',
+    adminToken: options.adminToken,
+    allowHosts: options.allowHosts,
+    maxConnections: options.maxConnections,
+    admin,
+    logStats: options.logStats,
+  });
   return {
     url: `${running.origin}/v1`,
     origin: running.origin,

@@ -11,7 +11,8 @@ import { answerFetch } from './http/fetch-handler.js';
 import { listen } from './http/server.js';
 import { prepareHost } from './files/host-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
-import type { SharedFetchOptions, SharedMockOptions } from './mock-options.js';
+import type { SharedFetchOptions, SharedMockOptions } from './library-options.js';
+import { checkOptions } from './mock-options.js';
 import { MockError, renderError } from './core/errors.js';
 import { setRateHeaders } from './core/state/limiter.js';
 import type { SharedState } from './state-redis/index.js';
@@ -91,7 +92,8 @@ function sharedHandle(state: () => Promise<SharedState>, id: string | undefined)
 
 /** The catalogue and keys of an instance, known before Redis is asked anything. */
 function hostOf(options: SharedMockOptions): { scenarios: ScenarioCatalogue; keys: KeyConfig[] } {
-  const scenarios = new ScenarioCatalogue(prepareHost(options));
+  const keysGiven = checkOptions(options);
+  const scenarios = new ScenarioCatalogue(prepareHost({ ...options, keys: keysGiven }));
   const keys = [...(options.scenario ? scenarios.settings(options.scenario) : scenarios.startSettings()).keys];
   return { scenarios, keys };
 }

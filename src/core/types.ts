@@ -64,6 +64,8 @@ export interface KeyConfig {
 export interface BanRule {
   after: number;
   durationMs: number;
+  /** How long after a wait begins refusals start to count (requests already in flight); `BAN_GRACE_MS` by default. */
+  graceMs?: number;
 }
 
 /** The operations of the API, as the router names them. */

@@ -9,6 +9,14 @@ export interface HttpOptions {
   host: string;
   /** When set, every admin call must send `Authorization: Bearer <token>`. */
   adminToken?: string;
-  /** What the admin API reads and changes: the sessions of the state engine and the scenarios. */
-  admin: AdminState;
+  /** Names besides loopback ones and `host` that the admin API answers to (`--allow-host`). */
+  allowHosts?: readonly string[];
+  /** Open connections past which a new one is refused with 503 (DEFAULT_MAX_CONNECTIONS). */
+  maxConnections?: number;
+  /** How long an answer may wait for a client that does not read it (DEFAULT_WRITE_TIMEOUT_MS). */
+  writeTimeoutMs?: number;
+  /** What the admin API reads and changes: the sessions of the state engine and the scenarios (none: no admin API). */
+  admin?: AdminState;
+  /** Counts of the request log's output, for the health answer. */
+  logStats?: { readonly droppedLines: number; readonly readerBehind?: boolean };
 }

@@ -3,7 +3,7 @@
 import { checkClockChange, keyView, type AdminState, type ClockChange, type JournalInfo, type StateReport } from '../core/state/backend.js';
 import type { ClockState } from '../core/state/clock.js';
 import type { JournalEntry } from '../core/state/journal.js';
-import { sessionIdOf, type SessionSummary } from '../core/state/sessions.js';
+import { sessionIdOf, type Eviction, type SessionSummary } from '../core/state/sessions.js';
 import { keyBucket } from '../core/state/world.js';
 import type { ScenarioCatalogue } from '../files/scenario-catalogue.js';
 import { displayUrl, type Reply, type StateConnection } from './connection.js';
@@ -31,6 +31,18 @@ export class RedisAdmin implements AdminState {
     private readonly register: () => Promise<void>,
   ) {}
 
+  /** The last session clock an admin call read: it dates that call's answer. */
+  private lastNow: number | undefined;
+
+  dateNow(): number {
+    return this.lastNow ?? Date.now();
+  }
+
+  async evictions(): Promise<Eviction[]> {
+    const r = await this.call(undefined, 'evictions');
+    return (r.extra as [string, string, string][]).map(([session, at, entries]) => ({ session, at: new Date(Number(at)).toISOString(), journalEntries: Number(entries) }));
+  }
+
   stateReport(): StateReport {
     return { engine: 'redis', url: displayUrl(this.conn.url), prefix: this.prefix, reachable: this.conn.connected };
   }
@@ -42,6 +54,7 @@ export class RedisAdmin implements AdminState {
       if (reply[0] === 'ok') {
         const entry = await this.registry.seen(sid, String(reply[1]));
         const now = Number(reply[2]);
+        this.lastNow = now;
         const override = String(reply[7] ?? '');
         const journal: JournalInfo = {
           session: sid,

@@ -13,7 +13,8 @@ import { forceAnswer, matches, stepName } from '../core/scenarios/scenario-runti
 import { captureDetails } from '../core/state/journal-details.js';
 import { COMMON_HEADERS, MockError } from '../core/errors.js';
 import { isoTime, type JournalEntry } from '../core/state/journal.js';
-import { rateHeaders, setRateHeaders, type RateDecision, type RateReport } from '../core/state/limiter.js';
+import { BAN_GRACE_MS, rateHeaders, setRateHeaders, type RateDecision, type RateReport } from '../core/state/limiter.js';
+import { httpDate } from '../core/state/clock.js';
 import { sessionIdOf, DEFAULT_SESSION } from '../core/state/sessions.js';
 import { petJson } from '../core/state/store.js';
 import { addressBucket, keyBucket, type ForcedAnswer, type OperationId } from '../core/state/world.js';
@@ -85,7 +86,9 @@ export class RedisEngine implements ApiCore {
     const known = this.anonymousReports.get(addressBucket(address));
     const limits = this.registry.start.settings.anonymousLimits;
     const report = known ?? { limit: limits.perMinute, remaining: limits.perMinute, reset: (Math.floor(Date.now() / 60_000) + 1) * 60 };
-    return rateHeaders({ limit: report.limit, remaining: report.remaining, reset: report.reset });
+    const headers = rateHeaders({ limit: report.limit, remaining: report.remaining, reset: report.reset });
+    headers.Date = httpDate(Date.now());
+    return headers;
   }
 
   /** Runs the request against Redis; `fixed` is an answer decided before the checks (invalid session, 414). */
@@ -176,7 +179,7 @@ export class RedisEngine implements ApiCore {
     const latencySpec = s.runtimeSpec?.latency;
     if (latencySpec && latencySpec.minMs !== latencySpec.maxMs) latency = '1';
     const enforce = early ? '0' : isGet ? 'G' : '1';
-    plan.args = ['take', bucket, limits.perMinute, limits.perDay, enforce, s.deprecation.removalAt, s.ban.after, s.ban.durationMs, codes, entry.times, entry.repeat, chaos, latency, op, arg1, arg2];
+    plan.args = ['take', bucket, limits.perMinute, limits.perDay, enforce, s.deprecation.removalAt, s.ban.after, s.ban.durationMs, codes, entry.times, entry.repeat, chaos, latency, op, arg1, arg2, s.ban.graceMs ?? BAN_GRACE_MS];
     return plan;
   }
 
@@ -192,16 +195,18 @@ export class RedisEngine implements ApiCore {
     const override = String(reply[15] ?? '');
     const seq = Number(reply[16]);
     const epoch = String(reply[17]);
+    const evicted = String(reply[18] ?? '');
+    const real = Number(reply[19]);
     const details = override !== '' ? override === '1' : s.journalDetails === true;
-    if (fixed) return this.finish(req, sid, entry, fixed, undefined, report, started, undefined, now, details, seq, epoch);
+    if (fixed) return this.finish(req, sid, entry, fixed, undefined, report, started, undefined, now, details, seq, epoch, evicted, real);
     if (plan.kind === 'preflight') {
-      return this.finish(req, sid, entry, { status: 204, headers: preflightHeaders(plan.allow ?? '', req.headers), reason: 'CORS preflight' }, undefined, report, started, undefined, now, details, seq, epoch);
+      return this.finish(req, sid, entry, { status: 204, headers: preflightHeaders(plan.allow ?? '', req.headers), reason: 'CORS preflight' }, undefined, report, started, undefined, now, details, seq, epoch, evicted, real);
     }
     if (plan.kind === 'document' || plan.kind === 'options') {
       const outcome: Outcome = plan.kind === 'document'
         ? { status: 200, body: this.documentBody, reason: 'served the OpenAPI document' }
         : { status: 204, headers: { Allow: plan.allow ?? '' }, reason: 'OPTIONS' };
-      return this.finish(req, sid, entry, outcome, plan.auth, report, started, plan.extraHeaders, now, details, seq, epoch);
+      return this.finish(req, sid, entry, outcome, plan.auth, report, started, plan.extraHeaders, now, details, seq, epoch, evicted, real);
     }
     const auth = plan.auth as AuthResult;
     let outcome: Outcome;
@@ -224,7 +229,7 @@ export class RedisEngine implements ApiCore {
       const delayMs = latency.minMs === latency.maxMs ? latency.minMs : latency.minMs + Math.floor((Number(reply[13]) / TWO_32) * (latency.maxMs - latency.minMs + 1));
       if (delayMs > 0) outcome.delayMs = delayMs;
     }
-    return this.finish(req, sid, entry, outcome, auth, report, started, plan.extraHeaders, now, details, seq, epoch);
+    return this.finish(req, sid, entry, outcome, auth, report, started, plan.extraHeaders, now, details, seq, epoch, evicted, real);
   }
 
   /** The answer a scenario forced, from the step or chaos draw the script took. */
@@ -270,14 +275,18 @@ export class RedisEngine implements ApiCore {
     details: boolean,
     seq: number,
     epoch: string,
+    evicted: string,
+    real: number,
   ): CoreResponse {
-    const headers: Record<string, string> = { ...COMMON_HEADERS };
+    // As in MockEngine.finish: Date on the session's clock, first.
+    const headers: Record<string, string> = { Date: httpDate(now), ...COMMON_HEADERS };
     if (outcome.body !== undefined) headers['Content-Type'] = JSON_TYPE;
     setRateHeaders(headers, shown, outcome.status === 429);
     if (extraHeaders) Object.assign(headers, extraHeaders);
     if (outcome.headers) Object.assign(headers, outcome.headers);
     addCorsHeaders(headers, req.headers);
     if (typeof req.headers['x-mock-session'] === 'string' && sid !== DEFAULT_SESSION) headers['X-Mock-Session'] = sid;
+    if (evicted !== '') headers['X-Mock-Session-Evicted'] = new Date(Number(evicted)).toISOString();
 
     const journal: Omit<JournalEntry, 'seq'> = {
       at: isoTime(now),
@@ -290,6 +299,7 @@ export class RedisEngine implements ApiCore {
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
     };
     if (outcome.code) journal.code = outcome.code;
+    if (real !== now) journal.realAt = new Date(real).toISOString();
     if (auth?.ok) journal.key = redactKey(auth.key.key);
     if (outcome.fault) journal.fault = outcome.fault;
     if (outcome.delayMs) journal.delayMs = outcome.delayMs;
@@ -306,7 +316,7 @@ export class RedisEngine implements ApiCore {
    * limit with nothing left until its Retry-After, by this host's clock (the shared one is out of reach).
    */
   private respond(req: CoreRequest, sid: string, outcome: Outcome, started: number): CoreResponse {
-    const headers: Record<string, string> = { ...COMMON_HEADERS, 'Content-Type': JSON_TYPE };
+    const headers: Record<string, string> = { Date: httpDate(Date.now()), ...COMMON_HEADERS, 'Content-Type': JSON_TYPE };
     const entry = this.registry.guess(sid);
     const auth = authenticate(req.headers, req.rawHeaders, entry.keys, req.query);
     const retry = Number(outcome.headers?.['Retry-After'] ?? 1);

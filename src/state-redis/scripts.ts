@@ -27,14 +27,18 @@ local function split(raw)
   for v in string.gmatch(raw, '[^,]+') do out[#out + 1] = tonumber(v) end
   return out
 end
+-- A bucket as limiter.ts keeps it: minute and day windows and counts, the running wait (from,
+-- until, refusals counted toward a ban) and the ban's end. NONE stands for "no window, no wait,
+-- no ban": it lies before any instant a clock holds.
+local NONE = -9e15
 local function loadBucket(bk, id, now)
   local raw = redis.call('HGET', bk, id)
   local b
   if raw then
     local v = split(raw)
-    b = { mw = v[1], mc = v[2], dw = v[3], dc = v[4], rs = v[5], bu = v[6] }
+    b = { mw = v[1], mc = v[2], dw = v[3], dc = v[4], wf = v[5], wu = v[6], ct = v[7], bu = v[8] }
   else
-    b = { mw = -1, mc = 0, dw = -1, dc = 0, rs = 0, bu = 0 }
+    b = { mw = NONE, mc = 0, dw = NONE, dc = 0, wf = NONE, wu = NONE, ct = 0, bu = NONE }
   end
   local mw = math.floor(now / MINUTE)
   if b.mw ~= mw then b.mw = mw; b.mc = 0 end
@@ -43,15 +47,16 @@ local function loadBucket(bk, id, now)
   return b
 end
 local function saveBucket(bk, id, b)
-  redis.call('HSET', bk, id, s(b.mw) .. ',' .. s(b.mc) .. ',' .. s(b.dw) .. ',' .. s(b.dc) .. ',' .. s(b.rs) .. ',' .. s(b.bu))
+  redis.call('HSET', bk, id, s(b.mw) .. ',' .. s(b.mc) .. ',' .. s(b.dw) .. ',' .. s(b.dc) .. ',' .. s(b.wf) .. ',' .. s(b.wu) .. ',' .. s(b.ct) .. ',' .. s(b.bu))
 end
+local function clampInstant(ms) return math.max(-MAXI, math.min(MAXI, ms)) end
 local function secondsUntil(instant, now) return math.max(1, math.ceil((instant - now) / 1000)) end
 -- limit, remaining, reset, retryAfter (-1 for none)
 local function report(b, pm, pd, refused, now)
   local ml = math.max(0, pm - b.mc)
   local dl = math.max(0, pd - b.dc)
   local useMinute = ml < dl
-  local resetMs = useMinute and (b.mw + 1) * MINUTE or (b.dw + 1) * DAY
+  local resetMs = math.min(MAXI, useMinute and (b.mw + 1) * MINUTE or (b.dw + 1) * DAY)
   local r = { useMinute and pm or pd, useMinute and ml or dl, resetMs / 1000, -1 }
   if refused then r[4] = secondsUntil(resetMs, now) end
   return r
@@ -67,7 +72,10 @@ local function peek(bk, id, pm, pd, now)
   if b.bu > now then return { 'b', '', banReport(b, pm, pd, now), b.bu, 0 } end
   return { 'p', '', report(b, pm, pd, false, now), 0, 0 }
 end
-local function take(bk, id, pm, pd, now, enforce, banAfter, banMs)
+-- Bans punish sending while told to wait: the first 429 starts a wait that runs to the reset it
+-- announces; a refusal counts only while that wait runs and past the grace after its start.
+local function take(bk, id, pm, pd, now, enforce, banAfter, banMs, graceMs)
+  if now >= MAXI then return { 'a', '', { pd, pd, MAXI / 1000, -1 }, 0, 0 } end
   local b = loadBucket(bk, id, now)
   if b.bu > now then
     saveBucket(bk, id, b)
@@ -76,7 +84,7 @@ local function take(bk, id, pm, pd, now, enforce, banAfter, banMs)
   local minuteFull = b.mc >= pm
   local dayFull = b.dc >= pd
   if not minuteFull and not dayFull then
-    b.mc = b.mc + 1; b.dc = b.dc + 1; b.rs = 0
+    b.mc = b.mc + 1; b.dc = b.dc + 1
     saveBucket(bk, id, b)
     return { 'a', '', report(b, pm, pd, false, now), 0, 0 }
   end
@@ -85,15 +93,23 @@ local function take(bk, id, pm, pd, now, enforce, banAfter, banMs)
     saveBucket(bk, id, b)
     return { 'l', window, report(b, pm, pd, false, now), 0, 0 }
   end
-  b.rs = b.rs + 1
-  if banAfter > 0 and b.rs > banAfter then
-    b.bu = math.ceil((now + banMs) / 1000) * 1000
-    b.rs = 0
+  local limited = report(b, pm, pd, true, now)
+  if now >= b.wu or now < b.wf then
+    b.wf = now
+    b.ct = 0
+  elseif now - b.wf >= graceMs then
+    b.ct = b.ct + 1
+  end
+  b.wu = math.max(b.wu, limited[3] * 1000)
+  if banAfter > 0 and b.ct > banAfter then
+    b.bu = clampInstant(math.ceil((now + banMs) / 1000) * 1000)
+    b.ct = 0
+    b.wu = NONE
     saveBucket(bk, id, b)
     return { 'b', window, banReport(b, pm, pd, now), b.bu, 1 }
   end
   saveBucket(bk, id, b)
-  return { 'l', window, report(b, pm, pd, true, now), 0, 0 }
+  return { 'l', window, limited, 0, 0 }
 end
 local function refund(bk, id, now)
   local b = loadBucket(bk, id, now)
@@ -126,7 +142,7 @@ local function applySettings(sid, setId)
     local b = loadBucket(mk .. ':b', id, now)
     if u.minute ~= nil then b.mc = u.minute end
     if u.day ~= nil then b.dc = u.day end
-    if u.bannedForMs ~= nil then b.bu = math.ceil((now + u.bannedForMs) / 1000) * 1000 end
+    if u.bannedForMs ~= nil then b.bu = clampInstant(math.ceil((now + u.bannedForMs) / 1000) * 1000) end
     saveBucket(mk .. ':b', id, b)
   end
   return true
@@ -139,10 +155,22 @@ local function touch(sid, maxSessions)
     if sid ~= 'default' and redis.call('ZSCORE', P .. ':sessions', sid) == false then
       if redis.call('ZCARD', P .. ':sessions') >= maxSessions then
         local old = redis.call('ZPOPMIN', P .. ':sessions')
-        if old[1] then dropData(old[1]) end
+        if old[1] then
+          -- Remembered for GET /__admin/evictions (the latest 1,000) and the id's next request.
+          local entries = redis.call('LLEN', metaKey(old[1]) .. ':j')
+          redis.call('ZADD', P .. ':evictions', redis.call('INCR', P .. ':lru'), old[1])
+          redis.call('HSET', P .. ':evicted', old[1], s(realNow()) .. ',' .. entries)
+          if redis.call('ZCARD', P .. ':evictions') > 1000 then
+            local gone = redis.call('ZPOPMIN', P .. ':evictions')
+            redis.call('HDEL', P .. ':evicted', gone[1])
+          end
+          dropData(old[1])
+        end
       end
     end
     if not applySettings(sid, 'start') then return false end
+    local evicted = redis.call('HGET', P .. ':evicted', sid)
+    if evicted then redis.call('HSET', mk, 'ev', string.match(evicted, '^[^,]+')) end
   end
   if sid ~= 'default' then redis.call('ZADD', P .. ':sessions', redis.call('INCR', P .. ':lru'), sid) end
   return mk
@@ -168,14 +196,17 @@ end
  * one round trip. ARGV: prefix, session, expected settings id, max sessions, mode (peek | take),
  * bucket, per minute, per day, enforce (0 | 1 | G: enforce unless the removal date has passed),
  * removal instant, ban after, ban ms, step codes, step times, repeat, chaos answers, latency draws,
- * operation (list | get | create | ''), operation argument 1 and 2.
+ * operation (list | get | create | ''), operation argument 1 and 2, ban grace ms.
  */
 export const API_SCRIPT = `${LIBRARY}
 local sid = ARGV[2]
 local mk = touch(sid, tonumber(ARGV[4]))
 if not mk then return { 'unregistered' } end
-local meta = redis.call('HMGET', mk, 'set', 'off', 'fz', 'st', 'tk', 'cs', 'ls', 'nid', 'do', 'ep')
+local meta = redis.call('HMGET', mk, 'set', 'off', 'fz', 'st', 'tk', 'cs', 'ls', 'nid', 'do', 'ep', 'ev')
 if meta[1] ~= ARGV[3] then return { 'stale', meta[1] } end
+-- Said once: this session's earlier world was dropped to make room.
+local ev = meta[11] or ''
+if ev ~= '' then redis.call('HDEL', mk, 'ev') end
 -- Last use, for GET /__admin/sessions (API requests only, as in memory).
 local real = realNow()
 redis.call('HSET', mk, 'lu', s(real))
@@ -189,11 +220,11 @@ local bk = mk .. ':b'
 local pm, pd = tonumber(ARGV[7]), tonumber(ARGV[8])
 if ARGV[5] == 'peek' then
   local r = peek(bk, ARGV[6], pm, pd, now)
-  return { 'ok', s(now), r[1], r[2], r[3][1], r[3][2], s(r[3][3]), r[3][4], s(r[4]), r[5], -1, 0, -1, -1, false, meta[9] or '', seq, ep }
+  return { 'ok', s(now), r[1], r[2], r[3][1], r[3][2], s(r[3][3]), r[3][4], s(r[4]), r[5], -1, 0, -1, -1, false, meta[9] or '', seq, ep, ev, s(real) }
 end
 local enforce = ARGV[9] == '1' or (ARGV[9] == 'G' and now < tonumber(ARGV[10]))
-local r = take(bk, ARGV[6], pm, pd, now, enforce, tonumber(ARGV[11]), tonumber(ARGV[12]))
-local out = { 'ok', s(now), r[1], r[2], r[3][1], r[3][2], s(r[3][3]), r[3][4], s(r[4]), r[5], -1, 0, -1, -1, false, meta[9] or '', seq, ep }
+local r = take(bk, ARGV[6], pm, pd, now, enforce, tonumber(ARGV[11]), tonumber(ARGV[12]), tonumber(ARGV[21]))
+local out = { 'ok', s(now), r[1], r[2], r[3][1], r[3][2], s(r[3][3]), r[3][4], s(r[4]), r[5], -1, 0, -1, -1, false, meta[9] or '', seq, ep, ev, s(real) }
 local op = ARGV[18]
 if r[1] == 'a' and op ~= '' then
   -- The scenario's step or chaos, for an allowed operation.
@@ -305,6 +336,12 @@ elseif action == 'journal' then
   extra = redis.call('LRANGE', mk .. ':j', 0, -1)
 elseif action == 'details' then
   redis.call('HSET', mk, 'do', ARGV[5])
+elseif action == 'evictions' then
+  extra = {}
+  for _, id in ipairs(redis.call('ZRANGE', P .. ':evictions', 0, -1)) do
+    local v = split(redis.call('HGET', P .. ':evicted', id) or '0,0')
+    extra[#extra + 1] = { id, s(v[1]), s(v[2]) }
+  end
 elseif action == 'sessions' then
   -- Every session: id, settings id, answered requests, last use, clock; the default first.
   extra = {}

@@ -21,6 +21,7 @@ describe('the fast argument parser', () => {
     [['--log-format=pretty', '--quiet', '--ready-json', '--port', '4011']],
     [['--port', 'abc']],
     [['--host', '0.0.0.0', '--seed', '1e3']],
+    [['--allow-host', 'mock.test', '--allow-host=192.168.1.5', '--host', '0.0.0.0']],
     [['--state', 'redis://127.0.0.1:6379/0', '--state-prefix', 'staging']],
     [['--state=rediss://:pw@cache:6380/2', '--port', '4011']],
   ])('reads %j exactly as yargs does', (argv) => {
@@ -50,6 +51,8 @@ describe('the fast argument parser', () => {
     [['--no-quiet']],
     [['--quiet', '--quiet']],
     [['--key', 'a:pro', 'b:pro']],
+    [['--allow-host', 'a', 'b']],
+    [['--allowHost', 'a']],
     [['--log-format', 'xml']],
     [['--logFormat', 'json']],
     [['--adminToken', 'x']],

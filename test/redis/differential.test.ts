@@ -45,7 +45,7 @@ const apiRequest = fc.oneof(
 );
 const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 12, arbitrary: fc.record({ kind: fc.constant('api' as const), via, session, key: fc.constantFrom(...KEYS, 'demo-free', 'demo-free', 'demo-free'), request: apiRequest, times: fc.constantFrom(1, 1, 1, 1, 1, 8), beta: fc.boolean() }).map(({ request, ...rest }) => ({ ...rest, ...request })) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance' as const), via, session: fc.constantFrom(...SESSIONS), by: fc.constantFrom('1s', '30s', '61s', '1h', '1d', '400d') }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance' as const), via, session: fc.constantFrom(...SESSIONS), by: fc.constantFrom('1s', '2s', '3s', '30s', '61s', '1h', '1d', '400d') }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('reset' as const), via, session: fc.constantFrom(...SESSIONS) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('scenario' as const), via, session: fc.constantFrom(...SESSIONS), name: fc.constantFrom(...SCENARIOS) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('journal' as const), via, session: fc.constantFrom(...SESSIONS) }) },
@@ -71,8 +71,9 @@ function comparable(r: CoreResponse): unknown {
   return { status: r.status, headers: r.headers, body: r.body, fault: r.fault, delayMs: r.delayMs };
 }
 
-function withoutDuration(entries: { durationMs?: number }[]): unknown[] {
-  return entries.map(({ durationMs: _ignored, ...rest }) => rest);
+/** Journal entries without what wall time decides: the core's duration and the real time beside a virtual clock. */
+function withoutDuration(entries: { durationMs?: number; realAt?: string }[]): unknown[] {
+  return entries.map(({ durationMs: _duration, realAt: _real, ...rest }) => rest);
 }
 
 /** One side of the comparison: engines to send to (one, or two alternating) and their admin states. */

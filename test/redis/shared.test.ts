@@ -110,13 +110,16 @@ describe.skipIf(!run)('instances sharing one Redis', () => {
     expect(await admin(a, 'GET', 'clock')).toEqual({ now: new Date(T0 + 61_000).toISOString(), frozen: true });
   });
 
-  it('bans are shared: a key banned through one instance is banned on the other', async () => {
+  it('bans are shared: refusals sent through either instance while a wait runs ban the key on both', async () => {
     const [a, b] = await deployment(2, { keys: ['tiny:free:1:1000'] });
     expect((await send(a, '/v1/pets', { key: 'tiny' })).status).toBe(200);
-    for (let i = 0; i < 11; i++) expect((await send(i % 2 ? a : b, '/v1/pets', { key: 'tiny' })).status).toBe(429);
+    // The first 429 starts the wait; refusals count toward a ban from 2 s into it.
+    expect((await send(b, '/v1/pets', { key: 'tiny' })).status).toBe(429);
+    await admin(a, 'POST', 'clock', { advance: '2s' });
+    for (let i = 0; i < 10; i++) expect((await send(i % 2 ? a : b, '/v1/pets', { key: 'tiny' })).status).toBe(429);
     const banned = await send(a, '/v1/pets', { key: 'tiny' });
     expect(JSON.parse(banned.body).code).toBe('key_banned');
-    expect((await admin(b, 'GET', 'keys')).find((k: { key: string }) => k.key === 'tiny').bannedUntil).toBe(new Date(T0 + 5 * 60_000).toISOString());
+    expect((await admin(b, 'GET', 'keys')).find((k: { key: string }) => k.key === 'tiny').bannedUntil).toBe(new Date(T0 + 2000 + 5 * 60_000).toISOString());
   });
 
   it('keeps every key of a deployment under its prefix in one hash tag, and deployments apart', async () => {

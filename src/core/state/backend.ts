@@ -3,7 +3,7 @@
 import { isValidInstant, type ClockState } from './clock.js';
 import { MockError } from '../errors.js';
 import type { JournalEntry } from './journal.js';
-import { summarizeSessions, type SessionRegistry, type SessionSummary } from './sessions.js';
+import { summarizeSessions, type Eviction, type SessionRegistry, type SessionSummary } from './sessions.js';
 import type { CoreRequest, CoreResponse, Limits, PlanName } from '../types.js';
 import { keyBucket, type World, type WorldSettings } from './world.js';
 
@@ -15,6 +15,11 @@ export interface ApiCore {
   refuse(req: CoreRequest, error: MockError): CoreResponse | Promise<CoreResponse>;
   /** The rate-limit headers of a client without a key, for answers given outside the pipeline (431). */
   anonymousRateHeaders(address: string | undefined): Record<string, string>;
+  /**
+   * Whether the head alone settles the answer (`Expect: 100-continue` is then answered at once).
+   * Only an engine that can tell without waiting has it; otherwise the client gets `100 Continue`.
+   */
+  answeredBeforeBody?(req: CoreRequest): boolean;
 }
 
 /** A change of a session's clock as `POST /__admin/clock` asks for it, already parsed. */
@@ -66,6 +71,10 @@ export interface AdminState {
   listScenarios(): { name: string; description: string }[];
   /** The state engine as last seen, for a health answer when it cannot be asked. */
   stateReport?(): StateReport;
+  /** Sessions dropped to make room, as `GET /__admin/evictions` lists them. */
+  evictions(): Promise<Eviction[]>;
+  /** The session clock's instant that dates an admin answer (the default session for `undefined` or an unusable id). */
+  dateNow(session: string | undefined): number;
 }
 
 /** A session's journal as `GET /__admin/journal` shows it. */
@@ -150,6 +159,14 @@ export function memoryAdmin(sessions: SessionRegistry, scenarios: ScenarioLookup
       return journalInfo(w);
     },
     sessions: async () => summarizeSessions(sessions),
+    evictions: async () => sessions.evictions(),
+    dateNow: (session) => {
+      try {
+        return world(session).clock.now();
+      } catch {
+        return sessions.defaultWorld.clock.now();
+      }
+    },
     keys: async (session) => {
       const w = world(session);
       const now = w.clock.now();
