@@ -109,6 +109,7 @@ async function openShared(options: SharedMockOptions, scenarios: ScenarioCatalog
     pets: options.pets,
     fixtures: options.fixtures !== undefined,
     commandTimeoutMs: options.stateTimeoutMs,
+    maxSessions: options.maxSessions,
     onRequest: options.onRequest,
   });
 }
@@ -120,7 +121,15 @@ export async function startShared(options: SharedMockOptions): Promise<SharedRun
   const state = (): Promise<SharedState> => Promise.resolve(shared);
   let running;
   try {
-    running = await listen(shared.engine, { port: options.port ?? 0, host: options.host ?? '127.0.0.1', adminToken: options.adminToken, admin: shared.admin });
+    running = await listen(shared.engine, {
+      port: options.port ?? 0,
+      host: options.host ?? '127.0.0.1',
+      adminToken: options.adminToken,
+      allowHosts: options.allowHosts,
+      maxConnections: options.maxConnections,
+      admin: shared.admin,
+      logStats: options.logStats,
+    });
   } catch (error) {
     await shared.close();
     throw error;

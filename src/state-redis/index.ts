@@ -26,6 +26,8 @@ export interface SharedStateOptions {
   pets?: number;
   fixtures?: boolean;
   commandTimeoutMs?: number;
+  /** `X-Mock-Session` sessions kept at once across the deployment (1,000 by default). */
+  maxSessions?: number;
   onRequest?: (entry: JournalEntry) => void;
 }
 
@@ -77,7 +79,7 @@ export async function openSharedState(options: SharedStateOptions): Promise<Shar
     await conn.close();
     throw error;
   }
-  const maxSessions = DEFAULT_MAX_SESSIONS;
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   return {
     engine: new RedisEngine(conn, prefix, registry, maxSessions, register, options.onRequest),
     admin: new RedisAdmin(conn, prefix, registry, options.scenarios, maxSessions, register),
