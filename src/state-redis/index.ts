@@ -7,6 +7,7 @@ import type { ScenarioCatalogue } from '../files/scenario-catalogue.js';
 import { DEFAULT_PET_COUNT, DEFAULT_SEED } from '../core/state/seed.js';
 import { DEFAULT_MAX_SESSIONS } from '../core/state/sessions.js';
 import { StateConnection, displayUrl } from './connection.js';
+import { MockOptionError } from '../mock-options.js';
 import { RedisAdmin } from './redis-admin.js';
 import { RedisEngine } from './redis-engine.js';
 import { SettingsRegistry, digest } from './settings-registry.js';
@@ -50,6 +51,10 @@ export class DeploymentMismatch extends Error {}
  * the URL when Redis cannot be reached, and `DeploymentMismatch` naming the setting that differs.
  */
 export async function openSharedState(options: SharedStateOptions): Promise<SharedState> {
+  // The prefix is a Redis hash tag: braces (or anything unusual in a key name) would break it.
+  if (options.prefix !== undefined && !/^[A-Za-z0-9._:-]{1,64}$/.test(options.prefix)) {
+    throw new MockOptionError(`petstore-mock: the option "statePrefix" must be 1 to 64 letters, digits and ._:-, not ${JSON.stringify(options.prefix).slice(0, 80)}.`);
+  }
   const prefix = `{${options.prefix ?? DEFAULT_STATE_PREFIX}}`;
   const conn = await StateConnection.open(options.url, options.commandTimeoutMs);
   const start = options.startScenario ? options.scenarios.load(options.startScenario) : undefined;

@@ -40,6 +40,10 @@ describe.skipIf(!run)('the library with a shared state', () => {
     await redis?.stop();
   });
 
+  it('refuses a statePrefix that would break the hash tag, naming the option', async () => {
+    await expect(startMock({ state: redis.url, statePrefix: 'a}{b' })).rejects.toThrow('the option "statePrefix" must be 1 to 64 letters');
+  });
+
   it('session controls wait for Redis and act on every instance: clock, requests, reset', async () => {
     await mock.clock.freeze();
     await mock.clock.set(T0);
