@@ -3,7 +3,7 @@
 import { UserError } from '../core/errors.js';
 import { redactKey } from '../core/pipeline/auth.js';
 import { demoKeys } from '../core/state/plans.js';
-import { startMock, type RunningMock } from '../index.js';
+import { startMock, type RunningMock, type SharedRunningMock } from '../index.js';
 import type { ReloadReport } from '../files/live-reload.js';
 import { watchLauncher } from './launcher.js';
 import { VERSION, banner, exposedHostWarning, launcherGoneLine, readyJsonLine, readyLine, reloadFailedLine, reloadLine, startFailure, type ReadyInfo } from './messages.js';
@@ -39,6 +39,8 @@ interface ServeArgs {
   quiet: boolean;
   readyJson: boolean;
   watch: boolean;
+  state: string | undefined;
+  statePrefix: string | undefined;
 }
 
 async function serve(args: ServeArgs): Promise<void> {
@@ -66,7 +68,7 @@ async function serve(args: ServeArgs): Promise<void> {
     for (const error of report.errors) process.stderr.write(reloadFailedLine(error));
     if (report.errors.length === 0 || report.sessions.length > 0) out(reloadLine(report.files, report.sessions));
   };
-  const mock: RunningMock = await startMock({
+  const options = {
     port: args.port,
     host: args.host,
     seed: args.seed,
@@ -78,9 +80,18 @@ async function serve(args: ServeArgs): Promise<void> {
     adminToken: args.adminToken,
     onRequest: args.quiet ? undefined : createRequestLogger(args.logFormat, out, { stats: logStats }),
     logStats,
-    watch: args.watch,
-    onReload,
-  });
+  };
+  let mock: RunningMock | SharedRunningMock;
+  let scenario: string;
+  if (args.state !== undefined) {
+    const shared = await startMock({ ...options, state: args.state, statePrefix: args.statePrefix });
+    mock = shared;
+    scenario = (await shared.admin.scenario(undefined)).name;
+  } else {
+    const local = await startMock({ ...options, watch: args.watch, onReload });
+    mock = local;
+    scenario = local.engine.sessions.defaultWorld.settings.scenario;
+  }
 
   // Stop cleanly from the moment anyone can know we are ready: a harness may signal right after the ready line.
   let stopping = false;
@@ -106,7 +117,7 @@ async function serve(args: ServeArgs): Promise<void> {
     origin: mock.origin,
     port: mock.port,
     keys: mock.keys.map((k) => ({ key: k.key, plan: k.plan, perMinute: k.limits.perMinute, perDay: k.limits.perDay, ...(k.revoked ? { revoked: true } : {}) })),
-    scenario: mock.engine.sessions.defaultWorld.settings.scenario,
+    scenario,
     pid: process.pid,
     adminProtected: args.adminToken !== undefined,
     watching: args.watch,
@@ -123,6 +134,19 @@ function parseInteger(name: string, min: number, max: number) {
     if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}.`);
     return Number(value);
   };
+}
+
+/** The prefix goes inside a Redis hash tag, so braces (and anything unusual in a key name) are refused. */
+function statePrefix(value: string | undefined, state: string | undefined): string | undefined {
+  if (value !== undefined && state === undefined) throw new UsageError('--state-prefix names a deployment in Redis and needs --state redis://HOST:PORT/DB too.');
+  if (value !== undefined && !/^[A-Za-z0-9._:-]{1,64}$/.test(value)) throw new UsageError(`--state-prefix must be 1 to 64 letters, digits and ._:-, not ${JSON.stringify(value)}.`);
+  return value;
+}
+
+/** Live reload restarts this process's sessions; with --state they live in Redis, shared with other instances. */
+function watchWith(watch: boolean, state: string | undefined): boolean {
+  if (watch && state !== undefined) throw new UsageError('--watch reloads files into the sessions of this process, and with --state the sessions live in Redis; drop one of them.');
+  return watch;
 }
 
 /** Checks the arguments of a server start and starts it; a person's mistake exits with one line. */
@@ -144,7 +168,9 @@ export async function startFromArgs(args: RawArgs): Promise<void> {
       logFormat: args.logFormat,
       quiet: args.quiet,
       readyJson: args.readyJson,
-      watch: args.watch,
+      watch: watchWith(args.watch, args.state),
+      state: args.state,
+      statePrefix: statePrefix(args.statePrefix, args.state),
     });
   } catch (error) {
     if (error instanceof UserError) fail(error);

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { ScenarioError, isScenarioName } from '../core/scenarios/scenario-compiler.js';
 import type { WorldSettings } from '../core/state/world.js';
 import type { LiveHost } from './host-data.js';
-import { loadScenario, scenariosDir, shippedScenarios, type ScenarioSource } from './scenario-files.js';
+import { ScenarioSource, loadScenario, scenariosDir, shippedScenarios, type ScenarioHost } from './scenario-files.js';
 
 interface Listed {
   name: string;
@@ -59,10 +59,31 @@ export class ScenarioCatalogue {
 
   /** Over HTTP only names are taken: the admin API does not read paths it is sent. */
   settingsByName(name: string): WorldSettings {
-    if (!isScenarioName(name)) {
-      throw new ScenarioError(`the admin API switches scenarios by name, not ${JSON.stringify(name)}; load a file with --scenario FILE or the library's useScenario(FILE), then switch to it by its name.`);
-    }
+    checkName(name);
     return this.settings(name);
+  }
+
+  /** The settings of a scenario read now, and the source they came from (a shared state stores its text). */
+  load(nameOrFile: string): { settings: WorldSettings; source: ScenarioSource } {
+    this.host.refresh();
+    const source = loadScenario(this.files.get(nameOrFile)?.file ?? nameOrFile);
+    return { settings: this.compile(source), source };
+  }
+
+  /** `load` for a name sent over HTTP. */
+  loadByName(name: string): { settings: WorldSettings; source: ScenarioSource } {
+    checkName(name);
+    return this.load(name);
+  }
+
+  /** The settings of a scenario another instance loaded, from its text. */
+  fromText(text: string, file: string): WorldSettings {
+    return ScenarioSource.parse(text, file).settings(this.host);
+  }
+
+  /** The host the settings are made for. */
+  get hostData(): ScenarioHost {
+    return this.host;
   }
 
   /**
@@ -118,5 +139,11 @@ export class ScenarioCatalogue {
     this.shipped ??= shippedScenarios().map(({ name, description }) => ({ name, description }));
     const loaded = [...this.files.values()].map(({ name, description }) => ({ name, description }));
     return [...this.shipped.filter((s) => !this.files.has(s.name)), ...loaded];
+  }
+}
+
+function checkName(name: string): void {
+  if (!isScenarioName(name)) {
+    throw new ScenarioError(`the admin API switches scenarios by name, not ${JSON.stringify(name)}; load a file with --scenario FILE or the library's useScenario(FILE), then switch to it by its name.`);
   }
 }

@@ -1,12 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { MockEngine } from '../core/pipeline/engine.js';
+import type { ApiCore } from '../core/state/backend.js';
 import { MockError, named, renderError } from '../core/errors.js';
+import { listenFailure } from './listen-failure.js';
 import { answerClientError, answerOnSocket, handleApiRequest, refuseConnection } from './node-adapter.js';
 import type { HttpOptions } from './options.js';
-import { listenFailure } from './listen-failure.js';
 
-export type { AdminContext, HttpOptions } from './options.js';
+export type { HttpOptions } from './options.js';
 
 /** Open connections past which a new one is answered 503 `too_many_connections` and closed. */
 export const DEFAULT_MAX_CONNECTIONS = 1_000;
@@ -30,7 +30,7 @@ export interface RunningServer {
  * Starts the HTTP server: `/__admin` goes to the Express admin app (imported on its first
  * request, so start-up does not pay for Express), everything else to the lean API adapter.
  */
-export function listen(engine: MockEngine, options: HttpOptions): Promise<RunningServer> {
+export function listen(engine: ApiCore, options: HttpOptions): Promise<RunningServer> {
   let admin: Promise<AdminHandler> | undefined;
   // Sockets that have sent a whole request; Node closes those between requests itself on close.
   const served = new WeakSet<Socket>();
@@ -42,7 +42,14 @@ export function listen(engine: MockEngine, options: HttpOptions): Promise<Runnin
     const url = req.url ?? '/';
     if (url === '/__admin' || url.startsWith('/__admin/') || url.startsWith('/__admin?')) {
       if (expectsContinue) res.writeContinue();
-      admin ??= import('./admin-api.js').then((m) => m.createAdminHandler(engine, options));
+      const state = options.admin;
+      if (!state) {
+        const answer = renderError(new MockError('route_not_found', named('this server was started without an admin API.')));
+        res.writeHead(answer.status, answer.headers);
+        res.end(answer.body);
+        return;
+      }
+      admin ??= import('./admin-api.js').then((m) => m.createAdminHandler(state, options));
       admin.then((handle) => handle(req, res)).catch((error: unknown) => {
         const answer = renderError(new MockError('internal_error', named(`the admin API failed to load (${String(error)}); reinstall petstore-mock and report it if it persists.`)));
         res.writeHead(answer.status, answer.headers);
