@@ -37,6 +37,7 @@ describe('the petstore-mock command', () => {
     [['--prot', '0'], 'unknown option --prot (did you mean --port?); petstore-mock --help lists the options.'],
     [['--log-format', 'xml'], '--log-format takes pretty or json, not "xml".'],
     [['--port'], '--port needs a value; petstore-mock --help lists the options.'],
+    [['--watch', '--state', 'redis://127.0.0.1:6379/0'], '--watch reloads files into the sessions of this process, and with --state the sessions live in Redis; drop one of them.'],
     [['--host', '127.0.0.1', '--host', '127.0.0.1'], '--host was given 2 times; give it once.'],
     [['--port', '0', '--port', '1'], '--port was given 2 times; give it once.'],
     [['--admin-token', 'a', '--admin-token', 'b'], '--admin-token was given 2 times; give it once.'],
