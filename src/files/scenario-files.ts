@@ -82,7 +82,8 @@ export class ScenarioSource {
     const syntax = doc.errors[0];
     if (syntax) {
       const at = syntax.linePos?.[0];
-      const what = syntax.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+      const [firstLine = ''] = syntax.message.split('\n');
+      const what = firstLine.replace(/ at line \d+, column \d+:?$/, '');
       throw new ScenarioError(`${displayPath(file)}:${at?.line ?? 1}:${at?.col ?? 1}: ${what}; fix the file and try again.`);
     }
     const value = toValue(file, doc, lines);

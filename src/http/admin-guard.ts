@@ -59,7 +59,9 @@ export function createAdminGuard(options: GuardOptions): (req: GuardedRequest, c
 }
 
 function isJson(contentType: string | undefined): boolean {
-  return contentType !== undefined && contentType.split(';')[0].trim().toLowerCase() === 'application/json';
+  if (contentType === undefined) return false;
+  const [type = ''] = contentType.split(';');
+  return type.trim().toLowerCase() === 'application/json';
 }
 
 function tokenOf(req: GuardedRequest): string | undefined {

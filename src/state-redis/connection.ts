@@ -117,5 +117,6 @@ function reasonOf(error: unknown): string {
   if (/timed? ?out/i.test(message)) return 'no answer within the command timeout';
   if (/ECONNREFUSED/.test(message)) return 'connection refused';
   if (/writeable|closed|ECONNRESET|EPIPE/i.test(message)) return 'not connected';
-  return message.split('\n')[0];
+  const [firstLine = message] = message.split('\n');
+  return firstLine;
 }

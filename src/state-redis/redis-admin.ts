@@ -64,7 +64,7 @@ export class RedisAdmin implements AdminState {
           capacity: entry.settings.journalSize,
           total: Number(reply[6]),
         };
-        return { sid, entry, now, clock: { now: new Date(now).toISOString(), frozen: Number(reply[3]) === 1 }, extra: reply[4], sessions: Number(reply[5]), journal };
+        return { sid, entry, now, clock: { now: new Date(now).toISOString(), frozen: Number(reply[3]) === 1 }, extra: reply[4] ?? null, sessions: Number(reply[5]), journal };
       }
       if (reply[0] === 'pending') {
         // Journal entries of answered requests are on their way (at most 2 s, then let go).
@@ -158,7 +158,9 @@ export class RedisAdmin implements AdminState {
     if (r.entry !== entry) return this.keys(session);
     const reports = r.extra as [number, number, string, string, string][];
     return keys.map((k, i) => {
-      const [limit, remaining, reset, bannedUntil, outcome] = reports[i];
+      const report = reports[i];
+      if (report === undefined) throw new Error(named(`the shared state reported ${reports.length} keys for ${keys.length} asked; retry the admin call`));
+      const [limit, remaining, reset, bannedUntil, outcome] = report;
       return keyView(k, { limit: Number(limit), remaining: Number(remaining), reset: Number(reset), bannedUntil: outcome === 'b' ? Number(bannedUntil) : undefined });
     });
   }

@@ -219,7 +219,7 @@ export class RedisEngine implements ApiCore {
       forced = this.forced(entry, reply);
       if (forced) outcome = forcedOutcome(forced, now);
       else if (plan.inputError !== undefined) throw plan.inputError;
-      else outcome = operationOutcome(entry, plan, reply[14]);
+      else outcome = operationOutcome(entry, plan, reply[14] ?? null);
     } catch (error) {
       outcome = toOutcome(error);
     }
@@ -239,6 +239,7 @@ export class RedisEngine implements ApiCore {
     const index = Number(reply[10]);
     if (index >= 0) {
       const step = spec.steps[index];
+      if (step === undefined) throw new Error(named(`the shared state names step ${index} of scenario ${spec.scenario}, which has ${spec.steps.length}; reset the session (POST /__admin/reset).`));
       const nth = Number(reply[11]);
       return forceAnswer(spec.scenario, step.answer, stepName(index, nth, step.times));
     }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
 import { T0 } from '../support/mock.js';
 import { launchChromium } from './chromium.js';
+import { at } from '../support/checked.js';
 
 let mock: RunningMock;
 let browser: Awaited<ReturnType<typeof launchChromium>>;
@@ -68,8 +69,8 @@ describe('the admin page in headless Chromium', () => {
     expect(await send(2)).toEqual([200, 429]);
     await shows('#request-count', '4 requests');
     const rows = await table('requests');
-    expect(rows[0].slice(0, 5)).toEqual(['4', '2026-03-10 12:00:00Z', 'GET /v1/pets?limit=1', '429', 'qa-t…key']);
-    expect(rows[0][5]).toMatch(/^rate_limited: The per-minute rate limit of 3 requests is used up/);
+    expect(at(rows, 0).slice(0, 5)).toEqual(['4', '2026-03-10 12:00:00Z', 'GET /v1/pets?limit=1', '429', 'qa-t…key']);
+    expect(at(rows, 0)[5]).toMatch(/^rate_limited: The per-minute rate limit of 3 requests is used up/);
     expect(rows.map((r) => r[3])).toEqual(['429', '200', '200', '200']);
     expect((await qaRow())?.[3]).toBe('0 of 3');
   });
@@ -179,7 +180,7 @@ describe('the admin page in headless Chromium', () => {
     await shows('#session-label', 'session picked-one');
     await shows('#request-count', '1 request');
     expect(new URL(page.url()).searchParams.get('session')).toBe('picked-one');
-    expect((await table('requests'))[0].slice(2, 4)).toEqual(['GET /v1/pets?limit=1', '200']);
+    expect(at(await table('requests'), 0).slice(2, 4)).toEqual(['GET /v1/pets?limit=1', '200']);
     await page.selectOption('#session', 'default');
     await shows('#session-label', '');
     expect(new URL(page.url()).searchParams.get('session')).toBeNull();

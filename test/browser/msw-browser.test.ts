@@ -7,6 +7,7 @@ import { extname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { at } from '../support/checked.js';
 import { launchChromium } from './chromium.js';
 
 // The browser build as npm ships it (dist/browser.js, built by `npm run build` before the tests),
@@ -51,7 +52,7 @@ beforeAll(async () => {
   await build({ stdin: { contents: PAGE_SCRIPT, resolveDir: process.cwd(), loader: 'js' }, bundle: true, format: 'esm', platform: 'browser', outfile: join(dir, 'app.js'), logLevel: 'silent' });
   writeFileSync(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>app</title><script type="module" src="/app.js"></script>');
   server = createServer((req, res) => {
-    const name = req.url === '/' ? 'index.html' : (req.url ?? '').slice(1).split('?')[0];
+    const name = req.url === '/' ? 'index.html' : at((req.url ?? '').slice(1).split('?'), 0);
     try {
       const body = readFileSync(join(dir, name));
       res.writeHead(200, { 'content-type': TYPES[extname(name)] ?? 'application/octet-stream' }).end(body);
@@ -113,8 +114,8 @@ describe('petstore-mock/browser behind MSW in headless Chromium', () => {
 
   it('is what package.json exports as petstore-mock/browser, with its types', () => {
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { exports: Record<string, { types: string; default: string }> };
-    expect(resolve(pkg.exports['./browser'].default)).toBe(BUNDLE);
-    expect(readFileSync(pkg.exports['./browser'].types, 'utf8')).toContain('export declare function createFetchHandler(options?: BrowserMockOptions): BrowserFetchHandler;');
+    expect(resolve(pkg.exports['./browser']?.default ?? '')).toBe(BUNDLE);
+    expect(readFileSync(pkg.exports['./browser']?.types ?? '', 'utf8')).toContain('export declare function createFetchHandler(options?: BrowserMockOptions): BrowserFetchHandler;');
     // Node resolves a package's own name through its exports map, as an installed copy would.
     const seen = execFileSync(process.execPath, ['--input-type=module', '-e', "const m = await import('petstore-mock/browser'); console.log(typeof m.createFetchHandler)"], { encoding: 'utf8' });
     expect(seen.trim()).toBe('function');
@@ -124,7 +125,7 @@ describe('petstore-mock/browser behind MSW in headless Chromium', () => {
     await onHandler('petstore.reset()');
     const first = await send(60);
     expect(first.every((s) => s.status === 200)).toBe(true);
-    expect(first[59].remaining).toBe('0');
+    expect(at(first, 59).remaining).toBe('0');
     const [limited] = await send(1);
     expect(limited).toEqual({ status: 429, remaining: '0', retryAfter: '60', code: 'rate_limited' });
     await onHandler("petstore.clock.advance('60s')");
@@ -137,7 +138,7 @@ describe('petstore-mock/browser behind MSW in headless Chromium', () => {
   it('keeps sessions apart by X-Mock-Session, and lists them', async () => {
     await onHandler('petstore.reset()');
     await send(2, { authorization: 'Bearer demo-free', 'x-mock-session': 'story-a' });
-    const [other] = await send(1);
+    const other = at(await send(1), 0);
     expect(other.remaining).toBe('59');
     const sessions = await onHandler<{ id: string; requests: number; scenario: string }[]>('petstore.sessions()');
     expect(sessions.map((s) => [s.id, s.scenario, s.requests])).toEqual([
@@ -150,7 +151,7 @@ describe('petstore-mock/browser behind MSW in headless Chromium', () => {
     await onHandler("petstore.useScenario('beta-outage')");
     const beta = await send(3, { authorization: 'Bearer demo-free', 'x-client': 'beta' });
     expect(beta.map((s) => s.status)).toEqual([503, 503, 503]);
-    expect((await send(1))[0].status).toBe(200);
+    expect(at(await send(1), 0).status).toBe(200);
     const error = await onHandler<string>("(() => { try { petstore.useScenario({ name: 'typo', description: 'x', stepz: [] }); return 'no error'; } catch (e) { return e.message; } })()");
     expect(error).toBe('petstore-mock: the scenario "typo" at stepz: unknown key "stepz" in the scenario; the keys there are name, description, data, plans, keys, ban, usage, clock, deprecation, latency, steps, repeat, chaos, journal; fix the object and try again.');
   });

@@ -3,6 +3,7 @@ import { DEFAULT_LINES_PER_SECOND, createRequestLogger, type LogFormat } from '.
 import { createFetchHandler, type JournalEntry } from '../../src/index.js';
 import { T0 } from '../support/mock.js';
 import { writeScenario } from '../support/replay.js';
+import { at } from '../support/checked.js';
 
 /** Logs through `createRequestLogger` and returns the text it wrote, after its batching turn. */
 async function logged(format: LogFormat, drive: (onRequest: (e: JournalEntry) => void) => Promise<void>): Promise<string> {
@@ -162,8 +163,8 @@ describe('the request log when its reader does not keep up', () => {
     const lines = written.join('').trimEnd().split('\n');
     expect(lines).toHaveLength(2);
     if (format === 'json') {
-      expect(JSON.parse(lines[0])).toEqual({ level: 'warn', msg: 'log lines dropped', count: 3, why: 'stdout was not being read' });
-      expect(JSON.parse(lines[1])).toMatchObject({ msg: 'request', seq: 4 });
+      expect(JSON.parse(at(lines, 0))).toEqual({ level: 'warn', msg: 'log lines dropped', count: 3, why: 'stdout was not being read' });
+      expect(JSON.parse(at(lines, 1))).toMatchObject({ msg: 'request', seq: 4 });
     } else {
       expect(lines[0]).toBe('… 3 log lines dropped: stdout was not being read; GET /__admin/requests lists the latest requests');
       expect(lines[1]).toContain('GET /v1/pets?limit=1 -> 200');

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BaseData, PetStore, petJson } from '../../src/core/state/store.js';
 import type { Pet, PetStatus } from '../../src/core/types.js';
+import { at } from '../support/checked.js';
 
 const STATUSES: (PetStatus | undefined)[] = [undefined, 'available', 'pending', 'sold'];
 const base: Pet[] = Array.from({ length: 12 }, (_, i) => ({ id: i + 1, name: `P${i + 1}`, categoryId: 1, ...(i % 4 ? { status: STATUSES[i % 4] } : {}) }));
@@ -18,7 +19,7 @@ describe('cached list bodies', () => {
         const shared = new BaseData(base);
         const stores = [new PetStore(shared), new PetStore(shared), new PetStore(shared)];
         for (const o of ops) {
-          const store = stores[o.store];
+          const store = at(stores, o.store);
           if (o.kind === 'create') store.create({ name: 'N', categoryId: 2, ...(o.status ? { status: o.status } : {}) });
           else if (o.kind === 'reset') store.reset();
           else expect(store.listBody(o.limit, o.status)).toBe(`[${store.list(o.limit, o.status).map(petJson).join(',')}]`);

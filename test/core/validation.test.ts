@@ -73,7 +73,7 @@ describe('parseListQuery', () => {
   ])('refuses %j with invalid_query', (query) => {
     const error = errorOf(() => parseListQuery(query));
     expect(error.code).toBe('invalid_query');
-    expect(error.details?.[0].field).toMatch(/^(limit|status)$/);
+    expect(error.details?.[0]?.field).toMatch(/^(limit|status)$/);
   });
 });
 

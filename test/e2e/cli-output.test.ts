@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cliLauncher, waitFor } from './cli.js';
+import { at } from '../support/checked.js';
 
 const cli = cliLauncher('--port', '0');
 
@@ -20,7 +21,7 @@ describe('machine-readable start and logs', () => {
     await waitFor(r, /\n/);
     const lines = r.stdout().trimEnd().split('\n');
     expect(lines).toHaveLength(1);
-    const ready = JSON.parse(lines[0]) as Record<string, unknown>;
+    const ready = JSON.parse(at(lines, 0)) as Record<string, unknown>;
     expect(ready).toMatchObject({ event: 'ready', scenario: 'default', pid: r.child.pid });
     expect(ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     expect(ready.url).toBe(`${ready.origin}/v1`);
@@ -69,13 +70,13 @@ describe('machine-readable start and logs', () => {
       ['/v1/pets/999999', '', 404, 'default', 'ci-s…456', 'pet_not_found'],
       ['/v1/pets', 'limit=1', 200, 'worker-7', 'de…o', undefined],
     ]);
-    expect(logs[1].reason).toContain('No API key was sent');
+    expect(at(logs, 1).reason).toContain('No API key was sent');
     expect(r.stdout().split('\n').slice(1).join('\n')).not.toContain(SECRET);
   });
 
   it('--log-format pretty (the default) prints one readable line per request, keys redacted', async () => {
     const r = cli('--key', `${SECRET}:pro`);
-    const [, url] = await waitFor(r, /listening on (\S+)/);
+    const url = at(await waitFor(r, /listening on (\S+)/), 1);
     await waitFor(r, /try\s+curl.*\n/);
     const banner = r.stdout();
     await traffic(url);
@@ -95,7 +96,7 @@ describe('machine-readable start and logs', () => {
     [['--quiet', '--ready-json'], /^\{"event":"ready".*\}\n$/],
   ])('%j prints only the ready line, no banner and no request log', async (flags, only) => {
     const r = cli(...flags);
-    const [, url] = await waitFor(r, /(http:\/\/127\.0\.0\.1:\d+\/v1)/);
+    const url = at(await waitFor(r, /(http:\/\/127\.0\.0\.1:\d+\/v1)/), 1);
     await traffic(url);
     // The server has answered every request, and an answer is logged in the same turn it is sent.
     await new Promise((resolve) => setImmediate(resolve));

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cliLauncher, waitFor } from './cli.js';
+import { at } from '../support/checked.js';
 
 const cli = cliLauncher('--port', '0');
 const dir = mkdtempSync(join(tmpdir(), 'petstore-watch-'));
@@ -20,7 +21,7 @@ describe('--watch', () => {
     const file = join(dir, 'watched.yaml');
     writeFileSync(file, scenario('first version'));
     const r = cli('--scenario', file, '--watch');
-    const [, origin] = await waitFor(r, /admin\s+(http:\/\/127\.0\.0\.1:\d+)\/__admin\//);
+    const origin = at(await waitFor(r, /admin\s+(http:\/\/127\.0\.0\.1:\d+)\/__admin\//), 1);
     expect(r.stdout()).toContain('scenario  watched  (--watch: files reload on change)');
     expect(await description(origin)).toBe('first version');
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { shippedScenarios } from '../../src/files/scenario-files.js';
 import { cliLauncher, waitFor } from './cli.js';
+import { at } from '../support/checked.js';
 
 const cli = cliLauncher();
 
@@ -72,7 +73,7 @@ describe('the petstore-mock command', () => {
 
   it('reports a port in use', async () => {
     const first = cli('--port', '0', '--quiet');
-    const [, port] = await waitFor(first, /127\.0\.0\.1:(\d+)\/v1/);
+    const port = at(await waitFor(first, /127\.0\.0\.1:(\d+)\/v1/), 1);
     const second = cli('--port', port);
     expect(await second.exited).toBe(1);
     expect(second.stderr()).toBe(`petstore-mock: port ${port} on 127.0.0.1 is already in use; stop the other server or pass --port 0 (port: 0 to startMock) to take a free port.\n`);

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createFetchHandler, startMock } from '../../src/index.js';
 import { T0 } from '../support/mock.js';
 import { responseProblem } from '../support/openapi-check.js';
+import { at } from '../support/checked.js';
 
 const BASE = 'https://api.example.test';
 const handler = createFetchHandler({ keys: ['tiny:free:3:100'] });
@@ -19,7 +20,7 @@ async function send(path: string, init: RequestInit & { key?: string | null } = 
   if (key !== null) headers.set('authorization', `Bearer ${key}`);
   const res = await handler(new Request(`${BASE}${path}`, { ...rest, headers }));
   const text = await res.text();
-  expect(responseProblem(rest.method ?? 'GET', path.split('?')[0], res.status, res.headers, text)).toBeUndefined();
+  expect(responseProblem(rest.method ?? 'GET', at(path.split('?'), 0), res.status, res.headers, text)).toBeUndefined();
   return { res, text, json: text ? JSON.parse(text) : undefined };
 }
 

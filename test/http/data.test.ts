@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMock, type MockOptions, type RunningMock } from '../../src/index.js';
 import { call } from '../support/mock.js';
+import { at } from '../support/checked.js';
 
 const started: RunningMock[] = [];
 afterEach(async () => {
@@ -49,7 +50,7 @@ describe('seeded data', () => {
     const list = await call(mock, '/v1/pets');
     expect(list.json.map((p: { id: number }) => p.id)).toEqual(ids);
     const created = await call(mock, '/v1/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"N","categoryId":1}' });
-    expect(created.json.id).toBe(ids[ids.length - 1] + 1);
+    expect(created.json.id).toBe(at(ids, -1) + 1);
   });
 
   it('refuses an unreadable fixtures file with a message naming it', async () => {

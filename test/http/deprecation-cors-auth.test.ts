@@ -81,7 +81,7 @@ describe('auth', () => {
     [{ authorization: 'Bearer' }, 'malformed_authorization', 'Bearer realm="petstore", error="invalid_token"'],
     [{ authorization: 'Token demo-free' }, 'malformed_authorization', 'Bearer realm="petstore", error="invalid_token"'],
   ])('%j -> 401 %s with WWW-Authenticate', async (headers, code, challenge) => {
-    for (const [path, method] of [['/v1/pets', 'GET'], ['/v1/pets', 'POST'], ['/v1/pets/1', 'GET']]) {
+    for (const [path, method] of [['/v1/pets', 'GET'], ['/v1/pets', 'POST'], ['/v1/pets/1', 'GET']] as const) {
       const res = await call(mock(), path, { key: null, method, headers });
       expect(res.status).toBe(401);
       expect(res.json.code).toBe(code);

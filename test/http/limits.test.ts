@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFetchHandler, startMock, type MockOptions, type RunningMock } from '../../src/index.js';
 import { call, post } from '../support/mock.js';
+import { at, first } from '../support/checked.js';
 
 describe('library options are checked, naming the option', () => {
   it.each<[string, MockOptions, RegExp]>([
@@ -62,14 +63,14 @@ describe('bounds seen over HTTP', () => {
     const listed = (await (await fetch(`${mock.origin}/__admin/evictions`)).json()) as { session: string; at: string }[];
     expect(listed).toEqual([expect.objectContaining({ session: 'one', at: expect.stringMatching(/Z$/), journalEntries: 1 })]);
     const back = await inSession('one');
-    expect(back.headers.get('x-mock-session-evicted')).toBe(listed[0].at);
+    expect(back.headers.get('x-mock-session-evicted')).toBe(at(listed, 0).at);
     expect((await inSession('one')).headers.get('x-mock-session-evicted')).toBeNull();
   });
 
   it('a journal keeps long paths cut short and marked', async () => {
     const session = { 'x-mock-session': 'long' };
     await call(mock, `/v1/${'p'.repeat(4_000)}?${'q'.repeat(4_000)}`, { headers: session });
-    const [entry] = (await (await fetch(`${mock.origin}/__admin/requests`, { headers: session })).json()) as { path: string; query: string }[];
+    const [entry] = first((await (await fetch(`${mock.origin}/__admin/requests`, { headers: session })).json()) as { path: string; query: string }[], 1);
     expect(entry).toEqual(expect.objectContaining({ status: 404, truncated: true }));
     expect(entry.path).toHaveLength(256);
     expect(entry.query).toHaveLength(256);

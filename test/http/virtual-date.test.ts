@@ -5,6 +5,7 @@ import type { JournalEntry } from '../../src/core/state/journal.js';
 import { T0, burst, call } from '../support/mock.js';
 import { rawRequest } from '../support/raw.js';
 import { fakeTime, startWithTime } from '../support/replay.js';
+import { at } from '../support/checked.js';
 
 const httpDate = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toUTCString();
 
@@ -76,7 +77,7 @@ describe('the journal and logs keep real and virtual time where they differ', ()
     log('json')(entry);
     log('pretty')(entry);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(JSON.parse(lines[0])).toMatchObject({ at: entry.at, realAt: entry.realAt });
+    expect(JSON.parse(at(lines, 0))).toMatchObject({ at: entry.at, realAt: entry.realAt });
     expect(lines[1]).toContain(`${entry.at} (real ${entry.realAt}) GET /v1/pets`);
   });
 });

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { T0, burst, call, post, useMock } from '../support/mock.js';
+import { at, first } from '../support/checked.js';
 
 const { mock, fresh } = useMock({ keys: ['qa-key-123456:free:3:100'] });
 beforeEach(fresh);
@@ -84,14 +85,14 @@ describe('request and answer details', () => {
     expect(JSON.stringify(withDetails)).not.toContain('demo-free');
     const [plain] = (await admin('requests')).json;
     expect(plain.details).toBeUndefined();
-    expect(mock().requests({ details: true })[0].details?.request.body).toBe('{"name":"Rex","categoryId":1}');
-    expect(mock().requests()[0].details).toBeUndefined();
+    expect(at(mock().requests({ details: true }), 0).details?.request.body).toBe('{"name":"Rex","categoryId":1}');
+    expect(at(mock().requests(), 0).details).toBeUndefined();
   });
 
   it('a long answer is cut at 4 KiB and marked truncated', async () => {
     mock().recordDetails();
     await call(mock(), '/v1/pets?limit=100');
-    const [entry] = mock().requests({ details: true });
+    const [entry] = first(mock().requests({ details: true }), 1);
     expect(entry.details?.response.truncated).toBe(true);
     expect(new TextEncoder().encode(entry.details?.response.body).length).toBeLessThanOrEqual(4096);
     expect(entry.details?.response.bodyBytes).toBeGreaterThan(4096);
@@ -101,10 +102,10 @@ describe('request and answer details', () => {
     mock().recordDetails(true);
     mock().reset();
     await call(mock(), '/v1/pets?limit=1');
-    expect(mock().requests({ details: true })[0].details).toBeDefined();
+    expect(at(mock().requests({ details: true }), 0).details).toBeDefined();
     expect((await admin('journal', { method: 'PUT', body: '{"details":false}' })).json.details).toBe(false);
     await call(mock(), '/v1/pets?limit=1');
-    expect(mock().requests({ details: true })[1].details).toBeUndefined();
+    expect(at(mock().requests({ details: true }), 1).details).toBeUndefined();
   });
 
   it.each(['{"details":"yes"}', '{}', '{"details":true,"more":1}', '[true]'])('PUT journal %s -> 400', async (body) => {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MockEngine } from '../../src/core/pipeline/engine.js';
 import { buildBaseData, defaultSettings } from '../../src/core/state/world-settings.js';
+import { at } from '../support/checked.js';
 
 const T0 = Date.UTC(2026, 2, 10, 12, 0, 0);
 const HORIZON = 4 * 60_000;
@@ -41,7 +42,7 @@ function play(input: Scenario, stopAtBan = false) {
   const engine = new MockEngine({ settings });
   const clock = engine.sessions.defaultWorld.clock;
   const callers: Caller[] = [
-    ...compliant.map((lags) => ({ compliant: true, lags, gap: 0, sent: 0, nextAt: T0 + start + lags[0] })),
+    ...compliant.map((lags) => ({ compliant: true, lags, gap: 0, sent: 0, nextAt: T0 + start + at(lags, 0) })),
     ...rogues.map((r) => ({ compliant: false, lags: r.lags, gap: r.gap, sent: 0, nextAt: T0 + start + r.offset })),
   ];
   const answers: { caller: Caller; at: number; status: number; code?: string; headers: Record<string, string> }[] = [];
@@ -53,7 +54,7 @@ function play(input: Scenario, stopAtBan = false) {
     const code = res.status === 429 ? (JSON.parse(res.body ?? '{}') as { code: string }).code : undefined;
     answers.push({ caller, at: caller.nextAt, status: res.status, code, headers: res.headers });
     if (stopAtBan && code === 'key_banned') break;
-    const lag = caller.lags[caller.sent++ % caller.lags.length];
+    const lag = at(caller.lags, caller.sent++ % caller.lags.length);
     if (!caller.compliant) caller.nextAt += caller.gap + lag;
     else if (res.status === 429) caller.nextAt += Number(res.headers['Retry-After']) * 1000 + lag;
     else caller.nextAt += lag;
@@ -93,7 +94,7 @@ describe('bans over interleavings of callers sharing a key, on the virtual clock
         for (const a of play(input)) {
           expect(a.headers.Date).toBe(new Date(Math.floor(a.at / 1000) * 1000).toUTCString());
           if (a.status !== 429) continue;
-          const date = Date.parse(a.headers.Date) / 1000;
+          const date = Date.parse(a.headers.Date ?? '') / 1000;
           expect(Number(a.headers['X-RateLimit-Reset']) - date).toBe(Number(a.headers['Retry-After']));
         }
       }),

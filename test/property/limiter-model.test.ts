@@ -4,6 +4,7 @@ import { MockEngine } from '../../src/core/pipeline/engine.js';
 import { BAN_GRACE_MS, RateLimiter, rateHeaders, type RateReport } from '../../src/core/state/limiter.js';
 import { buildBaseData, defaultSettings } from '../../src/core/state/world-settings.js';
 import type { BanRule, Limits } from '../../src/core/types.js';
+import { at } from '../support/checked.js';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -107,8 +108,8 @@ function move(now: number, s: Step, models: ModelKey[]): number {
   if (s.kind === 'advance') return now + s.ms;
   if (s.kind !== 'edge') return now;
   // A ban's end comes first in the list, so a third of the edge steps of a banned key land on it.
-  const edges = models[s.key].edges(now);
-  const target = edges[s.which % edges.length] + s.offset;
+  const edges = at(models, s.key).edges(now);
+  const target = at(edges, s.which % edges.length) + s.offset;
   return Math.max(now, target);
 }
 
@@ -123,9 +124,9 @@ describe('the rate limiter against a reference model', () => {
           now = move(now, s, models);
           if (s.kind !== 'take') continue;
           const real = limiter.take(`k${s.key}`, limits, now, s.enforce);
-          const expected = models[s.key].take(now, s.enforce);
+          const expected = at(models, s.key).take(now, s.enforce);
           expect({ outcome: real.outcome, headers: rateHeaders(real.report) }).toEqual({ outcome: expected.outcome, headers: rateHeaders(expected.report) });
-          for (const k of [0, 1]) expect(rateHeaders(limiter.peek(`k${k}`, limits, now))).toEqual(rateHeaders(models[k].report(now)));
+          for (const k of [0, 1]) expect(rateHeaders(limiter.peek(`k${k}`, limits, now))).toEqual(rateHeaders(at(models, k).report(now)));
         }
       }),
       { numRuns: 300 },
@@ -147,7 +148,7 @@ describe('the engine against the same model', () => {
           // An unknown path is answered before the limit check: it counts when there is room but is never refused.
           const path = s.enforce ? '/v1/pets' : '/v1/nope';
           const res = engine.handle({ method: 'GET', path, query: 'limit=1', headers: { authorization: `Bearer k${s.key}` } });
-          const expected = models[s.key].take(clock.now(), s.enforce);
+          const expected = at(models, s.key).take(clock.now(), s.enforce);
           const status = !s.enforce ? 404 : expected.outcome === 'allowed' ? 200 : 429;
           expect(res.status).toBe(status);
           if (status === 429) expect(JSON.parse(res.body ?? '{}').code).toBe(expected.outcome === 'banned' ? 'key_banned' : 'rate_limited');

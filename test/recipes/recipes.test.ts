@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT, userProject } from './project.js';
+import { at } from '../support/checked.js';
 
 const exec = promisify(execFile);
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -136,7 +137,7 @@ describe('the README recipes', () => {
     const stopped = await sh('bash', ['-e', '-c', step('Stop petstore-mock and show its log')], { cwd: dir, env });
     expect(stopped.code).toBe(0);
     const lines = stopped.out.split('\n').filter((l) => l.startsWith('{'));
-    expect(JSON.parse(lines[0])).toMatchObject({ event: 'ready', url: `http://127.0.0.1:${port}/v1` });
+    expect(JSON.parse(at(lines, 0))).toMatchObject({ event: 'ready', url: `http://127.0.0.1:${port}/v1` });
     expect(lines.map((l) => JSON.parse(l) as { path?: string; status?: number }).filter((e) => e.path === '/v1/pets')).toMatchObject([{ status: 200 }]);
     await expect.poll(() => refused(`http://127.0.0.1:${port}/__admin/health`), { timeout: 5000 }).toBe(true);
   });

@@ -13,6 +13,7 @@ import { ScenarioCatalogue } from '../../src/files/scenario-catalogue.js';
 import { openSharedState, type SharedState } from '../../src/state-redis/index.js';
 import { T0 } from '../support/mock.js';
 import { TestRedis, redisAvailable } from '../support/redis.js';
+import { at } from '../support/checked.js';
 
 const run = redisAvailable();
 
@@ -84,7 +85,7 @@ interface Side {
 
 async function apply(side: Side, c: Command): Promise<unknown> {
   const i = c.via % side.engines.length;
-  const admin = side.admins[i];
+  const admin = at(side.admins, i);
   const id = c.session === 'default' ? undefined : c.session;
   const settle = async (): Promise<void> => {
     // Reset and scenarios restart the clock with real time, which differs between the two sides.
@@ -94,7 +95,7 @@ async function apply(side: Side, c: Command): Promise<unknown> {
     case 'api': {
       // A burst (times 8) goes through limits into bans; its requests alternate between instances too.
       const answers: unknown[] = [];
-      for (let n = 0; n < c.times; n++) answers.push(comparable(await side.engines[(i + n) % side.engines.length].handle(coreRequest(c))));
+      for (let n = 0; n < c.times; n++) answers.push(comparable(await at(side.engines, (i + n) % side.engines.length).handle(coreRequest(c))));
       return answers;
     }
     case 'advance':
@@ -149,7 +150,7 @@ describe.skipIf(!run)('a shared state answers as one in-memory mock', () => {
     opened.push(...two);
     const shared: Side = { engines: two.map((s) => s.engine), admins: two.map((s) => s.admin) };
     for (const side of [memory, shared]) {
-      for (const s of SESSIONS) await side.admins[0].changeClock(s === 'default' ? undefined : s, { frozen: true, set: T0 });
+      for (const s of SESSIONS) await at(side.admins, 0).changeClock(s === 'default' ? undefined : s, { frozen: true, set: T0 });
     }
     return [memory, shared];
   }
@@ -166,7 +167,7 @@ describe.skipIf(!run)('a shared state answers as one in-memory mock', () => {
         }
         for (const s of SESSIONS) {
           const id = s === 'default' ? undefined : s;
-          expect(withoutDuration(await shared.admins[1].requests(id, true))).toEqual(withoutDuration(await memory.admins[0].requests(id, true)));
+          expect(withoutDuration(await at(shared.admins, 1).requests(id, true))).toEqual(withoutDuration(await at(memory.admins, 0).requests(id, true)));
         }
       }),
       { numRuns: 40 },

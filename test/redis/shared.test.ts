@@ -5,6 +5,7 @@ import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type SharedRunningMock } from '../../src/index.js';
 import { T0 } from '../support/mock.js';
+import { at, first, type Tuple } from '../support/checked.js';
 import { TestRedis, redisAvailable } from '../support/redis.js';
 
 const run = redisAvailable();
@@ -38,14 +39,14 @@ describe.skipIf(!run)('instances sharing one Redis', () => {
   const mocks: SharedRunningMock[] = [];
   let prefixes = 0;
   /** Starts `n` instances of a fresh deployment (its own prefix) with the clock frozen at T0. */
-  async function deployment(n: number, extra: { keys?: string[]; seed?: number } = {}): Promise<SharedRunningMock[]> {
+  async function deployment<N extends number>(n: N, extra: { keys?: string[]; seed?: number } = {}): Promise<Tuple<SharedRunningMock, N>> {
     const prefix = `t${++prefixes}`;
     const started: SharedRunningMock[] = [];
     for (let i = 0; i < n; i++) started.push(await startMock({ state: redis.url, statePrefix: prefix, ...extra }));
     mocks.push(...started);
-    await started[0].clock.freeze();
-    await started[0].clock.set(T0);
-    return started;
+    await at(started, 0).clock.freeze();
+    await at(started, 0).clock.set(T0);
+    return first(started, n);
   }
 
   beforeAll(async () => {
@@ -60,7 +61,7 @@ describe.skipIf(!run)('instances sharing one Redis', () => {
     const [a, b] = await deployment(2, { keys: ['shared-500:pro:500:100000'] });
     const agents = Array.from({ length: 50 }, () => new Agent({ keepAlive: true, maxSockets: 1 }));
     const statuses = await Promise.all(
-      Array.from({ length: 2000 }, (_, i) => send(i % 2 === 0 ? a : b, '/v1/pets?limit=1', { key: 'shared-500', agent: agents[i % 50] }).then((r) => r.status)),
+      Array.from({ length: 2000 }, (_, i) => send(i % 2 === 0 ? a : b, '/v1/pets?limit=1', { key: 'shared-500', agent: at(agents, i % 50) }).then((r) => r.status)),
     );
     for (const agent of agents) agent.destroy();
     expect(statuses.filter((s) => s === 200)).toHaveLength(500);
@@ -70,13 +71,13 @@ describe.skipIf(!run)('instances sharing one Redis', () => {
   it('200 parallel creates across three instances give 200 distinct ids with no gaps', async () => {
     const three = await deployment(3);
     const replies = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => send(three[i % 3], '/v1/pets', { method: 'POST', key: 'demo-enterprise', body: JSON.stringify({ name: `n${i}`, categoryId: 1 }) })),
+      Array.from({ length: 200 }, (_, i) => send(at(three, i % 3), '/v1/pets', { method: 'POST', key: 'demo-enterprise', body: JSON.stringify({ name: `n${i}`, categoryId: 1 }) })),
     );
     expect(replies.map((r) => r.status)).toEqual(Array(200).fill(201));
     const ids = replies.map((r) => JSON.parse(r.body).id as number).sort((x, y) => x - y);
     expect(ids).toEqual(Array.from({ length: 200 }, (_, i) => 151 + i));
     // Read at once from another instance: every answered request is in the journal, in order.
-    const journal = (await admin(three[1], 'GET', 'requests')) as { seq: number; reason: string }[];
+    const journal = (await admin(at(three, 1), 'GET', 'requests')) as { seq: number; reason: string }[];
     expect(journal.map((e) => e.seq)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
     expect(journal.map((e) => Number(e.reason.replace('created animal ', ''))).sort((x, y) => x - y)).toEqual(ids);
   });

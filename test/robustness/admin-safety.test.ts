@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
 import { T0, call, post } from '../support/mock.js';
+import { at } from '../support/checked.js';
 
 let mock: RunningMock;
 beforeAll(async () => {
@@ -52,7 +53,7 @@ describe('what a page on another origin can send to the admin API', () => {
   });
 
   it.each(['GET requests', 'GET keys', 'GET clock', 'GET health'])('%s carries no CORS grant, so the page cannot read it', async (what) => {
-    const res = await admin('GET', what.split(' ')[1], page);
+    const res = await admin('GET', at(what.split(' '), 1), page);
     expect(res.status).toBe(200);
     expect(Object.keys(res.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
   });

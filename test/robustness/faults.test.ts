@@ -4,6 +4,7 @@ import { startMock, type RunningMock } from '../../src/index.js';
 import { cliLauncher, waitFor } from '../e2e/cli.js';
 import { call, post, useMock } from '../support/mock.js';
 import { rawRequest } from '../support/raw.js';
+import { at } from '../support/checked.js';
 
 const { mock, fresh } = useMock({ keys: ['bulk:enterprise:1000000:10000000'] });
 beforeEach(fresh);
@@ -140,7 +141,7 @@ describe('connections that sit idle', () => {
     const closed = idle.map((socket) => new Promise<void>((resolve) => socket.on('close', () => resolve())));
     for (const socket of idle) socket.on('error', () => undefined);
     // One that sent half its headers and stopped.
-    idle[0].write('GET /v1/pets HTTP/1.1\r\nHost: x\r\n');
+    at(idle, 0).write('GET /v1/pets HTTP/1.1\r\nHost: x\r\n');
     expect((await call(m, '/v1/pets?limit=1')).status).toBe(200);
     await within(m.close(), 10_000, 'close() with idle connections');
     await within(Promise.all(closed), 10_000, 'the idle connections closing');

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { responseProblem } from '../support/openapi-check.js';
 import { useMock } from '../support/mock.js';
 import { rawRequest, type RawReply } from '../support/raw.js';
+import { at } from '../support/checked.js';
 
 const { mock, fresh } = useMock();
 beforeEach(fresh);
@@ -15,7 +16,7 @@ async function send(method: string, target: string, headerLines: string[] = [AUT
   const length = body ? [`Content-Length: ${Buffer.byteLength(body)}`] : [];
   const text = `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n${[...headerLines, ...length].map((h) => `${h}\r\n`).join('')}Connection: close\r\n\r\n${body}`;
   const reply = await rawRequest(mock(), Buffer.from(text, 'latin1'));
-  const path = target.split('?')[0];
+  const path = at(target.split('?'), 0);
   expect(responseProblem(method, path, reply.status, new Headers(reply.headers), reply.body)).toBeUndefined();
   return reply;
 }

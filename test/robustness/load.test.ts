@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, post, useMock } from '../support/mock.js';
+import { at } from '../support/checked.js';
 
 const { mock, fresh } = useMock({ keys: ['q20:free:20:1000', 'q100:free:100:1000', 'q1:free:1:1000', 'bulk:enterprise:1000000:10000000'] });
 beforeEach(fresh);
@@ -19,7 +20,7 @@ describe('concurrent creates', () => {
     const byId = await Promise.all(created.map((r) => call(mock(), `/v1/pets/${r.json.id}`, { key: 'bulk' })));
     expect(byId.map((r) => r.text)).toEqual(created.map((r) => r.text));
     const pending = (await call(mock(), '/v1/pets?status=pending&limit=100', { key: 'bulk' })).json as { id: number; name: string }[];
-    expect(pending.every((p, i) => i === 0 || p.id > pending[i - 1].id)).toBe(true);
+    expect(pending.every((p, i) => i === 0 || p.id > at(pending, i - 1).id)).toBe(true);
     expect(mock().requests().filter((e) => e.method === 'POST' && e.status === 201)).toHaveLength(Math.min(n, 1000));
   });
 
@@ -105,7 +106,7 @@ describe('a short soak (the long one is npm run soak)', () => {
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < total) {
-        const [path, init] = targets[next++ % targets.length];
+        const [path, init] = at(targets, next++ % targets.length);
         const res = await call(mock(), path, init);
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
       }

@@ -4,6 +4,7 @@ import { startMock } from '../../src/index.js';
 import { cliLauncher, waitFor } from '../e2e/cli.js';
 import { call, post, useMock } from '../support/mock.js';
 import { rawRequest } from '../support/raw.js';
+import { at } from '../support/checked.js';
 
 const cli = cliLauncher();
 
@@ -117,8 +118,8 @@ describe('the pretty log writes what clients sent with control characters escape
       replies.push((await res.json()) as { code: string; message: string });
     }
     expect(replies.map((x) => x.code)).toEqual(['invalid_json', 'invalid_json']);
-    expect(replies[0].message).toContain(JSON.stringify(evil));
-    expect(replies[1].message.length).toBeLessThan(200);
+    expect(at(replies, 0).message).toContain(JSON.stringify(evil));
+    expect(at(replies, 1).message.length).toBeLessThan(200);
     // The long key is past the string limit before it could appear twice.
     await waitFor(r, /appears twice[^\n]*\n[^\n]*a string is longer than 1000 characters/);
     const log = r.stdout().slice(banner.length);

@@ -8,6 +8,7 @@ import { ScenarioError } from '../../src/core/scenarios/scenario-compiler.js';
 import { defaultSettings } from '../../src/core/state/world-settings.js';
 import { BaseData } from '../../src/core/state/store.js';
 import { ScenarioSource, loadScenario, scenariosDir, shippedScenarios, type ScenarioHost } from '../../src/files/scenario-files.js';
+import { at } from '../support/checked.js';
 
 const dir = scenariosDir();
 const schema = JSON.parse(readFileSync(join(dir, 'scenario.schema.json'), 'utf8')) as object;
@@ -31,7 +32,7 @@ describe('the shipped scenarios', () => {
     expect(files.every((f) => extname(f) === '.yaml')).toBe(true);
     const list = shippedScenarios();
     expect(list.map((s) => s.name)).toEqual(list.map((s) => basename(s.file, '.yaml')));
-    expect(list[0].name).toBe('default');
+    expect(at(list, 0).name).toBe('default');
     expect(list.map((s) => s.name)).toEqual(expect.arrayContaining(REQUIRED));
     for (const s of list) expect(s.description.length).toBeGreaterThan(10);
   });

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { RunningMock } from '../../src/index.js';
 import { T0, call, post } from '../support/mock.js';
 import { fakeTime, startWithTime, writeScenario } from '../support/replay.js';
+import { at } from '../support/checked.js';
 
 const T0s = T0 / 1000;
 const seconds = (headers: Headers, name: string): number => Number(headers.get(name));
@@ -159,10 +160,10 @@ describe('each shipped scenario, replayed over HTTP with the clock advanced', ()
         return reply;
       });
       while (mock.requests().length === 0) await new Promise((resolve) => setImmediate(resolve));
-      expect(mock.requests()[0].delayMs).toBe(first[0]);
+      expect(at(mock.requests(), 0).delayMs).toBe(at(first, 0));
       const held = vi.getTimerCount();
       expect(held).toBeGreaterThan(0);
-      await vi.advanceTimersByTimeAsync(first[0] - 1);
+      await vi.advanceTimersByTimeAsync(at(first, 0) - 1);
       expect(answered).toBe(false);
       await vi.advanceTimersByTimeAsync(1);
       // The adapter's timer has fired (the others belong to the client's and server's sockets).

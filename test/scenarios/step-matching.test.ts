@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
 import { call, post } from '../support/mock.js';
+import { first } from '../support/checked.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-steps-'));
 function file(name: string, text: string): string {
@@ -153,7 +154,7 @@ describe('journal details from a scenario file', () => {
   it('journal.details: true records headers and bodies from the start', async () => {
     const mock = await mockWith('description: recorded\njournal: { details: true }\n', 'recorded.yaml');
     await call(mock, '/v1/pets?limit=1');
-    const [entry] = mock.requests({ details: true });
+    const [entry] = first(mock.requests({ details: true }), 1);
     expect(entry.details?.request.headers.authorization).toBe('Bearer demo…ree');
     expect(JSON.parse(entry.details?.response.body ?? '')).toHaveLength(1);
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startMock, type MockOptions, type RunningMock } from '../../src/index.js';
 import { responseProblem } from './openapi-check.js';
+import { at } from './checked.js';
 
 /** A fixed instant tests freeze the clock at: 2026-03-10T12:00:00Z, a whole minute. */
 export const T0 = Date.UTC(2026, 2, 10, 12, 0, 0);
@@ -51,7 +52,7 @@ export async function call(mock: RunningMock, path: string, init: RequestInit & 
   const method = rest.method ?? 'GET';
   const res = await fetch(`${mock.origin}${path}`, { ...rest, headers });
   const text = await res.text();
-  const problem = responseProblem(method, path.split('?')[0], res.status, res.headers, text);
+  const problem = responseProblem(method, at(path.split('?'), 0), res.status, res.headers, text);
   expect(problem).toBeUndefined();
   let json: unknown;
   try {

@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import type { RunningMock } from '../../src/index.js';
+import { at } from './checked.js';
 
 /** A response read off a raw socket. */
 export interface RawReply {
@@ -72,7 +73,7 @@ function complete(buffer: Buffer): boolean {
 function parseReply(buffer: Buffer): RawReply {
   const parts = split(buffer);
   if (!parts) throw new Error(`not an HTTP answer: ${JSON.stringify(buffer.toString('latin1').slice(0, 200))}`);
-  const [statusLine, ...lines] = parts.head.split('\r\n');
+  const [statusLine = '', ...lines] = parts.head.split('\r\n');
   const headers: Record<string, string> = {};
   for (const line of lines) {
     const colon = line.indexOf(':');
@@ -88,7 +89,7 @@ function parseReply(buffer: Buffer): RawReply {
   } catch {
     json = undefined;
   }
-  return { status: Number(statusLine.split(' ')[1]), headers, body, json };
+  return { status: Number(at(statusLine.split(' '), 1)), headers, body, json };
 }
 
 /** A GET request line and headers as raw text, with `Connection: close`. */

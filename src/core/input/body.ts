@@ -21,12 +21,12 @@ function mediaTypeProblem(contentType: string | undefined, hasBody: boolean): st
   if (contentType === undefined || contentType.trim() === '') {
     return hasBody ? 'The body has no Content-Type; send it as "Content-Type: application/json".' : undefined;
   }
-  const [type, ...params] = contentType.split(';');
+  const [type = '', ...params] = contentType.split(';');
   if (type.trim().toLowerCase() !== 'application/json') {
     return `The Content-Type ${JSON.stringify(type.trim().slice(0, 100))} is not supported; send the body as application/json.`;
   }
   for (const param of params) {
-    const [name, rawValue = ''] = param.split('=');
+    const [name = '', rawValue = ''] = param.split('=');
     if (name.trim().toLowerCase() !== 'charset') continue;
     const value = rawValue.trim().replace(/^"(.*)"$/, '$1').toLowerCase();
     if (value !== 'utf-8' && value !== 'utf8') {
@@ -47,9 +47,8 @@ export function readJsonBody(headers: HeaderBag, body: Uint8Array | null | undef
   const codings = contentCodings(single(headers['content-encoding']));
   if (tooLarge) throw tooLargeError();
   if (!hasBody || !body) throw new MockError('missing_body', 'The request needs a JSON body, for example {"name": "Rex", "categoryId": 3}.');
-  let bytes = body;
   // Codings are listed in the order they were applied, so they are undone from the last.
-  for (let i = codings.length - 1; i >= 0; i--) bytes = inflate(bytes, codings[i]);
+  const bytes = codings.reduceRight<Uint8Array>((inner, coding) => inflate(inner, coding), body);
   try {
     return parseJsonBody(bytes);
   } catch (error) {

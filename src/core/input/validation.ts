@@ -184,8 +184,7 @@ function readListQuery(rawQuery: string): ListQuery {
     const rawName = eq === -1 ? pair : pair.slice(0, eq);
     const name = decodeComponent(rawName, 'a query parameter name');
     // limit[]=5 and status[0]=sold are how form encoders write arrays; ignoring them would hide the mistake.
-    const array = /^(limit|status)\[[^\]]*\]$/.exec(name);
-    if (array) throw queryError(array[1], 'must be one value, not an array');
+    if (/^(limit|status)\[[^\]]*\]$/.test(name)) throw queryError(name.slice(0, name.indexOf('[')), 'must be one value, not an array');
     if (name !== 'limit' && name !== 'status') continue;
     const value = decodeComponent(eq === -1 ? '' : pair.slice(eq + 1), name);
     if (name === 'limit') {

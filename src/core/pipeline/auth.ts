@@ -48,7 +48,7 @@ function countHeader(rawHeaders: readonly string[] | undefined, name: string): n
   let n = 0;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const raw = rawHeaders[i];
-    if (raw.length === name.length && raw.toLowerCase() === name) n++;
+    if (raw !== undefined && raw.length === name.length && raw.toLowerCase() === name) n++;
   }
   return n;
 }

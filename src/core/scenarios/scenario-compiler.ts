@@ -193,9 +193,9 @@ function duration(value: DurationSpec): number {
 }
 
 function compileRuntime(spec: ScenarioSpec, name: string, keys: ReadonlySet<string>): RuntimeSpec | undefined {
-  const steps = (spec.steps ?? []).map((step, i) => {
+  const steps = (spec.steps ?? []).map((step, i, all) => {
     const match = compileMatch(step.match, keys, ['steps', i, 'match']);
-    if (i > 0 && spec.steps?.[i - 1].times === 'forever') {
+    if (all[i - 1]?.times === 'forever') {
       throw new ScenarioSpecError(['steps', i], `this step never runs: step ${i} before it answers forever; remove it, or give step ${i} a number of times`);
     }
     return { match, times: step.times === 'forever' ? Infinity : step.times ?? 1, answer: compileAnswer(step.answer, match, ['steps', i, 'answer']) };
@@ -263,10 +263,11 @@ function compileAnswer(answer: AnswerSpec, match: CompiledMatch, where: (string 
     }
   }
   const code = answer.code ?? DEFAULT_FORCED_CODES[answer.status];
-  const entry = (ERROR_CATALOGUE as Record<string, { status: number } | undefined>)[code];
-  if (!entry || entry.status !== answer.status || NOT_API_CODES.has(code)) {
+  const entry = code === undefined ? undefined : (ERROR_CATALOGUE as Record<string, { status: number } | undefined>)[code];
+  if (code === undefined || !entry || entry.status !== answer.status || NOT_API_CODES.has(code)) {
     const fitting = Object.entries(ERROR_CATALOGUE).filter(([c, v]) => v.status === answer.status && !NOT_API_CODES.has(c)).map(([c]) => c);
-    throw new ScenarioSpecError([...where, 'code'], `the code ${JSON.stringify(code)} is not one of the catalogue's codes for ${answer.status}: ${fitting.join(', ')}`);
+    const given = code === undefined ? `status ${answer.status} has no default code; name one with "code"` : `the code ${JSON.stringify(code)} is not one of the catalogue's codes for ${answer.status}`;
+    throw new ScenarioSpecError([...where, 'code'], `${given}: ${fitting.join(', ')}`);
   }
   const compiled: Extract<CompiledAnswer, { kind: 'error' }> = { kind: 'error', status: answer.status, code: code as ErrorCode };
   if (answer.message !== undefined) compiled.message = answer.message;

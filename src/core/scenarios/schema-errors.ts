@@ -5,10 +5,10 @@ type Path = readonly (string | number)[];
 
 /** The most useful of Ajv's errors, as a path into the document and a sentence. */
 export function pickError(errors: readonly ErrorObject[]): { path: Path; message: string } | undefined {
-  if (errors.length === 0) return undefined;
   const depth = (e: ErrorObject): number => (e.instancePath === '' ? 0 : e.instancePath.split('/').length - 1);
+  const [deepest] = [...errors].sort((a, b) => depth(b) - depth(a));
+  if (deepest === undefined) return undefined;
   const unknown = errors.find((e) => e.keyword === 'additionalProperties');
-  const deepest = [...errors].sort((a, b) => depth(b) - depth(a))[0];
   const chosen = unknown && depth(unknown) >= depth(deepest) - 1 ? unknown : deepest;
   const path = chosen.instancePath.split('/').slice(1).map((part) => {
     const key = part.replace(/~1/g, '/').replace(/~0/g, '~');

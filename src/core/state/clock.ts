@@ -18,7 +18,11 @@ export function parseDuration(text: string | number): number | undefined {
   let consumed = 0;
   let match: RegExpExecArray | null;
   while ((match = part.exec(trimmed)) !== null) {
-    total += Number(match[1]) * UNIT_MS[match[2]];
+    // Both groups take part in every match, and the unit group admits only UNIT_MS's keys.
+    const [, amount = '', unit = ''] = match;
+    const unitMs = UNIT_MS[unit];
+    if (unitMs === undefined) return undefined;
+    total += Number(amount) * unitMs;
     consumed = part.lastIndex;
   }
   if (consumed === 0 || consumed !== trimmed.length) return undefined;
@@ -129,7 +133,7 @@ const ISO_INSTANT = /^(\d{4}|[+-]\d{6})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2
 export function parseInstant(text: string): number | undefined {
   const m = ISO_INSTANT.exec(text);
   if (!m || m[1] === '-000000') return undefined;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map((v) => Number(v ?? 0));
+  const [year = 0, month = 1, day = 1, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((v) => Number(v ?? 0));
   const fields = new Date(0);
   // setUTCFullYear, not Date.UTC: Date.UTC reads the years 0 to 99 as 1900 to 1999.
   fields.setUTCFullYear(year, month - 1, day);

@@ -39,8 +39,8 @@ function boundText(bytes: Uint8Array): { body: string; truncated?: true } {
 function redactHeader(name: string, value: string): string {
   // A cut value is copied: a slice would keep the whole (up to 16 KiB) header alive in the journal.
   if (!SECRET_HEADERS.has(name)) return value.length > 1024 ? ownString(`${value.slice(0, 1024)}…`) : value;
-  const bearer = /^(Bearer) +(\S+)$/i.exec(value);
-  return bearer ? `${bearer[1]} ${redactKey(bearer[2])}` : redactKey(value);
+  // "Bearer" is six characters; the scheme keeps the case it was sent in.
+  return /^Bearer +\S+$/i.test(value) ? `${value.slice(0, 6)} ${redactKey(value.slice(6).trimStart())}` : redactKey(value);
 }
 
 function requestHeaders(req: CoreRequest): Record<string, string> {

@@ -108,7 +108,8 @@ export class Journal {
   /** Drops the oldest entry; false when there is none. */
   dropOldest(): boolean {
     if (this.head >= this.entries.length) return false;
-    const size = this.sizes[this.head];
+    // sizes is pushed and compacted in step with entries, and head < entries.length: never undefined.
+    const size = this.sizes[this.head]!;
     this.bytes -= size;
     this.shared.give(size);
     this.entries[this.head] = undefined;

@@ -33,15 +33,17 @@ export function parseKeySpec(spec: string): KeyConfig {
   const parts = spec.split(':');
   const usage = 'write --key KEY:PLAN or KEY:PLAN:PER_MINUTE:PER_DAY, PLAN one of free, pro, business, enterprise';
   if (parts.length !== 2 && parts.length !== 4) throw new KeySpecError(`--key ${JSON.stringify(spec)} is not valid; ${usage}.`);
-  const [key, planText] = parts;
+  const [key = '', planText = '', perMinuteText, perDayText] = parts;
   if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(key)) {
     throw new KeySpecError(`--key ${JSON.stringify(spec)} has a key with characters a bearer token cannot hold; use letters, digits and -._~+/.`);
   }
   const plan = planText.toLowerCase() as PlanName;
   if (!PLAN_NAMES.includes(plan)) throw new KeySpecError(`--key ${JSON.stringify(spec)} names an unknown plan ${JSON.stringify(planText)}; ${usage}.`);
   const limits = { ...PLAN_LIMITS[plan] };
-  if (parts.length === 4) {
-    const [perMinute, perDay] = [parts[2], parts[3]].map((n) => (/^\d{1,12}$/.test(n) ? Number(n) : NaN));
+  if (perMinuteText !== undefined && perDayText !== undefined) {
+    const count = (n: string): number => (/^\d{1,12}$/.test(n) ? Number(n) : NaN);
+    const perMinute = count(perMinuteText);
+    const perDay = count(perDayText);
     if (!(perMinute >= 1 && perDay >= 1)) throw new KeySpecError(`--key ${JSON.stringify(spec)} needs whole numbers of at least 1 for PER_MINUTE and PER_DAY.`);
     limits.perMinute = perMinute;
     limits.perDay = perDay;

@@ -23,7 +23,8 @@ export interface Eviction {
 export function sessionIdOf(header: string | string[] | undefined): string {
   if (header === undefined) return DEFAULT_SESSION;
   const id = Array.isArray(header) ? header[0] : header;
-  if (id === DEFAULT_SESSION) return id;
+  // An empty list is a header that was not sent.
+  if (id === undefined || id === DEFAULT_SESSION) return DEFAULT_SESSION;
   if (Array.isArray(header) && header.length > 1) {
     throw new MockError('invalid_session', 'X-Mock-Session was sent more than once; send one session id.');
   }
@@ -139,6 +140,7 @@ export interface SessionSummary {
 /** The sessions of a registry, the default first, then the most recently used first. */
 export function summarizeSessions(registry: SessionRegistry): SessionSummary[] {
   const [first, ...rest] = registry.all();
+  if (first === undefined) return [];
   return [first, ...rest.sort((a, b) => b.lastUsed - a.lastUsed)].map((w) => ({
     id: w.id,
     scenario: w.settings.scenario,

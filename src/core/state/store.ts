@@ -21,7 +21,7 @@ export class BaseData {
     const sorted = isSortedById(pets) ? pets : [...pets].sort((a, b) => a.id - b.id);
     this.all = sorted;
     this.byStatus = indexByStatus(sorted);
-    this.maxId = sorted.length > 0 ? sorted[sorted.length - 1].id : 0;
+    this.maxId = sorted.at(-1)?.id ?? 0;
   }
 
   /** The serialised first `limit` animals of the base, optionally only those with `status`. */
@@ -37,7 +37,11 @@ export class BaseData {
 }
 
 function isSortedById(pets: readonly Pet[]): boolean {
-  for (let i = 1; i < pets.length; i++) if (pets[i - 1].id >= pets[i].id) return false;
+  let previous = -Infinity;
+  for (const pet of pets) {
+    if (pet.id <= previous) return false;
+    previous = pet.id;
+  }
   return true;
 }
 
@@ -53,8 +57,10 @@ function findById(pets: readonly Pet[], id: number): Pet | undefined {
   let hi = pets.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
-    const midId = pets[mid].id;
-    if (midId === id) return pets[mid];
+    // lo <= mid <= hi < pets.length, so there is a pet at mid.
+    const pet = pets[mid]!;
+    const midId = pet.id;
+    if (midId === id) return pet;
     if (midId < id) lo = mid + 1;
     else hi = mid - 1;
   }
