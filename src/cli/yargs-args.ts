@@ -8,7 +8,7 @@ export function serverOptions<T>(y: Argv<T>) {
     .option('port', { alias: 'p', type: 'string', default: '4010', describe: 'Port to listen on; 0 takes a free port' })
     .option('host', { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on' })
     .option('seed', { type: 'string', describe: 'Seed for the generated animals (fixed default: 42)' })
-    .option('pets', { type: 'string', describe: 'How many animals to generate (default 150)' })
+    .option('pets', { type: 'string', describe: 'How many animals to generate (default 50)' })
     .option('fixtures', { type: 'string', describe: 'Load animals from a JSON array or a json-server db.json' })
     .option('scenario', { type: 'string', describe: 'A shipped scenario name or a scenario file (.yaml/.json)' })
     .option('key', { type: 'string', array: true, default: [] as string[], describe: 'Extra key KEY:PLAN[:PER_MINUTE:PER_DAY] (repeatable)' })
@@ -58,7 +58,7 @@ export async function runYargs(args: readonly string[]): Promise<void> {
     .command('$0', 'Start the mock server', serverOptions, async (argv) => {
       await startFromArgs(toRawArgs(argv));
     })
-    .example('$0', 'Serve on http://127.0.0.1:4010/v1 with 150 seeded animals')
+    .example('$0', 'Serve on http://127.0.0.1:4010/v1 with 50 seeded animals')
     .example('$0 --port 0 --ready-json', 'Take a free port and print one JSON line when ready (for CI)')
     .example('$0 --scenario ban', 'Replay the temporary-ban scenario')
     .example('$0 --key ci-key:enterprise:100000:10000000', 'Add a key with custom limits')

@@ -37,9 +37,9 @@ describe('createFetchHandler called directly', () => {
 
     const created = await send('/v1/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Rex', categoryId: 3 }) });
     expect(created.res.status).toBe(201);
-    expect(created.json).toEqual({ id: 151, name: 'Rex', categoryId: 3 });
-    expect(created.res.headers.get('location')).toBe('/v1/pets/151');
-    expect((await send('/v1/pets/151')).json).toEqual(created.json);
+    expect(created.json).toEqual({ id: 51, name: 'Rex', categoryId: 3 });
+    expect(created.res.headers.get('location')).toBe('/v1/pets/51');
+    expect((await send('/v1/pets/51')).json).toEqual(created.json);
   });
 
   it('answers byte for byte what the server answers for the same options', async () => {
