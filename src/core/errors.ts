@@ -67,7 +67,10 @@ export function errorBody(code: string, message: string, status: number, details
   return JSON.stringify(body);
 }
 
+/** Where a person reports a bug; the same address as `bugs` in package.json (a test keeps them equal). */
+export const ISSUES_URL = 'https://github.com/petstore-mock/petstore-mock/issues';
+
 /** The message of a 500: a bug in the mock, which the person should report with its request. */
 export function internalErrorMessage(error: unknown): string {
-  return `petstore-mock hit an internal error (${(error as Error)?.message ?? String(error)}); please report it with the request that caused it.`;
+  return `petstore-mock hit an internal error (${(error as Error)?.message ?? String(error)}); please report it at ${ISSUES_URL} with the request that caused it.`;
 }
