@@ -105,7 +105,7 @@ describe('createFetchHandler called directly', () => {
     expect(() => handler.useScenario('nope')).toThrow(/^petstore-mock: unknown scenario "nope"; use one of .*\bdefault\b/);
   });
 
-  it('sees URLs as a Request cleans them up: dot segments resolved (the README says so)', async () => {
+  it('sees URLs as a Request cleans them up: dot segments resolved (docs/reference.md says so)', async () => {
     const { res } = await send('/v1/pets/../pets?limit=1');
     expect(res.status).toBe(200);
     expect(handler.requests().at(-1)?.path).toBe('/v1/pets');

@@ -10,7 +10,7 @@ const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 2, 10, 23, 58, 30);
 
 /**
- * The reference: the README's rules written as plainly as possible. Windows are the clock's
+ * The reference: the rules of docs/reference.md written as plainly as possible. Windows are the clock's
  * minute and the UTC day; a request counts only when both have room; the reported window is the
  * one with fewer left (the day on a tie); more than `after` refusals in a row ban the key until
  * a whole second `durationMs` later.
