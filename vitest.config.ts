@@ -6,6 +6,7 @@ export default defineConfig({
   define: { __PETSTORE_PET_NAMES__: JSON.stringify(english.rawDefinitions.animal?.pet_name) },
   test: {
     include: ['test/**/*.test.ts'],
+    setupFiles: ['test/support/node-platform.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -1,5 +1,6 @@
 // Assembles a mock from its parts: the settings (flags, fixtures, scenarios), the core engine,
 // and one of the two front ends (the HTTP server or the fetch handler).
+import './node-platform.js';
 import { parseDuration, type ClockState } from './core/state/clock.js';
 import { MockEngine } from './core/pipeline/engine.js';
 import type { JournalEntry } from './core/state/journal.js';

@@ -70,6 +70,30 @@ export function errorBody(code: string, message: string, status: number, details
 /** Where a person reports a bug; the same address as `bugs` in package.json (a test keeps them equal). */
 export const ISSUES_URL = 'https://github.com/petstore-mock/petstore-mock/issues';
 
+/**
+ * The headers every answer of the mock carries, API and admin, errors included: never cached, and
+ * never read by a browser as anything but JSON (answers echo client input).
+ */
+export const COMMON_HEADERS: Readonly<Record<string, string>> = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
+
+/** A rendered error answer: status, the common headers plus the error's own, and the Error body. */
+export interface ErrorAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * The one place an error becomes an answer. A `MockError` keeps its code, status, details and
+ * headers; anything else is a bug and becomes `internal_error`. `extraHeaders` are what the front
+ * end adds (CORS on the API, rate-limit headers); the error's own headers win over them.
+ */
+export function renderError(error: unknown, extraHeaders?: Readonly<Record<string, string>>): ErrorAnswer {
+  const known = error instanceof MockError ? error : new MockError('internal_error', internalErrorMessage(error));
+  const headers: Record<string, string> = { ...COMMON_HEADERS, 'Content-Type': 'application/json', ...extraHeaders, ...known.headers };
+  return { status: known.status, headers, body: errorBody(known.code, known.message, known.status, known.details) };
+}
+
 /** The message of a 500: a bug in the mock, which the person should report with its request. */
 export function internalErrorMessage(error: unknown): string {
   return `petstore-mock hit an internal error (${(error as Error)?.message ?? String(error)}); please report it at ${ISSUES_URL} with the request that caused it.`;

@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isValidInstant, parseDuration } from '../core/state/clock.js';
 import type { MockEngine } from '../core/pipeline/engine.js';
-import { MockError, errorBody } from '../core/errors.js';
+import { COMMON_HEADERS, MockError, renderError } from '../core/errors.js';
 import { ScenarioError } from '../core/scenarios/scenario-compiler.js';
 import { keyBucket, type World } from '../core/state/world.js';
 import { adminPage } from './admin-page.js';
@@ -39,8 +39,7 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
 
   router.use((req, res, next) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
+    for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value);
     if (req.method === 'OPTIONS') {
       res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PUT, OPTIONS');
       res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, X-Mock-Session, X-Admin-Token');
@@ -129,7 +128,8 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const known = error instanceof MockError ? error : bodyError(error) ?? new MockError('internal_error', `petstore-mock: the admin API failed (${String(error)}).`);
-    res.status(known.status).type('application/json').send(errorBody(known.code, known.message, known.status, known.details));
+    const answer = renderError(known);
+    res.status(answer.status).set(answer.headers).send(answer.body);
   });
   return app;
 }

@@ -2,7 +2,7 @@ import { MAX_BODY_BYTES } from '../core/input/body.js';
 import type { MockEngine } from '../core/pipeline/engine.js';
 import { MockError } from '../core/errors.js';
 import type { CoreRequest, CoreResponse, HeaderBag } from '../core/types.js';
-import { MAX_TARGET_BYTES, targetTooLong } from './node-adapter.js';
+import { MAX_TARGET_BYTES, targetTooLong } from '../core/input/request-target.js';
 
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Statuses a Fetch `Response` must be built without a body. */

@@ -1,19 +1,17 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { MAX_BODY_BYTES } from '../core/input/body.js';
+import { MAX_TARGET_BYTES, targetTooLong } from '../core/input/request-target.js';
 import type { MockEngine } from '../core/pipeline/engine.js';
-import { MockError, errorBody, internalErrorMessage } from '../core/errors.js';
+import { COMMON_HEADERS, errorBody, renderError } from '../core/errors.js';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
 
-/** The longest request target (path and query) the mock reads. */
-export const MAX_TARGET_BYTES = 8 * 1024;
+
+/** What the API grants any origin on answers given outside the core (see core/pipeline/cors.ts). */
+const API_CORS = { 'Access-Control-Allow-Origin': '*' };
 
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
 
-/** The 414 of a request target past `MAX_TARGET_BYTES`, for both adapters. */
-export function targetTooLong(length: number): MockError {
-  return new MockError('uri_too_long', `The request target is ${length} bytes long; the limit is ${MAX_TARGET_BYTES}. Shorten the query.`);
-}
 
 /** The scheme and authority of an absolute-form target (`GET http://host/v1/pets`), which HTTP/1.1 servers must accept. */
 const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
@@ -69,12 +67,7 @@ function safely(produce: () => CoreResponse): CoreResponse {
   try {
     return produce();
   } catch (error) {
-    const message = internalErrorMessage(error);
-    return {
-      status: 500,
-      headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' },
-      body: errorBody('internal_error', message, 500),
-    };
+    return renderError(error, API_CORS);
   }
 }
 
@@ -188,8 +181,12 @@ export function answerOnSocket(engine: MockEngine, req: IncomingMessage, socket:
   const response = safely(() => engine.handle(toCoreRequest(req, req.url ?? '/')));
   const body = response.body ?? '';
   const headers = { ...response.headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
-  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-  socket.end(`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}\r\n${lines}\r\n${body}`);
+  socket.end(`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}\r\n${headerLines(headers)}\r\n${body}`);
+}
+
+/** A header block for a raw socket answer, each line ending in CRLF. */
+function headerLines(headers: Record<string, string>): string {
+  return Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
 }
 
 /**
@@ -206,9 +203,6 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
     ? [431, 'headers_too_large', 'Request Header Fields Too Large', 'The request headers are larger than 16 KiB; send fewer or shorter headers.']
     : [400, 'bad_request', 'Bad Request', 'The request is not valid HTTP/1.1.'];
   const body = errorBody(code, message, status);
-  const extra = Object.entries(extraHeaders).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}` +
-      `Access-Control-Allow-Origin: *\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
-  );
+  const headers = { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), ...extraHeaders, ...API_CORS, ...COMMON_HEADERS, Connection: 'close' };
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${headerLines(headers)}\r\n${body}`);
 }

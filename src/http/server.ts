@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { MockEngine } from '../core/pipeline/engine.js';
-import { errorBody } from '../core/errors.js';
+import { MockError, renderError } from '../core/errors.js';
 import { answerClientError, answerOnSocket, handleApiRequest } from './node-adapter.js';
 import type { HttpOptions } from './options.js';
 
@@ -30,8 +30,9 @@ export function listen(engine: MockEngine, options: HttpOptions): Promise<Runnin
     if (url === '/__admin' || url.startsWith('/__admin/') || url.startsWith('/__admin?')) {
       admin ??= import('./admin-api.js').then((m) => m.createAdminHandler(engine, options));
       admin.then((handle) => handle(req, res)).catch((error: unknown) => {
-        res.writeHead(500, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' });
-        res.end(errorBody('internal_error', `petstore-mock: the admin API failed to load (${String(error)}); reinstall petstore-mock and report it if it persists.`, 500));
+        const answer = renderError(new MockError('internal_error', `petstore-mock: the admin API failed to load (${String(error)}); reinstall petstore-mock and report it if it persists.`));
+        res.writeHead(answer.status, answer.headers);
+        res.end(answer.body);
       });
       return;
     }

@@ -3,7 +3,6 @@ import { RateLimiter, rateHeaders } from '../../src/core/state/limiter.js';
 import { PLAN_LIMITS } from '../../src/core/state/plans.js';
 
 const MIN = 60_000;
-const DAY = 86_400_000;
 // 2026-03-10T12:00:00Z: a whole minute, mid-day.
 const T0 = Date.UTC(2026, 2, 10, 12, 0, 0);
 const noBan = { after: 0, durationMs: 0 };

@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
+import { adminCall, type AdminInit, type AdminReply, type ClockJson, type ErrorJson } from '../support/admin.js';
 import { T0, call, useMock } from '../support/mock.js';
 
 const { mock, fresh } = useMock();
 beforeEach(fresh);
 
-async function admin(path: string, init: RequestInit = {}, m: RunningMock = mock()): Promise<{ status: number; json: any }> {
-  const res = await fetch(`${m.origin}/__admin/${path}`, { ...init, headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined };
+function admin<T = unknown>(path: string, init: AdminInit = {}, m: RunningMock = mock()): Promise<AdminReply<T>> {
+  return adminCall<T>(m.origin, path, init);
 }
 
 describe('the admin API', () => {
   it('GET health', async () => {
-    expect(await admin('health')).toEqual({ status: 200, json: expect.objectContaining({ status: 'ok', scenario: 'default' }) });
+    const health = await admin('health');
+    expect({ status: health.status, json: health.json }).toEqual({ status: 200, json: expect.objectContaining({ status: 'ok', scenario: 'default' }) });
   });
 
   it('GET and POST clock: set, advance and freeze', async () => {
@@ -21,7 +21,7 @@ describe('the admin API', () => {
     expect((await admin('clock', { method: 'POST', body: '{"advance":"90s"}' })).json).toEqual({ now: new Date(T0 + 90_000).toISOString(), frozen: true });
     expect((await admin('clock', { method: 'POST', body: '{"set":"2030-12-05T00:00:00Z"}' })).json).toEqual({ now: '2030-12-05T00:00:00.000Z', frozen: true });
     expect((await call(mock(), '/v1/pets/1')).status).toBe(410);
-    const running = await admin('clock', { method: 'POST', body: '{"frozen":false}' });
+    const running = await admin<ClockJson>('clock', { method: 'POST', body: '{"frozen":false}' });
     expect(running.json.frozen).toBe(false);
   });
 
@@ -54,7 +54,7 @@ describe('the admin API', () => {
     const created = await call(mock(), '/v1/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Tmp","categoryId":1}' });
     expect((await admin('reset', { method: 'POST' })).status).toBe(200);
     expect((await admin('requests')).json).toEqual([]);
-    expect((await admin('clock')).json.frozen).toBe(false);
+    expect((await admin<ClockJson>('clock')).json.frozen).toBe(false);
     mock().clock.freeze();
     const after = await call(mock(), `/v1/pets/${created.json.id}`);
     expect(after.status).toBe(404);
@@ -63,8 +63,8 @@ describe('the admin API', () => {
 
   it('GET keys: plan, remaining quota and ban state per key', async () => {
     await call(mock(), '/v1/pets', { key: 'demo-pro' });
-    const keys = (await admin('keys')).json;
-    expect(keys.find((k: { key: string }) => k.key === 'demo-pro')).toEqual(expect.objectContaining({ plan: 'pro', remaining: 299, bannedUntil: null }));
+    const keys = (await admin<{ key: string }[]>('keys')).json;
+    expect(keys.find((k) => k.key === 'demo-pro')).toEqual(expect.objectContaining({ plan: 'pro', remaining: 299, bannedUntil: null }));
   });
 
   it('selects a session world with X-Mock-Session', async () => {
@@ -94,7 +94,7 @@ describe('--admin-token', () => {
   afterAll(() => locked.close());
 
   it('refuses admin calls without the token, accepts them with it', async () => {
-    const refused = await admin('health', {}, locked);
+    const refused = await admin<ErrorJson>('health', {}, locked);
     expect(refused.status).toBe(401);
     expect(refused.json.code).toBe('admin_unauthorized');
     expect((await admin('health', { headers: { authorization: 'Bearer s3cret' } }, locked)).status).toBe(200);

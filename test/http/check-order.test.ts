@@ -1,25 +1,13 @@
 import { gzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { CHECK_ORDER_CASES } from '../support/check-order-cases.js';
 import { burst, post, useMock } from '../support/mock.js';
 
 const { call, mock, fresh } = useMock({ keys: ['tiny:free:1:1000'] });
 beforeEach(fresh);
 
-const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024), categoryId: 1 });
-
 describe('the order of checks: preflight, route, removal, auth, rate limit, media type, size, validation', () => {
-  it.each([
-    ['an unknown path beats a missing key', '/v1/nope', { key: null }, 404, 'route_not_found'],
-    ['a wrong method beats a missing key', '/v1/pets/1', { method: 'DELETE', key: null }, 405, 'method_not_allowed'],
-    ['store orders beat a missing key', '/v1/store/orders', { key: null }, 501, 'not_implemented'],
-    ['a wrong-case path is unknown', '/V1/PETS', {}, 404, 'route_not_found'],
-    ['a trailing slash is unknown', '/v1/pets/', {}, 404, 'route_not_found'],
-    ['a missing key beats validation', '/v1/pets?limit=0', { key: null }, 401, 'missing_api_key'],
-    ['a missing key beats the media type', '/v1/pets', { ...post('x', { 'content-type': 'text/plain' }), key: null }, 401, 'missing_api_key'],
-    ['the media type beats the size', '/v1/pets', post(big, { 'content-type': 'text/plain' }), 415, 'unsupported_media_type'],
-    ['the size beats validation', '/v1/pets', post(big.replace('"name"', '"nome"')), 413, 'payload_too_large'],
-    ['an invalid petId is a 400 after auth', '/v1/pets/abc', {}, 400, 'invalid_path_parameter'],
-  ] as const)('%s', async (_what, path, init, status, code) => {
+  it.each(CHECK_ORDER_CASES)('%s', async (_what, path, init, status, code) => {
     const res = await call(path, init as RequestInit & { key?: string | null });
     expect(res.status).toBe(status);
     expect(res.json.code).toBe(code);

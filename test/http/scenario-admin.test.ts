@@ -2,14 +2,12 @@ import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { RunningMock } from '../../src/index.js';
 import { shippedScenarios } from '../../src/files/scenario-files.js';
+import { adminCall, type AdminInit, type AdminReply, type ErrorJson, type ScenarioJson } from '../support/admin.js';
 import { T0, call, post } from '../support/mock.js';
 import { fakeTime, startWithTime, writeScenario } from '../support/replay.js';
 
-async function admin(mock: RunningMock, path: string, init: RequestInit & { session?: string } = {}): Promise<{ status: number; json: any }> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (init.session) headers['x-mock-session'] = init.session;
-  const res = await fetch(`${mock.origin}/__admin/${path}`, { ...init, headers });
-  return { status: res.status, json: await res.json() };
+function admin<T = unknown>(mock: RunningMock, path: string, init: AdminInit = {}): Promise<AdminReply<T>> {
+  return adminCall<T>(mock.origin, path, init);
 }
 
 const put = (name: unknown, session?: string) => ({ method: 'PUT', body: JSON.stringify({ name }), session });
@@ -17,7 +15,7 @@ const put = (name: unknown, session?: string) => ({ method: 'PUT', body: JSON.st
 describe('scenarios through the admin API', () => {
   it('lists the shipped scenarios with their descriptions', async () => {
     const mock = await startWithTime(fakeTime(T0));
-    const list = (await admin(mock, 'scenarios')).json;
+    const list = (await admin<ScenarioJson[]>(mock, 'scenarios')).json;
     expect(list).toEqual(shippedScenarios().map((s) => ({ name: s.name, description: s.description })));
     expect(list.length).toBeGreaterThanOrEqual(11);
   });
@@ -26,7 +24,7 @@ describe('scenarios through the admin API', () => {
     const mock = await startWithTime(fakeTime(T0));
     expect((await call(mock, '/v1/pets/1')).status).toBe(200);
     const switched = await admin(mock, 'scenario', put('removed'));
-    expect(switched).toEqual({ status: 200, json: { name: 'removed', session: 'default', clock: { now: '2031-01-01T00:00:00.000Z', frozen: false } } });
+    expect({ status: switched.status, json: switched.json }).toEqual({ status: 200, json: { name: 'removed', session: 'default', clock: { now: '2031-01-01T00:00:00.000Z', frozen: false } } });
     expect((await admin(mock, 'scenario')).json).toEqual(expect.objectContaining({ name: 'removed', description: expect.stringContaining('410') }));
     expect((await call(mock, '/v1/pets/1')).status).toBe(410);
     await admin(mock, 'scenario', put('default'));
@@ -43,7 +41,7 @@ describe('scenarios through the admin API', () => {
     const res = await admin(mock, 'scenario', { method: 'PUT', body: JSON.stringify(body) });
     expect(res.status).toBe(status);
     expect(res.json).toEqual({ code, message: expect.stringMatching(message), status });
-    expect((await admin(mock, 'scenario')).json.name).toBe('default');
+    expect((await admin<ScenarioJson>(mock, 'scenario')).json.name).toBe('default');
   });
 
   it('switches over HTTP by name only; a file loaded at start or by the library is switchable by its name', async () => {
@@ -54,18 +52,18 @@ describe('scenarios through the admin API', () => {
     expect(byPath.json).toEqual({ code: 'scenario_invalid', message: expect.stringContaining('switches scenarios by name'), status: 400 });
     await admin(mock, 'scenario', put('default'));
     expect((await call(mock, '/v1/pets', { key: 'demo-pro' })).status).toBe(200);
-    expect((await admin(mock, 'scenario', put('qa-walk'))).json.name).toBe('qa-walk');
+    expect((await admin<ScenarioJson>(mock, 'scenario', put('qa-walk'))).json.name).toBe('qa-walk');
     expect((await call(mock, '/v1/pets', { key: 'demo-pro' })).json.code).toBe('revoked_api_key');
-    expect((await admin(mock, 'scenarios')).json.at(-1)).toEqual({ name: 'qa-walk', description: 'a QA file' });
+    expect((await admin<ScenarioJson[]>(mock, 'scenarios')).json.at(-1)).toEqual({ name: 'qa-walk', description: 'a QA file' });
   });
 
   it('keeps listing a loaded file that was deleted during the run, and says so when switched to', async () => {
     const file = writeScenario('short-lived.yaml', ['description: soon gone']);
     const mock = await startWithTime(fakeTime(T0), { scenario: file });
     rmSync(file);
-    expect((await admin(mock, 'scenarios')).json.at(-1)).toEqual({ name: 'short-lived', description: 'soon gone' });
+    expect((await admin<ScenarioJson[]>(mock, 'scenarios')).json.at(-1)).toEqual({ name: 'short-lived', description: 'soon gone' });
     expect((await admin(mock, 'scenario')).json).toEqual(expect.objectContaining({ name: 'short-lived', description: 'soon gone' }));
-    const switched = await admin(mock, 'scenario', put('short-lived'));
+    const switched = await admin<ErrorJson>(mock, 'scenario', put('short-lived'));
     expect(switched.status).toBe(400);
     expect(switched.json.message).toContain('cannot read the scenario file');
   });
@@ -74,7 +72,7 @@ describe('scenarios through the admin API', () => {
     const file = writeScenario('needs-key.yaml', ['description: uses a key only some servers have', 'usage:', '  - key: ci-key', '    minute: full']);
     const plain = await startWithTime(fakeTime(T0), { scenario: 'ban' });
     expect(() => plain.useScenario(file)).toThrow(`petstore-mock: ${file}:3:5: usage names the key "ci-key"`);
-    expect((await admin(plain, 'scenario')).json.name).toBe('ban');
+    expect((await admin<ScenarioJson>(plain, 'scenario')).json.name).toBe('ban');
     const withKey = await startWithTime(fakeTime(T0), { keys: ['ci-key:pro'] });
     withKey.useScenario(file);
     expect((await call(withKey, '/v1/pets', { key: 'ci-key' })).json.code).toBe('rate_limited');
@@ -95,8 +93,8 @@ describe('scenarios through the admin API', () => {
   it('the journal says why a forced answer was given', async () => {
     const mock = await startWithTime(fakeTime(T0), { scenario: 'create-fails-third' });
     for (const name of ['A', 'B', 'C']) await call(mock, '/v1/pets', post({ name, categoryId: 1 }));
-    const journal = (await admin(mock, 'requests')).json;
-    expect(journal.map((e: { status: number; code?: string; reason: string }) => [e.status, e.code, e.reason])).toEqual([
+    const journal = (await admin<{ status: number; code?: string; reason: string }[]>(mock, 'requests')).json;
+    expect(journal.map((e) => [e.status, e.code, e.reason])).toEqual([
       [201, undefined, expect.stringMatching(/^created animal \d+$/)],
       [201, undefined, expect.stringMatching(/^created animal \d+$/)],
       [503, 'service_unavailable', 'scenario create-fails-third, step 2: forced 503'],
@@ -137,9 +135,9 @@ describe('sessions', () => {
     // Four requests each so far: a shared counter would be at 52.
     expect((await call(mock, '/v1/pets?limit=1')).headers.get('x-ratelimit-remaining')).toBe('56');
 
-    expect((await admin(mock, 'scenario', { session: 'worker-a' })).json.name).toBe('revoked-key');
-    expect((await admin(mock, 'scenario')).json.name).toBe('default');
-    expect((await admin(mock, 'requests', { session: 'worker-a' })).json.map((e: { session: string }) => e.session)).toEqual(['worker-a']);
+    expect((await admin<ScenarioJson>(mock, 'scenario', { session: 'worker-a' })).json.name).toBe('revoked-key');
+    expect((await admin<ScenarioJson>(mock, 'scenario')).json.name).toBe('default');
+    expect((await admin<{ session: string }[]>(mock, 'requests', { session: 'worker-a' })).json.map((e) => e.session)).toEqual(['worker-a']);
     expect(mock.session('worker-b').requests().every((e) => e.session === 'worker-b')).toBe(true);
     expect(mock.session('worker-b').clock.now().getTime()).toBeGreaterThanOrEqual(Date.UTC(2031, 0, 1));
   });

@@ -1,11 +1,8 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { openapiDocument } from '../../src/core/input/openapi.js';
+import { openApiAjv } from '../../src/core/input/validation.js';
 
-const ajv = new Ajv2020({ allErrors: true, strict: true });
-ajv.addVocabulary(['openapi', 'info', 'servers', 'security', 'paths', 'components']);
-ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
-ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) });
-ajv.addSchema(openapiDocument, 'openapi.json');
+const ajv = openApiAjv(Ajv2020);
 
 type Doc = { paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, unknown> }> }>> };
 const doc = openapiDocument as unknown as Doc;

@@ -1,9 +1,13 @@
 import { MockError } from '../errors.js';
+import { BodyTooLarge, platform } from '../platform.js';
 import { JsonSyntaxError, parseJsonBody, type JsonValue } from './json.js';
 import type { HeaderBag } from '../types.js';
 
 /** The largest body the mock accepts, counted after decompression. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The compressed codings the mock reads, by their Content-Encoding names. */
+const CODINGS: ReadonlyMap<string, 'gzip' | 'deflate' | 'br'> = new Map([['gzip', 'gzip'], ['x-gzip', 'gzip'], ['deflate', 'deflate'], ['br', 'br']]);
 
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
@@ -41,7 +45,7 @@ export function readJsonBody(headers: HeaderBag, body: Uint8Array | null | undef
   const problem = mediaTypeProblem(single(headers['content-type']), hasBody);
   if (problem) throw new MockError('unsupported_media_type', problem);
   const encoding = (single(headers['content-encoding']) ?? 'identity').trim().toLowerCase();
-  if (!['identity', 'gzip', 'x-gzip', 'deflate', 'br', ''].includes(encoding)) {
+  if (encoding !== 'identity' && encoding !== '' && !CODINGS.has(encoding)) {
     throw new MockError('unsupported_media_type', `The Content-Encoding ${JSON.stringify(encoding.slice(0, 40))} is not supported; send the body uncompressed or as gzip, deflate or br.`);
   }
   if (tooLarge) throw tooLargeError();
@@ -60,16 +64,14 @@ function tooLargeError(): MockError {
 }
 
 function inflate(body: Uint8Array, encoding: string): Uint8Array {
-  if (encoding === 'identity' || encoding === '') return body;
-  const options = { maxOutputLength: MAX_BODY_BYTES };
-  // zlib is loaded on the first compressed body: most clients never send one, and start-up is shorter without it.
-  const { brotliDecompressSync, gunzipSync, inflateSync } = process.getBuiltinModule('node:zlib');
+  const coding = CODINGS.get(encoding);
+  if (coding === undefined) return body;
+  const { decompress } = platform();
+  if (!decompress) throw new MockError('unsupported_media_type', `This build of petstore-mock cannot decompress bodies; send the body uncompressed.`);
   try {
-    if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipSync(body, options);
-    if (encoding === 'deflate') return inflateSync(body, options);
-    return brotliDecompressSync(body, options);
+    return decompress(coding, body, MAX_BODY_BYTES);
   } catch (error) {
-    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLargeError();
+    if (error instanceof BodyTooLarge) throw tooLargeError();
     throw new MockError('invalid_json', `The body could not be decompressed as ${encoding}; check the Content-Encoding header.`);
   }
 }

@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
-import type { Ajv2020 as Ajv2020Class, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { platform } from '../platform.js';
 import { MockError, type ErrorDetail } from '../errors.js';
 import { NonInteger, type JsonValue } from './json.js';
 import { LIMIT_BOUNDS, PET_STATUSES, openapiDocument } from './openapi.js';
@@ -9,23 +9,31 @@ let validators: { newPet: ValidateFunction } | undefined;
 
 /**
  * Ajv is loaded and compiled on the first body that needs it, so start-up pays for neither: its
- * import alone took about as long as a bare node:http server takes to start. It is CommonJS, so
- * it loads synchronously here, inside the request that needs it.
+ * import alone took about as long as a bare node:http server takes to start. The platform loads it
+ * synchronously, inside the request that needs it.
  */
 function getValidators(): { newPet: ValidateFunction } {
   if (validators) return validators;
-  const { Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020Class };
-  const ajv = new Ajv2020({ allErrors: true, strict: true });
+  const ajv = openApiAjv(platform().loadAjv());
+  const newPet = ajv.getSchema('openapi.json#/components/schemas/NewPet');
+  if (!newPet) throw new Error('petstore-mock: the OpenAPI document has no NewPet schema');
+  validators = { newPet };
+  return validators;
+}
+
+/**
+ * An Ajv that knows the OpenAPI document as `openapi.json`, so any schema in it can be reached by
+ * pointer. The request validator and the tests' check of every answer share this set-up.
+ */
+export function openApiAjv(Ajv: typeof Ajv2020): Ajv2020 {
+  const ajv = new Ajv({ allErrors: true, strict: true });
   // The document's top-level OpenAPI fields are not JSON Schema keywords; refs still resolve into them.
   ajv.addVocabulary(['openapi', 'info', 'servers', 'security', 'paths', 'components']);
   // int64 values beyond 2^53 reach Ajv as approximate numbers; their exact range is checked apart.
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
   ajv.addSchema(openapiDocument, 'openapi.json');
-  const newPet = ajv.getSchema('openapi.json#/components/schemas/NewPet');
-  if (!newPet) throw new Error('petstore-mock: the OpenAPI document has no NewPet schema');
-  validators = { newPet };
-  return validators;
+  return ajv;
 }
 
 /** The most fields a validation error names. */

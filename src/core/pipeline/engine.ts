@@ -1,7 +1,7 @@
 import type { TimeSource } from '../state/clock.js';
 import { addCorsHeaders, isPreflight, preflightHeaders } from './cors.js';
 import { deprecationHeaders } from './deprecation.js';
-import { MockError, errorBody, internalErrorMessage } from '../errors.js';
+import { COMMON_HEADERS, MockError, errorBody, internalErrorMessage } from '../errors.js';
 import { WWW_AUTHENTICATE_INVALID, authenticate, redactKey, redactQuery, type AuthResult } from './auth.js';
 import { isoTime, type JournalEntry } from '../state/journal.js';
 import { setRateHeaders, rateHeaders, type RateDecision, type RateReport } from '../state/limiter.js';
@@ -22,6 +22,23 @@ export interface EngineOptions {
   maxSessions?: number;
   /** Called once per answered API request, for logs. */
   onRequest?: (entry: JournalEntry) => void;
+}
+
+/** One request on its way through the pipeline: what the checks have found so far. */
+interface RequestContext {
+  readonly req: CoreRequest;
+  readonly world: World;
+  /** The monotonic instant the core took the request, for the journal's duration. */
+  readonly started: number;
+  /** The session clock's instant, read once per request. */
+  readonly now: number;
+  /** Why the session header could not be used; the request is answered with it at once. */
+  readonly failure?: unknown;
+  auth?: AuthResult;
+  /** The rate-limit report the answer shows (the default is the client address's). */
+  report?: RateReport;
+  /** Headers every answer of the operation carries (deprecation, on getPet). */
+  extraHeaders?: Record<string, string>;
 }
 
 /** The outcome of the operation step: a body and its status, or an error. */
@@ -76,47 +93,36 @@ export class MockEngine {
 
   /** Answers one API request. Never throws: a bug becomes a 500 with the Error body. */
   handle(req: CoreRequest): CoreResponse {
-    const started = this.monotonic();
-    let world: World;
-    try {
-      world = this.sessions.resolve(req.headers['x-mock-session']);
-    } catch (error) {
-      world = this.sessions.defaultWorld;
-      const outcome = toOutcome(error);
-      return this.finish(req, world, outcome, undefined, undefined, started);
-    }
+    const ctx = this.begin(req);
+    if (ctx.failure !== undefined) return this.finish(ctx, toOutcome(ctx.failure));
+    const { world } = ctx;
     let outcome: Outcome;
-    let auth: AuthResult | undefined;
-    let report: RateReport | undefined;
-    let extraHeaders: Record<string, string> | undefined;
     let forced: ForcedAnswer | undefined;
-    // Read once: the answer's headers and journal entry use the instant the checks used.
-    let now: number | undefined;
     try {
-      now = world.clock.now();
+      const now = ctx.now;
       if (isPreflight(req.method, req.headers)) {
         const allow = allowedMethods(req.path) ?? 'GET, HEAD, POST, OPTIONS';
-        report = world.limiter.peek(addressBucket(req.remoteAddress), world.settings.anonymousLimits, now);
-        outcome = { status: 204, headers: preflightHeaders(allow, req.headers), reason: 'CORS preflight' };
-        return this.finish(req, world, outcome, undefined, report, started);
+        ctx.report = world.limiter.peek(addressBucket(req.remoteAddress), world.settings.anonymousLimits, now);
+        return this.finish(ctx, { status: 204, headers: preflightHeaders(allow, req.headers), reason: 'CORS preflight' });
       }
       const where = route(req.method, req.path);
-      auth = authenticate(req.headers, req.rawHeaders, world.keys, req.query);
+      const auth = authenticate(req.headers, req.rawHeaders, world.keys, req.query);
+      ctx.auth = auth;
       const bucket = auth.ok ? this.bucketOfKey(auth.key.key) : addressBucket(req.remoteAddress);
       const limits = auth.ok ? auth.key.limits : world.settings.anonymousLimits;
-      if (where.kind === 'operation' && where.operation === 'getPet') extraHeaders = { ...deprecationHeaders(world.settings.deprecation) };
+      if (where.kind === 'operation' && where.operation === 'getPet') ctx.extraHeaders = { ...deprecationHeaders(world.settings.deprecation) };
 
       if (where.kind === 'document' || where.kind === 'options') {
-        report = world.limiter.peek(bucket, limits, now);
+        ctx.report = world.limiter.peek(bucket, limits, now);
         outcome = where.kind === 'document'
           ? { status: 200, body: this.documentBody, reason: 'served the OpenAPI document' }
           : { status: 204, headers: { Allow: where.allow }, reason: 'OPTIONS' };
-        return this.finish(req, world, outcome, auth, report, started, extraHeaders);
+        return this.finish(ctx, outcome);
       }
 
       const early = earlyError(where, world, now, auth);
       const decision: RateDecision = world.limiter.take(bucket, limits, now, early === undefined);
-      report = decision.report;
+      ctx.report = decision.report;
       if (early) throw early;
       if (decision.outcome !== 'allowed') throw limitError(decision, auth.ok ? auth.key.key : undefined);
       if (where.kind !== 'operation') throw new Error('unreachable: early checks pass only operations');
@@ -130,18 +136,12 @@ export class MockEngine {
     if (forced?.fault) outcome.fault = forced.fault;
     const delayMs = world.runtime?.latency() ?? 0;
     if (delayMs > 0) outcome.delayMs = delayMs;
-    return this.finish(req, world, outcome, auth, report, started, extraHeaders, now);
+    return this.finish(ctx, outcome);
   }
 
   /** Answers a request the adapter refused before the checks (a 414), with the usual headers. */
   refuse(req: CoreRequest, error: MockError): CoreResponse {
-    let world: World;
-    try {
-      world = this.sessions.resolve(req.headers['x-mock-session']);
-    } catch {
-      world = this.sessions.defaultWorld;
-    }
-    return this.finish(req, world, toOutcome(error), undefined, undefined, this.monotonic());
+    return this.finish(this.begin(req), toOutcome(error));
   }
 
   /** The rate-limit headers of a client without a key, for answers given outside the pipeline (431). */
@@ -150,23 +150,32 @@ export class MockEngine {
     return rateHeaders(withoutRetry(world.limiter.peek(addressBucket(address), world.settings.anonymousLimits, world.clock.now())));
   }
 
-  private finish(
-    req: CoreRequest,
-    world: World,
-    outcome: Outcome,
-    auth: AuthResult | undefined,
-    report: RateReport | undefined,
-    started: number,
-    extraHeaders?: Record<string, string>,
-    checkedAt?: number,
-  ): CoreResponse {
-    // nosniff: a browser must never read an answer that echoes input as anything but JSON.
-    const headers: Record<string, string> = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
+  /**
+   * Starts a request's context: its session (the default one when the header is unusable, with
+   * the reason kept as `failure`) and the one reading of that session's clock.
+   */
+  private begin(req: CoreRequest): RequestContext {
+    const started = this.monotonic();
+    let world: World;
+    let failure: unknown;
+    try {
+      world = this.sessions.resolve(req.headers['x-mock-session']);
+    } catch (error) {
+      world = this.sessions.defaultWorld;
+      failure = error;
+    }
+    // Read once: the checks, the answer's headers and the journal entry all use this instant.
+    return { req, world, started, now: world.clock.now(), failure };
+  }
+
+  /** Builds the answer of a request from its context and outcome, and journals it. */
+  private finish(ctx: RequestContext, outcome: Outcome): CoreResponse {
+    const { req, world, now } = ctx;
+    const headers: Record<string, string> = { ...COMMON_HEADERS };
     if (outcome.body !== undefined) headers['Content-Type'] = JSON_TYPE;
-    const now = checkedAt ?? world.clock.now();
-    const shown = report ?? world.limiter.peek(addressBucket(req.remoteAddress), world.settings.anonymousLimits, now);
+    const shown = ctx.report ?? world.limiter.peek(addressBucket(req.remoteAddress), world.settings.anonymousLimits, now);
     setRateHeaders(headers, shown, outcome.status === 429);
-    if (extraHeaders) Object.assign(headers, extraHeaders);
+    if (ctx.extraHeaders) Object.assign(headers, ctx.extraHeaders);
     if (outcome.headers) Object.assign(headers, outcome.headers);
     addCorsHeaders(headers, req.headers);
     const session = req.headers['x-mock-session'];
@@ -181,10 +190,10 @@ export class MockEngine {
       query: redactQuery(req.query),
       status: outcome.status,
       reason: outcome.reason,
-      durationMs: Math.round((this.monotonic() - started) * 1000) / 1000,
+      durationMs: Math.round((this.monotonic() - ctx.started) * 1000) / 1000,
     };
     if (outcome.code) entry.code = outcome.code;
-    if (auth?.ok) entry.key = this.redacted(auth.key.key);
+    if (ctx.auth?.ok) entry.key = this.redacted(ctx.auth.key.key);
     if (outcome.fault) entry.fault = outcome.fault;
     if (outcome.delayMs) entry.delayMs = outcome.delayMs;
     world.journal.add(entry);

@@ -1,0 +1,22 @@
+import { createRequire } from 'node:module';
+import { BodyTooLarge, installPlatform, type CorePlatform } from './core/platform.js';
+
+/** The core's platform services on Node: Ajv through `require` (CommonJS, loaded when first needed) and zlib. */
+export const nodePlatform: CorePlatform = {
+  loadAjv: () => (createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020,
+  decompress: (encoding, body, maxBytes) => {
+    const options = { maxOutputLength: maxBytes };
+    // zlib is loaded on the first compressed body: most clients never send one, and start-up is shorter without it.
+    const { brotliDecompressSync, gunzipSync, inflateSync } = process.getBuiltinModule('node:zlib');
+    try {
+      if (encoding === 'gzip') return gunzipSync(body, options);
+      if (encoding === 'deflate') return inflateSync(body, options);
+      return brotliDecompressSync(body, options);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new BodyTooLarge();
+      throw error;
+    }
+  },
+};
+
+installPlatform(nodePlatform);

@@ -1,0 +1,81 @@
+import { build, type Plugin } from 'esbuild';
+import { builtinModules } from 'node:module';
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve('src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const NODE_ONLY = new Set([...builtinModules, 'express']);
+
+/** Bundles entry points for a neutral platform and returns every package or built-in they import. */
+async function importsOf(entryPoints: string[]): Promise<string[]> {
+  const seen = new Set<string>();
+  const record: Plugin = {
+    name: 'record-imports',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        seen.add(args.path);
+        return { path: args.path, external: true };
+      });
+    },
+  };
+  await build({ entryPoints, bundle: true, write: false, platform: 'neutral', format: 'esm', logLevel: 'silent', plugins: [record], outdir: 'unused' });
+  return [...seen];
+}
+
+function nodeOnly(imports: string[]): string[] {
+  return imports.filter((name) => name.startsWith('node:') || NODE_ONLY.has(name) || NODE_ONLY.has(name.split('/')[0] ?? ''));
+}
+
+describe('the layout keeps its promises', () => {
+  it('src/core imports no Node built-in, no node:http, no Express and no file system', async () => {
+    const core = sourceFiles(join(SRC, 'core'));
+    expect(core.length).toBeGreaterThan(20);
+    const imports = await importsOf(core);
+    // The check sees real imports: the core does bundle Faker's locale.
+    expect(imports.some((name) => name.startsWith('@faker-js/faker'))).toBe(true);
+    expect(nodeOnly(imports)).toEqual([]);
+  });
+
+  it('the fetch handler pulls in neither the node:http adapter nor any Node built-in', async () => {
+    expect(nodeOnly(await importsOf([join(SRC, 'http', 'fetch-handler.ts')]))).toEqual([]);
+  });
+
+  it('the bundle check would catch a Node import', async () => {
+    expect(nodeOnly(await importsOf([join(SRC, 'http', 'node-adapter.ts')]))).toContain('node:http');
+  });
+
+  it('has no import cycles in src', () => {
+    const graph = new Map<string, string[]>();
+    const specifier = /(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
+    for (const file of sourceFiles(SRC)) {
+      const text = readFileSync(file, 'utf8');
+      const targets = [...text.matchAll(specifier)].map((m) => resolve(dirname(file), (m[1] ?? '').replace(/\.js$/, '.ts')));
+      graph.set(file, targets);
+    }
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, path: string[]): void => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') {
+        cycles.push([...path.slice(path.indexOf(file)), file].map((f) => relative(SRC, f)).join(' → '));
+        return;
+      }
+      state.set(file, 'open');
+      for (const next of graph.get(file) ?? []) visit(next, [...path, file]);
+      state.set(file, 'done');
+    };
+    for (const file of graph.keys()) visit(file, []);
+    expect(graph.size).toBeGreaterThan(30);
+    expect(cycles).toEqual([]);
+  });
+});
