@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '../../src/core/errors.js';
+import { PLAN_LIMITS } from '../../src/core/state/plans.js';
 import { DEFAULT_PET_COUNT } from '../../src/core/state/seed.js';
 
 const doc = (file: string): string => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
@@ -30,6 +32,27 @@ describe('README', () => {
   it('states the default store size where it describes the data and next to --pets in the reference', () => {
     expect(readme).toContain(`**Data**: ${DEFAULT_PET_COUNT} seeded animals (\`--pets N\``);
     expect(doc('docs/reference.md')).toMatch(new RegExp(`^\\| \`--pets N\` \\| .+ \\| \`${DEFAULT_PET_COUNT}\` \\|$`, 'm'));
+  });
+});
+
+describe('the flags and keys the documentation gives', () => {
+  const flagsOf = (text: string): string[] => [...text.matchAll(/^\| `(--[a-z-]+)/gm)].map((m) => m[1]!);
+  const reference = doc('docs/reference.md');
+
+  it('the reference documents every option of the CLI, and the README only options the CLI has', () => {
+    const help = execFileSync(process.execPath, ['dist/cli.js', '--help'], { encoding: 'utf8' });
+    const options = [...help.matchAll(/^\s+(?:-\w, )?(--[a-z-]+)/gm)].map((m) => m[1]!).filter((f) => f !== '--help' && f !== '--version');
+    expect(options.length).toBeGreaterThan(5);
+    expect(new Set(flagsOf(reference.slice(reference.indexOf('## Command line'), reference.indexOf('## Keys and plans'))))).toEqual(new Set(options));
+    for (const flag of flagsOf(readme)) expect(options, flag).toContain(flag);
+  });
+
+  it.each([
+    ['README.md', readme],
+    ['docs/reference.md', reference],
+  ])('%s gives each demo key with its plan\'s limits', (_file, text) => {
+    const rows = [...text.matchAll(/^\| `demo-([a-z]+)` \| \w+ \| ([\d,]+) \| ([\d,]+) \|$/gm)].map((m) => [m[1], Number(m[2]!.replace(/,/g, '')), Number(m[3]!.replace(/,/g, ''))]);
+    expect(rows).toEqual(Object.entries(PLAN_LIMITS).map(([plan, l]) => [plan, l.perMinute, l.perDay]));
   });
 });
 
