@@ -1,9 +1,16 @@
 import { faker as english } from '@faker-js/faker/locale/en';
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import { shippedScenarioObjects } from './scripts/shipped-scenarios.mjs';
 
 export default defineConfig({
-  // As in scripts/build.mjs: the seeded animals' names, read from Faker's English locale.
-  define: { __PETSTORE_PET_NAMES__: JSON.stringify(english.rawDefinitions.animal?.pet_name) },
+  // As in scripts/build.mjs: the seeded animals' names, read from Faker's English locale, and the
+  // scenario schema and the shipped scenarios the browser build has in place of files.
+  define: {
+    __PETSTORE_PET_NAMES__: JSON.stringify(english.rawDefinitions.animal?.pet_name),
+    __PETSTORE_SCENARIO_SCHEMA__: readFileSync('scenarios/scenario.schema.json', 'utf8'),
+    __PETSTORE_SHIPPED_SCENARIOS__: JSON.stringify(shippedScenarioObjects()),
+  },
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/support/node-platform.ts'],

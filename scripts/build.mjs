@@ -1,8 +1,10 @@
 // Builds dist/: bundled ESM for the CLI and the library (dependencies stay external), the
-// library's type declarations, and the OpenAPI document as a file.
+// browser build (everything bundled, no Node built-ins), the library's type declarations, and the
+// OpenAPI document as a file.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { shippedScenarioObjects } from './shipped-scenarios.mjs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 // The seeded animals' names come from Faker's English locale; defining them at build time spares
 // start-up the parse of the whole locale (src/core/state/seed.ts).
@@ -24,6 +26,23 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
   define,
+});
+// The browser has no disk to read the scenario schema and the shipped scenarios from, and nothing
+// to import packages with: both are defined into the bundle and every dependency is bundled.
+await build({
+  entryPoints: { browser: 'src/browser/index.ts' },
+  outdir: 'dist',
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  sourcemap: true,
+  logLevel: 'warning',
+  define: {
+    ...define,
+    __PETSTORE_SCENARIO_SCHEMA__: readFileSync('scenarios/scenario.schema.json', 'utf8'),
+    __PETSTORE_SHIPPED_SCENARIOS__: JSON.stringify(shippedScenarioObjects()),
+  },
 });
 chmodSync('dist/cli.js', 0o755);
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });

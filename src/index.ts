@@ -4,6 +4,10 @@
  */
 export { startMock, createFetchHandler, clockOf } from './mock.js';
 export type { MockOptions, MockClock, SessionHandle, RunningMock, FetchHandlerOptions, MockFetchHandler } from './mock.js';
+export type { RequestsQuery } from './controls.js';
+export type { JournalFilter, VerifyCount } from './core/state/journal-query.js';
+export type { JournalDetails, JournalMessage } from './core/state/journal-details.js';
+export type { SessionSummary } from './core/state/sessions.js';
 export type { ClockState } from './core/state/clock.js';
 export type { JournalEntry } from './core/state/journal.js';
 export type { CoreRequest, CoreResponse, KeyConfig, Limits, Pet, PetStatus, PlanName } from './core/types.js';

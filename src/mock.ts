@@ -1,15 +1,17 @@
 // Assembles a mock from its parts: the settings (flags, fixtures, scenarios), the core engine,
 // and one of the two front ends (the HTTP server or the fetch handler).
 import './node-platform.js';
-import { parseDuration, type ClockState } from './core/state/clock.js';
 import { MockEngine } from './core/pipeline/engine.js';
+import { listSessions, sessionControls, type SessionHandle } from './controls.js';
+import type { SessionSummary } from './core/state/sessions.js';
 import type { JournalEntry } from './core/state/journal.js';
 import type { KeyConfig, Pet } from './core/types.js';
-import type { World } from './core/state/world.js';
 import { answerFetch } from './http/fetch-handler.js';
 import { listen, type AdminContext } from './http/server.js';
 import { prepareHost } from './files/host-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
+
+export { clockOf, type MockClock, type SessionHandle } from './controls.js';
 
 /** Options of `startMock` (and of the CLI, which maps its flags onto them). */
 export interface MockOptions {
@@ -35,29 +37,6 @@ export interface MockOptions {
   now?: () => number;
 }
 
-/** The clock of the default session, as tests drive it. */
-export interface MockClock {
-  now(): Date;
-  state(): ClockState;
-  set(instant: Date | string | number): void;
-  /** Advances by a duration such as '61s', '1m30s', '1d', or milliseconds. */
-  advance(duration: string | number): void;
-  freeze(): void;
-  unfreeze(): void;
-}
-
-/** One session's world, as tests drive it: the default session, or an `X-Mock-Session` id. */
-export interface SessionHandle {
-  /** The session's virtual clock. */
-  clock: MockClock;
-  /** Restores the session's store, counters, bans, clock and journal, under its current scenario. */
-  reset(): void;
-  /** Switches the session to a scenario (a shipped name or a file path) and starts it afresh; throws `ScenarioError`. */
-  useScenario(nameOrFile: string): void;
-  /** The session's request journal, oldest first. */
-  requests(): JournalEntry[];
-}
-
 /** A running mock, as `startMock` returns it; its session methods act on the default session. */
 export interface RunningMock extends SessionHandle {
   /** The API base URL, e.g. http://127.0.0.1:4010/v1. */
@@ -69,29 +48,11 @@ export interface RunningMock extends SessionHandle {
   keys: KeyConfig[];
   /** The world that requests with `X-Mock-Session: id` see (created on first use). */
   session(id: string): SessionHandle;
+  /** The sessions so far, as `GET /__admin/sessions` lists them. */
+  sessions(): SessionSummary[];
   /** The core, for in-process use. */
   engine: MockEngine;
   close(): Promise<void>;
-}
-
-/** Wraps a world's clock for tests. */
-export function clockOf(world: () => World): MockClock {
-  return {
-    now: () => new Date(world().clock.now()),
-    state: () => world().clock.state(),
-    set: (instant) => {
-      const ms = instant instanceof Date ? instant.getTime() : typeof instant === 'number' ? instant : Date.parse(instant);
-      if (Number.isNaN(ms)) throw new Error(`petstore-mock: clock.set needs a Date, an ISO-8601 string or epoch milliseconds, not ${JSON.stringify(instant)}.`);
-      world().clock.set(ms);
-    },
-    advance: (duration) => {
-      const ms = parseDuration(duration);
-      if (ms === undefined) throw new Error(`petstore-mock: clock.advance needs a duration such as '61s', '1m30s' or '1d', not ${JSON.stringify(duration)}.`);
-      world().clock.advance(ms);
-    },
-    freeze: () => world().clock.freeze(),
-    unfreeze: () => world().clock.unfreeze(),
-  };
 }
 
 /** The engine and what both front ends (server and fetch handler) build around it. */
@@ -107,15 +68,7 @@ function createCore(options: MockOptions): Core {
   const scenarios = new ScenarioCatalogue(prepareHost(options));
   const settings = options.scenario ? scenarios.settings(options.scenario) : scenarios.startSettings();
   const engine = new MockEngine({ settings, now: options.now, onRequest: options.onRequest });
-  const session = (id: string | undefined): SessionHandle => {
-    const world = (): World => engine.sessions.resolve(id);
-    return {
-      clock: clockOf(world),
-      reset: () => world().reset(),
-      useScenario: (nameOrFile) => world().apply(scenarios.settings(nameOrFile)),
-      requests: () => world().journal.list(),
-    };
-  };
+  const session = (id: string | undefined): SessionHandle => sessionControls(engine, id, (nameOrFile) => scenarios.settings(nameOrFile));
   const admin: AdminContext = {
     listScenarios: () => scenarios.list(),
     useScenario: (name, id) => engine.sessions.resolve(id).apply(scenarios.settingsByName(name)),
@@ -137,6 +90,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     keys,
     ...session(undefined),
     session,
+    sessions: () => listSessions(engine),
     engine,
     close: () => running.close(),
   };
@@ -155,6 +109,8 @@ export interface MockFetchHandler extends SessionHandle {
   keys: KeyConfig[];
   /** The world that requests with `X-Mock-Session: id` see (created on first use). */
   session(id: string): SessionHandle;
+  /** The sessions so far, as `GET /__admin/sessions` lists them. */
+  sessions(): SessionSummary[];
   /** The core. */
   engine: MockEngine;
 }
@@ -167,5 +123,5 @@ export function createFetchHandler(options: FetchHandlerOptions = {}): MockFetch
   const { engine, keys, session } = createCore(options);
   const address = options.clientAddress ?? '127.0.0.1';
   const handler = (request: Request): Promise<Response> => answerFetch(engine, request, address);
-  return Object.assign(handler, { keys, ...session(undefined), session, engine });
+  return Object.assign(handler, { keys, ...session(undefined), session, sessions: () => listSessions(engine), engine });
 }

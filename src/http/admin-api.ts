@@ -5,6 +5,7 @@ import type { MockEngine } from '../core/pipeline/engine.js';
 import { COMMON_HEADERS, MockError, renderError } from '../core/errors.js';
 import { ScenarioError } from '../core/scenarios/scenario-compiler.js';
 import { keyBucket, type World } from '../core/state/world.js';
+import { addJournalRoutes } from './admin-journal.js';
 import { adminPage } from './admin-page.js';
 import type { HttpOptions } from './options.js';
 
@@ -99,9 +100,7 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
     applyClockChange(w, req.body);
     res.json(w.clock.state());
   });
-  router.get('/requests', (req, res) => {
-    res.json(world(req).journal.list());
-  });
+  addJournalRoutes(router, engine, world);
   router.get('/keys', (req, res) => {
     const w = world(req);
     const now = w.clock.now();
@@ -124,7 +123,7 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
 
   app.use('/__admin', router);
   app.use((_req: Request, _res: Response, next: NextFunction) => {
-    next(new MockError('route_not_found', 'petstore-mock: no admin route there; the admin API has health, reset, scenarios, scenario, clock, requests and keys under /__admin.'));
+    next(new MockError('route_not_found', 'petstore-mock: no admin route there; the admin API has health, reset, scenarios, scenario, clock, sessions, requests, journal and keys under /__admin.'));
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const known = error instanceof MockError ? error : bodyError(error) ?? new MockError('internal_error', `petstore-mock: the admin API failed (${String(error)}).`);

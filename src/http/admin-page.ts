@@ -1,8 +1,11 @@
+import { ADMIN_SCRIPT } from './admin-page-script.js';
+
 /**
  * The admin page: a self-contained live view over the admin API for QA. It polls the admin API
- * (no build step, no framework), works with `?token=` when `--admin-token` is set and with
- * `?session=` to watch one `X-Mock-Session` world. It asks for no favicon, so opening it adds
- * nothing to the journal it shows.
+ * (no build step, no framework), works with `?token=` when `--admin-token` is set, and picks the
+ * `X-Mock-Session` world to watch from the sessions list (or `?session=`). It asks for no favicon,
+ * so opening it adds nothing to the journal it shows. Below 640 px wide, tables turn into cards so
+ * a phone never scrolls sideways.
  */
 export function adminPage(): string {
   return `<!doctype html>
@@ -11,7 +14,9 @@ export function adminPage(): string {
 <link rel="icon" href="data:,">
 <style>${STYLE}</style>
 </head><body>
-<header><h1>petstore-mock</h1><span id="session-label"></span><span id="live" class="pill">connecting…</span></header>
+<header><h1>petstore-mock</h1>
+  <label class="inline">session <select id="session" aria-label="session"><option value="default">default</option></select></label>
+  <span id="session-label"></span><span id="live" class="pill">connecting…</span></header>
 <main>
 <section class="cards">
   <div class="card"><h2>Scenario</h2>
@@ -27,100 +32,52 @@ export function adminPage(): string {
 </section>
 <p id="message" role="status"></p>
 <h2>Keys</h2>
-<table id="keys"><thead><tr><th>key</th><th>plan</th><th>limits</th><th>remaining</th><th>resets</th><th>state</th></tr></thead><tbody></tbody></table>
+<table id="keys" class="stack"><thead><tr><th>key</th><th>plan</th><th>limits</th><th>remaining</th><th>resets</th><th>state</th></tr></thead><tbody></tbody></table>
 <h2>Requests <span class="count" id="request-count"></span></h2>
-<table id="requests"><thead><tr><th>#</th><th>clock</th><th>request</th><th>status</th><th>key</th><th>why</th></tr></thead><tbody></tbody></table>
+<form id="filter" class="filters" autocomplete="off">
+  <select id="f-method" aria-label="method"><option value="">any method</option><option>GET</option><option>HEAD</option><option>POST</option><option>OPTIONS</option><option>PUT</option><option>PATCH</option><option>DELETE</option></select>
+  <input id="f-path" placeholder="path, * wildcards" aria-label="path" size="16">
+  <input id="f-status" placeholder="status or 4xx" aria-label="status" size="9">
+  <input id="f-code" placeholder="error code" aria-label="code" size="12">
+  <input id="f-key" placeholder="key" aria-label="key" size="12">
+  <button type="button" id="f-clear" class="secondary">Clear</button>
+</form>
+<div class="row"><label class="inline"><input type="checkbox" id="record"> record headers and bodies</label></div>
+<p id="filter-message" class="muted" role="status"></p>
+<table id="requests" class="stack"><thead><tr><th>#</th><th>clock</th><th>request</th><th>status</th><th>key</th><th>why</th></tr></thead><tbody></tbody></table>
+<p class="muted">Select a request to see its headers and bodies.</p>
 </main>
-<script>${SCRIPT}</script></body></html>`;
+<script>${ADMIN_SCRIPT}</script></body></html>`;
 }
 
 const STYLE = `
 :root{--fg:#1d2330;--muted:#667085;--line:#e4e7ec;--bg:#f7f8fa;--ok:#067647;--warn:#b54708;--bad:#b42318;--accent:#3b5bdb}
-*{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:0;color:var(--fg);background:var(--bg)}
-header{display:flex;gap:1rem;align-items:center;padding:.8rem 1.5rem;background:#fff;border-bottom:1px solid var(--line)}
+*{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:0;color:var(--fg);background:var(--bg);overflow-wrap:anywhere}
+header{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;padding:.8rem 1.5rem;background:#fff;border-bottom:1px solid var(--line)}
 header h1{font-size:1.15rem;margin:0}main{padding:1rem 1.5rem;max-width:80rem}
 h2{font-size:.8rem;text-transform:uppercase;letter-spacing:.06em;color:var(--muted);margin:1.2rem 0 .4rem}
-.cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(22rem,1fr));gap:1rem}
-.card{background:#fff;border:1px solid var(--line);border-radius:8px;padding:.2rem 1rem .9rem}
+.cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(22rem,100%),1fr));gap:1rem}
+.card{background:#fff;border:1px solid var(--line);border-radius:8px;padding:.2rem 1rem .9rem;min-width:0}
 .big{font-size:1.25rem;font-weight:600;margin:.2rem 0;font-variant-numeric:tabular-nums}.muted{color:var(--muted);margin:.1rem 0 .5rem}
-.row{display:flex;gap:.4rem;margin-top:.4rem;flex-wrap:wrap}
+.row,.filters{display:flex;gap:.4rem;margin-top:.4rem;flex-wrap:wrap;align-items:center}.inline{display:inline-flex;gap:.35rem;align-items:center}
 button{background:var(--accent);color:#fff;border:0;border-radius:6px;padding:.35rem .8rem;font:inherit;cursor:pointer}
 button.secondary{background:#fff;color:var(--fg);border:1px solid var(--line)}
-input,select{font:inherit;padding:.3rem .45rem;border:1px solid var(--line);border-radius:6px;background:#fff}
+input,select{font:inherit;padding:.3rem .45rem;border:1px solid var(--line);border-radius:6px;background:#fff;max-width:100%;min-width:0}
 table{border-collapse:collapse;width:100%;background:#fff;border:1px solid var(--line);border-radius:8px;overflow:hidden}
 td,th{border-bottom:1px solid var(--line);padding:.35rem .6rem;text-align:left;vertical-align:top}th{background:#fafbfc;font-weight:600;font-size:.85rem}
 td{font-variant-numeric:tabular-nums}td.why{color:var(--muted);max-width:34rem}
+#requests tbody tr.entry{cursor:pointer}#requests tbody tr.entry:hover,#requests tbody tr.open{background:#f3f5ff}
+tr.details td{background:#fbfcfe}pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:.2rem 0 .6rem;font:12px/1.4 ui-monospace,Menlo,Consolas,monospace}
+.details h3{font-size:.8rem;margin:.4rem 0 .1rem}
 .pill{display:inline-block;border-radius:999px;padding:.05rem .55rem;font-size:.8rem;font-weight:600;background:#eef0f3}
 .s2{color:var(--ok)}.s4{color:var(--warn)}.s5{color:var(--bad)}.pill.ok{background:#dcfae6;color:var(--ok)}.pill.bad{background:#fee4e2;color:var(--bad)}
 .count{text-transform:none;letter-spacing:0;font-weight:400;margin-left:.4rem}
-#message{min-height:1.2rem;margin:.6rem 0 0;color:var(--bad)}`;
-
-// Runs in the browser: plain DOM, textContent only (journal paths and reasons are request data).
-const SCRIPT = `
-const params = new URLSearchParams(location.search);
-const token = params.get('token');
-const session = params.get('session');
-const base = { 'Content-Type': 'application/json' };
-if (token) base.Authorization = 'Bearer ' + token;
-if (session) base['X-Mock-Session'] = session;
-const $ = (id) => document.getElementById(id);
-async function api(path, init = {}) {
-  const res = await fetch('/__admin/' + path, { ...init, headers: base });
-  const body = await res.json();
-  if (!res.ok) throw new Error(body.message || res.status);
-  return body;
-}
-function cell(text, cls) { const td = document.createElement('td'); td.textContent = String(text); if (cls) td.className = cls; return td; }
-function fill(table, items, cells) {
-  $(table).tBodies[0].replaceChildren(...items.map((item) => { const tr = document.createElement('tr'); tr.append(...cells(item)); return tr; }));
-}
-const time = (iso) => iso.replace('T', ' ').replace(/\\.\\d+Z$/, 'Z');
-let frozen = false;
-async function refresh() {
-  try {
-    const [scenario, clock, keys, requests] = await Promise.all([api('scenario'), api('clock'), api('keys'), api('requests')]);
-    $('scenario').textContent = scenario.name;
-    $('scenario-description').textContent = scenario.description;
-    $('clock').textContent = time(clock.now);
-    frozen = clock.frozen;
-    $('clock-mode').textContent = frozen ? 'frozen' : 'running';
-    $('freeze').textContent = frozen ? 'Unfreeze' : 'Freeze';
-    fill('keys', keys, (k) => [
-      cell(k.key), cell(k.plan), cell(k.limits.perMinute + '/min, ' + k.limits.perDay + '/day'),
-      cell(k.remaining + ' of ' + k.reportedLimit), cell(time(new Date(k.reset * 1000).toISOString())),
-      cell(k.revoked ? 'revoked' : k.bannedUntil ? 'banned until ' + time(k.bannedUntil) : 'ok', k.revoked || k.bannedUntil ? 's5' : 's2'),
-    ]);
-    const latest = requests.slice(-200).reverse();
-    $('request-count').textContent = requests.length + (requests.length === 1 ? ' request' : ' requests') + (requests.length > 200 ? ', latest 200 shown' : '');
-    fill('requests', latest, (r) => [
-      cell(r.seq), cell(time(r.at)), cell(r.method + ' ' + r.path + (r.query ? '?' + r.query : '')),
-      cell(r.status, 's' + String(r.status)[0]), cell(r.key || ''), cell((r.code ? r.code + ': ' : '') + r.reason, 'why'),
-    ]);
-    $('live').textContent = 'live';
-    $('live').className = 'pill ok';
-  } catch (error) {
-    $('live').textContent = 'disconnected';
-    $('live').className = 'pill bad';
-  }
-}
-async function act(run) {
-  $('message').textContent = '';
-  try { await run(); } catch (error) { $('message').textContent = String(error.message || error); }
-  await refresh();
-}
-async function init() {
-  if (session) $('session-label').textContent = 'session ' + session;
-  try {
-    const list = await api('scenarios');
-    $('scenarios').replaceChildren(...list.map((s) => { const o = document.createElement('option'); o.value = s.name; o.textContent = s.name; o.title = s.description; return o; }));
-    $('scenarios').value = (await api('scenario')).name;
-  } catch (error) { $('message').textContent = String(error.message || error); }
-  $('switch').onclick = () => act(() => api('scenario', { method: 'PUT', body: JSON.stringify({ name: $('scenarios').value }) }));
-  $('reset').onclick = () => act(() => api('reset', { method: 'POST' }));
-  $('advance').onclick = () => act(() => api('clock', { method: 'POST', body: JSON.stringify({ advance: $('advance-by').value.trim() }) }));
-  $('set').onclick = () => act(() => api('clock', { method: 'POST', body: JSON.stringify({ set: $('set-to').value.trim() }) }));
-  $('freeze').onclick = () => act(() => api('clock', { method: 'POST', body: JSON.stringify({ frozen: !frozen }) }));
-  await refresh();
-  setInterval(refresh, 500);
-}
-init();`;
+#message{min-height:1.2rem;margin:.6rem 0 0;color:var(--bad)}
+@media (max-width:640px){
+  header,main{padding-left:.75rem;padding-right:.75rem}
+  table.stack,table.stack tbody,table.stack tr,table.stack td{display:block;width:100%}
+  table.stack thead{display:none}
+  table.stack tr{border-bottom:2px solid var(--line);padding:.3rem 0}
+  table.stack td{border:0;padding:.1rem .6rem;max-width:none}
+  table.stack td[data-label]::before{content:attr(data-label) " ";color:var(--muted);font-size:.8rem}
+}`;

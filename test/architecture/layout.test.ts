@@ -50,6 +50,12 @@ describe('the layout keeps its promises', () => {
     expect(nodeOnly(await importsOf([join(SRC, 'http', 'fetch-handler.ts')]))).toEqual([]);
   });
 
+  it('the browser entry pulls in no Node built-in and nothing that reads the disk', async () => {
+    const imports = await importsOf([join(SRC, 'browser', 'index.ts')]);
+    expect(nodeOnly(imports)).toEqual([]);
+    expect(imports.some((name) => name.startsWith('ajv'))).toBe(true);
+  });
+
   it('the bundle check would catch a Node import', async () => {
     expect(nodeOnly(await importsOf([join(SRC, 'http', 'node-adapter.ts')]))).toContain('node:http');
   });

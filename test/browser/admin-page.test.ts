@@ -130,4 +130,71 @@ describe('the admin page in headless Chromium', () => {
       await other.close();
     }
   });
+
+  it('picks a session from the sessions list, and the URL follows', async () => {
+    await fetch(`${mock.url}/pets?limit=1`, { headers: { authorization: 'Bearer demo-pro', 'x-mock-session': 'picked-one' } }).then((r) => r.body?.cancel());
+    await page.goto(`${mock.origin}/__admin/`);
+    await shows('#live', 'live');
+    await page.locator('#session option[value="picked-one"]').waitFor({ state: 'attached', timeout: 5000 });
+    await page.selectOption('#session', 'picked-one');
+    await shows('#session-label', 'session picked-one');
+    await shows('#request-count', '1 request');
+    expect(new URL(page.url()).searchParams.get('session')).toBe('picked-one');
+    expect((await table('requests'))[0].slice(2, 4)).toEqual(['GET /v1/pets?limit=1', '200']);
+    await page.selectOption('#session', 'default');
+    await shows('#session-label', '');
+    expect(new URL(page.url()).searchParams.get('session')).toBeNull();
+  });
+
+  it('filters the journal and shows a request\'s recorded headers and bodies', async () => {
+    mock.useScenario('default');
+    mock.clock.freeze();
+    mock.clock.set(T0);
+    await page.goto(`${mock.origin}/__admin/`);
+    await shows('#live', 'live');
+    await page.check('#record');
+    await page.waitForFunction("document.getElementById('record').checked");
+    await shows('#live', 'live');
+    const created = await fetch(`${mock.url}/pets`, { method: 'POST', headers: { authorization: 'Bearer demo-free', 'content-type': 'application/json' }, body: '{"name":"Pixel","categoryId":4}' });
+    expect(created.status).toBe(201);
+    await send(2, 'demo-free');
+    await shows('#request-count', '3 requests');
+    await page.selectOption('#f-method', 'POST');
+    await shows('#request-count', '1 request match');
+    await page.fill('#f-status', '4');
+    await page.locator('#filter-message', { hasText: 'status must be a status such as 429' }).waitFor({ timeout: 5000 });
+    await page.fill('#f-status', '2xx');
+    await shows('#request-count', '1 request match');
+    await page.click('#requests tbody tr.entry');
+    const details = page.locator('#requests tr.details');
+    await details.waitFor({ timeout: 5000 });
+    const text = (await details.textContent()) ?? '';
+    expect(text).toContain('authorization: Bearer demo…ree');
+    expect(text).toContain('{"name":"Pixel","categoryId":4}');
+    expect(text).toContain('Location: /v1/pets/');
+    expect(text).not.toContain('demo-free');
+    await page.click('#f-clear');
+    await shows('#request-count', '3 requests');
+  });
+
+  it('fits a 390 px wide phone screen without scrolling sideways', async () => {
+    const phone = await browser.context.newPage();
+    try {
+      await phone.setViewportSize({ width: 390, height: 844 });
+      await phone.goto(`${mock.origin}/__admin/`);
+      await shows('#live', 'live', phone);
+      await shows('#request-count', '3 requests', phone);
+      await phone.click('#requests tbody tr.entry');
+      await phone.locator('#requests tr.details').waitFor({ timeout: 5000 });
+      const widths = (await phone.evaluate('({ page: document.documentElement.scrollWidth, body: document.body.scrollWidth, view: window.innerWidth })')) as { page: number; body: number; view: number };
+      expect(widths.view).toBe(390);
+      expect(widths.page).toBeLessThanOrEqual(390);
+      expect(widths.body).toBeLessThanOrEqual(390);
+      // Every element stays within the screen: nothing is cut off on the right either.
+      const overflowing = await phone.evaluate("[...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5).map((el) => el.tagName + '#' + el.id)");
+      expect(overflowing).toEqual([]);
+    } finally {
+      await phone.close();
+    }
+  });
 });

@@ -5,6 +5,7 @@ import { parseKeySpec } from '../../src/core/state/plans.js';
 import { defaultSettings } from '../../src/core/state/world-settings.js';
 import { BaseData } from '../../src/core/state/store.js';
 import type { WorldSettings } from '../../src/core/state/world.js';
+import type { CoreRequest } from '../../src/core/types.js';
 
 const base = new BaseData([{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }]);
 const empty = new BaseData([]);
@@ -107,6 +108,11 @@ describe('compileScenario', () => {
 });
 
 /** A runtime compiled from a spec, through the same path the server uses. */
+/** A request as the runtime sees it. */
+function req(method: string, path: string, headers: CoreRequest['headers'] = {}): CoreRequest {
+  return { method, path, query: '', headers };
+}
+
 function runtimeOf(spec: Omit<ScenarioSpec, 'description'>): ScriptedRuntime {
   const make = compile(spec).runtime;
   if (!make) throw new Error('no runtime');
@@ -121,9 +127,9 @@ describe('ScriptedRuntime', () => {
         { match: { operation: 'createPet' }, answer: { status: 503, retryAfter: 5 } },
       ],
     });
-    const create = () => rt.intercept('createPet', 'POST', '/v1/pets');
+    const create = () => rt.intercept('createPet', req('POST', '/v1/pets'), undefined);
     expect(create()).toBeUndefined();
-    expect(rt.intercept('listPets', 'GET', '/v1/pets')).toBeUndefined();
+    expect(rt.intercept('listPets', req('GET', '/v1/pets'), undefined)).toBeUndefined();
     expect(create()).toBeUndefined();
     expect(create()).toEqual({ status: 503, code: 'service_unavailable', retryAfter: 5, reason: 'scenario test, step 2: forced 503' });
     expect([create(), create()]).toEqual([undefined, undefined]);
@@ -131,7 +137,7 @@ describe('ScriptedRuntime', () => {
 
   it('repeats the steps when asked, and names the nth request of a step', () => {
     const rt = runtimeOf({ repeat: true, steps: [{ times: 2, answer: { status: 500 } }, { answer: 'normal' }] });
-    const seen = Array.from({ length: 6 }, () => rt.intercept('listPets', 'GET', '/v1/pets')?.reason ?? 'normal');
+    const seen = Array.from({ length: 6 }, () => rt.intercept('listPets', req('GET', '/v1/pets'), undefined)?.reason ?? 'normal');
     expect(seen).toEqual([
       'scenario test, step 1 (1 of 2): forced 500',
       'scenario test, step 1 (2 of 2): forced 500',
@@ -144,20 +150,20 @@ describe('ScriptedRuntime', () => {
 
   it('matches paths with * for one segment, and GET steps take HEAD requests', () => {
     const rt = runtimeOf({ repeat: true, steps: [{ match: { method: 'GET', path: '/v1/pets/*' }, answer: { fault: 'reset' } }] });
-    expect(rt.intercept('getPet', 'HEAD', '/v1/pets/12')?.fault).toBe('reset');
-    expect(rt.intercept('listPets', 'GET', '/v1/pets')).toBeUndefined();
+    expect(rt.intercept('getPet', req('HEAD', '/v1/pets/12'), undefined)?.fault).toBe('reset');
+    expect(rt.intercept('listPets', req('GET', '/v1/pets'), undefined)).toBeUndefined();
   });
 
   it('forces a 429 with a Retry-After of 1 when the file gives none', () => {
     const rt = runtimeOf({ steps: [{ answer: { status: 429 } }] });
-    expect(rt.intercept('listPets', 'GET', '/v1/pets')).toEqual(expect.objectContaining({ status: 429, code: 'rate_limited', retryAfter: 1 }));
+    expect(rt.intercept('listPets', req('GET', '/v1/pets'), undefined)).toEqual(expect.objectContaining({ status: 429, code: 'rate_limited', retryAfter: 1 }));
   });
 
   it('plays the same chaos pattern for the same seed, another for another seed', () => {
     const pattern = (seed: number) => {
       const rt = runtimeOf({ chaos: { seed, answers: [{ probability: 0.3, answer: { status: 503 } }, { probability: 0.1, answer: { fault: 'empty' } }] } });
       return Array.from({ length: 40 }, () => {
-        const forced = rt.intercept('listPets', 'GET', '/v1/pets');
+        const forced = rt.intercept('listPets', req('GET', '/v1/pets'), undefined);
         return forced?.fault ?? forced?.status ?? 200;
       });
     };

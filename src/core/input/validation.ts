@@ -5,19 +5,24 @@ import { NonInteger, type JsonValue } from './json.js';
 import { LIMIT_BOUNDS, PET_STATUSES, openapiDocument } from './openapi.js';
 import type { PetStatus } from '../types.js';
 
-let validators: { newPet: ValidateFunction } | undefined;
+let validators: { newPet: ValidateFunction; schema(name: string): ValidateFunction } | undefined;
 
 /**
  * Ajv is loaded and compiled on the first body that needs it, so start-up pays for neither: its
  * import alone took about as long as a bare node:http server takes to start. The platform loads it
  * synchronously, inside the request that needs it.
  */
-function getValidators(): { newPet: ValidateFunction } {
+function getValidators(): { newPet: ValidateFunction; schema(name: string): ValidateFunction } {
   if (validators) return validators;
   const ajv = openApiAjv(platform().loadAjv());
   const newPet = ajv.getSchema('openapi.json#/components/schemas/NewPet');
   if (!newPet) throw new Error('petstore-mock: the OpenAPI document has no NewPet schema');
-  validators = { newPet };
+  const schema = (name: string): ValidateFunction => {
+    const found = ajv.getSchema(`openapi.json#/components/schemas/${name}`);
+    if (!found) throw new Error(`petstore-mock: the OpenAPI document has no ${name} schema`);
+    return found;
+  };
+  validators = { newPet, schema };
   return validators;
 }
 
@@ -34,6 +39,20 @@ export function openApiAjv(Ajv: typeof Ajv2020): Ajv2020 {
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
   ajv.addSchema(openapiDocument, 'openapi.json');
   return ajv;
+}
+
+/** Where a value breaks a schema of the document: a path into the value and a sentence, first mistake first. */
+export function schemaProblems(schemaName: 'Pet' | 'Pets', value: unknown): { path: (string | number)[]; message: string }[] {
+  const validate = getValidators().schema(schemaName);
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((error) => {
+    const path: (string | number)[] = error.instancePath.split('/').slice(1).map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
+    if (error.keyword === 'additionalProperties') path.push(String(error.params.additionalProperty));
+    const where = path.length === 0 ? 'the body' : path.join('.');
+    if (error.keyword === 'required') return { path, message: `${where} needs the field ${JSON.stringify(error.params.missingProperty)}` };
+    const message = error.keyword === 'additionalProperties' ? 'is not a field of Pet' : messageOf(error);
+    return { path, message: `${where} ${message}` };
+  });
 }
 
 /** The most fields a validation error names. */

@@ -4,6 +4,7 @@ import { deprecationHeaders } from './deprecation.js';
 import { COMMON_HEADERS, MockError, errorBody, internalErrorMessage } from '../errors.js';
 import { WWW_AUTHENTICATE_INVALID, authenticate, redactKey, redactQuery, type AuthResult } from './auth.js';
 import { isoTime, type JournalEntry } from '../state/journal.js';
+import { captureDetails } from '../state/journal-details.js';
 import { setRateHeaders, rateHeaders, type RateDecision, type RateReport } from '../state/limiter.js';
 import { openapiDocument } from '../input/openapi.js';
 import { runOperation } from './operations.js';
@@ -127,7 +128,7 @@ export class MockEngine {
       if (decision.outcome !== 'allowed') throw limitError(decision, auth.ok ? auth.key.key : undefined);
       if (where.kind !== 'operation') throw new Error('unreachable: early checks pass only operations');
 
-      forced = world.runtime?.intercept(where.operation, req.method, req.path);
+      forced = world.runtime?.intercept(where.operation, req, auth.ok ? auth.key.key : undefined);
       if (forced?.status === 429) world.limiter.refund(bucket, now);
       outcome = forced ? forcedOutcome(forced, now) : runOperation(where.operation, world, req, where.petId);
     } catch (error) {
@@ -181,6 +182,8 @@ export class MockEngine {
     const session = req.headers['x-mock-session'];
     if (typeof session === 'string' && world.id !== 'default') headers['X-Mock-Session'] = world.id;
 
+    const ended = this.monotonic();
+    world.lastUsed = ended;
     const entry: JournalEntry = {
       seq: world.journal.nextSeq(),
       at: isoTime(now),
@@ -190,12 +193,13 @@ export class MockEngine {
       query: redactQuery(req.query),
       status: outcome.status,
       reason: outcome.reason,
-      durationMs: Math.round((this.monotonic() - ctx.started) * 1000) / 1000,
+      durationMs: Math.round((ended - ctx.started) * 1000) / 1000,
     };
     if (outcome.code) entry.code = outcome.code;
     if (ctx.auth?.ok) entry.key = this.redacted(ctx.auth.key.key);
     if (outcome.fault) entry.fault = outcome.fault;
     if (outcome.delayMs) entry.delayMs = outcome.delayMs;
+    if (world.journal.details) entry.details = captureDetails(req, headers, outcome.body);
     world.journal.add(entry);
     this.onRequest?.(entry);
 
@@ -244,6 +248,8 @@ function limitError(decision: Exclude<RateDecision, { outcome: 'allowed' }>, key
 
 /** A scenario's forced answer: still a valid answer of the API, with the headers its status needs. */
 function forcedOutcome(forced: ForcedAnswer, now: number): Outcome {
+  if (forced.body !== undefined) return { status: forced.status, body: forced.body, reason: forced.reason, headers: forced.location ? { Location: forced.location } : undefined };
+  const code = forced.code ?? 'internal_error';
   const message = forced.message ?? `A scenario forced this ${forced.status} answer (${forced.reason}).`;
   const headers: Record<string, string> = {};
   if (forced.status === 401) headers['WWW-Authenticate'] = WWW_AUTHENTICATE_INVALID;
@@ -255,7 +261,7 @@ function forcedOutcome(forced: ForcedAnswer, now: number): Outcome {
       headers['X-RateLimit-Reset'] = String(Math.ceil(now / 1000) + forced.retryAfter);
     }
   }
-  return { status: forced.status, body: errorBody(forced.code, message, forced.status), code: forced.code, reason: forced.reason, headers };
+  return { status: forced.status, body: errorBody(code, message, forced.status), code, reason: forced.reason, headers };
 }
 
 function toOutcome(error: unknown): Outcome {

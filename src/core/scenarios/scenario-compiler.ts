@@ -1,6 +1,7 @@
 import { parseDuration, parseInstant } from '../state/clock.js';
 import { ERROR_CATALOGUE, type ErrorCode } from '../errors.js';
 import { openapiDocument } from '../input/openapi.js';
+import { schemaProblems } from '../input/validation.js';
 import { PLAN_LIMITS, PLAN_NAMES } from '../state/plans.js';
 import { ScriptedRuntime, type CompiledAnswer, type CompiledMatch } from './scenario-runtime.js';
 import type { BaseData } from '../state/store.js';
@@ -14,11 +15,16 @@ export interface MatchSpec {
   operation?: OperationId;
   method?: 'GET' | 'HEAD' | 'POST';
   path?: string;
+  /** Only requests with this key (one the server has). */
+  key?: string;
+  /** Only requests with each of these headers at exactly this value (names in any case). */
+  headers?: Record<string, string>;
 }
 
 export type AnswerSpec =
   | 'normal'
   | { status: number; code?: string; message?: string; retryAfter?: number }
+  | { status: 200 | 201; body: unknown }
   | { fault: 'reset' | 'empty' | 'truncate' };
 
 /** Where the store's animals come from. */
@@ -42,10 +48,10 @@ export interface ScenarioSpec {
   clock?: { start?: string; frozen?: boolean };
   deprecation?: { deprecatedAt?: string; removalAt?: string };
   latency?: DurationSpec | { min: DurationSpec; max: DurationSpec; seed?: number };
-  steps?: { match?: MatchSpec; times?: number; answer: AnswerSpec }[];
+  steps?: { match?: MatchSpec; times?: number | 'forever'; answer: AnswerSpec }[];
   repeat?: boolean;
   chaos?: { seed: number; match?: MatchSpec; answers: { probability: number; answer: AnswerSpec }[] };
-  journal?: { size?: number };
+  journal?: { size?: number; details?: boolean };
 }
 
 /** Whether a text is a scenario name (as files and the admin API use them), not a path. */
@@ -100,10 +106,10 @@ const NOT_API_CODES: ReadonlySet<string> = new Set(['admin_invalid_request', 'ad
 
 const { paths } = openapiDocument;
 /** Each operation with a concrete path to test patterns on and the statuses the document declares for it. */
-const OPERATIONS: readonly { id: OperationId; method: string; path: string; statuses: string[] }[] = [
-  { id: 'listPets', method: 'GET', path: '/v1/pets', statuses: Object.keys(paths['/pets'].get.responses) },
-  { id: 'createPet', method: 'POST', path: '/v1/pets', statuses: Object.keys(paths['/pets'].post.responses) },
-  { id: 'getPet', method: 'GET', path: '/v1/pets/1', statuses: Object.keys(paths['/pets/{petId}'].get.responses) },
+const OPERATIONS: readonly { id: OperationId; method: string; path: string; statuses: string[]; success: { status: number; schema: 'Pet' | 'Pets' } }[] = [
+  { id: 'listPets', method: 'GET', path: '/v1/pets', statuses: Object.keys(paths['/pets'].get.responses), success: { status: 200, schema: 'Pets' } },
+  { id: 'createPet', method: 'POST', path: '/v1/pets', statuses: Object.keys(paths['/pets'].post.responses), success: { status: 201, schema: 'Pet' } },
+  { id: 'getPet', method: 'GET', path: '/v1/pets/1', statuses: Object.keys(paths['/pets/{petId}'].get.responses), success: { status: 200, schema: 'Pet' } },
 ];
 
 /**
@@ -145,8 +151,10 @@ export function compileScenario(spec: ScenarioSpec, name: string, ctx: CompileCo
     usage,
     journalSize: spec.journal?.size ?? d.journalSize,
   };
+  const details = spec.journal?.details ?? d.journalDetails;
+  if (details !== undefined) settings.journalDetails = details;
   if (spec.clock?.start !== undefined) settings.clock.start = instant(spec.clock.start, ['clock', 'start']);
-  const runtime = compileRuntime(spec, name);
+  const runtime = compileRuntime(spec, name, new Set(keys.map((k) => k.key)));
   if (runtime) settings.runtime = runtime;
   return settings;
 }
@@ -186,12 +194,15 @@ function duration(value: DurationSpec): number {
   return parseDuration(value) ?? 0;
 }
 
-function compileRuntime(spec: ScenarioSpec, name: string): (() => ScriptedRuntime) | undefined {
+function compileRuntime(spec: ScenarioSpec, name: string, keys: ReadonlySet<string>): (() => ScriptedRuntime) | undefined {
   const steps = (spec.steps ?? []).map((step, i) => {
-    const match = compileMatch(step.match);
-    return { match, times: step.times ?? 1, answer: compileAnswer(step.answer, match, ['steps', i, 'answer']) };
+    const match = compileMatch(step.match, keys, ['steps', i, 'match']);
+    if (i > 0 && spec.steps?.[i - 1].times === 'forever') {
+      throw new ScenarioSpecError(['steps', i], `this step never runs: step ${i} before it answers forever; remove it, or give step ${i} a number of times`);
+    }
+    return { match, times: step.times === 'forever' ? Infinity : step.times ?? 1, answer: compileAnswer(step.answer, match, ['steps', i, 'answer']) };
   });
-  const chaosMatch = compileMatch(spec.chaos?.match);
+  const chaosMatch = compileMatch(spec.chaos?.match, keys, ['chaos', 'match']);
   const chaos = spec.chaos && {
     seed: spec.chaos.seed,
     match: chaosMatch,
@@ -216,7 +227,10 @@ function compileLatency(latency: ScenarioSpec['latency']): { minMs: number; maxM
   return range;
 }
 
-function compileMatch(match: MatchSpec | undefined): CompiledMatch {
+function compileMatch(match: MatchSpec | undefined, keys: ReadonlySet<string>, where: (string | number)[]): CompiledMatch {
+  if (match?.key !== undefined && !keys.has(match.key)) {
+    throw new ScenarioSpecError([...where, 'key'], `match names the key ${JSON.stringify(match.key)}, which this server does not have, so the step would never run; add it under keys`);
+  }
   const pattern = match?.path === undefined ? undefined : pathPattern(match.path);
   const operations = OPERATIONS.filter(
     (op) =>
@@ -224,7 +238,11 @@ function compileMatch(match: MatchSpec | undefined): CompiledMatch {
       (match?.method === undefined || (match.method === 'HEAD' ? 'GET' : match.method) === op.method) &&
       (pattern === undefined || pattern.test(op.path)),
   ).map((op) => op.id);
-  return { operations: new Set(operations), method: match?.method, path: pattern };
+  const compiled: CompiledMatch = { operations: new Set(operations), method: match?.method, path: pattern };
+  if (match?.key !== undefined) compiled.key = match.key;
+  // Requests reach the core with lower-case header names.
+  if (match?.headers !== undefined) compiled.headers = Object.entries(match.headers).map(([header, value]) => [header.toLowerCase(), value]);
+  return compiled;
 }
 
 /** `/v1/pets/*` style: `*` stands for one whole path segment. */
@@ -239,6 +257,7 @@ function compileAnswer(answer: AnswerSpec, match: CompiledMatch, where: (string 
   }
   if (answer === 'normal') return { kind: 'normal' };
   if ('fault' in answer) return { kind: 'fault', fault: answer.fault };
+  if ('body' in answer) return compileSuccess(answer, match, where);
   for (const op of OPERATIONS) {
     if (!match.operations.has(op.id)) continue;
     if (!op.statuses.includes(String(answer.status))) {
@@ -254,5 +273,27 @@ function compileAnswer(answer: AnswerSpec, match: CompiledMatch, where: (string 
   const compiled: Extract<CompiledAnswer, { kind: 'error' }> = { kind: 'error', status: answer.status, code: code as ErrorCode };
   if (answer.message !== undefined) compiled.message = answer.message;
   if (answer.retryAfter !== undefined || answer.status === 429) compiled.retryAfter = answer.retryAfter ?? 1;
+  return compiled;
+}
+
+/**
+ * A forced success: its body must be what the matched operations answer with (the document's
+ * schema), so a scenario can never make the mock answer outside its contract.
+ */
+function compileSuccess(answer: { status: number; body: unknown }, match: CompiledMatch, where: (string | number)[]): CompiledAnswer {
+  for (const op of OPERATIONS) {
+    if (!match.operations.has(op.id)) continue;
+    if (op.success.status !== answer.status) {
+      throw new ScenarioSpecError([...where, 'status'], `${op.id} answers success with ${op.success.status}, not ${answer.status}; narrow the match or use ${op.success.status}`);
+    }
+    const [problem] = schemaProblems(op.success.schema, answer.body);
+    if (problem) {
+      const what = op.success.schema === 'Pets' ? 'a list of animals ({id, name, categoryId, status?})' : 'one animal ({id, name, categoryId, status?})';
+      throw new ScenarioSpecError([...where, 'body', ...problem.path], `the forced body is not what ${op.id} answers: ${problem.message}; ${op.id} answers ${what}`);
+    }
+  }
+  const compiled: CompiledAnswer = { kind: 'success', status: answer.status, body: JSON.stringify(answer.body) };
+  const id = (answer.body as { id?: unknown }).id;
+  if (answer.status === 201 && typeof id === 'number') compiled.location = `/v1/pets/${id}`;
   return compiled;
 }

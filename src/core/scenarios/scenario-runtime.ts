@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../errors.js';
-import type { ConnectionFault } from '../types.js';
+import type { ConnectionFault, CoreRequest } from '../types.js';
 import type { ForcedAnswer, OperationId, ScenarioRuntime } from '../state/world.js';
 
 /** Which requests a step or the chaos applies to, resolved against the API's operations. */
@@ -7,17 +7,22 @@ export interface CompiledMatch {
   operations: ReadonlySet<OperationId>;
   method?: string;
   path?: RegExp;
+  key?: string;
+  /** Lower-case header names and the exact values they must have. */
+  headers?: readonly (readonly [string, string])[];
 }
 
 /** An answer of a step or of the chaos, checked against the catalogue and the document. */
 export type CompiledAnswer =
   | { kind: 'normal' }
   | { kind: 'fault'; fault: ConnectionFault }
+  | { kind: 'success'; status: number; body: string; location?: string }
   | { kind: 'error'; status: number; code: ErrorCode; message?: string; retryAfter?: number };
 
 /** A scenario's run-time part, as `compileScenario` builds it. */
 export interface RuntimeSpec {
   scenario: string;
+  /** `times` is Infinity for a step that answers forever. */
   steps: readonly { match: CompiledMatch; times: number; answer: CompiledAnswer }[];
   repeat: boolean;
   chaos?: { seed: number; match: CompiledMatch; answers: readonly { probability: number; answer: CompiledAnswer }[] };
@@ -36,11 +41,19 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-function matches(match: CompiledMatch, operation: OperationId, method: string, path: string): boolean {
+function matches(match: CompiledMatch, operation: OperationId, req: CoreRequest, key: string | undefined): boolean {
   if (!match.operations.has(operation)) return false;
   // HEAD is GET without a body, so a GET step takes HEAD requests too.
-  if (match.method !== undefined && match.method !== method && !(match.method === 'GET' && method === 'HEAD')) return false;
-  return match.path === undefined || match.path.test(path);
+  if (match.method !== undefined && match.method !== req.method && !(match.method === 'GET' && req.method === 'HEAD')) return false;
+  if (match.path !== undefined && !match.path.test(req.path)) return false;
+  if (match.key !== undefined && match.key !== key) return false;
+  if (match.headers !== undefined) {
+    for (const [name, value] of match.headers) {
+      const sent = req.headers[name];
+      if (Array.isArray(sent) ? !sent.includes(value) : sent !== value) return false;
+    }
+  }
+  return true;
 }
 
 /**
@@ -58,10 +71,10 @@ export class ScriptedRuntime implements ScenarioRuntime {
     this.latencyRandom = seededRandom(spec.latency?.seed ?? 0);
   }
 
-  intercept(operation: OperationId, method: string, path: string): ForcedAnswer | undefined {
+  intercept(operation: OperationId, req: CoreRequest, key: string | undefined): ForcedAnswer | undefined {
     const { steps } = this.spec;
     const current = steps[this.step];
-    if (current && matches(current.match, operation, method, path)) {
+    if (current && matches(current.match, operation, req, key)) {
       const index = this.step;
       const nth = ++this.takenByStep;
       if (this.takenByStep >= current.times) {
@@ -69,11 +82,11 @@ export class ScriptedRuntime implements ScenarioRuntime {
         this.step++;
         if (this.step === steps.length && this.spec.repeat) this.step = 0;
       }
-      const where = current.times > 1 ? `step ${index + 1} (${nth} of ${current.times})` : `step ${index + 1}`;
+      const where = current.times === Infinity ? `step ${index + 1} (${nth}, forever)` : current.times > 1 ? `step ${index + 1} (${nth} of ${current.times})` : `step ${index + 1}`;
       return this.force(current.answer, where);
     }
     const chaos = this.spec.chaos;
-    if (chaos && matches(chaos.match, operation, method, path)) {
+    if (chaos && matches(chaos.match, operation, req, key)) {
       let draw = this.chaosRandom();
       for (const { probability, answer } of chaos.answers) {
         if (draw < probability) return this.force(answer, 'chaos');
@@ -95,6 +108,11 @@ export class ScriptedRuntime implements ScenarioRuntime {
     switch (answer.kind) {
       case 'normal':
         return undefined;
+      case 'success': {
+        const forced: ForcedAnswer = { status: answer.status, body: answer.body, reason: `${reason}: forced ${answer.status}` };
+        if (answer.location !== undefined) forced.location = answer.location;
+        return forced;
+      }
       case 'fault':
         return { status: 503, code: 'service_unavailable', fault: answer.fault, reason: `${reason}: connection ${answer.fault}` };
       case 'error': {

@@ -1,3 +1,5 @@
+import type { JournalDetails } from './journal-details.js';
+
 /** One received request and what the mock answered, as `GET /__admin/requests` lists it. */
 export interface JournalEntry {
   seq: number;
@@ -20,6 +22,8 @@ export interface JournalEntry {
   delayMs?: number;
   /** The connection fault a scenario acted out instead of answering. */
   fault?: 'reset' | 'empty' | 'truncate';
+  /** Headers and bodies, when the session records them and the listing asks for them. */
+  details?: JournalDetails;
 }
 
 let lastMs = NaN;
@@ -45,6 +49,8 @@ export class Journal {
   private entries: JournalEntry[] = [];
   private start = 0;
   private seq = 0;
+  /** Whether entries keep headers and bodies; off by default so the hot path records nothing more. */
+  details = false;
 
   constructor(readonly capacity = DEFAULT_JOURNAL_SIZE) {}
 
@@ -61,9 +67,15 @@ export class Journal {
     }
   }
 
-  /** Entries oldest first. */
-  list(): JournalEntry[] {
-    return [...this.entries.slice(this.start), ...this.entries.slice(0, this.start)];
+  /** Entries oldest first; without `details`, as the default listing shows them (no headers or bodies). */
+  list(details = false): JournalEntry[] {
+    const all = [...this.entries.slice(this.start), ...this.entries.slice(0, this.start)];
+    return details ? all : all.map(withoutDetails);
+  }
+
+  /** How many requests the session answered since its last reset, also those the ring has let go. */
+  get total(): number {
+    return this.seq;
   }
 
   get size(): number {
@@ -75,4 +87,10 @@ export class Journal {
     this.start = 0;
     this.seq = 0;
   }
+}
+
+function withoutDetails(entry: JournalEntry): JournalEntry {
+  if (entry.details === undefined) return entry;
+  const { details: _details, ...rest } = entry;
+  return rest;
 }

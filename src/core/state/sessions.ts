@@ -52,3 +52,28 @@ export class SessionRegistry {
     return [this.defaultWorld, ...this.worlds.values()];
   }
 }
+
+/** One session as `GET /__admin/sessions` lists it. */
+export interface SessionSummary {
+  id: string;
+  scenario: string;
+  /** Wall-clock time of the session's last API request, or of its creation (ISO-8601 UTC). */
+  lastUsedAt: string;
+  /** API requests answered since the session's last reset. */
+  requests: number;
+  /** The session's own (virtual) clock. */
+  clock: string;
+}
+
+/** The sessions of a registry, the default first, then the most recently used first. */
+export function summarizeSessions(registry: SessionRegistry): SessionSummary[] {
+  const [first, ...rest] = registry.all();
+  return [first, ...rest.sort((a, b) => b.lastUsed - a.lastUsed)].map((w) => ({
+    id: w.id,
+    scenario: w.settings.scenario,
+    // performance.now() counts from timeOrigin, so last use costs the hot path no extra clock read.
+    lastUsedAt: new Date(Math.round(performance.timeOrigin + w.lastUsed)).toISOString(),
+    requests: w.journal.total,
+    clock: new Date(w.clock.now()).toISOString(),
+  }));
+}

@@ -4,7 +4,7 @@ import type { ErrorCode } from '../errors.js';
 import { Journal } from './journal.js';
 import { RateLimiter } from './limiter.js';
 import { BaseData, PetStore } from './store.js';
-import type { BanRule, ConnectionFault, KeyConfig, Limits } from '../types.js';
+import type { BanRule, ConnectionFault, CoreRequest, KeyConfig, Limits } from '../types.js';
 
 /** The operations of the API, as the router names them. */
 export type OperationId = 'listPets' | 'createPet' | 'getPet';
@@ -12,7 +12,12 @@ export type OperationId = 'listPets' | 'createPet' | 'getPet';
 /** An answer a scenario forces instead of the normal one. */
 export interface ForcedAnswer {
   status: number;
-  code: ErrorCode;
+  /** The error code; a forced success has none. */
+  code?: ErrorCode;
+  /** A forced success's body, checked against the document when the scenario was loaded. */
+  body?: string;
+  /** A forced 201's Location. */
+  location?: string;
   message?: string;
   /** Seconds for `Retry-After` (a forced 429 always has it). */
   retryAfter?: number;
@@ -24,7 +29,7 @@ export interface ForcedAnswer {
 /** What a scenario does at run time: forced answers and latency. */
 export interface ScenarioRuntime {
   /** Called for API requests that passed routing, auth and the rate limit; a result replaces the operation's answer. */
-  intercept(operation: OperationId, method: string, path: string): ForcedAnswer | undefined;
+  intercept(operation: OperationId, req: CoreRequest, key: string | undefined): ForcedAnswer | undefined;
   /** Milliseconds to delay this answer (0 for none). */
   latency(): number;
 }
@@ -41,6 +46,8 @@ export interface WorldSettings {
   /** Usage preloaded at reset: requests already made in the current windows, bans in force. */
   usage: readonly { key: string; minute?: number; day?: number; bannedForMs?: number }[];
   journalSize: number;
+  /** Whether the journal keeps request and answer headers and bodies (off unless asked for). */
+  journalDetails?: boolean;
   /** Makes a fresh runtime (step counters, seeded random) each time the settings are applied. */
   runtime?: () => ScenarioRuntime;
 }
@@ -57,6 +64,10 @@ export class World {
   keys = new Map<string, KeyConfig>();
   settings!: WorldSettings;
   runtime: ScenarioRuntime | undefined;
+  /** `performance.now()` of the last API request (or of the creation): sessions list their last use. */
+  lastUsed = performance.now();
+  /** Set by the admin API or the library: recording of details that outlives a reset. */
+  detailsOverride: boolean | undefined;
 
   constructor(readonly id: string, settings: WorldSettings, realNow: TimeSource) {
     this.clock = new VirtualClock(realNow);
@@ -74,6 +85,7 @@ export class World {
     this.limiter.setBanRule(settings.ban);
     if (this.journal.capacity !== settings.journalSize) this.journal = new Journal(settings.journalSize);
     else this.journal.clear();
+    this.journal.details = this.detailsOverride ?? settings.journalDetails === true;
     this.keys = new Map(settings.keys.map((k) => [k.key, k]));
     this.clock.restore();
     if (settings.clock.start !== undefined) this.clock.set(settings.clock.start);
@@ -88,6 +100,12 @@ export class World {
 
   reset(): void {
     this.apply(this.settings);
+  }
+
+  /** Turns recording of headers and bodies on or off for this session; resets and scenario switches keep the choice. */
+  recordDetails(on: boolean): void {
+    this.detailsOverride = on;
+    this.journal.details = on;
   }
 }
 

@@ -1,0 +1,109 @@
+/**
+ * petstore-mock in the browser: `createFetchHandler` answers the API in the page or behind MSW's
+ * `setupWorker`, with no server. Scenarios are given as objects; nothing here reads a disk or
+ * imports a Node built-in.
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { installPlatform } from '../core/platform.js';
+import { MockEngine } from '../core/pipeline/engine.js';
+import { createHost, type HostData } from '../core/scenarios/host.js';
+import { ScenarioError } from '../core/scenarios/scenario-compiler.js';
+import type { JournalEntry } from '../core/state/journal.js';
+import type { SessionSummary } from '../core/state/sessions.js';
+import type { WorldSettings } from '../core/state/world.js';
+import type { KeyConfig } from '../core/types.js';
+import { listSessions, sessionControls, type SessionHandle } from '../controls.js';
+import { answerFetch } from '../http/fetch-handler.js';
+import { compileScenarioObject, shippedScenarioObjects, type ScenarioObject } from './scenarios.js';
+
+// Bundled: the browser cannot load Ajv lazily with require, and has no synchronous zlib, so
+// compressed request bodies are refused with 415 here.
+installPlatform({ loadAjv: () => Ajv2020 });
+
+/** Options of the browser's `createFetchHandler`. */
+export interface BrowserMockOptions extends HostData {
+  /** Scenarios the handler can switch to by name (`useScenario('checkout-outage')`), besides the shipped ones. */
+  scenarios?: readonly ScenarioObject[];
+  /** The scenario to start in: a shipped name, one of `scenarios` by name, or an object. */
+  scenario?: string | ScenarioObject;
+  /** The client address requests without a key are counted under (127.0.0.1 by default). */
+  clientAddress?: string;
+  /** Called once per answered API request. */
+  onRequest?: (entry: JournalEntry) => void;
+  /** The real time source the virtual clocks run on (Date.now by default). */
+  now?: () => number;
+}
+
+/** One session's controls in the browser: `useScenario` also takes a scenario object. */
+export interface BrowserSessionHandle extends Omit<SessionHandle, 'useScenario'> {
+  /** Switches the session to a scenario (a name of `scenarios`, or an object) and starts it afresh; throws `ScenarioError`. */
+  useScenario(scenario: string | ScenarioObject): void;
+}
+
+/** The browser's Fetch handler, with the test controls of the default session. */
+export interface BrowserFetchHandler extends BrowserSessionHandle {
+  (request: Request): Promise<Response>;
+  /** The API keys the mock accepts. */
+  keys: KeyConfig[];
+  /** The world that requests with `X-Mock-Session: id` see (created on first use). */
+  session(id: string): BrowserSessionHandle;
+  /** The sessions so far: id, scenario, last use, request count. */
+  sessions(): SessionSummary[];
+  /** The names of the scenarios `useScenario` knows: the shipped ones and those given. */
+  scenarios(): string[];
+  /** The core. */
+  engine: MockEngine;
+}
+
+/**
+ * Returns `(request: Request) => Promise<Response>` answering the API in the browser: for MSW's
+ * `setupWorker` (`http.all('https://api.example.test/*', ({ request }) => petstore(request))`),
+ * a service worker, or direct calls. Any origin works; paths start with `/v1`.
+ */
+export function createFetchHandler(options: BrowserMockOptions = {}): BrowserFetchHandler {
+  const host = createHost(options);
+  // The shipped scenarios are compiled when first used; given objects at once, so a mistake shows early.
+  const shipped = new Map(shippedScenarioObjects().map((object) => [object.name, object]));
+  const known = new Map<string, WorldSettings>([['default', host.defaults]]);
+  const remember = (object: ScenarioObject): WorldSettings => {
+    const settings = compileScenarioObject(object, host);
+    known.set(object.name, settings);
+    return settings;
+  };
+  for (const object of options.scenarios ?? []) remember(object);
+  const names = (): string[] => [...new Set(['default', ...shipped.keys(), ...known.keys()])];
+  const settingsOf = (scenario: string | ScenarioObject): WorldSettings => {
+    if (typeof scenario !== 'string') return remember(scenario);
+    const object = shipped.get(scenario);
+    const settings = known.get(scenario) ?? (object && remember(object));
+    if (!settings) throw new ScenarioError(`petstore-mock: unknown scenario ${JSON.stringify(scenario)}; the browser build knows ${names().join(', ')}. Give scenario objects in the scenarios option, or pass the object itself.`);
+    return settings;
+  };
+  const settings = options.scenario === undefined ? host.defaults : settingsOf(options.scenario);
+  const engine = new MockEngine({ settings, now: options.now, onRequest: options.onRequest });
+  const session = (id: string | undefined): BrowserSessionHandle => {
+    const controls = sessionControls(engine, id, (name) => settingsOf(name));
+    return { ...controls, useScenario: (scenario) => engine.sessions.resolve(id).apply(settingsOf(scenario)) };
+  };
+  const address = options.clientAddress ?? '127.0.0.1';
+  const handler = (request: Request): Promise<Response> => answerFetch(engine, request, address);
+  return Object.assign(handler, {
+    keys: [...settings.keys],
+    ...session(undefined),
+    session,
+    sessions: () => listSessions(engine),
+    scenarios: names,
+    engine,
+  });
+}
+
+export { ScenarioError } from '../core/scenarios/scenario-compiler.js';
+export { ERROR_CATALOGUE, type ErrorCode } from '../core/errors.js';
+export type { ScenarioObject } from './scenarios.js';
+export type { MockClock, RequestsQuery } from '../controls.js';
+export type { JournalFilter, VerifyCount } from '../core/state/journal-query.js';
+export type { JournalDetails, JournalMessage } from '../core/state/journal-details.js';
+export type { JournalEntry } from '../core/state/journal.js';
+export type { SessionSummary } from '../core/state/sessions.js';
+export type { ClockState } from '../core/state/clock.js';
+export type { KeyConfig, Limits, Pet, PetStatus, PlanName } from '../core/types.js';

@@ -1,0 +1,71 @@
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { platform } from '../core/platform.js';
+import { ScenarioError, ScenarioSpecError, compileScenario, isScenarioName, type ScenarioSpec } from '../core/scenarios/scenario-compiler.js';
+import type { ScenarioHost } from '../core/scenarios/host.js';
+import { pickError } from '../core/scenarios/schema-errors.js';
+import type { WorldSettings } from '../core/state/world.js';
+
+/** A scenario given as an object, as a scenario file would hold it; `name` is what `useScenario` switches by. */
+export type ScenarioObject = Omit<ScenarioSpec, '$schema' | 'name'> & { name: string };
+
+/**
+ * scenarios/scenario.schema.json, defined at build time (scripts/build.mjs, vitest.config.ts): the
+ * browser has no disk to read it from.
+ */
+declare const __PETSTORE_SCENARIO_SCHEMA__: object;
+/** The shipped scenarios (scenarios/*.yaml) as objects, defined at build time as the schema is. */
+declare const __PETSTORE_SHIPPED_SCENARIOS__: readonly ScenarioObject[];
+
+/** The shipped scenarios, as objects; a reset or a switch starts them as the server would. */
+export function shippedScenarioObjects(): readonly ScenarioObject[] {
+  return __PETSTORE_SHIPPED_SCENARIOS__;
+}
+
+let validator: ValidateFunction | undefined;
+
+function schemaErrors(value: unknown): Parameters<typeof pickError>[0] {
+  if (!validator) {
+    const { $schema: _draft, ...schema } = __PETSTORE_SCENARIO_SCHEMA__ as { $schema?: string };
+    const Ajv = platform().loadAjv();
+    validator = new Ajv({ allErrors: true, verbose: true, strict: true }).compile(schema);
+  }
+  return validator(value) ? [] : (validator.errors ?? []);
+}
+
+/** `steps[0].answer.status` style, for messages about an object (there are no lines to point at). */
+function placeOf(name: string, path: readonly (string | number)[]): string {
+  const where = path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '');
+  return where === '' ? `the scenario ${JSON.stringify(name)}` : `the scenario ${JSON.stringify(name)} at ${where}`;
+}
+
+/**
+ * Checks a scenario object as a file would be checked (the same schema, the same rules) and
+ * compiles it for `host`; throws `ScenarioError` naming the place of the mistake.
+ */
+export function compileScenarioObject(value: unknown, host: ScenarioHost): WorldSettings {
+  const name = value !== null && typeof value === 'object' && typeof (value as { name?: unknown }).name === 'string' ? (value as { name: string }).name : '(unnamed)';
+  const problem = pickError(schemaErrors(value));
+  if (problem) throw new ScenarioError(`petstore-mock: ${placeOf(name, problem.path)}: ${problem.message}; fix the object and try again.`);
+  const spec = value as ScenarioSpec;
+  if (spec.name === undefined || !isScenarioName(spec.name)) {
+    throw new ScenarioError('petstore-mock: a scenario object needs a name of lower-case letters, digits and - (such as "checkout-outage"), so that useScenario can switch to it.');
+  }
+  if (spec.data?.fixtures !== undefined) {
+    throw new ScenarioError(`petstore-mock: ${placeOf(spec.name, ['data', 'fixtures'])}: the browser build reads no files; give the animals as the handler's fixtures option instead.`);
+  }
+  try {
+    return compileScenario(spec, spec.name, {
+      defaults: host.defaults,
+      data: (data) => {
+        if (data.empty) {
+          if (data.count !== undefined) throw new ScenarioSpecError(['data', 'empty'], 'data.empty cannot go with count; keep one of them');
+          return host.baseFor({ pets: [] });
+        }
+        return host.baseFor({ seed: data.seed, count: data.count });
+      },
+    });
+  } catch (error) {
+    if (error instanceof ScenarioSpecError) throw new ScenarioError(`petstore-mock: ${placeOf(spec.name, error.path)}: ${error.message}; fix the object and try again.`);
+    throw error;
+  }
+}

@@ -1,0 +1,87 @@
+// The test controls of a mock's sessions, shared by the server, the Fetch handler and the browser
+// build; nothing here touches the disk or the network.
+import { parseDuration, type ClockState } from './core/state/clock.js';
+import type { MockEngine } from './core/pipeline/engine.js';
+import type { JournalEntry } from './core/state/journal.js';
+import { compileFilter, verifyEntries, type JournalFilter, type VerifyCount } from './core/state/journal-query.js';
+import { summarizeSessions, type SessionSummary } from './core/state/sessions.js';
+import type { World, WorldSettings } from './core/state/world.js';
+
+/** The clock of the default session, as tests drive it. */
+export interface MockClock {
+  now(): Date;
+  state(): ClockState;
+  set(instant: Date | string | number): void;
+  /** Advances by a duration such as '61s', '1m30s', '1d', or milliseconds. */
+  advance(duration: string | number): void;
+  freeze(): void;
+  unfreeze(): void;
+}
+
+/** A journal filter, plus whether entries carry their recorded headers and bodies. */
+export interface RequestsQuery extends JournalFilter {
+  /** Include `details` (headers and bodies) in the entries that recorded them. */
+  details?: boolean;
+}
+
+/** One session's world, as tests drive it: the default session, or an `X-Mock-Session` id. */
+export interface SessionHandle {
+  /** The session's virtual clock. */
+  clock: MockClock;
+  /** Restores the session's store, counters, bans, clock and journal, under its current scenario. */
+  reset(): void;
+  /** Switches the session to a scenario (a shipped name or a file path) and starts it afresh; throws `ScenarioError`. */
+  useScenario(nameOrFile: string): void;
+  /** The session's request journal, oldest first; a filter (`{ method: 'POST', path: '/v1/pets/*' }`) narrows it. */
+  requests(query?: RequestsQuery): JournalEntry[];
+  /**
+   * Asserts how many requests of the journal match: `verify({ method: 'POST', path: '/v1/pets' }, 3)`.
+   * Without a count, at least one. Returns the matching entries; otherwise throws an Error that lists
+   * them and the near misses.
+   */
+  verify(filter: JournalFilter, count?: VerifyCount): JournalEntry[];
+  /** Makes the session's journal keep request and answer headers and bodies (bounded, keys redacted), or stop. */
+  recordDetails(on?: boolean): void;
+}
+
+/** Wraps a world's clock for tests. */
+export function clockOf(world: () => World): MockClock {
+  return {
+    now: () => new Date(world().clock.now()),
+    state: () => world().clock.state(),
+    set: (instant) => {
+      const ms = instant instanceof Date ? instant.getTime() : typeof instant === 'number' ? instant : Date.parse(instant);
+      if (Number.isNaN(ms)) throw new Error(`petstore-mock: clock.set needs a Date, an ISO-8601 string or epoch milliseconds, not ${JSON.stringify(instant)}.`);
+      world().clock.set(ms);
+    },
+    advance: (duration) => {
+      const ms = parseDuration(duration);
+      if (ms === undefined) throw new Error(`petstore-mock: clock.advance needs a duration such as '61s', '1m30s' or '1d', not ${JSON.stringify(duration)}.`);
+      world().clock.advance(ms);
+    },
+    freeze: () => world().clock.freeze(),
+    unfreeze: () => world().clock.unfreeze(),
+  };
+}
+
+/** The controls of one session (the default one for `undefined`); scenarios come from `scenarioSettings`. */
+export function sessionControls(engine: MockEngine, id: string | undefined, scenarioSettings: (nameOrFile: string) => WorldSettings): SessionHandle {
+  const world = (): World => engine.sessions.resolve(id);
+  return {
+    clock: clockOf(world),
+    reset: () => world().reset(),
+    useScenario: (nameOrFile) => world().apply(scenarioSettings(nameOrFile)),
+    requests: (query = {}) => {
+      const { details, ...filter } = query;
+      const test = compileFilter(filter);
+      return world().journal.list(details === true).filter((e) => test.matches(e));
+    },
+    verify: (filter, count) => verifyEntries(world().journal.list(), filter, count),
+    recordDetails: (on = true) => world().recordDetails(on),
+  };
+}
+
+/** The sessions of an engine, as `GET /__admin/sessions` lists them. */
+export function listSessions(engine: MockEngine): SessionSummary[] {
+  return summarizeSessions(engine.sessions);
+}

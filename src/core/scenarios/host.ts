@@ -1,0 +1,43 @@
+import { checkPets } from '../input/fixtures.js';
+import { parseKeySpec } from '../state/plans.js';
+import { DEFAULT_PET_COUNT, DEFAULT_SEED } from '../state/seed.js';
+import { buildBaseData, defaultSettings, type DataOptions } from '../state/world-settings.js';
+import type { BaseData } from '../state/store.js';
+import type { WorldSettings } from '../state/world.js';
+import type { KeyConfig, Pet } from '../types.js';
+
+/** What a scenario needs from the server it is applied to. */
+export interface ScenarioHost {
+  /** The settings of the command line, before any scenario. */
+  defaults: WorldSettings;
+  /** The store's animals for data options; missing seed or count mean the command line's. */
+  baseFor(data: DataOptions): BaseData;
+}
+
+/** Data and keys before any scenario, once fixtures (if any) are read. */
+export interface HostData {
+  seed?: number;
+  pets?: number;
+  /** Animals to serve instead of generated ones. */
+  fixtures?: readonly Pet[];
+  keys?: readonly (string | KeyConfig)[];
+}
+
+/** The settings before any scenario, with a cache of generated stores. */
+export function createHost(options: HostData): ScenarioHost {
+  const keys = (options.keys ?? []).map((k) => (typeof k === 'string' ? parseKeySpec(k) : k));
+  const generated = new Map<string, BaseData>();
+  const baseFor = (data: DataOptions): BaseData => {
+    if (data.pets) return buildBaseData(data);
+    // Switching scenarios or sessions must not regenerate (or duplicate) a large store.
+    const id = `${data.seed ?? options.seed ?? DEFAULT_SEED}:${data.count ?? options.pets ?? DEFAULT_PET_COUNT}`;
+    let base = generated.get(id);
+    if (!base) {
+      base = buildBaseData({ seed: data.seed ?? options.seed, count: data.count ?? options.pets });
+      generated.set(id, base);
+    }
+    return base;
+  };
+  const base = options.fixtures ? buildBaseData({ pets: checkPets(options.fixtures, 'the fixtures option') }) : baseFor({});
+  return { defaults: defaultSettings(base, keys), baseFor };
+}

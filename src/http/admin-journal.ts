@@ -1,0 +1,82 @@
+import type { Request, Router } from 'express';
+import { MockError } from '../core/errors.js';
+import type { MockEngine } from '../core/pipeline/engine.js';
+import { FILTER_FIELDS, JournalFilterError, compileFilter, type JournalFilter } from '../core/state/journal-query.js';
+import { summarizeSessions } from '../core/state/sessions.js';
+import type { World } from '../core/state/world.js';
+
+/** Query parameters the journal routes take besides the filter; `token` is the admin token's. */
+const OTHER_PARAMS = new Set(['details', 'limit', 'token']);
+
+function single(req: Request, name: string): string | undefined {
+  const value = req.query[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new MockError('admin_invalid_request', `petstore-mock: the journal parameter ${name} must be given once, as a plain value.`);
+  return value;
+}
+
+/** The filter of a journal request's query; an unknown parameter is a typo, not a no-op. */
+function filterOf(req: Request): JournalFilter {
+  for (const name of Object.keys(req.query)) {
+    if (!(FILTER_FIELDS as readonly string[]).includes(name) && !OTHER_PARAMS.has(name)) {
+      throw new MockError('admin_invalid_request', `petstore-mock: the journal has no filter ${JSON.stringify(name.slice(0, 40))}; filter by ${FILTER_FIELDS.join(', ')} (and ask for details=1 or limit=N).`);
+    }
+  }
+  const filter: JournalFilter = {};
+  for (const name of FILTER_FIELDS) {
+    const value = single(req, name);
+    if (value !== undefined) filter[name] = value;
+  }
+  return filter;
+}
+
+function compiled(filter: JournalFilter): ReturnType<typeof compileFilter> {
+  try {
+    return compileFilter(filter);
+  } catch (error) {
+    if (error instanceof JournalFilterError) throw new MockError('admin_invalid_request', error.message);
+    throw error;
+  }
+}
+
+function flag(req: Request, name: string): boolean {
+  const value = single(req, name);
+  if (value === undefined || value === '0' || value === 'false') return false;
+  if (value === '' || value === '1' || value === 'true') return true;
+  throw new MockError('admin_invalid_request', `petstore-mock: ${name} takes 1 or 0 (true or false).`);
+}
+
+/**
+ * The inspection routes: sessions, the filtered journal with optional details, a count for
+ * assertions, and recording of details per session.
+ */
+export function addJournalRoutes(router: Router, engine: MockEngine, world: (req: Request) => World): void {
+  router.get('/sessions', (_req, res) => {
+    res.json(summarizeSessions(engine.sessions));
+  });
+  router.get('/requests', (req, res) => {
+    const query = compiled(filterOf(req));
+    const limit = single(req, 'limit');
+    if (limit !== undefined && !/^[1-9]\d{0,6}$/.test(limit)) throw new MockError('admin_invalid_request', 'petstore-mock: limit takes a whole number of entries from 1, the latest ones.');
+    const matching = world(req).journal.list(flag(req, 'details')).filter((e) => query.matches(e));
+    res.json(limit === undefined ? matching : matching.slice(-Number(limit)));
+  });
+  router.get('/requests/count', (req, res) => {
+    const query = compiled(filterOf(req));
+    if (req.query.details !== undefined || req.query.limit !== undefined) throw new MockError('admin_invalid_request', 'petstore-mock: GET /__admin/requests/count takes only the filters: method, path, status, code, key, since.');
+    const w = world(req);
+    res.json({ count: w.journal.list().filter((e) => query.matches(e)).length, filter: query.describe(), session: w.id });
+  });
+  router.get('/journal', (req, res) => {
+    const w = world(req);
+    res.json({ session: w.id, details: w.journal.details, entries: w.journal.size, capacity: w.journal.capacity, total: w.journal.total });
+  });
+  router.put('/journal', (req, res) => {
+    const body: unknown = req.body;
+    const details = body !== null && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 1 ? (body as { details?: unknown }).details : undefined;
+    if (typeof details !== 'boolean') throw new MockError('admin_invalid_request', 'petstore-mock: PUT /__admin/journal takes {"details": true} or {"details": false}.');
+    const w = world(req);
+    w.recordDetails(details);
+    res.json({ session: w.id, details: w.journal.details, entries: w.journal.size, capacity: w.journal.capacity, total: w.journal.total });
+  });
+}

@@ -1,0 +1,176 @@
+// The admin page's script. It runs in the browser: plain DOM, textContent only (journal paths,
+// reasons, headers and bodies are request data, never markup). State changes are sent as JSON.
+export const ADMIN_SCRIPT = `
+const params = new URLSearchParams(location.search);
+const token = params.get('token');
+let session = params.get('session') || 'default';
+const $ = (id) => document.getElementById(id);
+function headers() {
+  const h = { 'Content-Type': 'application/json' };
+  if (token) h.Authorization = 'Bearer ' + token;
+  if (session !== 'default') h['X-Mock-Session'] = session;
+  return h;
+}
+async function api(path, init = {}) {
+  const res = await fetch('/__admin/' + path, { ...init, headers: headers() });
+  const body = await res.json();
+  if (!res.ok) { const error = new Error(body.message || res.status); error.status = res.status; throw error; }
+  return body;
+}
+function cell(text, cls, label) {
+  const td = document.createElement('td'); td.textContent = String(text);
+  if (cls) td.className = cls;
+  if (label) td.dataset.label = label;
+  return td;
+}
+const KEY_LABELS = ['key', 'plan', 'limits', 'remaining', 'resets', 'state'];
+const REQUEST_LABELS = ['#', 'clock', 'request', 'status', 'key', 'why'];
+function row(cells, labels) { const tr = document.createElement('tr'); cells.forEach((td, i) => { td.dataset.label = labels[i]; tr.append(td); }); return tr; }
+const time = (iso) => iso.replace('T', ' ').replace(/\\.\\d+Z$/, 'Z');
+let frozen = false;
+const open = new Set();
+
+function filterQuery() {
+  const q = new URLSearchParams();
+  for (const name of ['method', 'path', 'status', 'code', 'key']) {
+    const value = $('f-' + name).value.trim();
+    if (value) q.set(name, value);
+  }
+  return q;
+}
+
+function block(title, text) {
+  const h = document.createElement('h3'); h.textContent = title;
+  const pre = document.createElement('pre'); pre.textContent = text;
+  return [h, pre];
+}
+function message(m) {
+  const lines = Object.entries(m.headers).map(([k, v]) => k + ': ' + v).join('\\n');
+  const body = m.body === undefined ? '(no body)' : m.body + (m.truncated ? '\\n… truncated at 4 KiB of ' + m.bodyBytes + ' bytes' : '');
+  return [lines, body];
+}
+function detailsRow(r) {
+  const tr = document.createElement('tr'); tr.className = 'details';
+  const td = document.createElement('td'); td.colSpan = 6;
+  if (!r.details) {
+    td.append(...block('Details', 'Headers and bodies were not recorded for this request. Tick "record headers and bodies" to record the next ones.'));
+  } else {
+    const [reqHeaders, reqBody] = message(r.details.request);
+    const [resHeaders, resBody] = message(r.details.response);
+    td.append(...block('Request headers', reqHeaders), ...block('Request body', reqBody), ...block('Answer headers', resHeaders), ...block('Answer body', resBody));
+  }
+  tr.append(td);
+  return tr;
+}
+
+async function refreshSessions() {
+  const list = await api('sessions');
+  const ids = list.map((s) => s.id);
+  if (!ids.includes(session)) ids.push(session);
+  const select = $('session');
+  const current = [...select.options].map((o) => o.value).join('\\n');
+  if (current !== ids.join('\\n')) {
+    select.replaceChildren(...ids.map((id) => {
+      const o = document.createElement('option'); o.value = id;
+      const s = list.find((x) => x.id === id);
+      o.textContent = s ? id + ' (' + s.requests + ')' : id;
+      return o;
+    }));
+  } else {
+    [...select.options].forEach((o) => { const s = list.find((x) => x.id === o.value); if (s) o.textContent = o.value + ' (' + s.requests + ')'; });
+  }
+  select.value = session;
+}
+
+async function refreshRequests() {
+  const q = filterQuery();
+  let count, requests;
+  try {
+    count = await api('requests/count?' + q);
+    q.set('limit', '200'); q.set('details', '1');
+    requests = await api('requests?' + q);
+    $('filter-message').textContent = '';
+  } catch (error) {
+    if (error.status !== 400) throw error;
+    $('filter-message').textContent = String(error.message);
+    return;
+  }
+  const filtered = [...filterQuery().keys()].length > 0;
+  const n = count.count;
+  $('request-count').textContent = n + (n === 1 ? ' request' : ' requests') + (filtered ? ' match' : '') + (n > 200 ? ', latest 200 shown' : '');
+  const rows = [];
+  for (const r of requests.slice().reverse()) {
+    const tr = row([
+      cell(r.seq), cell(time(r.at)), cell(r.method + ' ' + r.path + (r.query ? '?' + r.query : '')),
+      cell(r.status, 's' + String(r.status)[0]), cell(r.key || ''), cell((r.code ? r.code + ': ' : '') + r.reason, 'why'),
+    ], REQUEST_LABELS);
+    tr.className = 'entry' + (open.has(r.seq) ? ' open' : '');
+    tr.dataset.seq = r.seq;
+    tr.onclick = () => { if (open.has(r.seq)) open.delete(r.seq); else open.add(r.seq); refresh(); };
+    rows.push(tr);
+    if (open.has(r.seq)) rows.push(detailsRow(r));
+  }
+  $('requests').tBodies[0].replaceChildren(...rows);
+}
+
+async function refresh() {
+  try {
+    const [scenario, clock, keys, journal] = await Promise.all([api('scenario'), api('clock'), api('keys'), api('journal')]);
+    $('scenario').textContent = scenario.name;
+    $('scenario-description').textContent = scenario.description;
+    $('clock').textContent = time(clock.now);
+    frozen = clock.frozen;
+    $('clock-mode').textContent = frozen ? 'frozen' : 'running';
+    $('freeze').textContent = frozen ? 'Unfreeze' : 'Freeze';
+    $('record').checked = journal.details;
+    $('keys').tBodies[0].replaceChildren(...keys.map((k) => row([
+      cell(k.key), cell(k.plan), cell(k.limits.perMinute + '/min, ' + k.limits.perDay + '/day'),
+      cell(k.remaining + ' of ' + k.reportedLimit), cell(time(new Date(k.reset * 1000).toISOString())),
+      cell(k.revoked ? 'revoked' : k.bannedUntil ? 'banned until ' + time(k.bannedUntil) : 'ok', k.revoked || k.bannedUntil ? 's5' : 's2'),
+    ], KEY_LABELS)));
+    await Promise.all([refreshRequests(), refreshSessions()]);
+    $('live').textContent = 'live';
+    $('live').className = 'pill ok';
+  } catch (error) {
+    $('live').textContent = 'disconnected';
+    $('live').className = 'pill bad';
+  }
+}
+async function act(run) {
+  $('message').textContent = '';
+  try { await run(); } catch (error) { $('message').textContent = String(error.message || error); }
+  await refresh();
+}
+function showSession() {
+  $('session-label').textContent = session === 'default' ? '' : 'session ' + session;
+}
+async function loadScenarios() {
+  const list = await api('scenarios');
+  $('scenarios').replaceChildren(...list.map((s) => { const o = document.createElement('option'); o.value = s.name; o.textContent = s.name; o.title = s.description; return o; }));
+  $('scenarios').value = (await api('scenario')).name;
+}
+async function init() {
+  showSession();
+  try { await loadScenarios(); } catch (error) { $('message').textContent = String(error.message || error); }
+  $('switch').onclick = () => act(() => api('scenario', { method: 'PUT', body: JSON.stringify({ name: $('scenarios').value }) }));
+  $('reset').onclick = () => act(() => api('reset', { method: 'POST' }));
+  $('advance').onclick = () => act(() => api('clock', { method: 'POST', body: JSON.stringify({ advance: $('advance-by').value.trim() }) }));
+  $('set').onclick = () => act(() => api('clock', { method: 'POST', body: JSON.stringify({ set: $('set-to').value.trim() }) }));
+  $('freeze').onclick = () => act(() => api('clock', { method: 'POST', body: JSON.stringify({ frozen: !frozen }) }));
+  $('record').onchange = () => act(() => api('journal', { method: 'PUT', body: JSON.stringify({ details: $('record').checked }) }));
+  $('session').onchange = () => act(async () => {
+    session = $('session').value;
+    open.clear();
+    const url = new URL(location.href);
+    if (session === 'default') url.searchParams.delete('session'); else url.searchParams.set('session', session);
+    history.replaceState(null, '', url);
+    showSession();
+    await loadScenarios();
+  });
+  $('filter').onsubmit = (event) => { event.preventDefault(); refresh(); };
+  $('filter').oninput = () => refresh();
+  $('f-clear').onclick = () => { $('filter').reset(); refresh(); };
+  await refresh();
+  setInterval(refresh, 500);
+}
+init();`;
