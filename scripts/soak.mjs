@@ -1,6 +1,8 @@
 // A bounded soak of the real CLI on 127.0.0.1: about 200,000 mixed requests over about a minute
 // (valid, invalid, unauthorised, rate-limited, creates and every list shape spread over more
-// sessions than the mock keeps), then a report of memory before and after, the journal against its bound and every
+// sessions than the mock keeps, and the abuse docs/limits.md bounds: 8 KB paths in many sessions'
+// journals, creates of the longest names until stores are full, lists of every size of those,
+// bodies of 60,000 keys or a million digits), then a report of memory before and after, the journal against its bound and every
 // error seen. It stops by itself; exit code 1 when anything went wrong.
 //
 //   npm run soak                   # SOAK_REQUESTS=200000 SOAK_RATE=3500 by default
@@ -55,6 +57,11 @@ const auth = { authorization: 'Bearer soak' };
 const json = { ...auth, 'content-type': 'application/json' };
 let sessionCounter = 0;
 let shapeCounter = 0;
+let abuseCounter = 0;
+const LONG = 'p'.repeat(4_000);
+const LONG_NAME = `{"name":"${'n'.repeat(1_000)}","categoryId":1}`;
+const MANY_KEYS = `{"name":"a","categoryId":1,${Array.from({ length: 60_000 }, (_, i) => `"k${i}":1`).join(',')}}`;
+const MANY_DIGITS = `{"name":"a","categoryId":${'9'.repeat(1_000_000)}}`;
 const requests = [
   { method: 'GET', path: '/v1/pets?limit=20', headers: auth },
   { method: 'GET', path: '/v1/pets?status=sold&limit=5', headers: auth },
@@ -74,6 +81,18 @@ const requests = [
       return { ...req, path: `/v1/pets?${status}limit=${1 + (Math.floor(n / 4) % 100)}`, headers: { ...req.headers, 'x-mock-session': `soak-${n % SESSIONS}` } };
     } },
   { method: 'DELETE', path: '/v1/pets/1', headers: auth },
+  // The abuse of docs/limits.md, in turn; the two costly bodies one time in twenty, as they are large.
+  { method: 'GET', path: '/v1/pets', headers: auth,
+    setupRequest: (req) => {
+      const n = abuseCounter++;
+      const session = { 'x-mock-session': `abuse-${n % SESSIONS}` };
+      if (n % 20 === 0) return { ...req, method: 'POST', path: '/v1/pets', headers: { ...json, ...session }, body: n % 40 === 0 ? MANY_KEYS : MANY_DIGITS };
+      switch (n % 3) {
+        case 0: return { ...req, path: `/v1/${LONG}?q=${LONG}`, headers: { ...auth, ...session } };
+        case 1: return { ...req, method: 'POST', path: '/v1/pets', headers: { ...json, 'x-mock-session': `abuse-${n % 4}` }, body: LONG_NAME };
+        default: return { ...req, path: `/v1/pets?limit=${85 + (n % 16)}`, headers: { ...auth, 'x-mock-session': `abuse-${n % 4}` } };
+      }
+    } },
 ];
 
 // Warm up until every session slot is taken (SESSIONS creates and more), so "before" is the steady state.
@@ -95,7 +114,9 @@ const exitCode = await new Promise((resolve) => child.on('exit', resolve));
 clearTimeout(hardStop);
 
 const sent = warm.requests.total + result.requests.total;
-const fiveXx = result['5xx'] + warm['5xx'];
+// 507 store_full is the answer the abuse is meant to reach; any other 5xx is a failure.
+const storeFull = (result.statusCodeStats['507']?.count ?? 0) + (warm.statusCodeStats['507']?.count ?? 0);
+const fiveXx = result['5xx'] + warm['5xx'] - storeFull;
 const mb = (n) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 const report = {
   date: new Date().toISOString(),
@@ -107,6 +128,7 @@ const report = {
   connectionErrors: result.errors + warm.errors,
   timeouts: result.timeouts + warm.timeouts,
   fiveXx,
+  storeFull,
   memory: { before, after, heapSamplesEvery5s: samples },
   journal: { default: journal, lastSession: sessionJournal, bound: JOURNAL_BOUND },
   sessions: health.sessions,
@@ -116,7 +138,7 @@ const report = {
 };
 console.log(JSON.stringify(report, null, 2));
 console.log(
-  `\nsoak: ${report.requests} requests in ${report.seconds} s (${report.requestsPerSecond}/s), ${fiveXx} 5xx, ` +
+  `\nsoak: ${report.requests} requests in ${report.seconds} s (${report.requestsPerSecond}/s), ${fiveXx} 5xx besides ${storeFull} 507 store_full, ` +
     `${report.connectionErrors} connection errors, ${report.timeouts} timeouts; heap ${mb(before.heapUsedBytes)} -> ${mb(after.heapUsedBytes)}, ` +
     `rss ${mb(before.rssBytes)} -> ${mb(after.rssBytes)}; heap every 5 s ${mb(Math.min(...samples))}..${mb(Math.max(...samples))}; journal ${journal}/${JOURNAL_BOUND}; ${health.sessions} sessions; ` +
     `${log.lines} log lines for ${sent} requests, ${log.notInfo} not info; exit ${exitCode}.`,

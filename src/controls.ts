@@ -1,6 +1,6 @@
 // The test controls of a mock's sessions, shared by the server, the Fetch handler and the browser
 // build; nothing here touches the disk or the network.
-import { parseDuration, type ClockState } from './core/state/clock.js';
+import { INSTANT_HINT, isValidInstant, parseDuration, parseInstant, type ClockState } from './core/state/clock.js';
 import type { MockEngine } from './core/pipeline/engine.js';
 import type { JournalEntry } from './core/state/journal.js';
 import { compileFilter, verifyEntries, type JournalFilter, type VerifyCount } from './core/state/journal-query.js';
@@ -50,8 +50,11 @@ export function clockOf(world: () => World): MockClock {
     now: () => new Date(world().clock.now()),
     state: () => world().clock.state(),
     set: (instant) => {
-      const ms = instant instanceof Date ? instant.getTime() : typeof instant === 'number' ? instant : Date.parse(instant);
-      if (Number.isNaN(ms)) throw new Error(`petstore-mock: clock.set needs a Date, an ISO-8601 string or epoch milliseconds, not ${JSON.stringify(instant)}.`);
+      // Strings are read as scenario files and the admin API read them: strictly.
+      const ms = instant instanceof Date ? instant.getTime() : typeof instant === 'number' ? instant : typeof instant === 'string' ? parseInstant(instant) : undefined;
+      if (ms === undefined || !isValidInstant(ms)) {
+        throw new RangeError(`petstore-mock: clock.set needs a valid Date, epoch milliseconds within ±8.64e15, or ${INSTANT_HINT}; not ${JSON.stringify(instant) ?? String(instant)}.`);
+      }
       world().clock.set(ms);
     },
     advance: (duration) => {

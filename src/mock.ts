@@ -10,6 +10,7 @@ import { answerFetch } from './http/fetch-handler.js';
 import { listen, type AdminContext } from './http/server.js';
 import { prepareHost } from './files/host-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
+import { checkOptions } from './mock-options.js';
 
 export { clockOf, type MockClock, type SessionHandle } from './controls.js';
 
@@ -31,10 +32,18 @@ export interface MockOptions {
   keys?: readonly (string | KeyConfig)[];
   /** Protects the admin API: admin calls must send `Authorization: Bearer <token>`. */
   adminToken?: string;
+  /** Host names the admin API answers to besides loopback names and `host` (as `--allow-host`). */
+  allowHosts?: readonly string[];
+  /** Open connections past which a new one gets 503 `too_many_connections` (1,000 by default). */
+  maxConnections?: number;
+  /** `X-Mock-Session` sessions kept at once; past it the least recently used is dropped (1,000 by default). */
+  maxSessions?: number;
   /** Called once per answered API request (the CLI logs with it). */
   onRequest?: (entry: JournalEntry) => void;
   /** The real time source the virtual clocks run on (Date.now by default). */
   now?: () => number;
+  /** Counts of the request log's output (the CLI's), shown by `GET /__admin/health`. */
+  logStats?: { readonly droppedLines: number; readonly readerBehind?: boolean };
 }
 
 /** A running mock, as `startMock` returns it; its session methods act on the default session. */
@@ -64,10 +73,11 @@ interface Core {
   session(id: string | undefined): SessionHandle;
 }
 
-function createCore(options: MockOptions): Core {
-  const scenarios = new ScenarioCatalogue(prepareHost(options));
+function createCore(options: MockOptions & { clientAddress?: string }): Core {
+  const keysGiven = checkOptions(options);
+  const scenarios = new ScenarioCatalogue(prepareHost({ ...options, keys: keysGiven }));
   const settings = options.scenario ? scenarios.settings(options.scenario) : scenarios.startSettings();
-  const engine = new MockEngine({ settings, now: options.now, onRequest: options.onRequest });
+  const engine = new MockEngine({ settings, now: options.now, onRequest: options.onRequest, maxSessions: options.maxSessions });
   const session = (id: string | undefined): SessionHandle => sessionControls(engine, id, (nameOrFile) => scenarios.settings(nameOrFile));
   const admin: AdminContext = {
     listScenarios: () => scenarios.list(),
@@ -82,7 +92,15 @@ function createCore(options: MockOptions): Core {
  */
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
   const { engine, keys, admin, session } = createCore(options);
-  const running = await listen(engine, { port: options.port ?? 0, host: options.host ?? '127.0.0.1', adminToken: options.adminToken, admin });
+  const running = await listen(engine, {
+    port: options.port ?? 0,
+    host: options.host ?? '127.0.0.1',
+    adminToken: options.adminToken,
+    allowHosts: options.allowHosts,
+    maxConnections: options.maxConnections,
+    admin,
+    logStats: options.logStats,
+  });
   return {
     url: `${running.origin}/v1`,
     origin: running.origin,
@@ -97,7 +115,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
 }
 
 /** Options of `createFetchHandler`: those of `startMock` without the networking ones. */
-export interface FetchHandlerOptions extends Omit<MockOptions, 'port' | 'host' | 'adminToken'> {
+export interface FetchHandlerOptions extends Omit<MockOptions, 'port' | 'host' | 'adminToken' | 'allowHosts' | 'maxConnections' | 'logStats'> {
   /** The client address requests without a key are counted under (127.0.0.1 by default). */
   clientAddress?: string;
 }

@@ -13,6 +13,7 @@ import type { SessionSummary } from '../core/state/sessions.js';
 import type { WorldSettings } from '../core/state/world.js';
 import type { KeyConfig } from '../core/types.js';
 import { listSessions, sessionControls, type SessionHandle } from '../controls.js';
+import { checkOptions } from '../mock-options.js';
 import { answerFetch } from '../http/fetch-handler.js';
 import { compileScenarioObject, shippedScenarioObjects, type ScenarioObject } from './scenarios.js';
 
@@ -61,7 +62,8 @@ export interface BrowserFetchHandler extends BrowserSessionHandle {
  * a service worker, or direct calls. Any origin works; paths start with `/v1`.
  */
 export function createFetchHandler(options: BrowserMockOptions = {}): BrowserFetchHandler {
-  const host = createHost(options);
+  const { seed, pets, fixtures, keys, onRequest, now, clientAddress } = options;
+  const host = createHost({ ...options, keys: checkOptions({ seed, pets, fixtures, keys, onRequest, now, clientAddress }) });
   // The shipped scenarios are compiled when first used; given objects at once, so a mistake shows early.
   const shipped = new Map(shippedScenarioObjects().map((object) => [object.name, object]));
   const known = new Map<string, WorldSettings>([['default', host.defaults]]);

@@ -10,6 +10,8 @@ export interface RawArgs {
   fixtures: string | undefined;
   scenario: string | undefined;
   key: string[];
+  /** `--allow-host` values: names the admin API answers to besides loopback ones and --host. */
+  allowHost: string[];
   adminToken: string | undefined;
   logFormat: 'pretty' | 'json';
   quiet: boolean;
@@ -28,7 +30,7 @@ const BOOLEAN_FLAGS: Record<string, 'quiet' | 'readyJson'> = { '--quiet': 'quiet
 export function defaultArgs(): RawArgs {
   return {
     port: '4010', host: '127.0.0.1', seed: undefined, pets: undefined, fixtures: undefined, scenario: undefined,
-    key: [], adminToken: undefined, logFormat: 'pretty', quiet: false, readyJson: false,
+    key: [], allowHost: [], adminToken: undefined, logFormat: 'pretty', quiet: false, readyJson: false,
   };
 }
 
@@ -52,7 +54,7 @@ export function parseSimpleArgs(argv: readonly string[]): RawArgs | undefined {
       args[bool] = true;
       continue;
     }
-    const name = flag === '--key' ? 'key' : VALUE_FLAGS[flag];
+    const name = flag === '--key' ? 'key' : flag === '--allow-host' ? 'allowHost' : VALUE_FLAGS[flag];
     if (name === undefined) return undefined;
     let value: string | undefined;
     if (eq !== -1) value = arg.slice(eq + 1);
@@ -61,10 +63,10 @@ export function parseSimpleArgs(argv: readonly string[]): RawArgs | undefined {
       i++;
     }
     if (value === undefined || value === '' || value.startsWith('-')) return undefined;
-    if (name === 'key') {
-      // yargs reads `--key a b` as two keys; a word after a key's value is left to it.
+    if (name === 'key' || name === 'allowHost') {
+      // yargs reads `--key a b` as two keys; a word after a repeatable flag's value is left to it.
       if (argv[i + 1] !== undefined && !argv[i + 1].startsWith('-')) return undefined;
-      args.key.push(value);
+      args[name].push(value);
       continue;
     }
     if (seen.has(name)) return undefined;

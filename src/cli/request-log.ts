@@ -2,6 +2,14 @@ import type { JournalEntry } from '../core/state/journal.js';
 
 export type LogFormat = 'pretty' | 'json';
 
+/** Counts of a log's output, live: `/__admin/health` shows them. */
+export interface LogStats {
+  /** Lines dropped because the output was not being read. */
+  droppedLines: number;
+  /** True while the output's reader is behind and lines are being dropped. */
+  readerBehind?: boolean;
+}
+
 /** How many request lines the pretty log prints in one second before it starts counting instead. */
 export const DEFAULT_LINES_PER_SECOND = 100;
 
@@ -16,16 +24,20 @@ export interface RequestLoggerOptions {
   now?: () => number;
   /** Runs `fn` after `ms`; must not keep the process alive. */
   setTimer?: (fn: () => void, ms: number) => void;
+  /** Where dropped lines are counted. */
+  stats?: LogStats;
 }
 
 /**
- * A request logger. Lines are batched and written once per event-loop turn. In the pretty log, past
+ * A request logger. Lines are batched and written once per event-loop turn. `write` returns false
+ * when it dropped the text (its reader is not keeping up): the lines are counted, and the next
+ * text written starts with a line saying how many were lost. In the pretty log, past
  * `linesPerSecond` in one second the rest of that second is counted and summed up in one line:
  * nobody reads thousands of lines a second, and formatting and writing them cost a load test a
  * large share of the mock's throughput when measured. The JSON log writes a line per request, for
  * the collectors that read it; the journal keeps every request's details either way.
  */
-export function createRequestLogger(format: LogFormat, write: (text: string) => void, options: RequestLoggerOptions = {}): (entry: JournalEntry) => void {
+export function createRequestLogger(format: LogFormat, write: (text: string) => unknown, options: RequestLoggerOptions = {}): (entry: JournalEntry) => void {
   const cap = options.linesPerSecond ?? (format === 'pretty' ? DEFAULT_LINES_PER_SECOND : Number.POSITIVE_INFINITY);
   const now = options.now ?? Date.now;
   const setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms).unref());
@@ -36,13 +48,21 @@ export function createRequestLogger(format: LogFormat, write: (text: string) => 
   let skipped = 0;
   let statuses = new Map<number, number>();
   let timerSet = false;
+  const stats = options.stats ?? { droppedLines: 0 };
+  let droppedSinceWrite = 0;
 
   const flush = (): void => {
     scheduled = false;
     if (pending.length === 0) return;
-    const text = pending.join('');
+    const text = (droppedSinceWrite > 0 ? droppedLine(format, droppedSinceWrite) : '') + pending.join('');
+    const lines = pending.length;
     pending = [];
-    write(text);
+    if (write(text) === false) {
+      droppedSinceWrite += lines;
+      stats.droppedLines += lines;
+    } else {
+      droppedSinceWrite = 0;
+    }
   };
   const schedule = (): void => {
     if (!scheduled) {
@@ -86,6 +106,11 @@ export function createRequestLogger(format: LogFormat, write: (text: string) => 
   };
 }
 
+function droppedLine(format: LogFormat, count: number): string {
+  if (format === 'json') return `${JSON.stringify({ level: 'warn', msg: 'log lines dropped', count, why: 'stdout was not being read' })}\n`;
+  return `… ${count} log lines dropped: stdout was not being read; GET /__admin/requests lists the latest requests\n`;
+}
+
 function summaryLine(format: LogFormat, count: number, statuses: Map<number, number>): string {
   const byStatus = [...statuses].sort(([a], [b]) => a - b);
   if (format === 'json') {
@@ -108,5 +133,5 @@ function prettyLine(e: JournalEntry): string {
   const session = ` session=${e.session}`;
   const key = e.key ? ` key=${e.key}` : '';
   const why = e.status >= 400 || e.reason.startsWith('scenario') ? ` (${e.code ?? ''}${e.code ? ': ' : ''}${e.reason})` : '';
-  return `${printable(`${e.at} ${e.method} ${target} -> ${e.status}${key}${session} ${e.durationMs}ms${why}`)}\n`;
+  return `${printable(`${e.at}${e.realAt ? ` (real ${e.realAt})` : ''} ${e.method} ${target} -> ${e.status}${key}${session} ${e.durationMs}ms${why}`)}\n`;
 }

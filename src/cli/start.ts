@@ -4,9 +4,10 @@ import type { RawArgs } from './fast-args.js';
 import { FixtureError } from '../core/input/fixtures.js';
 import { redactKey } from '../core/pipeline/auth.js';
 import { KeySpecError, demoKeys } from '../core/state/plans.js';
-import { createRequestLogger, type LogFormat } from './request-log.js';
+import { createRequestLogger, type LogFormat, type LogStats } from './request-log.js';
 import { ScenarioError } from '../core/scenarios/scenario-compiler.js';
 import { startMock, type RunningMock } from '../index.js';
+import { MockOptionError } from '../mock-options.js';
 
 export const VERSION = '0.1.0';
 
@@ -28,7 +29,7 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
 async function serve(args: {
   port: number; host: string; seed: number | undefined; pets: number | undefined; fixtures: string | undefined;
-  scenario: string | undefined; key: string[]; adminToken: string | undefined; logFormat: LogFormat; quiet: boolean; readyJson: boolean;
+  scenario: string | undefined; key: string[]; allowHost: string[]; adminToken: string | undefined; logFormat: LogFormat; quiet: boolean; readyJson: boolean;
 }): Promise<void> {
   // A reader that went away (petstore-mock | head, a harness that stopped reading) must not take
   // the server down with an EPIPE: the output just stops.
@@ -37,8 +38,18 @@ async function serve(args: {
     stdoutOpen = false;
   });
   process.stderr.on('error', () => undefined);
-  const out = (text: string): void => {
-    if (stdoutOpen) process.stdout.write(text);
+  // A reader that stays but stops reading (a fixture that reads only the ready line) must not make
+  // the log pile up in memory: past the stream's buffer, lines are dropped and counted until it drains.
+  const logStats: LogStats = { droppedLines: 0, readerBehind: false };
+  const out = (text: string): boolean => {
+    if (!stdoutOpen || logStats.readerBehind) return false;
+    if (!process.stdout.write(text)) {
+      logStats.readerBehind = true;
+      process.stdout.once('drain', () => {
+        logStats.readerBehind = false;
+      });
+    }
+    return true;
   };
   let mock: RunningMock;
   try {
@@ -50,15 +61,17 @@ async function serve(args: {
       fixtures: args.fixtures,
       scenario: args.scenario,
       keys: args.key,
+      allowHosts: args.allowHost,
       adminToken: args.adminToken,
-      onRequest: args.quiet ? undefined : createRequestLogger(args.logFormat, out),
+      onRequest: args.quiet ? undefined : createRequestLogger(args.logFormat, out, { stats: logStats }),
+      logStats,
     });
   } catch (error) {
     const err = error as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') fail(`port ${args.port} on ${args.host} is already in use; stop the other server or pass --port 0 to take a free port.`);
     if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') fail(`cannot listen on host ${args.host}; pass --host 127.0.0.1 or an address of this machine.`);
     if (err.code === 'EACCES') fail(`not allowed to listen on port ${args.port}; pick a port above 1023 or --port 0.`);
-    if (error instanceof FixtureError || error instanceof KeySpecError || error instanceof ScenarioError) fail(err.message);
+    if (error instanceof FixtureError || error instanceof KeySpecError || error instanceof ScenarioError || error instanceof MockOptionError) fail(err.message);
     throw error;
   }
 
@@ -118,6 +131,10 @@ export async function startFromArgs(args: RawArgs): Promise<void> {
       fixtures: args.fixtures,
       scenario: args.scenario,
       key: args.key.map(String),
+      allowHost: args.allowHost.map((name) => {
+        if (!/^[A-Za-z0-9.:[\]-]+$/.test(name)) throw new UsageError(`--allow-host ${JSON.stringify(name)} is not a host name; give a name or address such as mock.test or 192.168.1.5.`);
+        return name;
+      }),
       adminToken: args.adminToken,
       logFormat: args.logFormat,
       quiet: args.quiet,

@@ -12,6 +12,7 @@ export function serverOptions<T>(y: Argv<T>) {
     .option('fixtures', { type: 'string', describe: 'Load animals from a JSON array or a json-server db.json' })
     .option('scenario', { type: 'string', describe: 'A shipped scenario name or a scenario file (.yaml/.json)' })
     .option('key', { type: 'string', array: true, default: [] as string[], describe: 'Extra key KEY:PLAN[:PER_MINUTE:PER_DAY] (repeatable)' })
+    .option('allow-host', { type: 'string', array: true, default: [] as string[], describe: 'Another host name the admin API answers to, besides loopback names and --host (repeatable)' })
     .option('admin-token', { type: 'string', describe: 'Require this bearer token on /__admin calls' })
     .option('log-format', { choices: ['pretty', 'json'] as const, default: 'pretty' as const, describe: 'Request log format' })
     .option('quiet', { type: 'boolean', default: false, describe: 'Print only the ready line, no banner or request log' })
@@ -37,6 +38,7 @@ export function toRawArgs(argv: Awaited<ReturnType<typeof serverOptions>['argv']
     fixtures: once('fixtures', argv.fixtures),
     scenario: once('scenario', argv.scenario),
     key: argv.key.map(String),
+    allowHost: argv['allow-host'].map(String),
     adminToken: once('admin-token', argv['admin-token']),
     logFormat: once('log-format', argv['log-format']),
     quiet: once('quiet', argv.quiet),

@@ -64,4 +64,6 @@ export interface KeyConfig {
 export interface BanRule {
   after: number;
   durationMs: number;
+  /** How long after a wait begins refusals start to count (requests already in flight); `BAN_GRACE_MS` by default. */
+  graceMs?: number;
 }

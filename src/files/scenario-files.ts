@@ -78,7 +78,7 @@ export class ScenarioSource {
       const what = syntax.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
       throw new ScenarioError(`petstore-mock: ${displayPath(file)}:${at?.line ?? 1}:${at?.col ?? 1}: ${what}; fix the file and try again.`);
     }
-    const value: unknown = doc.toJS();
+    const value = toValue(file, doc, lines);
     const source = new ScenarioSource('', '', file, value as ScenarioSpec, doc, lines);
     const problem = pickError(validate(value));
     if (problem) throw source.error(problem.path, problem.message);
@@ -97,7 +97,9 @@ export class ScenarioSource {
       return compileScenario(this.spec, this.name, { defaults: host.defaults, data: (data) => this.baseData(data, host) });
     } catch (error) {
       if (error instanceof ScenarioSpecError) throw this.error(error.path, error.message);
-      throw error;
+      if (error instanceof ScenarioError) throw error;
+      // Not a mistake the compiler knows of: still named with its file, and marked as the mock's own.
+      throw this.error([], `petstore-mock could not apply it (${(error as Error)?.message ?? String(error)}; please report this)`);
     }
   }
 
@@ -138,6 +140,41 @@ export class ScenarioSource {
       if (range) return this.lines.linePos(range[0]);
     }
     return { line: 1, col: 1 };
+  }
+}
+
+/**
+ * The document's value. Aliases (`*name`) are where a YAML file can go wrong after it parsed: one
+ * may name no anchor, and a few lines of aliases of aliases expand to billions of values (an
+ * "alias bomb"); the YAML library refuses both with a bare ReferenceError, which becomes a
+ * ScenarioError at the alias's line here.
+ */
+function toValue(file: string, doc: Document, lines: LineCounter): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    const { isAlias, visit } = yaml();
+    let first: { line: number; col: number } | undefined;
+    let unresolved: { line: number; col: number; name: string } | undefined;
+    visit(doc, {
+      Alias(_key, node) {
+        const at = node.range ? lines.linePos(node.range[0]) : { line: 1, col: 1 };
+        first ??= at;
+        if (isAlias(node) && node.resolve(doc) === undefined) {
+          unresolved = { ...at, name: node.source };
+          return visit.BREAK;
+        }
+        return undefined;
+      },
+    });
+    if (unresolved) {
+      throw new ScenarioError(`petstore-mock: ${displayPath(file)}:${unresolved.line}:${unresolved.col}: the alias *${unresolved.name} names no anchor (&${unresolved.name}) defined before it; fix the file and try again.`);
+    }
+    const at = first ?? { line: 1, col: 1 };
+    const why = /alias count/i.test((error as Error).message)
+      ? 'its aliases (*name) expand to too many values (an alias bomb?); write the values out, or use each anchor a few times only'
+      : `its value cannot be read (${(error as Error).message})`;
+    throw new ScenarioError(`petstore-mock: ${displayPath(file)}:${at.line}:${at.col}: ${why}; fix the file and try again.`);
   }
 }
 

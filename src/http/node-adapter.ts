@@ -35,14 +35,28 @@ function toCoreRequest(req: IncomingMessage, fullTarget: string): CoreRequest {
  * Serves one API request from the core. Bodies are collected up to the 1 MiB limit; past it the
  * rest is not buffered, the core answers 413 and the connection is closed after the answer.
  */
-export function handleApiRequest(engine: MockEngine, req: IncomingMessage, res: ServerResponse): void {
+export function handleApiRequest(engine: MockEngine, req: IncomingMessage, res: ServerResponse, expectsContinue = false): void {
   const target = req.url ?? '/';
   const core = toCoreRequest(req, target);
   if (target.length > MAX_TARGET_BYTES) {
     req.resume();
     const error = targetTooLong(target.length);
-    writeResponse(req, res, safely(() => engine.refuse({ ...core, path: '/', query: '' }, error)));
+    const response = safely(() => engine.refuse({ ...core, path: '/', query: '' }, error));
+    if (expectsContinue) response.headers.Connection = 'close';
+    writeResponse(req, res, response);
     return;
+  }
+  if (expectsContinue) {
+    if (settledByHead(engine, core)) {
+      // The head settles it: answer now, and close, since the body the client may still send is not read.
+      core.bodyTooLarge = Number(req.headers['content-length']) > MAX_BODY_BYTES;
+      req.resume();
+      const response = safely(() => engine.handle(core));
+      response.headers.Connection = 'close';
+      writeResponse(req, res, response);
+      return;
+    }
+    res.writeContinue();
   }
   const length = req.headers['content-length'];
   if (BODYLESS.has(core.method) && (length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) {
@@ -57,6 +71,15 @@ export function handleApiRequest(engine: MockEngine, req: IncomingMessage, res: 
     if (tooLarge) response.headers.Connection = 'close';
     writeResponse(req, res, response);
   });
+}
+
+/** Whether the head settles the answer; a check that fails sends `100 Continue` and lets `handle` answer. */
+function settledByHead(engine: MockEngine, core: CoreRequest): boolean {
+  try {
+    return engine.answeredBeforeBody(core);
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -106,7 +129,14 @@ function readBody(req: IncomingMessage, done: (body: Buffer, tooLarge: boolean) 
 /** Writes a core response, acting out its latency and connection fault. */
 export function writeResponse(req: IncomingMessage, res: ServerResponse, response: CoreResponse): void {
   if (response.delayMs !== undefined && response.delayMs > 0) {
-    const timer = setTimeout(() => writeNow(req, res, response), response.delayMs);
+    // A scenario's latency is no client's idleness: the write timeout waits until the answer is written.
+    const socket = req.socket;
+    const idleTimeout = socket.timeout ?? 0;
+    if (idleTimeout > 0) socket.setTimeout(0);
+    const timer = setTimeout(() => {
+      if (idleTimeout > 0 && !socket.destroyed) socket.setTimeout(idleTimeout);
+      writeNow(req, res, response);
+    }, response.delayMs);
     res.on('close', () => clearTimeout(timer));
     return;
   }
@@ -178,7 +208,12 @@ function measure(body: string): Measured {
  */
 export function answerOnSocket(engine: MockEngine, req: IncomingMessage, socket: Socket): void {
   socket.on('error', () => socket.destroy());
-  const response = safely(() => engine.handle(toCoreRequest(req, req.url ?? '/')));
+  const target = req.url ?? '/';
+  const core = toCoreRequest(req, target);
+  // The same 414 as every other method: Node hands CONNECT over before the adapter's own check.
+  const response = target.length > MAX_TARGET_BYTES
+    ? safely(() => engine.refuse({ ...core, path: '/', query: '' }, targetTooLong(target.length)))
+    : safely(() => engine.handle(core));
   const body = response.body ?? '';
   const headers = { ...response.headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
   socket.end(`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}\r\n${headerLines(headers)}\r\n${body}`);
@@ -189,9 +224,22 @@ function headerLines(headers: Record<string, string>): string {
   return Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
 }
 
+/** What answerClientError answers for each of Node's parser and timeout errors. */
+function clientErrorAnswer(code: string | undefined): [status: number, code: string, reason: string, message: string] {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return [431, 'headers_too_large', 'Request Header Fields Too Large', 'The request headers are larger than 16 KiB; send fewer or shorter headers.'];
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [408, 'request_timeout', 'Request Timeout', 'petstore-mock did not receive the whole request in time (headers within 60 s, the whole request within 300 s); send it again without pausing.'];
+    default:
+      return [400, 'bad_request', 'Bad Request', 'The request is not valid HTTP/1.1.'];
+  }
+}
+
 /**
  * Answers what Node's HTTP parser refused before any request existed: headers over its limit
- * get 431, anything else unparseable 400, both with the Error body.
+ * get 431, a request that did not arrive in time 408, anything else unparseable 400, all with
+ * the Error body.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket, extraHeaders: Record<string, string> = {}): void {
   // A client that reset the connection is gone: there is nobody to answer.
@@ -199,10 +247,16 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
     socket.destroy();
     return;
   }
-  const [status, code, reason, message] = error.code === 'HPE_HEADER_OVERFLOW'
-    ? [431, 'headers_too_large', 'Request Header Fields Too Large', 'The request headers are larger than 16 KiB; send fewer or shorter headers.']
-    : [400, 'bad_request', 'Bad Request', 'The request is not valid HTTP/1.1.'];
+  const [status, code, reason, message] = clientErrorAnswer(error.code);
   const body = errorBody(code, message, status);
   const headers = { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), ...extraHeaders, ...API_CORS, ...COMMON_HEADERS, Connection: 'close' };
   socket.end(`HTTP/1.1 ${status} ${reason}\r\n${headerLines(headers)}\r\n${body}`);
+}
+
+/** Answers a connection over the cap with 503 `too_many_connections` and closes it. */
+export function refuseConnection(socket: Socket, maxConnections: number): void {
+  socket.on('error', () => socket.destroy());
+  const body = errorBody('too_many_connections', `petstore-mock holds its maximum of ${maxConnections} open connections; close idle ones (or reuse them with keep-alive) and retry.`, 503);
+  const headers = { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), 'Retry-After': '1', ...COMMON_HEADERS, Connection: 'close' };
+  socket.end(`HTTP/1.1 503 Service Unavailable\r\n${headerLines(headers)}\r\n${body}`);
 }

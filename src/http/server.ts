@@ -2,10 +2,19 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { MockEngine } from '../core/pipeline/engine.js';
 import { MockError, renderError } from '../core/errors.js';
-import { answerClientError, answerOnSocket, handleApiRequest } from './node-adapter.js';
+import { answerClientError, answerOnSocket, handleApiRequest, refuseConnection } from './node-adapter.js';
 import type { HttpOptions } from './options.js';
 
 export type { AdminContext, HttpOptions } from './options.js';
+
+/** Open connections past which a new one is answered 503 `too_many_connections` and closed. */
+export const DEFAULT_MAX_CONNECTIONS = 1_000;
+/**
+ * Seconds a connection may sit with nothing read or written before it is closed, most of all one
+ * whose client stopped reading an answer: without it, each such socket held its answer (up to
+ * the largest list body) for as long as the client liked.
+ */
+export const DEFAULT_WRITE_TIMEOUT_MS = 30_000;
 
 type AdminHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -24,10 +33,14 @@ export function listen(engine: MockEngine, options: HttpOptions): Promise<Runnin
   let admin: Promise<AdminHandler> | undefined;
   // Sockets that have sent a whole request; Node closes those between requests itself on close.
   const served = new WeakSet<Socket>();
-  const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
+  // Sockets over the connection cap, already answered 503: whatever they send is not served.
+  const refused = new WeakSet<Socket>();
+  const dispatch = (req: IncomingMessage, res: ServerResponse, expectsContinue = false): void => {
+    if (refused.has(req.socket)) return;
     served.add(req.socket);
     const url = req.url ?? '/';
     if (url === '/__admin' || url.startsWith('/__admin/') || url.startsWith('/__admin?')) {
+      if (expectsContinue) res.writeContinue();
       admin ??= import('./admin-api.js').then((m) => m.createAdminHandler(engine, options));
       admin.then((handle) => handle(req, res)).catch((error: unknown) => {
         const answer = renderError(new MockError('internal_error', `petstore-mock: the admin API failed to load (${String(error)}); reinstall petstore-mock and report it if it persists.`));
@@ -36,18 +49,32 @@ export function listen(engine: MockEngine, options: HttpOptions): Promise<Runnin
       });
       return;
     }
-    handleApiRequest(engine, req, res);
+    handleApiRequest(engine, req, res, expectsContinue);
   };
-  const server = createServer({ keepAliveTimeout: 5000 }, dispatch);
+  const server = createServer({ keepAliveTimeout: 5000 }, (req, res) => dispatch(req, res));
+  server.timeout = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
+  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   // Node answers an Expect other than 100-continue with a bare 417 of its own; like most servers,
   // the mock ignores an expectation it does not know and answers the request as usual.
-  server.on('checkExpectation', dispatch);
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => dispatch(req, res));
+  // Expect: 100-continue: the API answers at once when the head settles the answer (401, 413,
+  // 415, …), so the client does not upload a body only to have it refused; otherwise 100 Continue.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => dispatch(req, res, true));
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) => answerClientError(error, socket, engine.anonymousRateHeaders(socket.remoteAddress)));
   // Without this listener Node drops a CONNECT without a word; the mock answers it (405 or 404).
   // Upgrade requests need no listener: without one Node serves them as plain requests.
-  server.on('connect', (req: IncomingMessage, socket: Socket) => answerOnSocket(engine, req, socket));
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    if (!refused.has(socket)) answerOnSocket(engine, req, socket);
+  });
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
+    // Refused with an answer rather than dropped, so the client learns why; the cap stays below
+    // common descriptor limits, where fresh clients would otherwise get a bare ECONNRESET.
+    if (sockets.size >= maxConnections) {
+      refused.add(socket);
+      refuseConnection(socket, maxConnections);
+      return;
+    }
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });

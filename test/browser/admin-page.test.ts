@@ -75,13 +75,15 @@ describe('the admin page in headless Chromium', () => {
   });
 
   it('shows a ban, and the clock advanced from the page lifts it', async () => {
-    await send(10);
-    await shows('#request-count', '14 requests');
-    expect((await qaRow())?.[5]).toBe('banned until 2026-03-10 12:05:00Z');
+    // Past the grace for requests in flight, more than ten refusals while told to wait ban the key.
+    mock.clock.advance('2s');
+    await send(11);
+    await shows('#request-count', '15 requests');
+    expect((await qaRow())?.[5]).toBe('banned until 2026-03-10 12:05:02Z');
     await page.fill('#advance-by', '5m');
     await page.click('#advance');
-    await shows('#clock', '2026-03-10 12:05:00Z');
-    expect(mock.clock.now().toISOString()).toBe('2026-03-10T12:05:00.000Z');
+    await shows('#clock', '2026-03-10 12:05:02Z');
+    expect(mock.clock.now().toISOString()).toBe('2026-03-10T12:05:02.000Z');
     expect((await qaRow())?.slice(3)).toEqual(['3 of 3', '2026-03-10 12:06:00Z', 'ok']);
     expect(await send(1)).toEqual([200]);
   });

@@ -21,6 +21,7 @@ describe('the fast argument parser', () => {
     [['--log-format=pretty', '--quiet', '--ready-json', '--port', '4011']],
     [['--port', 'abc']],
     [['--host', '0.0.0.0', '--seed', '1e3']],
+    [['--allow-host', 'mock.test', '--allow-host=192.168.1.5', '--host', '0.0.0.0']],
   ])('reads %j exactly as yargs does', (argv) => {
     const fast = parseSimpleArgs(argv);
     expect(fast).toBeDefined();
@@ -48,6 +49,8 @@ describe('the fast argument parser', () => {
     [['--no-quiet']],
     [['--quiet', '--quiet']],
     [['--key', 'a:pro', 'b:pro']],
+    [['--allow-host', 'a', 'b']],
+    [['--allowHost', 'a']],
     [['--log-format', 'xml']],
     [['--logFormat', 'json']],
     [['--adminToken', 'x']],

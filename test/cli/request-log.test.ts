@@ -15,7 +15,8 @@ async function logged(format: LogFormat, drive: (onRequest: (e: JournalEntry) =>
 
 /** Three requests: a success, a normal error, and an answer a scenario forced. */
 async function traffic(onRequest: (e: JournalEntry) => void): Promise<void> {
-  const petstore = createFetchHandler({ onRequest, keys: ['log-test-key-0001:pro'] });
+  // Real time stands still at the frozen instant, so the entries need no realAt.
+  const petstore = createFetchHandler({ onRequest, keys: ['log-test-key-0001:pro'], now: () => T0 });
   petstore.clock.freeze();
   petstore.clock.set(T0);
   const session = petstore.engine.sessions.resolve('w1').clock;
@@ -139,5 +140,38 @@ describe('the request log under load', () => {
     expect(written.pretty.trimEnd().split('\n')).toHaveLength(DEFAULT_LINES_PER_SECOND);
     expect(DEFAULT_LINES_PER_SECOND).toBe(100);
     expect(written.json.trimEnd().split('\n').map((l) => (JSON.parse(l) as { seq: number }).seq)).toEqual(Array.from({ length: 250 }, (_, i) => i + 1));
+  });
+});
+
+describe('the request log when its reader does not keep up', () => {
+  it.each(['json', 'pretty'] as const)('%s: drops and counts the lines a write refused, and says so in the next text written', async (format) => {
+    const stats = { droppedLines: 0 };
+    const written: string[] = [];
+    let open = false;
+    const log = createRequestLogger(format, (text) => (open ? (written.push(text), true) : false), { stats, setTimer: () => undefined, now: () => 7_000_000 });
+    const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+    log(entry(1));
+    log(entry(2));
+    await turn();
+    log(entry(3));
+    await turn();
+    expect([written, stats.droppedLines]).toEqual([[], 3]);
+    open = true;
+    log(entry(4));
+    await turn();
+    const lines = written.join('').trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    if (format === 'json') {
+      expect(JSON.parse(lines[0])).toEqual({ level: 'warn', msg: 'log lines dropped', count: 3, why: 'stdout was not being read' });
+      expect(JSON.parse(lines[1])).toMatchObject({ msg: 'request', seq: 4 });
+    } else {
+      expect(lines[0]).toBe('… 3 log lines dropped: stdout was not being read; GET /__admin/requests lists the latest requests');
+      expect(lines[1]).toContain('GET /v1/pets?limit=1 -> 200');
+    }
+    // Said once: the count starts again after a write went through, the total stays.
+    log(entry(5));
+    await turn();
+    expect(written.join('').trimEnd().split('\n')).toHaveLength(3);
+    expect(stats.droppedLines).toBe(3);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimiter, rateHeaders } from '../../src/core/state/limiter.js';
+import { BAN_GRACE_MS, RateLimiter, rateHeaders } from '../../src/core/state/limiter.js';
 import { PLAN_LIMITS } from '../../src/core/state/plans.js';
 
 const MIN = 60_000;
@@ -105,52 +105,103 @@ describe('RateLimiter: the two fixed windows', () => {
 
 describe('RateLimiter: temporary bans', () => {
   const limits = { perMinute: 2, perDay: 1000 };
+  const GRACE = BAN_GRACE_MS;
 
-  it('bans after more than `after` refusals in a row, for the ban duration, then lets requests through again', () => {
+  /** Uses up the minute at `at` and returns the first 429, which starts the wait. */
+  function fillAndRefuse(limiter: RateLimiter, at: number, l = limits) {
+    for (let i = 0; i < l.perMinute; i++) expect(limiter.take('k', l, at, true).outcome).toBe('allowed');
+    const first = limiter.take('k', l, at, true);
+    expect(first.outcome).toBe('limited');
+    return first;
+  }
+
+  it('bans after more than `after` refusals sent while the wait runs, for the ban duration, then lets requests through again', () => {
     const limiter = new RateLimiter({ after: 3, durationMs: 5 * MIN });
-    limiter.take('k', limits, T0, true);
-    limiter.take('k', limits, T0, true);
-    for (let i = 0; i < 3; i++) expect(limiter.take('k', limits, T0 + 1000, true).outcome).toBe('limited');
-    const banned = limiter.take('k', limits, T0 + 1000, true);
-    expect(banned).toMatchObject({ outcome: 'banned', justBanned: true, bannedUntil: T0 + 1000 + 5 * MIN });
+    fillAndRefuse(limiter, T0);
+    const late = T0 + GRACE;
+    for (let i = 0; i < 3; i++) expect(limiter.take('k', limits, late, true).outcome).toBe('limited');
+    const banned = limiter.take('k', limits, late, true);
+    expect(banned).toMatchObject({ outcome: 'banned', justBanned: true, bannedUntil: late + 5 * MIN });
     expect(banned.report.retryAfter).toBe(300);
-    expect(banned.report.reset).toBe((T0 + 1000 + 5 * MIN) / 1000);
+    expect(banned.report.reset).toBe((late + 5 * MIN) / 1000);
     expect(banned.report.remaining).toBe(0);
     // Still banned after the minute window resets.
     const later = limiter.take('k', limits, T0 + 2 * MIN, true);
     expect(later).toMatchObject({ outcome: 'banned', justBanned: false });
-    expect(later.report.retryAfter).toBe(Math.ceil((T0 + 1000 + 5 * MIN - (T0 + 2 * MIN)) / 1000));
-    expect(limiter.take('k', limits, T0 + 1000 + 5 * MIN, true).outcome).toBe('allowed');
+    expect(later.report.retryAfter).toBe(Math.ceil((late + 5 * MIN - (T0 + 2 * MIN)) / 1000));
+    expect(limiter.take('k', limits, late + 5 * MIN, true).outcome).toBe('allowed');
   });
 
-  it('an allowed request clears the refusal streak', () => {
+  it('refusals within the grace after the first 429 were in flight when it went out: any number of them bans nothing', () => {
+    const limiter = new RateLimiter({ after: 1, durationMs: MIN });
+    fillAndRefuse(limiter, T0);
+    for (let i = 0; i < 500; i++) expect(limiter.take('k', limits, T0 + (i % GRACE), true).outcome).toBe('limited');
+    // The grace ends at the first instant a client could have read the 429 and still sent again.
+    expect(limiter.take('k', limits, T0 + GRACE, true).outcome).toBe('limited');
+    expect(limiter.take('k', limits, T0 + GRACE, true).outcome).toBe('banned');
+  });
+
+  it('requests sent after the announced wait are not counted, however many come back at once', () => {
+    const limiter = new RateLimiter({ after: 1, durationMs: MIN });
+    const first = fillAndRefuse(limiter, T0 + 27_500);
+    expect(first.report.retryAfter).toBe(33);
+    // The minute refills at once; everyone who waited Retry-After (33 s, so half a second past the reset) is refused again.
+    const back = T0 + 27_500 + 33_000;
+    fillAndRefuse(limiter, back);
+    for (let i = 0; i < 50; i++) expect(limiter.take('k', limits, back, true).outcome).toBe('limited');
+    // A refusal of the new wait counts only from its own start plus the grace.
+    expect(limiter.take('k', limits, back + GRACE - 1, true).outcome).toBe('limited');
+    expect(limiter.take('k', limits, back + GRACE, true).outcome).toBe('limited');
+    expect(limiter.take('k', limits, back + GRACE, true).outcome).toBe('banned');
+  });
+
+  it('counts per wait: a wait that ends without a ban leaves nothing behind', () => {
     const limiter = new RateLimiter({ after: 2, durationMs: MIN });
     const l = { perMinute: 1, perDay: 1000 };
-    limiter.take('k', l, T0, true);
-    limiter.take('k', l, T0, true);
-    limiter.take('k', l, T0, true);
-    limiter.take('k', l, T0 + MIN, true);
-    limiter.take('k', l, T0 + MIN, true);
-    expect(limiter.take('k', l, T0 + MIN, true).outcome).toBe('limited');
-    expect(limiter.take('k', l, T0 + MIN, true).outcome).toBe('banned');
+    fillAndRefuse(limiter, T0, l);
+    limiter.take('k', l, T0 + GRACE, true);
+    limiter.take('k', l, T0 + GRACE, true);
+    fillAndRefuse(limiter, T0 + MIN, l);
+    limiter.take('k', l, T0 + MIN + GRACE, true);
+    expect(limiter.take('k', l, T0 + MIN + GRACE, true).outcome).toBe('limited');
+    expect(limiter.take('k', l, T0 + MIN + GRACE, true).outcome).toBe('banned');
+  });
+
+  it('a day-window wait runs to midnight: refusals all through it count', () => {
+    const limiter = new RateLimiter({ after: 1, durationMs: MIN });
+    const l = { perMinute: 100, perDay: 1 };
+    expect(limiter.take('k', l, T0, true).outcome).toBe('allowed');
+    const first = limiter.take('k', l, T0, true);
+    expect(first.report.reset).toBe(Date.UTC(2026, 2, 11) / 1000);
+    expect(limiter.take('k', l, T0 + 3 * 3_600_000, true).outcome).toBe('limited');
+    expect(limiter.take('k', l, T0 + 4 * 3_600_000, true).outcome).toBe('banned');
+  });
+
+  it('a clock set back before the wait began starts a new wait instead of counting on the old one', () => {
+    const limiter = new RateLimiter({ after: 1, durationMs: MIN });
+    fillAndRefuse(limiter, T0 + 30_000);
+    expect(limiter.take('k', limits, T0 + 10_000, true).outcome).toBe('limited');
+    expect(limiter.take('k', limits, T0 + 10_000 + GRACE - 1, true).outcome).toBe('limited');
+    expect(limiter.take('k', limits, T0 + 10_000 + GRACE, true).outcome).toBe('limited');
+    expect(limiter.take('k', limits, T0 + 10_000 + GRACE, true).outcome).toBe('banned');
   });
 
   it('`after: 0` turns bans off', () => {
     const limiter = new RateLimiter(noBan);
-    for (let i = 0; i < 100; i++) limiter.take('k', limits, T0, true);
-    expect(limiter.take('k', limits, T0, true).outcome).toBe('limited');
+    fillAndRefuse(limiter, T0);
+    for (let i = 0; i < 100; i++) limiter.take('k', limits, T0 + GRACE + i, true);
+    expect(limiter.take('k', limits, T0 + 30_000, true).outcome).toBe('limited');
   });
 
   it('ends bans on a whole second so Reset and Retry-After agree', () => {
-    const limiter = new RateLimiter({ after: 0 + 1, durationMs: 1500 });
+    const limiter = new RateLimiter({ after: 1, durationMs: 1500 });
     const now = T0 + 250;
-    limiter.take('k', limits, now, true);
-    limiter.take('k', limits, now, true);
-    limiter.take('k', limits, now, true);
-    const banned = limiter.take('k', limits, now, true);
+    fillAndRefuse(limiter, now);
+    limiter.take('k', limits, now + GRACE, true);
+    const banned = limiter.take('k', limits, now + GRACE, true);
     expect(banned.outcome).toBe('banned');
     if (banned.outcome !== 'banned') return;
     expect(banned.bannedUntil % 1000).toBe(0);
-    expect(banned.report.retryAfter).toBe(banned.report.reset - Math.floor(now / 1000));
+    expect(banned.report.retryAfter).toBe(banned.report.reset - Math.floor((now + GRACE) / 1000));
   });
 });

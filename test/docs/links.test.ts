@@ -62,11 +62,11 @@ describe('documentation links', () => {
 
   it.each(pages)('every link in %s works, from the registry page and from node_modules', (file) => {
     const found = links(file);
-    expect(found.length).toBeGreaterThan(0);
     expect(found.map((link) => [link, broken(file, link)]).filter(([, why]) => why !== undefined)).toEqual([]);
   });
 
   it('a broken link would be caught', () => {
+    expect(links('README.md').length).toBeGreaterThan(10);
     expect(broken('README.md', 'docs/nope.md')).toMatch(/not in the package/);
     expect(broken('README.md', 'docs/errors.md#nope')).toBe('docs/errors.md has no heading #nope');
     expect(broken('README.md', 'src/index.ts')).toMatch(/not in the package/);

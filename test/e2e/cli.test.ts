@@ -58,6 +58,7 @@ describe('the petstore-mock command', () => {
     [['--fixtures', 'missing.json'], 'petstore-mock: cannot read the fixtures file missing.json (no such file); check the path given to --fixtures.'],
     [['--fixtures', 'test'], 'petstore-mock: cannot read the fixtures file test (it is a directory); check the path given to --fixtures.'],
     [['--fixtures', 'README.md'], 'petstore-mock: README.md is not valid JSON (unexpected character "#" at character 1); fix the file or drop --fixtures.'],
+    [['--allow-host', 'evil/x'], 'petstore-mock: --allow-host "evil/x" is not a host name; give a name or address such as mock.test or 192.168.1.5.'],
   ])('%j prints exactly one actionable line and exits 1', async (args, line) => {
     const r = cli('--port', '0', ...args);
     expect(await r.exited).toBe(1);
@@ -101,5 +102,21 @@ describe('scenarios on the command line', () => {
     expect(await r.exited).toBe(1);
     expect(r.stderr()).toBe(`petstore-mock: ${file}:3:3: unknown key "afer" in ban; the keys there are after, duration; fix the file and try again.\n`);
     expect(r.stdout()).toBe('');
+  });
+
+  it('--allow-host adds a name the admin API answers to; other names are refused', async () => {
+    const r = cli('--port', '0', '--ready-json', '--allow-host', 'mock.test');
+    const ready = JSON.parse((await waitFor(r, /^\{.*\}$/m))[0]) as { port: number };
+    const { request } = await import('node:http');
+    const statusFor = (host: string): Promise<number | undefined> =>
+      new Promise((resolve, reject) => {
+        request({ host: '127.0.0.1', port: ready.port, path: '/__admin/clock', headers: { host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        }).on('error', reject).end();
+      });
+    expect(await statusFor(`mock.test:${ready.port}`)).toBe(200);
+    expect(await statusFor(`localhost:${ready.port}`)).toBe(200);
+    expect(await statusFor(`other.test:${ready.port}`)).toBe(403);
   });
 });

@@ -94,14 +94,18 @@ describe('plan rate limits over HTTP', () => {
 });
 
 describe('temporary bans', () => {
-  it('more than 10 refusals in a row ban the key for 5 minutes with its own code, then it recovers', async () => {
+  it('more than 10 refusals sent while told to wait ban the key for 5 minutes with its own code, then it recovers', async () => {
     await burst(mock(), 5, '/v1/pets', { key: 'five' });
+    expect(await burst(mock(), 20, '/v1/pets', { key: 'five' })).toEqual(Array(20).fill(429));
+    // Past the grace for requests in flight, each refusal counts.
+    mock().clock.advance('2s');
     expect(await burst(mock(), 10, '/v1/pets', { key: 'five' })).toEqual(Array(10).fill(429));
     const banned = await call(mock(), '/v1/pets', { key: 'five' });
     expect(banned.status).toBe(429);
     expect(banned.json.code).toBe('key_banned');
     expect(banned.headers.get('retry-after')).toBe('300');
-    expect(banned.headers.get('x-ratelimit-reset')).toBe(String(T0 / 1000 + 300));
+    expect(banned.headers.get('x-ratelimit-reset')).toBe(String(T0 / 1000 + 302));
+    expect(banned.headers.get('date')).toBe(new Date(T0 + 2000).toUTCString());
     // The minute window resets but the ban holds.
     mock().clock.advance('61s');
     const still = await call(mock(), '/v1/pets', { key: 'five' });
@@ -112,7 +116,10 @@ describe('temporary bans', () => {
   });
 
   it('bans only the key that kept sending', async () => {
-    await burst(mock(), 16, '/v1/pets', { key: 'five' });
+    await burst(mock(), 6, '/v1/pets', { key: 'five' });
+    mock().clock.advance('2s');
+    await burst(mock(), 11, '/v1/pets', { key: 'five' });
+    expect((await call(mock(), '/v1/pets', { key: 'five' })).json.code).toBe('key_banned');
     expect((await call(mock(), '/v1/pets', { key: 'demo-pro' })).status).toBe(200);
   });
 });

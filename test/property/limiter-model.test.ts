@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MockEngine } from '../../src/core/pipeline/engine.js';
-import { RateLimiter, rateHeaders, type RateReport } from '../../src/core/state/limiter.js';
+import { BAN_GRACE_MS, RateLimiter, rateHeaders, type RateReport } from '../../src/core/state/limiter.js';
 import { buildBaseData, defaultSettings } from '../../src/core/state/world-settings.js';
 import type { BanRule, Limits } from '../../src/core/types.js';
 
@@ -10,17 +10,19 @@ const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 2, 10, 23, 58, 30);
 
 /**
- * The reference: the rules of docs/reference.md written as plainly as possible. Windows are the clock's
+ * The reference: the documented rules written as plainly as possible. Windows are the clock's
  * minute and the UTC day; a request counts only when both have room; the reported window is the
- * one with fewer left (the day on a tie); more than `after` refusals in a row ban the key until
- * a whole second `durationMs` later.
+ * one with fewer left (the day on a tie). A 429 when no wait runs starts one, lasting to the
+ * reset it announces; refusals arriving while it runs, `BAN_GRACE_MS` or more after it started,
+ * count; more than `after` counted in one wait ban the key until a whole second `durationMs` later.
  */
 class ModelKey {
   minuteStart = -1;
   dayStart = -1;
   inMinute = 0;
   inDay = 0;
-  streak = 0;
+  wait: { start: number; end: number } | undefined;
+  counted = 0;
   bannedUntil = 0;
   constructor(private readonly limits: Limits, private readonly ban: BanRule) {}
 
@@ -49,13 +51,21 @@ class ModelKey {
     if (this.inMinute < this.limits.perMinute && this.inDay < this.limits.perDay) {
       this.inMinute++;
       this.inDay++;
-      this.streak = 0;
       return { outcome: 'allowed', report: this.report(now) };
     }
     if (!enforce) return { outcome: 'limited', report: this.report(now) };
-    this.streak++;
-    if (this.ban.after > 0 && this.streak > this.ban.after) {
-      this.streak = 0;
+    const end = this.report(now).reset * 1000;
+    const running = this.wait !== undefined && this.wait.start <= now && now < this.wait.end;
+    if (!running) {
+      this.wait = { start: now, end };
+      this.counted = 0;
+    } else if (this.wait !== undefined) {
+      if (now >= this.wait.start + BAN_GRACE_MS) this.counted++;
+      this.wait.end = Math.max(this.wait.end, end);
+    }
+    if (this.ban.after > 0 && this.counted > this.ban.after) {
+      this.counted = 0;
+      this.wait = undefined;
       this.bannedUntil = Math.ceil((now + this.ban.durationMs) / 1000) * 1000;
       return { outcome: 'banned', report: this.report(now) };
     }
@@ -63,10 +73,11 @@ class ModelKey {
     return { outcome: 'limited', report: { ...report, retryAfter: wait(report.reset * 1000, now) } };
   }
 
-  /** Instants where behaviour changes: window ends and the ban's end. */
+  /** Instants where behaviour changes: the ban's end, the grace's end, window ends. */
   edges(now: number): number[] {
     this.roll(now);
-    return [...(this.bannedUntil > now ? [this.bannedUntil] : []), this.minuteStart + MINUTE, this.dayStart + DAY];
+    const graceEnd = this.wait && this.wait.start + BAN_GRACE_MS > now ? [this.wait.start + BAN_GRACE_MS] : [];
+    return [...(this.bannedUntil > now ? [this.bannedUntil] : []), ...graceEnd, this.minuteStart + MINUTE, this.dayStart + DAY];
   }
 }
 

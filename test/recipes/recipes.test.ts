@@ -57,6 +57,14 @@ async function sh(file: string, args: string[], options: { cwd: string; env?: Re
   }
 }
 
+/** Debian's python3 (not a pyenv one on PATH), and whether it has what the pytest recipe needs. */
+const PYTHON = '/usr/bin/python3';
+const pythonReady = await sh(PYTHON, ['-c', 'import pytest, requests'], { cwd: ROOT }).then((r) => r.code === 0);
+const inCi = process.env.CI === 'true';
+if (!pythonReady && !inCi) {
+  console.warn('petstore-mock tests: skipping the pytest recipe: /usr/bin/python3 lacks pytest or requests; install them with "sudo apt-get install python3-pytest python3-requests" (npm test does it when run as root).');
+}
+
 describe('the recipes of docs/recipes.md', () => {
   it.each([
     'test/recipes/vitest/global-setup.ts',
@@ -67,6 +75,11 @@ describe('the recipes of docs/recipes.md', () => {
   ])('docs/recipes.md prints %s verbatim', (file) => {
     const text = readFileSync(join(ROOT, file), 'utf8');
     expect(recipes).toContain(`\n${text}\`\`\`\n`);
+  });
+
+  it.each(['test/recipes/pytest/conftest.py', 'test/recipes/pytest/test_pets.py'])('docs/client-details.md prints %s verbatim', (file) => {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    expect(readFileSync(join(ROOT, 'docs/client-details.md'), 'utf8')).toContain(`\n${text}\`\`\`\n`);
   });
 
   it('vitest globalSetup: a nested vitest run starts the mock, provides its URL and closes it', async () => {
@@ -114,6 +127,19 @@ describe('the recipes of docs/recipes.md', () => {
     expect(e2e.out).not.toContain('test/unit');
     expect(e2e.code).toBe(0);
   }, 120_000);
+
+  // Run wherever Debian's packages are there (npm test installs them as root), and always in CI.
+  it.skipIf(!pythonReady && !inCi)('pytest: the conftest fixture starts `npx petstore-mock` with --ready-json, the tests use requests, it stops the mock', async () => {
+    expect(pythonReady, 'the pytest recipe needs Debian python3-pytest and python3-requests: apt-get install -y python3-pytest python3-requests').toBe(true);
+    const dir = userProject({ 'conftest.py': 'test/recipes/pytest/conftest.py', 'test_pets.py': 'test/recipes/pytest/test_pets.py' });
+    projects.push(dir);
+    const { code, out } = await sh(PYTHON, ['-m', 'pytest', '-p', 'no:cacheprovider', '-q'], { cwd: dir });
+    expect(out).toMatch(/^3 passed in /m);
+    expect(code).toBe(0);
+    // The fixture stopped the mock it started: no petstore-mock is left running from this folder.
+    const left = async (): Promise<string> => (await sh('pgrep', ['-f', `${dir}/node_modules/.bin/petstore-mock`], { cwd: ROOT })).out.trim();
+    await expect.poll(left, { timeout: 5000 }).toBe('');
+  }, 90_000);
 
   it('GitHub Actions: the start step serves on $PETSTORE_PORT with a JSON ready line, the stop step ends it', async () => {
     type Step = { name?: string; run?: string; env?: Record<string, string> };

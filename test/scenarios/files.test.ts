@@ -90,7 +90,7 @@ describe('a scenario file with a mistake', () => {
     ['an unknown key beside a forced status', 'x.yaml', 'description: ok\nsteps:\n  - answer: { status: 503, foo: 1 }\n', 3, 28, /^unknown key "foo" in steps\[0\]\.answer; the keys there are status, code, message, retryAfter$/],
     ['an answer of no shape at all', 'w.yaml', 'description: ok\nsteps:\n  - answer: nrmal\n', 3, 5, /^steps\[0\]\.answer is not valid: "normal" for the usual answer, or a forced one/],
     ['an unknown key in usage', 'j.yaml', 'description: ok\nusage:\n  - key: nobody\n    minute: full\n', 3, 5, /^usage names the key "nobody", which this server does not have; add it under keys, or write "\*" for every key$/],
-    ['a status the operation never answers', 'k.yaml', 'description: ok\nsteps:\n  - match: { operation: listPets }\n    answer: { status: 404 }\n', 4, 15, /^listPets never answers 404 \(its documented statuses are 200, 400, 401, 414, 429, 431, 500, 502, 503, 504\); narrow the match or pick one of those$/],
+    ['a status the operation never answers', 'k.yaml', 'description: ok\nsteps:\n  - match: { operation: listPets }\n    answer: { status: 404 }\n', 4, 15, /^listPets never answers 404 \(its documented statuses are 200, 400, 401, 408, 414, 429, 431, 500, 502, 503, 504\); narrow the match or pick one of those$/],
     ['a JSON file', 'l.json', '{\n  "description": "ok",\n  "latency": { "min": "1s" }\n}\n', 3, 3, /^latency needs the key "max"$/],
     ['an empty file', 'm.yaml', '', 1, 1, /^the scenario must be an object$/],
     ['a day that does not exist', 'q.yaml', 'description: ok\ndeprecation:\n  removalAt: "2030-02-30T00:00:00Z"\n', 3, 3, /^"2030-02-30T00:00:00Z" is not an instant that exists; write one such as "2030-12-05T00:00:00Z"$/],
@@ -99,6 +99,8 @@ describe('a scenario file with a mistake', () => {
     ['a file name that is no scenario name', 'My Test.yaml', 'description: ok\n', 1, 1, /^the file name "My Test" is no scenario name \(lower-case letters, digits and -, as the admin API switches by it\); add "name: my-test" or rename the file$/],
     ['empty data with a count', 'o.yaml', 'description: ok\ndata:\n  empty: true\n  count: 3\n', 3, 3, /^data\.empty cannot go with count or fixtures; keep one of them$/],
     ['fixtures with a seed', 'p.yaml', 'description: ok\ndata:\n  seed: 1\n  fixtures: pets.json\n', 4, 3, /^data\.fixtures cannot go with seed or count; keep one of them$/],
+    ['a YAML alias bomb', 'bomb.yaml', 'description: ok\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d]\n', 3, 8, /^its aliases \(\*name\) expand to too many values \(an alias bomb\?\); write the values out, or use each anchor a few times only$/],
+    ['an alias of no anchor', 'alias.yaml', 'description: ok\nban:\n  after: *three\n', 3, 10, /^the alias \*three names no anchor \(&three\) defined before it$/],
     ['fixtures that cannot be read', 'n.yaml', 'description: ok\ndata:\n  fixtures: nope.json\n', 3, 3, /^cannot read .*nope\.json \(no such file\)$/],
   ])('%s: names the file, line and column, and what is wrong', (_what, name, text, line, col, message) => {
     const text2 = errorOf(name, text);

@@ -166,8 +166,12 @@ describe('an SDK generated from the served OpenAPI document (openapi-typescript 
     const limited = await client.GET('/pets');
     expect(limited.error).toMatchObject({ code: 'rate_limited', status: 429 });
     expect(limited.response.headers.get('retry-after')).toBe('60');
+    // Past the grace for requests in flight, every request sent while told to wait counts.
+    mock().clock.advance('2s');
     let last = limited;
     for (let i = 0; i < 10; i++) last = await client.GET('/pets');
+    expect(last.error).toMatchObject({ code: 'rate_limited', status: 429 });
+    last = await client.GET('/pets');
     expect(last.error).toMatchObject({ code: 'key_banned', status: 429 });
     expect(last.response.headers.get('retry-after')).toBe('300');
   });

@@ -95,3 +95,55 @@ function parseReply(buffer: Buffer): RawReply {
 export function rawGet(target: string, headerLines: string[] = ['Authorization: Bearer demo-free']): string {
   return `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headerLines.map((h) => `${h}\r\n`).join('')}Connection: close\r\n\r\n`;
 }
+
+/** What a client that sent `Expect: 100-continue` saw: whether 100 Continue came, then the final answer. */
+export interface ContinueReply {
+  continued: boolean;
+  reply: RawReply;
+  /** Body bytes the client uploaded (none when the final answer came first). */
+  uploaded: number;
+}
+
+/**
+ * Sends a request head with `Expect: 100-continue` and acts as a careful client: the body goes
+ * out only after `100 Continue`; a final answer that comes first ends the exchange unsent.
+ */
+export function expectContinue(mock: RunningMock, head: string, body: Buffer, timeoutMs = 10_000): Promise<ContinueReply> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(mock.port, '127.0.0.1');
+    let buffer = Buffer.alloc(0);
+    let continued = false;
+    let uploaded = 0;
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no answer within ${timeoutMs} ms to ${head.split('\r\n')[0]}`));
+    }, timeoutMs);
+    const finish = (): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      try {
+        resolve({ continued, reply: parseReply(buffer), uploaded });
+      } catch (error) {
+        reject(error);
+      }
+    };
+    socket.on('data', (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      if (!continued && /^HTTP\/1\.1 100 [^\r]*\r\n\r\n/.test(buffer.toString('latin1'))) {
+        continued = true;
+        uploaded = body.length;
+        socket.write(body);
+      }
+      if (complete(buffer)) finish();
+    });
+    socket.on('end', finish);
+    socket.on('error', (error) => {
+      if (buffer.length > 0) finish();
+      else {
+        clearTimeout(timer);
+        reject(error);
+      }
+    });
+    socket.write(head);
+  });
+}

@@ -1,6 +1,6 @@
 import { MockError } from '../errors.js';
 import { BodyTooLarge, platform } from '../platform.js';
-import { JsonSyntaxError, parseJsonBody, type JsonValue } from './json.js';
+import { JsonLimitError, JsonSyntaxError, parseJsonBody, type JsonValue } from './json.js';
 import type { HeaderBag } from '../types.js';
 
 /** The largest body the mock accepts, counted after decompression. */
@@ -44,19 +44,59 @@ export function readJsonBody(headers: HeaderBag, body: Uint8Array | null | undef
   const hasBody = tooLarge || (body !== null && body !== undefined && body.length > 0);
   const problem = mediaTypeProblem(single(headers['content-type']), hasBody);
   if (problem) throw new MockError('unsupported_media_type', problem);
-  const encoding = (single(headers['content-encoding']) ?? 'identity').trim().toLowerCase();
-  if (encoding !== 'identity' && encoding !== '' && !CODINGS.has(encoding)) {
-    throw new MockError('unsupported_media_type', `The Content-Encoding ${JSON.stringify(encoding.slice(0, 40))} is not supported; send the body uncompressed or as gzip, deflate or br.`);
-  }
+  const codings = contentCodings(single(headers['content-encoding']));
   if (tooLarge) throw tooLargeError();
   if (!hasBody || !body) throw new MockError('missing_body', 'The request needs a JSON body, for example {"name": "Rex", "categoryId": 3}.');
-  const bytes = inflate(body, encoding);
+  let bytes = body;
+  // Codings are listed in the order they were applied, so they are undone from the last.
+  for (let i = codings.length - 1; i >= 0; i--) bytes = inflate(bytes, codings[i]);
   try {
     return parseJsonBody(bytes);
   } catch (error) {
+    if (error instanceof JsonLimitError) throw new MockError('invalid_json', `The body is past a limit of petstore-mock: ${error.message}. A NewPet needs only {"name": string, "categoryId": integer, "status"?: string}.`);
     if (error instanceof JsonSyntaxError) throw new MockError('invalid_json', `The body is not valid JSON: ${error.message}.`);
     throw error;
   }
+}
+
+/** More compression layers than any client sends; each layer costs up to 1 MiB of inflating. */
+const MAX_CODINGS = 3;
+
+/**
+ * The codings of a `Content-Encoding` list (`identity, gzip` or `gzip, br`), identity left out.
+ * Throws the 415 for a coding the mock cannot undo, so it can be told from the headers alone.
+ */
+export function contentCodings(header: string | undefined): string[] {
+  if (header === undefined) return [];
+  const codings: string[] = [];
+  for (const part of header.split(',')) {
+    const coding = part.trim().toLowerCase();
+    if (coding === '' || coding === 'identity') continue;
+    if (!CODINGS.has(coding)) {
+      throw new MockError('unsupported_media_type', `The Content-Encoding ${JSON.stringify(coding.slice(0, 40))} is not supported; send the body uncompressed or as gzip, deflate or br.`);
+    }
+    codings.push(coding);
+  }
+  if (codings.length > MAX_CODINGS) {
+    throw new MockError('unsupported_media_type', `The Content-Encoding lists ${codings.length} compressions; petstore-mock undoes at most ${MAX_CODINGS}. Compress the body once.`);
+  }
+  return codings;
+}
+
+/**
+ * Whether a body's headers alone already refuse it (415 for its declared type or coding, 413 for
+ * a declared length past the limit), so a client that asked `Expect: 100-continue` can be answered
+ * before it uploads. A missing Content-Type is left to the full check, which needs the body.
+ */
+export function bodyRefusedByHeaders(headers: HeaderBag): boolean {
+  const type = single(headers['content-type']);
+  if (type !== undefined && type.trim() !== '' && mediaTypeProblem(type, true) !== undefined) return true;
+  try {
+    contentCodings(single(headers['content-encoding']));
+  } catch {
+    return true;
+  }
+  return Number(single(headers['content-length'])) > MAX_BODY_BYTES;
 }
 
 function tooLargeError(): MockError {

@@ -6,36 +6,60 @@
 
 const json = 'application/json';
 const errorContent = { [json]: { schema: { $ref: '#/components/schemas/Error' } } };
-const rateHeaders = {
-  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
-  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
-  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+
+/**
+ * Header objects, written out in each answer rather than referenced: generators such as
+ * openapi-typescript take every referenced header as required, and some of these are not.
+ */
+const header = (description: string, required: boolean, schema: Record<string, unknown>) => ({ description, required, schema });
+const integer = { type: 'integer' };
+const text = { type: 'string' };
+const H = {
+  limit: header('Requests allowed in the reported window.', true, integer),
+  remaining: header('Requests left in the reported window.', true, integer),
+  reset: header('Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After.', true, integer),
+  retryAfter: header('Whole seconds to wait before retrying: to the reset, or to the end of a ban. Retrying after it never counts toward a ban.', true, { type: 'integer', minimum: 1 }),
+  retryAfterForced: header('Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay.', false, { type: 'integer', minimum: 1 }),
+  challenge: header('The bearer challenge.', true, text),
+  location: header('The URL of the created animal.', true, text),
+  deprecation: header('When the operation was deprecated (RFC 9745).', true, text),
+  sunset: header('When the operation is removed (RFC 8594).', true, text),
+  link: header('The successor operation.', true, text),
+  deprecationMaybe: header('When the operation was deprecated (RFC 9745); absent when the answer came before the route was read.', false, text),
+  sunsetMaybe: header('When the operation is removed (RFC 8594); absent when the answer came before the route was read.', false, text),
+  linkMaybe: header('The successor operation; absent when the answer came before the route was read.', false, text),
 };
-const deprecationHeaders = {
-  Deprecation: { $ref: '#/components/headers/Deprecation' },
-  Sunset: { $ref: '#/components/headers/Sunset' },
-  Link: { $ref: '#/components/headers/Link' },
-};
+
+/** Sent with every answer, errors included. */
+const rateHeaders = { 'X-RateLimit-Limit': H.limit, 'X-RateLimit-Remaining': H.remaining, 'X-RateLimit-Reset': H.reset };
+/** Sent with every answer of the deprecated getPet that reached the route. */
+const deprecationHeaders = { Deprecation: H.deprecation, Sunset: H.sunset, Link: H.link };
+/** Answers given before the route is known (414, 431) cannot tell getPet's apart: there, maybe. */
+const maybeDeprecationHeaders = { Deprecation: H.deprecationMaybe, Sunset: H.sunsetMaybe, Link: H.linkMaybe };
+/** A scenario may force this answer with a retry delay. */
+const forcedRetry = { 'Retry-After': H.retryAfterForced };
 
 function errorResponse(description: string, extraHeaders: Record<string, unknown> = {}) {
   return { description, headers: { ...rateHeaders, ...extraHeaders }, content: errorContent };
 }
 
-/** Answers every operation can give, whatever it does. */
-const commonErrors = {
-  '401': errorResponse('The API key is missing or invalid.', {
-    'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' },
-  }),
-  '414': errorResponse('The request target is longer than 8 KiB.'),
-  '429': errorResponse('The rate limit is exceeded, or the key is temporarily banned.', {
-    'Retry-After': { $ref: '#/components/headers/Retry-After' },
-  }),
-  '431': errorResponse('The request headers are too large.'),
-  '500': errorResponse('An internal error (or one forced by a scenario).'),
-  '502': errorResponse('A bad gateway (forced by a scenario).'),
-  '503': errorResponse('The service is unavailable (forced by a scenario).'),
-  '504': errorResponse('A gateway timeout (forced by a scenario).'),
-};
+/**
+ * The answers every operation can give, whatever it does; `routed` holds the headers of answers
+ * given once the route is known, `unrouted` of those given before (414, 431).
+ */
+function commonErrors(routed: Record<string, unknown>, unrouted: Record<string, unknown>) {
+  return {
+    '401': errorResponse('The API key is missing or invalid.', { ...routed, ...forcedRetry, 'WWW-Authenticate': H.challenge }),
+    '408': errorResponse('The request did not arrive in full in time (petstore-mock: `request_timeout`).', unrouted),
+    '414': errorResponse('The request target is longer than 8 KiB.', unrouted),
+    '429': errorResponse('The rate limit is exceeded, or the key is temporarily banned.', { ...routed, 'Retry-After': H.retryAfter }),
+    '431': errorResponse('The request headers are too large.', unrouted),
+    '500': errorResponse('An internal error (or one forced by a scenario).', { ...routed, ...forcedRetry }),
+    '502': errorResponse('A bad gateway (forced by a scenario).', { ...routed, ...forcedRetry }),
+    '503': errorResponse('The service is unavailable (forced by a scenario), or holds its maximum of open connections (`too_many_connections`).', { ...routed, ...forcedRetry }),
+    '504': errorResponse('A gateway timeout (forced by a scenario).', { ...routed, ...forcedRetry }),
+  };
+}
 
 export const openapiDocument = {
   openapi: '3.1.0',
@@ -44,13 +68,17 @@ export const openapiDocument = {
     version: '1.0.0',
     description:
       'An adoption store interface for browsing and managing individual animals, as served by petstore-mock.',
+    contact: { name: 'petstore-mock, a local mock of this API' },
+    license: { name: 'MIT', identifier: 'MIT' },
   },
   servers: [{ url: '/v1', description: 'This mock (the production and staging base addresses both end in /v1).' }],
   security: [{ bearerAuth: [] }],
+  tags: [{ name: 'pets', description: 'Animals available for adoption.' }],
   paths: {
     '/pets': {
       get: {
         operationId: 'listPets',
+        tags: ['pets'],
         summary: 'List animals',
         description: 'Returns animals in ascending id order, filtered by status, then cut to `limit`.',
         parameters: [
@@ -75,13 +103,15 @@ export const openapiDocument = {
             headers: rateHeaders,
             content: { [json]: { schema: { $ref: '#/components/schemas/Pets' } } },
           },
-          '400': errorResponse('A query parameter is invalid.'),
-          ...commonErrors,
+          '400': errorResponse('A query parameter is invalid.', forcedRetry),
+          ...commonErrors({}, {}),
         },
       },
       post: {
         operationId: 'createPet',
+        tags: ['pets'],
         summary: 'Add an animal',
+        description: 'Adds a new animal; the service assigns its `id`. The body is a `NewPet` as `application/json`, at most 1 MiB.',
         requestBody: {
           required: true,
           content: { [json]: { schema: { $ref: '#/components/schemas/NewPet' } } },
@@ -89,19 +119,21 @@ export const openapiDocument = {
         responses: {
           '201': {
             description: 'The animal was added.',
-            headers: { ...rateHeaders, Location: { $ref: '#/components/headers/Location' } },
+            headers: { ...rateHeaders, Location: H.location },
             content: { [json]: { schema: { $ref: '#/components/schemas/Pet' } } },
           },
-          '400': errorResponse('The body lacks required fields or holds invalid values.'),
-          '413': errorResponse('The body is larger than 1 MiB.'),
-          '415': errorResponse('The body is not application/json.'),
-          ...commonErrors,
+          '400': errorResponse('The body lacks required fields or holds invalid values.', forcedRetry),
+          '413': errorResponse('The body is larger than 1 MiB.', forcedRetry),
+          '415': errorResponse('The body is not application/json, or its Content-Encoding is not one the mock can undo.', forcedRetry),
+          '507': errorResponse("The session's store is full (petstore-mock: `store_full`): it holds the most animals or bytes a session, or all sessions together, may create. Resetting the session empties it.", forcedRetry),
+          ...commonErrors({}, {}),
         },
       },
     },
     '/pets/{petId}': {
       get: {
         operationId: 'getPet',
+        tags: ['pets'],
         summary: 'Fetch one animal (deprecated)',
         description:
           'Deprecated; removed on 5 December 2030. Use `GET /pets` with the `status` filter instead.',
@@ -121,10 +153,10 @@ export const openapiDocument = {
             headers: { ...rateHeaders, ...deprecationHeaders },
             content: { [json]: { schema: { $ref: '#/components/schemas/Pet' } } },
           },
-          '400': errorResponse('The petId is not an int64 integer.', deprecationHeaders),
-          '404': errorResponse('The animal does not exist.', deprecationHeaders),
-          '410': errorResponse('The operation was removed on 5 December 2030.', deprecationHeaders),
-          ...commonErrors,
+          '400': errorResponse('The petId is not an int64 integer.', { ...deprecationHeaders, ...forcedRetry }),
+          '404': errorResponse('The animal does not exist.', { ...deprecationHeaders, ...forcedRetry }),
+          '410': errorResponse('The operation was removed on 5 December 2030.', { ...deprecationHeaders, ...forcedRetry }),
+          ...commonErrors(deprecationHeaders, maybeDeprecationHeaders),
         },
       },
     },
@@ -174,17 +206,6 @@ export const openapiDocument = {
           },
         },
       },
-    },
-    headers: {
-      'X-RateLimit-Limit': { description: 'Requests allowed in the reported window.', schema: { type: 'integer' } },
-      'X-RateLimit-Remaining': { description: 'Requests left in the reported window.', schema: { type: 'integer' } },
-      'X-RateLimit-Reset': { description: 'Unix time (whole seconds) when the reported window resets.', schema: { type: 'integer' } },
-      'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
-      'WWW-Authenticate': { description: 'The bearer challenge.', schema: { type: 'string' } },
-      Location: { description: 'The URL of the created animal.', schema: { type: 'string' } },
-      Deprecation: { description: 'When the operation was deprecated (RFC 9745).', schema: { type: 'string' } },
-      Sunset: { description: 'When the operation is removed (RFC 8594).', schema: { type: 'string' } },
-      Link: { description: 'The successor operation.', schema: { type: 'string' } },
     },
   },
 } as const;

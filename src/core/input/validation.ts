@@ -33,7 +33,7 @@ function getValidators(): { newPet: ValidateFunction; schema(name: string): Vali
 export function openApiAjv(Ajv: typeof Ajv2020): Ajv2020 {
   const ajv = new Ajv({ allErrors: true, strict: true });
   // The document's top-level OpenAPI fields are not JSON Schema keywords; refs still resolve into them.
-  ajv.addVocabulary(['openapi', 'info', 'servers', 'security', 'paths', 'components']);
+  ajv.addVocabulary(['openapi', 'info', 'servers', 'security', 'tags', 'paths', 'components']);
   // int64 values beyond 2^53 reach Ajv as approximate numbers; their exact range is checked apart.
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });

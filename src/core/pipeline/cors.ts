@@ -3,7 +3,7 @@ import type { HeaderBag } from '../types.js';
 /** Headers a browser page may read from any answer. */
 const EXPOSED = [
   'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After',
-  'Deprecation', 'Sunset', 'Link', 'Location', 'WWW-Authenticate', 'Allow', 'X-Mock-Session',
+  'Deprecation', 'Sunset', 'Link', 'Location', 'WWW-Authenticate', 'Allow', 'X-Mock-Session', 'X-Mock-Session-Evicted',
 ].join(', ');
 const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Content-Encoding', 'X-Mock-Session'];
 

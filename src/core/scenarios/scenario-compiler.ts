@@ -102,7 +102,7 @@ const DEFAULT_FORCED_CODES: Readonly<Record<number, ErrorCode>> = {
 };
 
 /** Codes of the admin API and of the mock's own sessions: no answer of the Animal Store API has them. */
-const NOT_API_CODES: ReadonlySet<string> = new Set(['admin_invalid_request', 'admin_unauthorized', 'scenario_invalid', 'invalid_session']);
+const NOT_API_CODES: ReadonlySet<string> = new Set(['admin_invalid_request', 'admin_unauthorized', 'admin_host_forbidden', 'scenario_invalid', 'invalid_session', 'too_many_connections']);
 
 const { paths } = openapiDocument;
 /** Each operation with a concrete path to test patterns on and the statuses the document declares for it. */

@@ -31,6 +31,14 @@ export function isValidInstant(ms: number): boolean {
   return Number.isFinite(ms) && Math.abs(ms) <= MAX_INSTANT_MS;
 }
 
+/**
+ * The instant `ms` would be, kept within what a Date holds: a ban of 100,000,000 days from today
+ * ends at the last instant rather than at one no answer could print.
+ */
+export function clampInstant(ms: number): number {
+  return Math.max(-MAX_INSTANT_MS, Math.min(MAX_INSTANT_MS, ms));
+}
+
 /** A point-in-time reading of a clock, as the admin API reports it. */
 export interface ClockState {
   now: string;
@@ -55,6 +63,16 @@ export class VirtualClock {
 
   get frozen(): boolean {
     return this.frozenAt !== undefined;
+  }
+
+  /** True while the clock reads real time: running, never set or advanced. */
+  get isReal(): boolean {
+    return this.frozenAt === undefined && this.offsetMs === 0;
+  }
+
+  /** The real time the clock runs on, for records that keep both times. */
+  realTime(): number {
+    return this.realNow();
   }
 
   /**
@@ -95,19 +113,46 @@ export class VirtualClock {
   }
 }
 
-const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+// Years are four digits, or six with a sign (ISO 8601's expanded years, as toISOString writes
+// those before year 0 and after 9999), so that every instant a clock reports can be set again.
+const ISO_INSTANT = /^(\d{4}|[+-]\d{6})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /**
  * Reads an ISO-8601 instant with a zone, such as `2030-12-05T00:00:00Z`, strictly: a day or an
  * hour that does not exist (`2030-02-30`, `24:30`) is refused rather than rolled over as
- * `Date.parse` does. Returns epoch milliseconds, or undefined.
+ * `Date.parse` does, and so is any other form `Date.parse` guesses at (`December 5, 2030`).
+ * Scenario files, the admin API and the library all read instants here. Returns epoch
+ * milliseconds, or undefined.
  */
 export function parseInstant(text: string): number | undefined {
   const m = ISO_INSTANT.exec(text);
-  if (!m) return undefined;
+  if (!m || m[1] === '-000000') return undefined;
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map((v) => Number(v ?? 0));
-  const fields = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  const fields = new Date(0);
+  // setUTCFullYear, not Date.UTC: Date.UTC reads the years 0 to 99 as 1900 to 1999.
+  fields.setUTCFullYear(year, month - 1, day);
+  fields.setUTCHours(hour, minute, second);
   const exists = fields.getUTCFullYear() === year && fields.getUTCMonth() === month - 1 && fields.getUTCDate() === day && fields.getUTCHours() === hour && fields.getUTCMinutes() === minute && fields.getUTCSeconds() === second;
   const ms = Date.parse(text);
-  return exists && Number.isFinite(ms) ? ms : undefined;
+  return exists && isValidInstant(ms) ? ms : undefined;
 }
+
+let dateSecond = NaN;
+let dateText = '';
+
+/**
+ * The HTTP-date (`Sun, 06 Nov 1994 08:49:37 GMT`) of an instant, to the whole second below it.
+ * Remembered per second: every answer carries one, and formatting a date per request showed in
+ * the list endpoint's throughput.
+ */
+export function httpDate(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== dateSecond) {
+    dateText = new Date(second * 1000).toUTCString();
+    dateSecond = second;
+  }
+  return dateText;
+}
+
+/** What to write instead of an instant `parseInstant` refused, for messages. */
+export const INSTANT_HINT = 'an ISO-8601 instant with a zone that exists, such as "2030-12-05T00:00:00Z" or "2030-12-05T01:00:00+01:00"';

@@ -1,5 +1,6 @@
 import { redactKey } from '../pipeline/auth.js';
 import type { CoreRequest } from '../types.js';
+import { ownString } from './budget.js';
 
 /** The most bytes of a body an entry keeps; past it the body is cut and marked truncated. */
 export const MAX_DETAIL_BODY_BYTES = 4096;
@@ -36,7 +37,8 @@ function boundText(bytes: Uint8Array): { body: string; truncated?: true } {
 }
 
 function redactHeader(name: string, value: string): string {
-  if (!SECRET_HEADERS.has(name)) return value.length > 1024 ? `${value.slice(0, 1024)}…` : value;
+  // A cut value is copied: a slice would keep the whole (up to 16 KiB) header alive in the journal.
+  if (!SECRET_HEADERS.has(name)) return value.length > 1024 ? ownString(`${value.slice(0, 1024)}…`) : value;
   const bearer = /^(Bearer) +(\S+)$/i.exec(value);
   return bearer ? `${bearer[1]} ${redactKey(bearer[2])}` : redactKey(value);
 }

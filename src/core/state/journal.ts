@@ -1,14 +1,19 @@
-import type { JournalDetails } from './journal-details.js';
+import { SharedBudget, ownString, stringBytes } from './budget.js';
+import { detailsBytes, type JournalDetails } from './journal-details.js';
 
 /** One received request and what the mock answered, as `GET /__admin/requests` lists it. */
 export interface JournalEntry {
   seq: number;
   /** The session clock's time of the request (ISO-8601 UTC). */
   at: string;
+  /** The real time of the request, when the session's clock was frozen, set or advanced. */
+  realAt?: string;
   session: string;
   method: string;
   path: string;
   query: string;
+  /** True when the path or the query was longer than the journal keeps and is cut short. */
+  truncated?: boolean;
   status: number;
   /** The error code, when the answer was an error. */
   code?: string;
@@ -41,18 +46,45 @@ export function isoTime(ms: number): string {
   return lastIso;
 }
 
-/** The journal's default bound, per session. */
+/** The journal's default bound in entries, per session. */
 export const DEFAULT_JOURNAL_SIZE = 1000;
+/** The journal's default bound in bytes, per session. */
+export const DEFAULT_JOURNAL_BYTES = 512 * 1024;
+/** The longest path, and the longest query, an entry keeps; longer ones are cut and marked `truncated`. */
+export const MAX_JOURNAL_TEXT = 256;
+/** The heap of an entry beyond its strings: the object, its numbers, the shared time string. */
+const ENTRY_OVERHEAD = 200;
 
-/** A bounded ring of the latest journal entries: memory stays flat however long the mock runs. */
+/** The first `MAX_JOURNAL_TEXT` characters of a text, not a view keeping the whole request target alive. */
+function detachedPrefix(text: string): string {
+  return text.length <= MAX_JOURNAL_TEXT ? text : ownString(text.slice(0, MAX_JOURNAL_TEXT));
+}
+
+function entryBytes(entry: JournalEntry): number {
+  const bytes = ENTRY_OVERHEAD + stringBytes(entry.path.length) + stringBytes(entry.query.length) + stringBytes(entry.reason.length);
+  return entry.details === undefined ? bytes : bytes + detailsBytes(entry.details);
+}
+
+/**
+ * A bounded queue of the latest journal entries, by count and by bytes, within a budget shared
+ * with the other sessions' journals: memory stays bounded whatever clients send and however long
+ * the mock runs. Paths and queries past `MAX_JOURNAL_TEXT` are kept cut short.
+ */
 export class Journal {
-  private entries: JournalEntry[] = [];
-  private start = 0;
+  /** Entries from `head` on; slots before it are dropped ones, emptied so they hold nothing. */
+  private entries: (JournalEntry | undefined)[] = [];
+  private sizes: number[] = [];
+  private head = 0;
   private seq = 0;
+  private bytes = 0;
   /** Whether entries keep headers and bodies; off by default so the hot path records nothing more. */
   details = false;
 
-  constructor(readonly capacity = DEFAULT_JOURNAL_SIZE) {}
+  constructor(
+    readonly capacity = DEFAULT_JOURNAL_SIZE,
+    readonly maxBytes = DEFAULT_JOURNAL_BYTES,
+    private readonly shared = new SharedBudget(Infinity),
+  ) {}
 
   nextSeq(): number {
     return ++this.seq;
@@ -60,32 +92,63 @@ export class Journal {
 
   add(entry: JournalEntry): void {
     if (this.capacity <= 0) return;
-    if (this.entries.length < this.capacity) this.entries.push(entry);
-    else {
-      this.entries[this.start] = entry;
-      this.start = (this.start + 1) % this.capacity;
+    if (entry.path.length > MAX_JOURNAL_TEXT || entry.query.length > MAX_JOURNAL_TEXT) {
+      entry.path = detachedPrefix(entry.path);
+      entry.query = detachedPrefix(entry.query);
+      entry.truncated = true;
     }
+    const size = entryBytes(entry);
+    this.entries.push(entry);
+    this.sizes.push(size);
+    this.bytes += size;
+    while (this.size > this.capacity || this.bytes > this.maxBytes) this.dropOldest();
+    this.shared.take(size);
+  }
+
+  /** Drops the oldest entry; false when there is none. */
+  dropOldest(): boolean {
+    if (this.head >= this.entries.length) return false;
+    const size = this.sizes[this.head];
+    this.bytes -= size;
+    this.shared.give(size);
+    this.entries[this.head] = undefined;
+    this.head++;
+    // Compact once half the slots are empty, so the arrays do not grow with dropped entries.
+    if (this.head >= 32 && this.head * 2 >= this.entries.length) {
+      this.entries = this.entries.slice(this.head);
+      this.sizes = this.sizes.slice(this.head);
+      this.head = 0;
+    }
+    return true;
   }
 
   /** Entries oldest first; without `details`, as the default listing shows them (no headers or bodies). */
   list(details = false): JournalEntry[] {
-    const all = [...this.entries.slice(this.start), ...this.entries.slice(0, this.start)];
+    const all = this.entries.slice(this.head) as JournalEntry[];
     return details ? all : all.map(withoutDetails);
   }
 
-  /** How many requests the session answered since its last reset, also those the ring has let go. */
+  /** How many requests the session answered since its last reset, also those the journal has let go. */
   get total(): number {
     return this.seq;
   }
 
   get size(): number {
-    return this.entries.length;
+    return this.entries.length - this.head;
+  }
+
+  /** Estimated heap the entries hold, as counted against the bounds. */
+  get byteSize(): number {
+    return this.bytes;
   }
 
   clear(): void {
+    this.shared.give(this.bytes);
     this.entries = [];
-    this.start = 0;
+    this.sizes = [];
+    this.head = 0;
     this.seq = 0;
+    this.bytes = 0;
   }
 }
 

@@ -1,7 +1,16 @@
+import { MAX_INSTANT_MS, clampInstant } from './clock.js';
 import type { BanRule, Limits } from '../types.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
+
+/**
+ * How long after a wait starts refused requests are still taken for ones already in flight when
+ * its first 429 went out: a client cannot obey an answer it has not read yet. It also covers the
+ * callers coming back from the previous wait, who arrive up to a second after the reset because
+ * `Retry-After` is rounded up to whole seconds.
+ */
+export const BAN_GRACE_MS = 2000;
 
 /** The three `X-RateLimit-*` values, plus `Retry-After` when the request was refused. */
 export interface RateReport {
@@ -23,8 +32,12 @@ interface Bucket {
   minuteCount: number;
   dayWindow: number;
   dayCount: number;
-  /** Requests refused with 429 since the bucket last let one through. */
-  refusedStreak: number;
+  /** When the running wait began: the instant of its first 429. */
+  waitFrom: number;
+  /** When the running wait ends: the reset its 429s announced (their `Retry-After` points there). */
+  waitUntil: number;
+  /** Refusals of the running wait that count toward a ban. */
+  counted: number;
   bannedUntil: number;
 }
 
@@ -61,7 +74,8 @@ export class RateLimiter {
     if (!bucket) {
       // Anonymous clients are tracked by address; the map must not grow without bound.
       if (this.buckets.size >= MAX_BUCKETS) this.buckets.delete(this.buckets.keys().next().value as string);
-      bucket = { minuteWindow: -1, minuteCount: 0, dayWindow: -1, dayCount: 0, refusedStreak: 0, bannedUntil: 0 };
+      // No window yet (NaN equals none), no wait and no ban: 0 would be an instant in 1970, in force for a clock before it.
+      bucket = { minuteWindow: NaN, minuteCount: 0, dayWindow: NaN, dayCount: 0, waitFrom: -Infinity, waitUntil: -Infinity, counted: 0, bannedUntil: -Infinity };
       this.buckets.set(id, bucket);
     }
     const minuteWindow = Math.floor(now / MINUTE_MS);
@@ -82,15 +96,24 @@ export class RateLimiter {
     const bucket = this.bucket(id, now);
     if (usage.minute !== undefined) bucket.minuteCount = usage.minute;
     if (usage.day !== undefined) bucket.dayCount = usage.day;
-    if (usage.bannedUntil !== undefined) bucket.bannedUntil = usage.bannedUntil;
+    if (usage.bannedUntil !== undefined) bucket.bannedUntil = clampInstant(usage.bannedUntil);
   }
 
   /**
    * Counts one request against the bucket if both windows have room. `enforce` is false for
    * answers given before the rate-limit check (404, 401, …): they count when there is room but
    * are never refused or banned here.
+   *
+   * Bans punish sending while told to wait, not sharing a key: the first 429 starts a wait that
+   * runs to the reset it announces; a refused request counts toward a ban only when it arrives
+   * while that wait runs and at least `BAN_GRACE_MS` after it began. More than `ban.after`
+   * counted refusals in one wait ban the key. A client that waits `Retry-After` before retrying
+   * arrives after the wait (or within the grace of the next one), so it is never counted.
    */
   take(id: string, limits: Limits, now: number, enforce: boolean): RateDecision {
+    // No window can end after the last instant a clock holds, so nothing is counted there: a
+    // client at the end of time would otherwise wait for a reset that can never come.
+    if (now >= MAX_INSTANT_MS) return { outcome: 'allowed', report: { limit: limits.perDay, remaining: limits.perDay, reset: MAX_INSTANT_MS / 1000 } };
     const bucket = this.bucket(id, now);
     if (bucket.bannedUntil > now) {
       return { outcome: 'banned', report: banReport(bucket, limits, now), bannedUntil: bucket.bannedUntil, justBanned: false };
@@ -100,18 +123,25 @@ export class RateLimiter {
     if (!minuteFull && !dayFull) {
       bucket.minuteCount++;
       bucket.dayCount++;
-      bucket.refusedStreak = 0;
       return { outcome: 'allowed', report: report(bucket, limits, false) };
     }
     const window = dayFull ? 'day' : 'minute';
     if (!enforce) return { outcome: 'limited', window, report: report(bucket, limits, false) };
-    bucket.refusedStreak++;
-    if (this.ban.after > 0 && bucket.refusedStreak > this.ban.after) {
-      bucket.bannedUntil = Math.ceil((now + this.ban.durationMs) / 1000) * 1000;
-      bucket.refusedStreak = 0;
+    const limited = report(bucket, limits, true, now);
+    // A clock set back before the wait began starts a new one rather than counting on a stale start.
+    if (now >= bucket.waitUntil || now < bucket.waitFrom) {
+      bucket.waitFrom = now;
+      bucket.counted = 0;
+    } else if (now - bucket.waitFrom >= (this.ban.graceMs ?? BAN_GRACE_MS)) {
+      bucket.counted++;
+    }
+    bucket.waitUntil = Math.max(bucket.waitUntil, limited.reset * 1000);
+    if (this.ban.after > 0 && bucket.counted > this.ban.after) {
+      bucket.bannedUntil = clampInstant(Math.ceil((now + this.ban.durationMs) / 1000) * 1000);
+      bucket.counted = 0;
+      bucket.waitUntil = -Infinity;
       return { outcome: 'banned', report: banReport(bucket, limits, now), bannedUntil: bucket.bannedUntil, justBanned: true };
     }
-    const limited = report(bucket, limits, true, now);
     return { outcome: 'limited', window, report: limited };
   }
 
@@ -137,7 +167,8 @@ function report(bucket: Bucket, limits: Limits, refused: boolean, now = 0): Rate
   const minuteLeft = Math.max(0, limits.perMinute - bucket.minuteCount);
   const dayLeft = Math.max(0, limits.perDay - bucket.dayCount);
   const useMinute = minuteLeft < dayLeft;
-  const resetMs = useMinute ? (bucket.minuteWindow + 1) * MINUTE_MS : (bucket.dayWindow + 1) * DAY_MS;
+  // The windows of the last instant a clock holds would end past it; they end with it instead.
+  const resetMs = Math.min(MAX_INSTANT_MS, useMinute ? (bucket.minuteWindow + 1) * MINUTE_MS : (bucket.dayWindow + 1) * DAY_MS);
   const result: RateReport = {
     limit: useMinute ? limits.perMinute : limits.perDay,
     remaining: useMinute ? minuteLeft : dayLeft,

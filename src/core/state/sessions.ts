@@ -1,11 +1,23 @@
 import type { TimeSource } from './clock.js';
 import { MockError } from '../errors.js';
+import { defaultBudgets, type Budgets } from './budget.js';
 import { World, type WorldSettings } from './world.js';
 
 /** The session id of requests without `X-Mock-Session`. */
 export const DEFAULT_SESSION = 'default';
 const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export const DEFAULT_MAX_SESSIONS = 1000;
+/** How many evictions `GET /__admin/evictions` remembers. */
+export const MAX_EVICTIONS_KEPT = 1000;
+
+/** A session dropped to make room for another. */
+export interface Eviction {
+  session: string;
+  /** When, in real time (ISO-8601 UTC). */
+  at: string;
+  /** How many requests its journal still held when it was dropped. */
+  journalEntries: number;
+}
 
 /**
  * The worlds of one server. A session is created on its first request with the server's
@@ -13,14 +25,28 @@ export const DEFAULT_MAX_SESSIONS = 1000;
  */
 export class SessionRegistry {
   private worlds = new Map<string, World>();
+  /** Evicted session ids, oldest first, with when; bounded. */
+  private evicted = new Map<string, Eviction>();
   readonly defaultWorld: World;
+  readonly budgets: Budgets;
 
   constructor(
     private settings: WorldSettings,
     private readonly realNow: TimeSource,
     private readonly maxSessions = DEFAULT_MAX_SESSIONS,
+    budgets: Budgets = defaultBudgets(),
   ) {
-    this.defaultWorld = new World(DEFAULT_SESSION, settings, realNow);
+    this.budgets = budgets;
+    // Past the total, the journals of the least recently used sessions lose their oldest entries
+    // first, down to nine tenths of it, so that a trim is not needed on every entry.
+    budgets.journal.reclaim = () => {
+      const target = budgets.journal.limit * 0.9;
+      for (const world of [...this.worlds.values(), this.defaultWorld]) {
+        while (budgets.journal.used > target && world.journal.dropOldest());
+        if (budgets.journal.used <= target) return;
+      }
+    };
+    this.defaultWorld = new World(DEFAULT_SESSION, settings, realNow, budgets);
   }
 
   /** The world of a header value; throws `invalid_session` for an unusable id. */
@@ -41,10 +67,27 @@ export class SessionRegistry {
       this.worlds.set(id, world);
       return world;
     }
-    if (this.worlds.size >= this.maxSessions) this.worlds.delete(this.worlds.keys().next().value as string);
-    world = new World(id, this.settings, this.realNow);
+    if (this.worlds.size >= this.maxSessions) this.evictOldest();
+    world = new World(id, this.settings, this.realNow, this.budgets);
+    // Only an evicted id can be missing and in this list: its latest eviction is why it starts afresh.
+    const eviction = this.evicted.get(id);
+    if (eviction) world.evictedAt = eviction.at;
     this.worlds.set(id, world);
     return world;
+  }
+
+  private evictOldest(): void {
+    const [id, world] = this.worlds.entries().next().value as [string, World];
+    this.worlds.delete(id);
+    this.evicted.delete(id);
+    this.evicted.set(id, { session: id, at: new Date(this.realNow()).toISOString(), journalEntries: world.journal.size });
+    world.release();
+    if (this.evicted.size > MAX_EVICTIONS_KEPT) this.evicted.delete(this.evicted.keys().next().value as string);
+  }
+
+  /** The latest evictions, oldest first (a session evicted twice is listed at its latest). */
+  evictions(): Eviction[] {
+    return [...this.evicted.values()];
   }
 
   /** Every world, the default first. */

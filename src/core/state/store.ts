@@ -1,4 +1,6 @@
+import { MockError } from '../errors.js';
 import { PET_STATUSES } from '../input/openapi.js';
+import { SharedBudget, ownString, stringBytes } from './budget.js';
 import type { Pet, PetStatus } from '../types.js';
 
 /**
@@ -70,18 +72,52 @@ export function petJson(pet: Pet): string {
 // shapes each once held a gigabyte of cached bodies.
 const MAX_CACHED_BODIES = 16;
 
+/** The most animals one session may create. */
+export const MAX_CREATED_PETS = 10_000;
+/** The most bytes the animals one session creates may hold. */
+export const MAX_CREATED_BYTES = 2 * 1024 * 1024;
+/** The most bytes one session's cached list bodies may hold; a body past a quarter of it is not cached. */
+export const MAX_CACHED_BODY_BYTES = 512 * 1024;
+/** The heap of a created animal beyond its name: the object, its fields and index slots. */
+const PET_OVERHEAD = 120;
+
+/** Limits of one session's store, and the budgets it shares with the other sessions. */
+export interface StoreLimits {
+  maxCreated: number;
+  maxCreatedBytes: number;
+  maxCachedBodyBytes: number;
+  created: SharedBudget;
+  listBodies: SharedBudget;
+}
+
+function defaultStoreLimits(): StoreLimits {
+  return {
+    maxCreated: MAX_CREATED_PETS,
+    maxCreatedBytes: MAX_CREATED_BYTES,
+    maxCachedBodyBytes: MAX_CACHED_BODY_BYTES,
+    created: new SharedBudget(Infinity),
+    listBodies: new SharedBudget(Infinity),
+  };
+}
+
 /**
  * One session's store: the shared base plus the animals created in this session. New ids follow
  * the largest id so far, so both parts stay in id order and a list is a walk over at most two
- * arrays. Serialised list bodies are cached until the next create.
+ * arrays. Serialised list bodies are cached until the next create. What a session creates and
+ * caches is bounded in count and bytes, per session and across sessions.
  */
 export class PetStore {
   private created: Pet[] = [];
   private createdByStatus = indexByStatus([]);
   private nextId: number;
   private bodies = new Map<string, string>();
+  private createdBytes = 0;
+  private bodyBytes = 0;
 
-  constructor(private base: BaseData) {
+  constructor(
+    private base: BaseData,
+    private readonly limits: StoreLimits = defaultStoreLimits(),
+  ) {
     this.nextId = base.maxId + 1;
   }
 
@@ -95,20 +131,47 @@ export class PetStore {
     this.created = [];
     this.createdByStatus = indexByStatus([]);
     this.nextId = base.maxId + 1;
-    this.bodies.clear();
+    this.limits.created.give(this.createdBytes);
+    this.createdBytes = 0;
+    this.clearBodies();
   }
 
-  /** Adds an animal; the store assigns its id. */
+  /** Adds an animal; the store assigns its id. Throws `store_full` past a bound. */
   create(input: { name: string; categoryId: number | bigint; status?: PetStatus }): Pet {
-    if (!Number.isSafeInteger(this.nextId)) throw new Error('petstore-mock: the id space of this session is used up');
+    const bytes = PET_OVERHEAD + stringBytes(input.name.length) + (typeof input.categoryId === 'bigint' ? 32 : 0);
+    this.checkRoom(bytes);
+    // A name read from a body may be a view into the whole body's text.
+    const name = ownString(input.name);
     const pet: Pet = input.status === undefined
-      ? { id: this.nextId, name: input.name, categoryId: input.categoryId }
-      : { id: this.nextId, name: input.name, categoryId: input.categoryId, status: input.status };
+      ? { id: this.nextId, name, categoryId: input.categoryId }
+      : { id: this.nextId, name, categoryId: input.categoryId, status: input.status };
     this.nextId++;
     this.created.push(pet);
     if (pet.status) this.createdByStatus.get(pet.status)?.push(pet);
-    this.bodies.clear();
+    this.createdBytes += bytes;
+    this.limits.created.take(bytes);
+    this.clearBodies();
     return pet;
+  }
+
+  private checkRoom(bytes: number): void {
+    const reset = 'POST /__admin/reset (with this X-Mock-Session) or reset() in the library empties it';
+    if (!Number.isSafeInteger(this.nextId)) {
+      throw new MockError('store_full', `petstore-mock: this session's store has no id left: the next would pass 2^53 - 1, the largest id a JSON client reads exactly. Start from fixtures with smaller ids; ${reset}.`);
+    }
+    if (this.created.length >= this.limits.maxCreated || this.createdBytes + bytes > this.limits.maxCreatedBytes) {
+      throw new MockError('store_full', `petstore-mock: this session's store is full: a session may create ${this.limits.maxCreated} animals holding ${this.limits.maxCreatedBytes / 1024 / 1024} MiB; ${reset}.`);
+    }
+    if (!this.limits.created.fits(bytes)) {
+      throw new MockError('store_full', `petstore-mock: the animals created in all sessions together hold the ${Math.round(this.limits.created.limit / 1024 / 1024)} MiB this server allows; reset sessions you no longer need (${reset}).`);
+    }
+  }
+
+  private clearBodies(): void {
+    if (this.bodies.size === 0) return;
+    this.bodies.clear();
+    this.limits.listBodies.give(this.bodyBytes);
+    this.bodyBytes = 0;
   }
 
   get(id: number | bigint): Pet | undefined {
@@ -133,8 +196,14 @@ export class PetStore {
     const cached = this.bodies.get(cacheKey);
     if (cached !== undefined) return cached;
     const body = `[${this.list(limit, status).map(petJson).join(',')}]`;
-    if (this.bodies.size >= MAX_CACHED_BODIES) this.bodies.clear();
+    const bytes = stringBytes(body.length);
+    // A body too large to cache, or no room left in the servers' cache budget: serve it uncached.
+    if (bytes > this.limits.maxCachedBodyBytes / 4) return body;
+    if (this.bodies.size >= MAX_CACHED_BODIES || this.bodyBytes + bytes > this.limits.maxCachedBodyBytes) this.clearBodies();
+    if (!this.limits.listBodies.fits(bytes)) return body;
     this.bodies.set(cacheKey, body);
+    this.bodyBytes += bytes;
+    this.limits.listBodies.take(bytes);
     return body;
   }
 }

@@ -1,9 +1,10 @@
-import { VirtualClock, type TimeSource } from './clock.js';
+import { VirtualClock, clampInstant, type TimeSource } from './clock.js';
 import type { DeprecationDates } from '../pipeline/deprecation.js';
 import type { ErrorCode } from '../errors.js';
-import { Journal } from './journal.js';
+import { DEFAULT_JOURNAL_BYTES, Journal } from './journal.js';
+import { SharedBudget, type Budgets } from './budget.js';
 import { RateLimiter } from './limiter.js';
-import { BaseData, PetStore } from './store.js';
+import { BaseData, MAX_CACHED_BODY_BYTES, MAX_CREATED_BYTES, MAX_CREATED_PETS, PetStore } from './store.js';
 import type { BanRule, ConnectionFault, CoreRequest, KeyConfig, Limits } from '../types.js';
 
 /** The operations of the API, as the router names them. */
@@ -64,17 +65,43 @@ export class World {
   keys = new Map<string, KeyConfig>();
   settings!: WorldSettings;
   runtime: ScenarioRuntime | undefined;
+  /**
+   * When an earlier world of this session id was dropped to make room (least recently used), the
+   * instant it was: the next API answer says so, once.
+   */
+  evictedAt: string | undefined;
   /** `performance.now()` of the last API request (or of the creation): sessions list their last use. */
   lastUsed = performance.now();
   /** Set by the admin API or the library: recording of details that outlives a reset. */
   detailsOverride: boolean | undefined;
 
-  constructor(readonly id: string, settings: WorldSettings, realNow: TimeSource) {
+  constructor(
+    readonly id: string,
+    settings: WorldSettings,
+    realNow: TimeSource,
+    private readonly budgets: Budgets = unlimitedBudgets(),
+  ) {
     this.clock = new VirtualClock(realNow);
-    this.store = new PetStore(settings.base);
+    this.store = new PetStore(settings.base, {
+      maxCreated: MAX_CREATED_PETS,
+      maxCreatedBytes: MAX_CREATED_BYTES,
+      maxCachedBodyBytes: MAX_CACHED_BODY_BYTES,
+      created: budgets.created,
+      listBodies: budgets.listBodies,
+    });
     this.limiter = new RateLimiter(settings.ban);
-    this.journal = new Journal(settings.journalSize);
+    this.journal = this.newJournal(settings.journalSize);
     this.apply(settings);
+  }
+
+  private newJournal(size: number): Journal {
+    return new Journal(size, DEFAULT_JOURNAL_BYTES, this.budgets.journal);
+  }
+
+  /** Gives back to the shared budgets what this world holds; it is being dropped. */
+  release(): void {
+    this.journal.clear();
+    this.store.reset();
   }
 
   /** Applies settings afresh: store, counters, bans, clock, journal and scenario state. */
@@ -83,8 +110,8 @@ export class World {
     this.store.reset(settings.base);
     this.limiter.clear();
     this.limiter.setBanRule(settings.ban);
-    if (this.journal.capacity !== settings.journalSize) this.journal = new Journal(settings.journalSize);
-    else this.journal.clear();
+    this.journal.clear();
+    if (this.journal.capacity !== settings.journalSize) this.journal = this.newJournal(settings.journalSize);
     this.journal.details = this.detailsOverride ?? settings.journalDetails === true;
     this.keys = new Map(settings.keys.map((k) => [k.key, k]));
     this.clock.restore();
@@ -92,7 +119,7 @@ export class World {
     if (settings.clock.frozen) this.clock.freeze();
     const now = this.clock.now();
     for (const u of settings.usage) {
-      const bannedUntil = u.bannedForMs !== undefined ? Math.ceil((now + u.bannedForMs) / 1000) * 1000 : undefined;
+      const bannedUntil = u.bannedForMs !== undefined ? clampInstant(Math.ceil((now + u.bannedForMs) / 1000) * 1000) : undefined;
       this.limiter.preset(keyBucket(u.key), now, { minute: u.minute, day: u.day, bannedUntil });
     }
     this.runtime = settings.runtime?.();
@@ -107,6 +134,10 @@ export class World {
     this.detailsOverride = on;
     this.journal.details = on;
   }
+}
+
+function unlimitedBudgets(): Budgets {
+  return { journal: new SharedBudget(Infinity), created: new SharedBudget(Infinity), listBodies: new SharedBudget(Infinity) };
 }
 
 /** The limiter bucket of a key. */

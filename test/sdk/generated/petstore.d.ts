@@ -14,7 +14,10 @@ export interface paths {
          */
         get: operations["listPets"];
         put?: never;
-        /** Add an animal */
+        /**
+         * Add an animal
+         * @description Adds a new animal; the service assigns its `id`. The body is a `NewPet` as `application/json`, at most 1 MiB.
+         */
         post: operations["createPet"];
         delete?: never;
         options?: never;
@@ -80,26 +83,7 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: {
-        /** @description Requests allowed in the reported window. */
-        "X-RateLimit-Limit": number;
-        /** @description Requests left in the reported window. */
-        "X-RateLimit-Remaining": number;
-        /** @description Unix time (whole seconds) when the reported window resets. */
-        "X-RateLimit-Reset": number;
-        /** @description Seconds to wait before retrying. */
-        "Retry-After": number;
-        /** @description The bearer challenge. */
-        "WWW-Authenticate": string;
-        /** @description The URL of the created animal. */
-        Location: string;
-        /** @description When the operation was deprecated (RFC 9745). */
-        Deprecation: string;
-        /** @description When the operation is removed (RFC 8594). */
-        Sunset: string;
-        /** @description The successor operation. */
-        Link: string;
-    };
+    headers: never;
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -121,9 +105,12 @@ export interface operations {
             /** @description A JSON array of animals. */
             200: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -133,9 +120,14 @@ export interface operations {
             /** @description A query parameter is invalid. */
             400: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -145,10 +137,31 @@ export interface operations {
             /** @description The API key is missing or invalid. */
             401: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay. */
+                    "Retry-After"?: number;
+                    /** @description The bearer challenge. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in full in time (petstore-mock: `request_timeout`). */
+            408: {
+                headers: {
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -158,9 +171,12 @@ export interface operations {
             /** @description The request target is longer than 8 KiB. */
             414: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -170,10 +186,14 @@ export interface operations {
             /** @description The rate limit is exceeded, or the key is temporarily banned. */
             429: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds to wait before retrying: to the reset, or to the end of a ban. Retrying after it never counts toward a ban. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -183,9 +203,12 @@ export interface operations {
             /** @description The request headers are too large. */
             431: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -195,9 +218,14 @@ export interface operations {
             /** @description An internal error (or one forced by a scenario). */
             500: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -207,21 +235,31 @@ export interface operations {
             /** @description A bad gateway (forced by a scenario). */
             502: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The service is unavailable (forced by a scenario). */
+            /** @description The service is unavailable (forced by a scenario), or holds its maximum of open connections (`too_many_connections`). */
             503: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -231,9 +269,14 @@ export interface operations {
             /** @description A gateway timeout (forced by a scenario). */
             504: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -258,10 +301,14 @@ export interface operations {
             /** @description The animal was added. */
             201: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    Location: components["headers"]["Location"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The URL of the created animal. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -271,9 +318,14 @@ export interface operations {
             /** @description The body lacks required fields or holds invalid values. */
             400: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -283,10 +335,31 @@ export interface operations {
             /** @description The API key is missing or invalid. */
             401: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay. */
+                    "Retry-After"?: number;
+                    /** @description The bearer challenge. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in full in time (petstore-mock: `request_timeout`). */
+            408: {
+                headers: {
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -296,9 +369,14 @@ export interface operations {
             /** @description The body is larger than 1 MiB. */
             413: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -308,21 +386,29 @@ export interface operations {
             /** @description The request target is longer than 8 KiB. */
             414: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is not application/json. */
+            /** @description The body is not application/json, or its Content-Encoding is not one the mock can undo. */
             415: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -332,10 +418,14 @@ export interface operations {
             /** @description The rate limit is exceeded, or the key is temporarily banned. */
             429: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Whole seconds to wait before retrying: to the reset, or to the end of a ban. Retrying after it never counts toward a ban. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -345,9 +435,12 @@ export interface operations {
             /** @description The request headers are too large. */
             431: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -357,9 +450,14 @@ export interface operations {
             /** @description An internal error (or one forced by a scenario). */
             500: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -369,21 +467,31 @@ export interface operations {
             /** @description A bad gateway (forced by a scenario). */
             502: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The service is unavailable (forced by a scenario). */
+            /** @description The service is unavailable (forced by a scenario), or holds its maximum of open connections (`too_many_connections`). */
             503: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -393,9 +501,31 @@ export interface operations {
             /** @description A gateway timeout (forced by a scenario). */
             504: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The session's store is full (petstore-mock: `store_full`): it holds the most animals or bytes a session, or all sessions together, may create. Resetting the session empties it. */
+            507: {
+                headers: {
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -419,12 +549,18 @@ export interface operations {
             /** @description The animal. */
             200: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description When the operation was deprecated (RFC 9745). */
+                    Deprecation: string;
+                    /** @description When the operation is removed (RFC 8594). */
+                    Sunset: string;
+                    /** @description The successor operation. */
+                    Link: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -434,12 +570,20 @@ export interface operations {
             /** @description The petId is not an int64 integer. */
             400: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description When the operation was deprecated (RFC 9745). */
+                    Deprecation: string;
+                    /** @description When the operation is removed (RFC 8594). */
+                    Sunset: string;
+                    /** @description The successor operation. */
+                    Link: string;
+                    /** @description Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -449,10 +593,22 @@ export interface operations {
             /** @description The API key is missing or invalid. */
             401: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description When the operation was deprecated (RFC 9745). */
+                    Deprecation: string;
+                    /** @description When the operation is removed (RFC 8594). */
+                    Sunset: string;
+                    /** @description The successor operation. */
+                    Link: string;
+                    /** @description Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay. */
+                    "Retry-After"?: number;
+                    /** @description The bearer challenge. */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -462,12 +618,41 @@ export interface operations {
             /** @description The animal does not exist. */
             404: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description When the operation was deprecated (RFC 9745). */
+                    Deprecation: string;
+                    /** @description When the operation is removed (RFC 8594). */
+                    Sunset: string;
+                    /** @description The successor operation. */
+                    Link: string;
+                    /** @description Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request did not arrive in full in time (petstore-mock: `request_timeout`). */
+            408: {
+                headers: {
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description When the operation was deprecated (RFC 9745); absent when the answer came before the route was read. */
+                    Deprecation?: string;
+                    /** @description When the operation is removed (RFC 8594); absent when the answer came before the route was read. */
+                    Sunset?: string;
+                    /** @description The successor operation; absent when the answer came before the route was read. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -477,12 +662,20 @@ export interface operations {
             /** @description The operation was removed on 5 December 2030. */
             410: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description When the operation was deprecated (RFC 9745). */
+                    Deprecation: string;
+                    /** @description When the operation is removed (RFC 8594). */
+                    Sunset: string;
+                    /** @description The successor operation. */
+                    Link: string;
+                    /** @description Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -492,9 +685,18 @@ export interface operations {
             /** @description The request target is longer than 8 KiB. */
             414: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description When the operation was deprecated (RFC 9745); absent when the answer came before the route was read. */
+                    Deprecation?: string;
+                    /** @description When the operation is removed (RFC 8594); absent when the answer came before the route was read. */
+                    Sunset?: string;
+                    /** @description The successor operation; absent when the answer came before the route was read. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -504,10 +706,20 @@ export interface operations {
             /** @description The rate limit is exceeded, or the key is temporarily banned. */
             429: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description When the operation was deprecated (RFC 9745). */
+                    Deprecation: string;
+                    /** @description When the operation is removed (RFC 8594). */
+                    Sunset: string;
+                    /** @description The successor operation. */
+                    Link: string;
+                    /** @description Whole seconds to wait before retrying: to the reset, or to the end of a ban. Retrying after it never counts toward a ban. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -517,9 +729,18 @@ export interface operations {
             /** @description The request headers are too large. */
             431: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description When the operation was deprecated (RFC 9745); absent when the answer came before the route was read. */
+                    Deprecation?: string;
+                    /** @description When the operation is removed (RFC 8594); absent when the answer came before the route was read. */
+                    Sunset?: string;
+                    /** @description The successor operation; absent when the answer came before the route was read. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -529,9 +750,20 @@ export interface operations {
             /** @description An internal error (or one forced by a scenario). */
             500: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description When the operation was deprecated (RFC 9745). */
+                    Deprecation: string;
+                    /** @description When the operation is removed (RFC 8594). */
+                    Sunset: string;
+                    /** @description The successor operation. */
+                    Link: string;
+                    /** @description Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -541,21 +773,43 @@ export interface operations {
             /** @description A bad gateway (forced by a scenario). */
             502: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description When the operation was deprecated (RFC 9745). */
+                    Deprecation: string;
+                    /** @description When the operation is removed (RFC 8594). */
+                    Sunset: string;
+                    /** @description The successor operation. */
+                    Link: string;
+                    /** @description Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The service is unavailable (forced by a scenario). */
+            /** @description The service is unavailable (forced by a scenario), or holds its maximum of open connections (`too_many_connections`). */
             503: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description When the operation was deprecated (RFC 9745). */
+                    Deprecation: string;
+                    /** @description When the operation is removed (RFC 8594). */
+                    Sunset: string;
+                    /** @description The successor operation. */
+                    Link: string;
+                    /** @description Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -565,9 +819,20 @@ export interface operations {
             /** @description A gateway timeout (forced by a scenario). */
             504: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Requests allowed in the reported window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in the reported window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After. */
+                    "X-RateLimit-Reset": number;
+                    /** @description When the operation was deprecated (RFC 9745). */
+                    Deprecation: string;
+                    /** @description When the operation is removed (RFC 8594). */
+                    Sunset: string;
+                    /** @description The successor operation. */
+                    Link: string;
+                    /** @description Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs before `npm test`: installs the Debian packages the tests use when they are missing (no
+# browser or Python package is downloaded from npm). Where this user may not install packages, it
+# says how; only a missing chromium stops the tests, the pytest recipe's test skips and says why.
+set -euo pipefail
+PACKAGES=(chromium python3-pytest python3-requests)
+
+missing=()
+for package in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+  echo "petstore-mock tests: missing Debian packages: ${missing[*]}; install them with 'sudo apt-get install ${missing[*]}', then run npm test again." >&2
+  [ -x /usr/bin/chromium ] && exit 0
+  exit 1
+fi
+echo "petstore-mock tests: installing Debian packages for the tests: ${missing[*]}"
+log=$(mktemp)
+# Other installs may hold the dpkg lock for a while: wait for it rather than fail.
+if ! { DEBIAN_FRONTEND=noninteractive timeout 900 apt-get update -qq && DEBIAN_FRONTEND=noninteractive timeout 900 apt-get -o DPkg::Lock::Timeout=300 install -y -qq "${missing[@]}"; } >"$log" 2>&1; then
+  tail -n 20 "$log" >&2
+  echo "petstore-mock tests: could not install ${missing[*]} with apt-get; the browser tests need /usr/bin/chromium, the pytest recipe python3-pytest and python3-requests." >&2
+  exit 1
+fi
+rm -f "$log"

@@ -1,0 +1,98 @@
+// The library's options checked before anything starts: a wrong value is named with what to give
+// instead, rather than surfacing later as a 500 on every request or a bare RangeError.
+import { PLAN_LIMITS, PLAN_NAMES, parseKeySpec } from './core/state/plans.js';
+import type { KeyConfig, PlanName } from './core/types.js';
+
+/** A library option with a value the mock cannot use; the message names the option. */
+export class MockOptionError extends TypeError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MockOptionError';
+  }
+}
+
+function fail(option: string, wanted: string, value: unknown): never {
+  const shown = typeof value === 'function' ? 'a function' : typeof value === 'bigint' ? `${value}n` : JSON.stringify(value) ?? String(value);
+  throw new MockOptionError(`petstore-mock: the option "${option}" must be ${wanted}, not ${shown.slice(0, 80)}.`);
+}
+
+function integer(option: string, value: unknown, min: number, max: number): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) fail(option, `a whole number from ${min} to ${max}`, value);
+}
+
+function text(option: string, value: unknown): void {
+  if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) fail(option, 'a non-empty string', value);
+}
+
+function callable(option: string, value: unknown): void {
+  if (value !== undefined && typeof value !== 'function') fail(option, 'a function', value);
+}
+
+/** The option names this module checks, with their values, as a plain record. */
+export interface CheckedOptions {
+  port?: unknown;
+  host?: unknown;
+  seed?: unknown;
+  pets?: unknown;
+  fixtures?: unknown;
+  scenario?: unknown;
+  keys?: unknown;
+  adminToken?: unknown;
+  allowHosts?: unknown;
+  maxConnections?: unknown;
+  maxSessions?: unknown;
+  onRequest?: unknown;
+  now?: unknown;
+  clientAddress?: unknown;
+}
+
+/**
+ * Checks the options of `startMock` and `createFetchHandler` and returns the keys in full:
+ * a key given as `{ key, plan }` gets its plan's limits.
+ */
+export function checkOptions(options: CheckedOptions): KeyConfig[] {
+  if (options === null || typeof options !== 'object') fail('options', 'an object', options);
+  integer('port', options.port, 0, 65_535);
+  text('host', options.host);
+  integer('seed', options.seed, 0, Number.MAX_SAFE_INTEGER);
+  integer('pets', options.pets, 0, 10_000_000);
+  if (options.fixtures !== undefined && typeof options.fixtures !== 'string' && !Array.isArray(options.fixtures)) fail('fixtures', 'a file path or an array of animals', options.fixtures);
+  text('scenario', options.scenario);
+  text('adminToken', options.adminToken);
+  if (options.allowHosts !== undefined) {
+    if (!Array.isArray(options.allowHosts)) fail('allowHosts', 'an array of host names', options.allowHosts);
+    options.allowHosts.forEach((h: unknown, i) => {
+      if (typeof h !== 'string' || !/^[A-Za-z0-9.:[\]-]+$/.test(h)) fail(`allowHosts[${i}]`, 'a host name or address such as "mock.test" or "192.168.1.5"', h);
+    });
+  }
+  integer('maxConnections', options.maxConnections, 1, 1_000_000);
+  integer('maxSessions', options.maxSessions, 1, 100_000);
+  callable('onRequest', options.onRequest);
+  callable('now', options.now);
+  text('clientAddress', options.clientAddress);
+  if (options.keys === undefined) return [];
+  if (!Array.isArray(options.keys)) fail('keys', 'an array of "KEY:PLAN" strings or { key, plan, limits? } objects', options.keys);
+  return options.keys.map((entry: unknown, i) => keyOf(entry, `keys[${i}]`));
+}
+
+function keyOf(entry: unknown, option: string): KeyConfig {
+  // A string is what --key takes, and its errors (KeySpecError) are worded for it.
+  if (typeof entry === 'string') return parseKeySpec(entry);
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) fail(option, 'a "KEY:PLAN" string or a { key, plan, limits? } object', entry);
+  const { key, plan, limits, revoked } = entry as { key?: unknown; plan?: unknown; limits?: unknown; revoked?: unknown };
+  if (typeof key !== 'string' || !/^[A-Za-z0-9\-._~+/]+=*$/.test(key)) fail(`${option}.key`, 'a string a bearer token can hold (letters, digits and -._~+/)', key);
+  if (typeof plan !== 'string' || !(PLAN_NAMES as string[]).includes(plan)) fail(`${option}.plan`, `one of ${PLAN_NAMES.join(', ')}`, plan);
+  if (revoked !== undefined && typeof revoked !== 'boolean') fail(`${option}.revoked`, 'true or false', revoked);
+  const config: KeyConfig = { key, plan: plan as PlanName, limits: { ...PLAN_LIMITS[plan as PlanName] } };
+  if (limits !== undefined) {
+    if (limits === null || typeof limits !== 'object') fail(`${option}.limits`, 'an object { perMinute, perDay }', limits);
+    const { perMinute, perDay } = limits as { perMinute?: unknown; perDay?: unknown };
+    integer(`${option}.limits.perMinute`, perMinute, 1, Number.MAX_SAFE_INTEGER);
+    integer(`${option}.limits.perDay`, perDay, 1, Number.MAX_SAFE_INTEGER);
+    config.limits = { perMinute: (perMinute as number | undefined) ?? config.limits.perMinute, perDay: (perDay as number | undefined) ?? config.limits.perDay };
+    config.custom = true;
+  }
+  if (revoked === true) config.revoked = true;
+  return config;
+}

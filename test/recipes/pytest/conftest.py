@@ -1,0 +1,75 @@
+"""pytest fixtures that run petstore-mock for the tests of a Python client of the Animal Store API.
+
+Copy this file next to your tests. It needs Node.js and petstore-mock (`npm install --save-dev
+petstore-mock`, or set PETSTORE_MOCK to the command that starts it) and the requests package.
+"""
+
+import json
+import os
+import shlex
+import signal
+import subprocess
+
+import pytest
+import requests
+
+COMMAND = shlex.split(os.environ.get("PETSTORE_MOCK", "npx petstore-mock"))
+
+
+@pytest.fixture(scope="session")
+def petstore_mock():
+    """Starts petstore-mock on a free port for the whole session; yields its ready line as a dict
+    (url, origin, port, admin, keys, scenario, pid) and stops it afterwards."""
+    # --quiet: only the ready line is printed, so nothing waits for this pipe to be read.
+    # A session of its own: npx does not pass a signal on to the server it started, so the fixture
+    # stops the whole group.
+    process = subprocess.Popen([*COMMAND, "--port", "0", "--ready-json", "--quiet"], stdout=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        line = process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"petstore-mock exited with code {process.wait()} before it was ready; run '{shlex.join(COMMAND)} --port 0' to see why.")
+        yield json.loads(line)
+    finally:
+        _stop(process, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            _stop(process, signal.SIGKILL)
+            process.wait()
+        process.stdout.close()
+
+
+def _stop(process, sig):
+    try:
+        os.killpg(process.pid, sig)
+    except ProcessLookupError:
+        pass
+
+
+class Petstore:
+    """A requests session on the mock's base URL, sending the demo-free key."""
+
+    def __init__(self, ready, session):
+        self.url = ready["url"]
+        self.origin = ready["origin"]
+        self.session = session
+
+    def get(self, path, **kwargs):
+        return self.session.get(self.url + path, timeout=10, **kwargs)
+
+    def post(self, path, **kwargs):
+        return self.session.post(self.url + path, timeout=10, **kwargs)
+
+    def clock(self, **change):
+        """Sets, freezes or advances the mock's virtual clock, so no test waits for real time:
+        clock(set="2030-12-05T00:00:00Z", frozen=True), clock(advance="61s")."""
+        self.session.post(f"{self.origin}/__admin/clock", json=change, timeout=10).raise_for_status()
+
+
+@pytest.fixture
+def petstore(petstore_mock):
+    """One test's view of the mock, reset first: seeded store, fresh counters, real clock."""
+    requests.post(f"{petstore_mock['origin']}/__admin/reset", json={}, timeout=10).raise_for_status()
+    with requests.Session() as session:
+        session.headers["Authorization"] = "Bearer demo-free"
+        yield Petstore(petstore_mock, session)

@@ -1,0 +1,115 @@
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMock, type RunningMock } from '../../src/index.js';
+import { MockEngine } from '../../src/core/pipeline/engine.js';
+import { buildBaseData, defaultSettings } from '../../src/core/state/world-settings.js';
+import { answerClientError } from '../../src/http/node-adapter.js';
+import { listen } from '../../src/http/server.js';
+import { rawRequest } from '../support/raw.js';
+
+const opened = (port: number): Promise<Socket> =>
+  new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => resolve(socket));
+    socket.on('error', reject);
+  });
+
+/** Everything a socket receives until the server closes it. */
+const received = (socket: Socket): Promise<string> =>
+  new Promise((resolve) => {
+    let text = '';
+    socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
+    socket.on('close', () => resolve(text));
+  });
+
+describe('the connection cap', () => {
+  let mock: RunningMock;
+  beforeAll(async () => {
+    mock = await startMock({ maxConnections: 3 });
+  });
+  afterAll(() => mock.close());
+
+  it('answers a connection past the cap 503 too_many_connections and closes it; those within it are served', async () => {
+    const held = await Promise.all([opened(mock.port), opened(mock.port), opened(mock.port)]);
+    const extra = await opened(mock.port);
+    const answer = await received(extra);
+    expect(answer).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
+    expect(answer).toContain('Retry-After: 1\r\n');
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+    expect(body).toEqual({ code: 'too_many_connections', status: 503, message: expect.stringContaining('maximum of 3 open connections') });
+
+    // A held connection is still served in full.
+    const reply = received(held[0]);
+    held[0].write('GET /v1/pets?limit=1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-free\r\nConnection: close\r\n\r\n');
+    expect(await reply).toMatch(/^HTTP\/1\.1 200 OK/);
+    for (const socket of held) socket.destroy();
+
+    // Once the server has seen them go, fresh clients are served again (each try is a real request, no sleep).
+    let status = 0;
+    for (let attempt = 0; attempt < 200 && status !== 200; attempt++) {
+      status = (await rawRequest(mock, 'GET /v1/pets?limit=1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-free\r\nConnection: close\r\n\r\n')).status;
+    }
+    expect(status).toBe(200);
+  });
+});
+
+describe('a client that does not read its answers', () => {
+  it('is disconnected after the write timeout, and others are served meanwhile', async () => {
+    const engine = new MockEngine({ settings: defaultSettings(buildBaseData({})) });
+    const running = await listen(engine, { port: 0, host: '127.0.0.1', writeTimeoutMs: 200 });
+    const port = Number(new URL(running.origin).port);
+    try {
+      // The server's side of the connection: a paused client would not even see its own socket close.
+      const serverSide = new Promise<Socket>((resolve) => running.server.once('connection', resolve));
+      const stalled = await opened(port);
+      stalled.pause();
+      const closed = serverSide.then((socket) => new Promise<boolean>((resolve) => socket.on('close', () => resolve(true))));
+      // Far more answer than the socket buffers hold, so the server is left holding the rest.
+      stalled.write('GET /v1/pets?limit=100 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-enterprise\r\n\r\n'.repeat(2_000));
+      const other = await fetch(`${running.origin}/v1/pets?limit=1`, { headers: { authorization: 'Bearer demo-free' } });
+      expect(other.status).toBe(200);
+      expect(await closed).toBe(true);
+      stalled.destroy();
+    } finally {
+      await running.close();
+    }
+  });
+});
+
+describe('answers Node gives outside a request', () => {
+  const written = (code: string): string => {
+    let out = '';
+    const socket = { writable: true, end: (text: string) => (out = text), destroy: () => undefined } as unknown as Socket;
+    answerClientError(Object.assign(new Error(code), { code }), socket);
+    return out;
+  };
+
+  it.each([
+    ['ERR_HTTP_REQUEST_TIMEOUT', 408, 'Request Timeout', 'request_timeout'],
+    ['HPE_HEADER_OVERFLOW', 431, 'Request Header Fields Too Large', 'headers_too_large'],
+    ['HPE_INVALID_METHOD', 400, 'Bad Request', 'bad_request'],
+  ])('%s -> %i %s', (code, status, reason, errorCode) => {
+    const out = written(code);
+    expect(out.startsWith(`HTTP/1.1 ${status} ${reason}\r\n`)).toBe(true);
+    expect(JSON.parse(out.slice(out.indexOf('\r\n\r\n') + 4))).toEqual({ code: errorCode, status, message: expect.any(String) });
+  });
+});
+
+describe('414 for every method', () => {
+  let mock: RunningMock;
+  beforeAll(async () => {
+    mock = await startMock();
+  });
+  afterAll(() => mock.close());
+
+  it.each(['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PROPFIND'])('%s with a 15 KiB target -> 414 uri_too_long', async (method) => {
+    const reply = await rawRequest(mock, `${method} /v1/pets?q=${'x'.repeat(15 * 1024)} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+    expect(reply.status).toBe(414);
+    expect(reply.json.code).toBe('uri_too_long');
+  });
+
+  it('CONNECT with a 15 KiB target -> 414 uri_too_long', async () => {
+    const reply = await rawRequest(mock, `CONNECT ${'x'.repeat(15 * 1024)}.example:443 HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(reply.status).toBe(414);
+    expect(reply.json.code).toBe('uri_too_long');
+  });
+});
