@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Runs before `npm test`: installs the Debian packages the tests use when they are missing (no
 # browser or Python package is downloaded from npm). Where this user may not install packages, it
-# says how; only a missing chromium stops the tests, the pytest recipe's test skips and says why.
+# says how; only a missing chromium stops the tests, the pytest recipe's test skips and says why,
+# and so do the shared-state tests without redis-server (they start their own servers), except in
+# CI, which must run them.
 set -euo pipefail
-PACKAGES=(chromium python3-pytest python3-requests)
+PACKAGES=(chromium python3-pytest python3-requests redis-server)
 
 missing=()
 for package in "${PACKAGES[@]}"; do
@@ -13,6 +15,10 @@ done
 
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
   echo "petstore-mock tests: missing Debian packages: ${missing[*]}; install them with 'sudo apt-get install ${missing[*]}', then run npm test again." >&2
+  if [ "${CI:-}" = true ] && ! command -v redis-server >/dev/null 2>&1; then
+    echo "petstore-mock tests: CI must run the shared-state tests, and redis-server is missing." >&2
+    exit 1
+  fi
   [ -x /usr/bin/chromium ] && exit 0
   exit 1
 fi
@@ -21,7 +27,9 @@ log=$(mktemp)
 # Other installs may hold the dpkg lock for a while: wait for it rather than fail.
 if ! { DEBIAN_FRONTEND=noninteractive timeout 900 apt-get update -qq && DEBIAN_FRONTEND=noninteractive timeout 900 apt-get -o DPkg::Lock::Timeout=300 install -y -qq "${missing[@]}"; } >"$log" 2>&1; then
   tail -n 20 "$log" >&2
-  echo "petstore-mock tests: could not install ${missing[*]} with apt-get; the browser tests need /usr/bin/chromium, the pytest recipe python3-pytest and python3-requests." >&2
+  echo "petstore-mock tests: could not install ${missing[*]} with apt-get; the browser tests need /usr/bin/chromium, the pytest recipe python3-pytest and python3-requests, the shared-state tests redis-server." >&2
   exit 1
 fi
 rm -f "$log"
+# The shared-state tests start their own redis-server; a system service the package started is not wanted.
+if [[ " ${missing[*]} " == *" redis-server "* ]]; then service redis-server stop >/dev/null 2>&1 || true; fi

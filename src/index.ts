@@ -3,7 +3,7 @@
  * server, `createFetchHandler` answers in-process. src/README.md maps the folders behind it.
  */
 export { startMock, createFetchHandler, clockOf } from './mock.js';
-export type { MockOptions, MockClock, SessionHandle, RunningMock, FetchHandlerOptions, MockFetchHandler } from './mock.js';
+export type { MockOptions, SharedMockOptions, SharedFetchOptions, MockClock, SessionHandle, RunningMock, FetchHandlerOptions, MockFetchHandler } from './mock.js';
 export type { RequestsQuery } from './controls.js';
 export type { JournalFilter, VerifyCount } from './core/state/journal-query.js';
 export type { JournalDetails, JournalMessage } from './core/state/journal-details.js';
@@ -17,3 +17,5 @@ export { PLAN_LIMITS } from './core/state/plans.js';
 export { MockEngine } from './core/pipeline/engine.js';
 export { ScenarioError } from './core/scenarios/scenario-compiler.js';
 
+export type { SharedRunningMock, SharedSessionHandle, SharedFetchHandler } from './shared-mock.js';
+export type { AdminState, ApiCore, StateReport } from './core/state/backend.js';

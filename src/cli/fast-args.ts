@@ -16,13 +16,16 @@ export interface RawArgs {
   logFormat: 'pretty' | 'json';
   quiet: boolean;
   readyJson: boolean;
+  state: string | undefined;
+  statePrefix: string | undefined;
 }
 
-type ValueOption = 'port' | 'host' | 'seed' | 'pets' | 'fixtures' | 'scenario' | 'adminToken' | 'logFormat';
+type ValueOption = 'port' | 'host' | 'seed' | 'pets' | 'fixtures' | 'scenario' | 'adminToken' | 'logFormat' | 'state' | 'statePrefix';
 
 const VALUE_FLAGS: Record<string, ValueOption> = {
   '--port': 'port', '-p': 'port', '--host': 'host', '--seed': 'seed', '--pets': 'pets', '--fixtures': 'fixtures',
   '--scenario': 'scenario', '--admin-token': 'adminToken', '--log-format': 'logFormat',
+  '--state': 'state', '--state-prefix': 'statePrefix',
 };
 const BOOLEAN_FLAGS: Record<string, 'quiet' | 'readyJson'> = { '--quiet': 'quiet', '--ready-json': 'readyJson' };
 
@@ -30,7 +33,7 @@ const BOOLEAN_FLAGS: Record<string, 'quiet' | 'readyJson'> = { '--quiet': 'quiet
 export function defaultArgs(): RawArgs {
   return {
     port: '4010', host: '127.0.0.1', seed: undefined, pets: undefined, fixtures: undefined, scenario: undefined,
-    key: [], allowHost: [], adminToken: undefined, logFormat: 'pretty', quiet: false, readyJson: false,
+    key: [], allowHost: [], adminToken: undefined, logFormat: 'pretty', quiet: false, readyJson: false, state: undefined, statePrefix: undefined,
   };
 }
 

@@ -6,7 +6,7 @@ import { redactKey } from '../core/pipeline/auth.js';
 import { KeySpecError, demoKeys } from '../core/state/plans.js';
 import { createRequestLogger, type LogFormat, type LogStats } from './request-log.js';
 import { ScenarioError } from '../core/scenarios/scenario-compiler.js';
-import { startMock, type RunningMock } from '../index.js';
+import { startMock, type RunningMock, type SharedRunningMock } from '../index.js';
 import { MockOptionError } from '../mock-options.js';
 
 export const VERSION = '0.1.0';
@@ -30,6 +30,7 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 async function serve(args: {
   port: number; host: string; seed: number | undefined; pets: number | undefined; fixtures: string | undefined;
   scenario: string | undefined; key: string[]; allowHost: string[]; adminToken: string | undefined; logFormat: LogFormat; quiet: boolean; readyJson: boolean;
+  state: string | undefined; statePrefix: string | undefined;
 }): Promise<void> {
   // A reader that went away (petstore-mock | head, a harness that stopped reading) must not take
   // the server down with an EPIPE: the output just stops.
@@ -51,9 +52,10 @@ async function serve(args: {
     }
     return true;
   };
-  let mock: RunningMock;
+  let mock: RunningMock | SharedRunningMock;
+  let scenario: string;
   try {
-    mock = await startMock({
+    const options = {
       port: args.port,
       host: args.host,
       seed: args.seed,
@@ -65,7 +67,20 @@ async function serve(args: {
       adminToken: args.adminToken,
       onRequest: args.quiet ? undefined : createRequestLogger(args.logFormat, out, { stats: logStats }),
       logStats,
-    });
+    };
+    if (args.state !== undefined) {
+      // A start that cannot reach Redis, or joins a deployment with other settings, ends here with one line.
+      const shared = await startMock({ ...options, state: args.state, statePrefix: args.statePrefix }).catch((error: unknown) => {
+        if (error instanceof Error && error.message.startsWith('petstore-mock')) fail(error.message);
+        throw error;
+      });
+      mock = shared;
+      scenario = (await shared.admin.scenario(undefined)).name;
+    } else {
+      const local = await startMock(options);
+      mock = local;
+      scenario = local.engine.sessions.defaultWorld.settings.scenario;
+    }
   } catch (error) {
     const err = error as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') fail(`port ${args.port} on ${args.host} is already in use; stop the other server or pass --port 0 to take a free port.`);
@@ -87,7 +102,6 @@ async function serve(args: {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 
-  const scenario = mock.engine.sessions.defaultWorld.settings.scenario;
   if (args.readyJson) {
     out(`${JSON.stringify({ event: 'ready', url: mock.url, origin: mock.origin, port: mock.port, admin: `${mock.origin}/__admin/`, keys: mock.keys.map((k) => ({ key: k.key, plan: k.plan, ...k.limits, ...(k.revoked ? { revoked: true } : {}) })), scenario, pid: process.pid })}\n`);
   } else {
@@ -120,6 +134,13 @@ function parseInteger(name: string, min: number, max: number) {
   };
 }
 
+/** The prefix goes inside a Redis hash tag, so braces (and anything unusual in a key name) are refused. */
+function statePrefix(value: string | undefined, state: string | undefined): string | undefined {
+  if (value !== undefined && state === undefined) throw new UsageError('--state-prefix names a deployment in Redis and needs --state redis://HOST:PORT/DB too.');
+  if (value !== undefined && !/^[A-Za-z0-9._:-]{1,64}$/.test(value)) throw new UsageError(`--state-prefix must be 1 to 64 letters, digits and ._:-, not ${JSON.stringify(value)}.`);
+  return value;
+}
+
 /** Checks the arguments of a server start and starts it; a usage problem exits with one line. */
 export async function startFromArgs(args: RawArgs): Promise<void> {
   try {
@@ -139,6 +160,8 @@ export async function startFromArgs(args: RawArgs): Promise<void> {
       logFormat: args.logFormat,
       quiet: args.quiet,
       readyJson: args.readyJson,
+      state: args.state,
+      statePrefix: statePrefix(args.statePrefix, args.state),
     });
   } catch (error) {
     if (error instanceof UsageError) fail(error.message);

@@ -16,7 +16,9 @@ export function serverOptions<T>(y: Argv<T>) {
     .option('admin-token', { type: 'string', describe: 'Require this bearer token on /__admin calls' })
     .option('log-format', { choices: ['pretty', 'json'] as const, default: 'pretty' as const, describe: 'Request log format' })
     .option('quiet', { type: 'boolean', default: false, describe: 'Print only the ready line, no banner or request log' })
-    .option('ready-json', { type: 'boolean', default: false, describe: 'Print one JSON line with URL, keys and scenario when ready' });
+    .option('ready-json', { type: 'boolean', default: false, describe: 'Print one JSON line with URL, keys and scenario when ready' })
+    .option('state', { type: 'string', describe: 'Share sessions between instances in Redis: redis://HOST:PORT/DB' })
+    .option('state-prefix', { type: 'string', describe: 'Key prefix of this deployment in Redis (default petstore-mock)' });
 }
 
 /**
@@ -43,6 +45,8 @@ export function toRawArgs(argv: Awaited<ReturnType<typeof serverOptions>['argv']
     logFormat: once('log-format', argv['log-format']),
     quiet: once('quiet', argv.quiet),
     readyJson: once('ready-json', argv['ready-json']),
+    state: once('state', argv.state),
+    statePrefix: once('state-prefix', argv['state-prefix']),
   };
 }
 
@@ -65,6 +69,7 @@ export async function runYargs(args: readonly string[]): Promise<void> {
     .example('$0 --scenario ban', 'Replay the temporary-ban scenario')
     .example('$0 --key ci-key:enterprise:100000:10000000', 'Add a key with custom limits')
     .example('$0 --fixtures db.json', 'Serve the animals of a json-server db.json')
+    .example('$0 --state redis://127.0.0.1:6379/0', 'One replica of a deployment sharing its state in Redis')
     .strict()
     .version(VERSION)
     .help()

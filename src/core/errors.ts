@@ -35,6 +35,7 @@ export const ERROR_CATALOGUE = {
   bad_gateway: { status: 502, summary: 'A scenario forced this answer.' },
   service_unavailable: { status: 503, summary: 'A scenario forced this answer.' },
   gateway_timeout: { status: 504, summary: 'A scenario forced this answer.' },
+  state_unavailable: { status: 503, summary: 'The shared state (`--state redis://…`) cannot be reached; wait `Retry-After` seconds.' },
   scenario_invalid: { status: 400, summary: 'An admin call named a scenario that does not exist or is not valid.' },
   admin_invalid_request: { status: 400, summary: 'An admin call had a body the admin API does not understand.' },
 } as const satisfies Record<string, { status: number; summary: string }>;

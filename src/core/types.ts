@@ -67,3 +67,6 @@ export interface BanRule {
   /** How long after a wait begins refusals start to count (requests already in flight); `BAN_GRACE_MS` by default. */
   graceMs?: number;
 }
+
+/** The operations of the API, as the router names them. */
+export type OperationId = 'listPets' | 'createPet' | 'getPet';

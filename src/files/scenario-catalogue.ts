@@ -1,6 +1,6 @@
 import { ScenarioError, isScenarioName } from '../core/scenarios/scenario-compiler.js';
 import type { WorldSettings } from '../core/state/world.js';
-import { loadScenario, shippedScenarios, type ScenarioHost } from './scenario-files.js';
+import { ScenarioSource, loadScenario, shippedScenarios, type ScenarioHost } from './scenario-files.js';
 
 interface Listed {
   name: string;
@@ -25,19 +25,39 @@ export class ScenarioCatalogue {
 
   /** The settings of a shipped scenario, a loaded one by name, or a file by path. */
   settings(nameOrFile: string): WorldSettings {
+    return this.load(nameOrFile).settings;
+  }
+
+  /** The settings of a scenario and the source they came from (a shared state stores its text). */
+  load(nameOrFile: string): { settings: WorldSettings; source: ScenarioSource } {
     const source = loadScenario(this.files.get(nameOrFile)?.file ?? nameOrFile);
     const settings = source.settings(this.host);
     // A file loaded once can be switched back to by its name, also over HTTP.
     if (!isScenarioName(nameOrFile)) this.files.set(source.name, { name: source.name, description: source.description, file: source.file });
-    return settings;
+    return { settings, source };
+  }
+
+  /** The settings of a scenario another instance loaded, from its text. */
+  fromText(text: string, file: string): WorldSettings {
+    return ScenarioSource.parse(text, file).settings(this.host);
+  }
+
+  /** The host the settings are made for. */
+  get hostData(): ScenarioHost {
+    return this.host;
   }
 
   /** Over HTTP only names are taken: the admin API does not read paths it is sent. */
   settingsByName(name: string): WorldSettings {
+    return this.loadByName(name).settings;
+  }
+
+  /** `load` for a name sent over HTTP. */
+  loadByName(name: string): { settings: WorldSettings; source: ScenarioSource } {
     if (!isScenarioName(name)) {
       throw new ScenarioError(`petstore-mock: the admin API switches scenarios by name, not ${JSON.stringify(name)}; load a file with --scenario FILE or the library's useScenario(FILE), then switch to it by its name.`);
     }
-    return this.settings(name);
+    return this.load(name);
   }
 
   list(): Listed[] {

@@ -59,6 +59,8 @@ export class ScenarioSource {
     private readonly spec: ScenarioSpec,
     private readonly doc: Document,
     private readonly lines: LineCounter,
+    /** The file's text, which a shared state hands to instances on other hosts. */
+    readonly text = '',
   ) {}
 
   /** Reads and checks a file; throws `ScenarioError` naming the file, the line and the mistake. */
@@ -69,6 +71,11 @@ export class ScenarioSource {
     } catch (error) {
       throw new ScenarioError(`petstore-mock: cannot read the scenario file ${displayPath(file)} (${readFailure(error)}); check the path given to --scenario.`);
     }
+    return ScenarioSource.parse(text, file);
+  }
+
+  /** Parses and checks a scenario's text as if read from `file` (fixtures resolve next to it). */
+  static parse(text: string, file: string): ScenarioSource {
     const { LineCounter, parseDocument } = yaml();
     const lines = new LineCounter();
     const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
@@ -88,7 +95,7 @@ export class ScenarioSource {
       const suggestion = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64) || 'my-scenario';
       throw source.error([], `the file name ${JSON.stringify(name)} is no scenario name (lower-case letters, digits and -, as the admin API switches by it); add "name: ${suggestion}" or rename the file`);
     }
-    return new ScenarioSource(name, spec.description, file, spec, doc, lines);
+    return new ScenarioSource(name, spec.description, file, spec, doc, lines, text);
   }
 
   /** The settings this scenario gives a session of `host`. */

@@ -1,12 +1,11 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { httpDate } from '../core/state/clock.js';
-import type { MockEngine } from '../core/pipeline/engine.js';
+import type { AdminState } from '../core/state/backend.js';
 import { COMMON_HEADERS, MockError, renderError } from '../core/errors.js';
 import { ScenarioError } from '../core/scenarios/scenario-compiler.js';
-import { keyBucket, type World } from '../core/state/world.js';
 import { createAdminGuard } from './admin-guard.js';
-import { applyClockChange, bodyError } from './admin-input.js';
+import { bodyError, parseClockChange } from './admin-input.js';
 import { addJournalRoutes } from './admin-journal.js';
 import { adminPage } from './admin-page.js';
 import type { HttpOptions } from './options.js';
@@ -24,7 +23,7 @@ function sessionHeader(req: Request): string | undefined {
  * (host, token, content type; see admin-guard.ts), the routes, and one error handler. Express
  * hosts it because speed does not matter here; it is loaded on the first admin request.
  */
-export function createAdminHandler(engine: MockEngine, options: HttpOptions): (req: IncomingMessage, res: ServerResponse) => void {
+export function createAdminHandler(state: AdminState, options: HttpOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -38,14 +37,7 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
     for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value);
     let passed = false;
     // A refused call is dated by the default session's clock: it must not create the session it names.
-    dateOnSessionClock(res, () => {
-      if (!passed) return engine.sessions.defaultWorld.clock.now();
-      try {
-        return world(req).clock.now();
-      } catch {
-        return engine.sessions.defaultWorld.clock.now();
-      }
-    });
+    dateOnSessionClock(res, () => state.dateNow(passed ? sessionHeader(req) : undefined));
     guard({ method: req.method, headers: req.headers, queryToken: typeof req.query.token === 'string' ? req.query.token : undefined });
     passed = true;
     if (req.method === 'OPTIONS') {
@@ -57,73 +49,62 @@ export function createAdminHandler(engine: MockEngine, options: HttpOptions): (r
   });
   router.use(express.json({ limit: '64kb', strict: true }));
 
-  const world = (req: Request): World => engine.sessions.resolve(sessionHeader(req));
+  const session = sessionHeader;
 
   router.get('/', (_req, res) => {
     res.type('html').send(adminPage());
   });
-  router.get('/health', (req, res) => {
+  router.get('/health', async (req, res) => {
     // Memory is here so long runs (npm run soak) can watch for leaks from outside the process.
     const { rss, heapUsed } = process.memoryUsage();
-    res.json({ status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), sessions: engine.sessions.all().length, scenario: world(req).settings.scenario, memory: { rssBytes: rss, heapUsedBytes: heapUsed }, ...(options.logStats ? { log: { droppedLines: options.logStats.droppedLines, readerBehind: options.logStats.readerBehind === true } } : {}) });
+    const uptimeSeconds = Math.round((Date.now() - startedAt) / 1000);
+    const log = options.logStats ? { log: { droppedLines: options.logStats.droppedLines, readerBehind: options.logStats.readerBehind === true } } : {};
+    let health: Awaited<ReturnType<AdminState['health']>>;
+    try {
+      health = await state.health(session(req));
+    } catch (error) {
+      // A replica whose shared state cannot be reached says so, so a load balancer takes it out.
+      if (!(error instanceof MockError) || error.code !== 'state_unavailable') throw error;
+      res.status(503).json({ status: 'unavailable', uptimeSeconds, state: state.stateReport?.() ?? null, error: error.message, ...log });
+      return;
+    }
+    res.json({ status: 'ok', uptimeSeconds, sessions: health.sessions, scenario: health.scenario, memory: { rssBytes: rss, heapUsedBytes: heapUsed }, ...log, state: health.state });
   });
-  router.post('/reset', (req, res) => {
-    const w = world(req);
-    w.reset();
-    res.json({ reset: true, session: w.id, scenario: w.settings.scenario, clock: w.clock.state() });
+  router.post('/reset', async (req, res) => {
+    const done = await state.reset(session(req));
+    res.json({ reset: true, ...done });
   });
   router.get('/scenarios', (_req, res) => {
-    res.json(options.admin?.listScenarios() ?? []);
+    res.json(state.listScenarios());
   });
-  router.get('/scenario', (req, res) => {
-    const w = world(req);
-    const known = options.admin?.listScenarios().find((s) => s.name === w.settings.scenario);
-    res.json({ name: w.settings.scenario, description: known?.description ?? '', clock: w.clock.state() });
+  router.get('/scenario', async (req, res) => {
+    const current = await state.scenario(session(req));
+    const known = state.listScenarios().find((s) => s.name === current.name);
+    res.json({ name: current.name, description: known?.description ?? '', clock: current.clock });
   });
-  router.put('/scenario', (req, res) => {
+  router.put('/scenario', async (req, res) => {
     const body: unknown = req.body;
     const name = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { name?: unknown }).name : undefined;
     if (typeof name !== 'string' || name === '') throw new MockError('admin_invalid_request', 'petstore-mock: PUT /__admin/scenario needs a JSON body {"name": "<scenario>"}; GET /__admin/scenarios lists them.');
-    if (!options.admin) throw new MockError('scenario_invalid', 'petstore-mock: scenarios are not available in this server.');
     try {
-      options.admin.useScenario(name, sessionHeader(req));
+      res.json(await state.useScenario(name, session(req)));
     } catch (error) {
       if (error instanceof ScenarioError) throw new MockError('scenario_invalid', error.message);
       throw error;
     }
-    const w = world(req);
-    res.json({ name: w.settings.scenario, session: w.id, clock: w.clock.state() });
   });
-  router.get('/clock', (req, res) => {
-    res.json(world(req).clock.state());
+  router.get('/clock', async (req, res) => {
+    res.json(await state.clock(session(req)));
   });
-  router.post('/clock', (req, res) => {
-    const w = world(req);
-    applyClockChange(w, req.body);
-    res.json(w.clock.state());
+  router.post('/clock', async (req, res) => {
+    res.json(await state.changeClock(session(req), parseClockChange(req.body)));
   });
-  addJournalRoutes(router, engine, world);
-  router.get('/evictions', (_req, res) => {
-    res.json(engine.sessions.evictions());
+  addJournalRoutes(router, state, session);
+  router.get('/evictions', async (_req, res) => {
+    res.json(await state.evictions());
   });
-  router.get('/keys', (req, res) => {
-    const w = world(req);
-    const now = w.clock.now();
-    res.json(
-      [...w.keys.values()].map((k) => {
-        const report = w.limiter.peek(keyBucket(k.key), k.limits, now);
-        return {
-          key: k.key,
-          plan: k.plan,
-          limits: k.limits,
-          revoked: k.revoked === true,
-          remaining: report.remaining,
-          reportedLimit: report.limit,
-          reset: report.reset,
-          bannedUntil: report.bannedUntil !== undefined ? new Date(report.bannedUntil).toISOString() : null,
-        };
-      }),
-    );
+  router.get('/keys', async (req, res) => {
+    res.json(await state.keys(session(req)));
   });
 
   app.use('/__admin', router);

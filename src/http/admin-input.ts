@@ -1,7 +1,7 @@
 // Reading admin request bodies: the clock change, and the body reader's refusals as catalogue errors.
-import { INSTANT_HINT, isValidInstant, parseDuration, parseInstant } from '../core/state/clock.js';
+import { INSTANT_HINT, parseDuration, parseInstant } from '../core/state/clock.js';
 import { MockError } from '../core/errors.js';
-import type { World } from '../core/state/world.js';
+import type { ClockChange } from '../core/state/backend.js';
 
 /** The request-body errors of express.json (too large, bad charset or encoding, not JSON) as catalogue errors. */
 export function bodyError(error: unknown): MockError | undefined {
@@ -22,29 +22,24 @@ export function bodyError(error: unknown): MockError | undefined {
   }
 }
 
-/** Applies `{"set": ISO}`, `{"advance": "90s"}` and/or `{"frozen": bool}` to a clock, all or nothing. */
-export function applyClockChange(world: World, body: unknown): void {
+/** Reads `{"set": ISO}`, `{"advance": "90s"}` and/or `{"frozen": bool}`; the state applies it all or nothing. */
+export function parseClockChange(body: unknown): ClockChange {
   const usage = 'petstore-mock: POST /__admin/clock takes {"set": "2030-12-05T00:00:00Z"}, {"advance": "90s"} and/or {"frozen": true|false}.';
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new MockError('admin_invalid_request', usage);
   const { set, advance, frozen, ...rest } = body as { set?: unknown; advance?: unknown; frozen?: unknown };
   if (Object.keys(rest).length > 0 || (set === undefined && advance === undefined && frozen === undefined)) throw new MockError('admin_invalid_request', usage);
-  let instant: number | undefined;
+  const change: ClockChange = {};
   if (set !== undefined) {
-    instant = typeof set === 'string' ? parseInstant(set) : undefined;
+    const instant = typeof set === 'string' ? parseInstant(set) : undefined;
     if (instant === undefined) throw new MockError('admin_invalid_request', `petstore-mock: "set" must be ${INSTANT_HINT}, not ${JSON.stringify(set).slice(0, 80)}. ${usage}`);
+    change.set = instant;
   }
-  let step: number | undefined;
   if (advance !== undefined) {
-    step = typeof advance === 'string' || typeof advance === 'number' ? parseDuration(advance) : undefined;
+    const step = typeof advance === 'string' || typeof advance === 'number' ? parseDuration(advance) : undefined;
     if (step === undefined) throw new MockError('admin_invalid_request', `petstore-mock: "advance" must be a duration such as "90s", "1m30s", "2h" or "1d". ${usage}`);
+    change.advance = step;
   }
   if (frozen !== undefined && typeof frozen !== 'boolean') throw new MockError('admin_invalid_request', usage);
-  // Checked before anything changes, so a refused call leaves the clock as it was.
-  if (!isValidInstant((instant ?? world.clock.now()) + (step ?? 0))) {
-    throw new MockError('admin_invalid_request', 'petstore-mock: that would move the clock beyond the years -271821 to 275760 a date can hold; set or advance it less far.');
-  }
-  if (frozen === true) world.clock.freeze();
-  if (instant !== undefined) world.clock.set(instant);
-  if (step !== undefined) world.clock.advance(step);
-  if (frozen === false) world.clock.unfreeze();
+  if (frozen !== undefined) change.frozen = frozen;
+  return change;
 }

@@ -1,9 +1,7 @@
 import type { Request, Router } from 'express';
 import { MockError } from '../core/errors.js';
-import type { MockEngine } from '../core/pipeline/engine.js';
+import type { AdminState } from '../core/state/backend.js';
 import { FILTER_FIELDS, JournalFilterError, compileFilter, type JournalFilter } from '../core/state/journal-query.js';
-import { summarizeSessions } from '../core/state/sessions.js';
-import type { World } from '../core/state/world.js';
 
 /** Query parameters the journal routes take besides the filter; `token` is the admin token's. */
 const OTHER_PARAMS = new Set(['details', 'limit', 'token']);
@@ -50,33 +48,31 @@ function flag(req: Request, name: string): boolean {
  * The inspection routes: sessions, the filtered journal with optional details, a count for
  * assertions, and recording of details per session.
  */
-export function addJournalRoutes(router: Router, engine: MockEngine, world: (req: Request) => World): void {
-  router.get('/sessions', (_req, res) => {
-    res.json(summarizeSessions(engine.sessions));
+export function addJournalRoutes(router: Router, state: AdminState, session: (req: Request) => string | undefined): void {
+  router.get('/sessions', async (_req, res) => {
+    res.json(await state.sessions());
   });
-  router.get('/requests', (req, res) => {
+  router.get('/requests', async (req, res) => {
     const query = compiled(filterOf(req));
     const limit = single(req, 'limit');
     if (limit !== undefined && !/^[1-9]\d{0,6}$/.test(limit)) throw new MockError('admin_invalid_request', 'petstore-mock: limit takes a whole number of entries from 1, the latest ones.');
-    const matching = world(req).journal.list(flag(req, 'details')).filter((e) => query.matches(e));
+    const matching = (await state.requests(session(req), flag(req, 'details'))).filter((e) => query.matches(e));
     res.json(limit === undefined ? matching : matching.slice(-Number(limit)));
   });
-  router.get('/requests/count', (req, res) => {
+  router.get('/requests/count', async (req, res) => {
     const query = compiled(filterOf(req));
     if (req.query.details !== undefined || req.query.limit !== undefined) throw new MockError('admin_invalid_request', 'petstore-mock: GET /__admin/requests/count takes only the filters: method, path, status, code, key, since.');
-    const w = world(req);
-    res.json({ count: w.journal.list().filter((e) => query.matches(e)).length, filter: query.describe(), session: w.id });
+    const entries = await state.requests(session(req), false);
+    const info = await state.journal(session(req));
+    res.json({ count: entries.filter((e) => query.matches(e)).length, filter: query.describe(), session: info.session });
   });
-  router.get('/journal', (req, res) => {
-    const w = world(req);
-    res.json({ session: w.id, details: w.journal.details, entries: w.journal.size, capacity: w.journal.capacity, total: w.journal.total });
+  router.get('/journal', async (req, res) => {
+    res.json(await state.journal(session(req)));
   });
-  router.put('/journal', (req, res) => {
+  router.put('/journal', async (req, res) => {
     const body: unknown = req.body;
     const details = body !== null && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 1 ? (body as { details?: unknown }).details : undefined;
     if (typeof details !== 'boolean') throw new MockError('admin_invalid_request', 'petstore-mock: PUT /__admin/journal takes {"details": true} or {"details": false}.');
-    const w = world(req);
-    w.recordDetails(details);
-    res.json({ session: w.id, details: w.journal.details, entries: w.journal.size, capacity: w.journal.capacity, total: w.journal.total });
+    res.json(await state.recordDetails(session(req), details));
   });
 }

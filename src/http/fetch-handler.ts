@@ -1,5 +1,5 @@
 import { MAX_BODY_BYTES } from '../core/input/body.js';
-import type { MockEngine } from '../core/pipeline/engine.js';
+import type { ApiCore } from '../core/state/backend.js';
 import { MockError } from '../core/errors.js';
 import type { CoreRequest, CoreResponse, HeaderBag } from '../core/types.js';
 import { MAX_TARGET_BYTES, targetTooLong } from '../core/input/request-target.js';
@@ -58,7 +58,7 @@ async function toResponse(method: string, response: CoreResponse): Promise<Respo
  * Answers one Fetch `Request` from the core, as the node:http adapter does for a socket: same
  * checks, same headers, same journal. Only the URL's path and query matter, so any origin works.
  */
-export async function answerFetch(engine: MockEngine, request: Request, remoteAddress: string | undefined): Promise<Response> {
+export async function answerFetch(engine: ApiCore, request: Request, remoteAddress: string | undefined): Promise<Response> {
   const url = new URL(request.url);
   const { bag, raw } = headerBag(request.headers);
   const method = request.method.toUpperCase();
@@ -66,16 +66,16 @@ export async function answerFetch(engine: MockEngine, request: Request, remoteAd
   const targetLength = url.pathname.length + url.search.length;
   if (targetLength > MAX_TARGET_BYTES) {
     const error = targetTooLong(targetLength);
-    return toResponse(method, engine.refuse({ ...core, path: '/', query: '' }, error));
+    return toResponse(method, await engine.refuse({ ...core, path: '/', query: '' }, error));
   }
   if (url.pathname === '/__admin' || url.pathname.startsWith('/__admin/')) {
     const error = new MockError('route_not_found', 'petstore-mock: the admin API is not served in-process; use the handler\'s clock, reset(), useScenario() and requests() instead.');
-    return toResponse(method, engine.refuse(core, error));
+    return toResponse(method, await engine.refuse(core, error));
   }
   if (!BODYLESS.has(method) && request.body) {
     const { body, tooLarge } = await readBody(request);
     core.body = body;
     core.bodyTooLarge = tooLarge;
   }
-  return toResponse(method, engine.handle(core));
+  return toResponse(method, await engine.handle(core));
 }

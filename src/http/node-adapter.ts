@@ -2,7 +2,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import { MAX_BODY_BYTES } from '../core/input/body.js';
 import { MAX_TARGET_BYTES, targetTooLong } from '../core/input/request-target.js';
-import type { MockEngine } from '../core/pipeline/engine.js';
+import type { ApiCore } from '../core/state/backend.js';
 import { COMMON_HEADERS, errorBody, renderError } from '../core/errors.js';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
 
@@ -35,15 +35,14 @@ function toCoreRequest(req: IncomingMessage, fullTarget: string): CoreRequest {
  * Serves one API request from the core. Bodies are collected up to the 1 MiB limit; past it the
  * rest is not buffered, the core answers 413 and the connection is closed after the answer.
  */
-export function handleApiRequest(engine: MockEngine, req: IncomingMessage, res: ServerResponse, expectsContinue = false): void {
+export function handleApiRequest(engine: ApiCore, req: IncomingMessage, res: ServerResponse, expectsContinue = false): void {
   const target = req.url ?? '/';
   const core = toCoreRequest(req, target);
   if (target.length > MAX_TARGET_BYTES) {
     req.resume();
     const error = targetTooLong(target.length);
-    const response = safely(() => engine.refuse({ ...core, path: '/', query: '' }, error));
-    if (expectsContinue) response.headers.Connection = 'close';
-    writeResponse(req, res, response);
+    const answer = safely(() => engine.refuse({ ...core, path: '/', query: '' }, error));
+    respond(req, res, expectsContinue ? closing(answer) : answer);
     return;
   }
   if (expectsContinue) {
@@ -51,9 +50,7 @@ export function handleApiRequest(engine: MockEngine, req: IncomingMessage, res: 
       // The head settles it: answer now, and close, since the body the client may still send is not read.
       core.bodyTooLarge = Number(req.headers['content-length']) > MAX_BODY_BYTES;
       req.resume();
-      const response = safely(() => engine.handle(core));
-      response.headers.Connection = 'close';
-      writeResponse(req, res, response);
+      respond(req, res, closing(safely(() => engine.handle(core))));
       return;
     }
     res.writeContinue();
@@ -61,22 +58,21 @@ export function handleApiRequest(engine: MockEngine, req: IncomingMessage, res: 
   const length = req.headers['content-length'];
   if (BODYLESS.has(core.method) && (length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) {
     req.resume();
-    writeResponse(req, res, safely(() => engine.handle(core)));
+    respond(req, res, safely(() => engine.handle(core)));
     return;
   }
   readBody(req, (body, tooLarge) => {
     core.body = body;
     core.bodyTooLarge = tooLarge;
-    const response = safely(() => engine.handle(core));
-    if (tooLarge) response.headers.Connection = 'close';
-    writeResponse(req, res, response);
+    const answer = safely(() => engine.handle(core));
+    respond(req, res, tooLarge ? closing(answer) : answer);
   });
 }
 
 /** Whether the head settles the answer; a check that fails sends `100 Continue` and lets `handle` answer. */
-function settledByHead(engine: MockEngine, core: CoreRequest): boolean {
+function settledByHead(engine: ApiCore, core: CoreRequest): boolean {
   try {
-    return engine.answeredBeforeBody(core);
+    return engine.answeredBeforeBody?.(core) === true;
   } catch {
     return false;
   }
@@ -86,12 +82,36 @@ function settledByHead(engine: MockEngine, core: CoreRequest): boolean {
  * The core promises never to throw; should a bug break that promise, the client still gets a
  * 500 with the Error body and the process lives on to answer the next request.
  */
-function safely(produce: () => CoreResponse): CoreResponse {
+function safely(produce: () => CoreResponse | Promise<CoreResponse>): CoreResponse | Promise<CoreResponse> {
   try {
     return produce();
   } catch (error) {
     return renderError(error, API_CORS);
   }
+}
+
+/** The answer with `Connection: close`, after a body too large to read to its end. */
+function closing(answer: CoreResponse | Promise<CoreResponse>): CoreResponse | Promise<CoreResponse> {
+  const close = (response: CoreResponse): CoreResponse => {
+    response.headers.Connection = 'close';
+    return response;
+  };
+  return answer instanceof Promise ? answer.then(close) : close(answer);
+}
+
+/**
+ * Writes the core's answer: at once when the core answered synchronously (the in-memory path),
+ * when the promise settles for a shared state, which answers later.
+ */
+function respond(req: IncomingMessage, res: ServerResponse, answer: CoreResponse | Promise<CoreResponse>): void {
+  if (answer instanceof Promise) {
+    answer.then(
+      (response) => writeResponse(req, res, response),
+      (error: unknown) => writeResponse(req, res, renderError(error, API_CORS)),
+    );
+    return;
+  }
+  writeResponse(req, res, answer);
 }
 
 function readBody(req: IncomingMessage, done: (body: Buffer, tooLarge: boolean) => void): void {
@@ -206,14 +226,19 @@ function measure(body: string): Measured {
  * Answers a request Node hands over as a bare socket instead of a response (CONNECT): the core
  * answers it like any other method, then the connection closes.
  */
-export function answerOnSocket(engine: MockEngine, req: IncomingMessage, socket: Socket): void {
+export function answerOnSocket(engine: ApiCore, req: IncomingMessage, socket: Socket): void {
   socket.on('error', () => socket.destroy());
   const target = req.url ?? '/';
   const core = toCoreRequest(req, target);
   // The same 414 as every other method: Node hands CONNECT over before the adapter's own check.
-  const response = target.length > MAX_TARGET_BYTES
+  const answer = target.length > MAX_TARGET_BYTES
     ? safely(() => engine.refuse({ ...core, path: '/', query: '' }, targetTooLong(target.length)))
     : safely(() => engine.handle(core));
+  if (answer instanceof Promise) answer.then((response) => writeOnSocket(socket, response), (error: unknown) => writeOnSocket(socket, renderError(error, API_CORS)));
+  else writeOnSocket(socket, answer);
+}
+
+function writeOnSocket(socket: Socket, response: CoreResponse): void {
   const body = response.body ?? '';
   const headers = { ...response.headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
   socket.end(`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}\r\n${headerLines(headers)}\r\n${body}`);

@@ -1,3 +1,5 @@
+import type { AdminState } from '../core/state/backend.js';
+
 // The options both HTTP modules read; kept apart so the admin API and the server import no
 // each other.
 
@@ -13,15 +15,8 @@ export interface HttpOptions {
   maxConnections?: number;
   /** How long an answer may wait for a client that does not read it (DEFAULT_WRITE_TIMEOUT_MS). */
   writeTimeoutMs?: number;
-  /** Extra admin context: scenario names and loading (filled in by the library). */
-  admin?: AdminContext;
+  /** What the admin API reads and changes: the sessions of the state engine and the scenarios (none: no admin API). */
+  admin?: AdminState;
   /** Counts of the request log's output, for the health answer. */
   logStats?: { readonly droppedLines: number; readonly readerBehind?: boolean };
-}
-
-/** What the admin API needs beyond the engine: the scenarios it can switch to. */
-export interface AdminContext {
-  listScenarios(): { name: string; description: string }[];
-  /** Applies a scenario to the world of one session (the default one without a header). */
-  useScenario(name: string, sessionHeader: string | undefined): void;
 }

@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { MockEngine } from '../core/pipeline/engine.js';
+import type { ApiCore } from '../core/state/backend.js';
 import { MockError, renderError } from '../core/errors.js';
 import { answerClientError, answerOnSocket, handleApiRequest, refuseConnection } from './node-adapter.js';
 import type { HttpOptions } from './options.js';
 
-export type { AdminContext, HttpOptions } from './options.js';
+export type { HttpOptions } from './options.js';
 
 /** Open connections past which a new one is answered 503 `too_many_connections` and closed. */
 export const DEFAULT_MAX_CONNECTIONS = 1_000;
@@ -29,7 +29,7 @@ export interface RunningServer {
  * Starts the HTTP server: `/__admin` goes to the Express admin app (imported on its first
  * request, so start-up does not pay for Express), everything else to the lean API adapter.
  */
-export function listen(engine: MockEngine, options: HttpOptions): Promise<RunningServer> {
+export function listen(engine: ApiCore, options: HttpOptions): Promise<RunningServer> {
   let admin: Promise<AdminHandler> | undefined;
   // Sockets that have sent a whole request; Node closes those between requests itself on close.
   const served = new WeakSet<Socket>();
@@ -41,7 +41,14 @@ export function listen(engine: MockEngine, options: HttpOptions): Promise<Runnin
     const url = req.url ?? '/';
     if (url === '/__admin' || url.startsWith('/__admin/') || url.startsWith('/__admin?')) {
       if (expectsContinue) res.writeContinue();
-      admin ??= import('./admin-api.js').then((m) => m.createAdminHandler(engine, options));
+      const state = options.admin;
+      if (!state) {
+        const answer = renderError(new MockError('route_not_found', 'petstore-mock: this server was started without an admin API.'));
+        res.writeHead(answer.status, answer.headers);
+        res.end(answer.body);
+        return;
+      }
+      admin ??= import('./admin-api.js').then((m) => m.createAdminHandler(state, options));
       admin.then((handle) => handle(req, res)).catch((error: unknown) => {
         const answer = renderError(new MockError('internal_error', `petstore-mock: the admin API failed to load (${String(error)}); reinstall petstore-mock and report it if it persists.`));
         res.writeHead(answer.status, answer.headers);

@@ -22,6 +22,8 @@ describe('the fast argument parser', () => {
     [['--port', 'abc']],
     [['--host', '0.0.0.0', '--seed', '1e3']],
     [['--allow-host', 'mock.test', '--allow-host=192.168.1.5', '--host', '0.0.0.0']],
+    [['--state', 'redis://127.0.0.1:6379/0', '--state-prefix', 'staging']],
+    [['--state=rediss://:pw@cache:6380/2', '--port', '4011']],
   ])('reads %j exactly as yargs does', (argv) => {
     const fast = parseSimpleArgs(argv);
     expect(fast).toBeDefined();

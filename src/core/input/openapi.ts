@@ -56,7 +56,7 @@ function commonErrors(routed: Record<string, unknown>, unrouted: Record<string, 
     '431': errorResponse('The request headers are too large.', unrouted),
     '500': errorResponse('An internal error (or one forced by a scenario).', { ...routed, ...forcedRetry }),
     '502': errorResponse('A bad gateway (forced by a scenario).', { ...routed, ...forcedRetry }),
-    '503': errorResponse('The service is unavailable (forced by a scenario), or holds its maximum of open connections (`too_many_connections`).', { ...routed, ...forcedRetry }),
+    '503': errorResponse('The service is unavailable (forced by a scenario), holds its maximum of open connections (`too_many_connections`), or cannot reach the shared state of a replicated mock (`state_unavailable`, with Retry-After).', { ...routed, ...forcedRetry }),
     '504': errorResponse('A gateway timeout (forced by a scenario).', { ...routed, ...forcedRetry }),
   };
 }

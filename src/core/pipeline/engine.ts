@@ -11,6 +11,7 @@ import { answeredBeforeBody } from './before-body.js';
 import { runOperation } from './operations.js';
 import { allowedMethods, route, type Route } from './router.js';
 import { SessionRegistry } from '../state/sessions.js';
+import type { ApiCore } from '../state/backend.js';
 import type { ConnectionFault, CoreRequest, CoreResponse } from '../types.js';
 import { addressBucket, keyBucket, type ForcedAnswer, type World, type WorldSettings } from '../state/world.js';
 
@@ -44,7 +45,7 @@ interface RequestContext {
 }
 
 /** The outcome of the operation step: a body and its status, or an error. */
-interface Outcome {
+export interface Outcome {
   status: number;
   body?: string;
   headers?: Record<string, string>;
@@ -79,7 +80,7 @@ function memo(fn: (key: string) => string): (key: string) => string {
  * the documented order: preflight, route (404/405/501), removal date (410), auth (401), ban and
  * rate limit (429), then the operation's own media type (415), size (413), validation (400).
  */
-export class MockEngine {
+export class MockEngine implements ApiCore {
   readonly sessions: SessionRegistry;
   private readonly onRequest: ((entry: JournalEntry) => void) | undefined;
   private readonly documentBody = JSON.stringify(openapiDocument);
@@ -247,7 +248,7 @@ function withoutRetry(report: RateReport): RateReport {
 }
 
 /** The checks before the rate limit: route, removal date, auth. */
-function earlyError(where: Route, world: World, now: number, auth: AuthResult): MockError | undefined {
+export function earlyError(where: Route, world: Pick<World, 'settings'>, now: number, auth: AuthResult): MockError | undefined {
   switch (where.kind) {
     case 'not-found':
       return new MockError('route_not_found', 'No operation lives at this path. The API has GET and POST /v1/pets and GET /v1/pets/{petId}; paths are case-sensitive with no trailing slash.');
@@ -266,7 +267,7 @@ function earlyError(where: Route, world: World, now: number, auth: AuthResult): 
   return undefined;
 }
 
-function limitError(decision: Exclude<RateDecision, { outcome: 'allowed' }>, key: string | undefined): MockError {
+export function limitError(decision: Exclude<RateDecision, { outcome: 'allowed' }>, key: string | undefined): MockError {
   const retry = decision.report.retryAfter ?? 1;
   if (decision.outcome === 'banned') {
     const until = new Date(decision.bannedUntil).toISOString();
@@ -277,7 +278,7 @@ function limitError(decision: Exclude<RateDecision, { outcome: 'allowed' }>, key
 }
 
 /** A scenario's forced answer: still a valid answer of the API, with the headers its status needs. */
-function forcedOutcome(forced: ForcedAnswer, now: number): Outcome {
+export function forcedOutcome(forced: ForcedAnswer, now: number): Outcome {
   if (forced.body !== undefined) return { status: forced.status, body: forced.body, reason: forced.reason, headers: forced.location ? { Location: forced.location } : undefined };
   const code = forced.code ?? 'internal_error';
   const message = forced.message ?? `A scenario forced this ${forced.status} answer (${forced.reason}).`;
@@ -294,7 +295,7 @@ function forcedOutcome(forced: ForcedAnswer, now: number): Outcome {
   return { status: forced.status, body: errorBody(code, message, forced.status), code, reason: forced.reason, headers };
 }
 
-function toOutcome(error: unknown): Outcome {
+export function toOutcome(error: unknown): Outcome {
   if (error instanceof MockError) {
     return { status: error.status, body: errorBody(error.code, error.message, error.status, error.details), headers: error.headers, code: error.code, reason: error.message };
   }

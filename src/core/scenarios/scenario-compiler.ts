@@ -3,7 +3,7 @@ import { ERROR_CATALOGUE, type ErrorCode } from '../errors.js';
 import { openapiDocument } from '../input/openapi.js';
 import { schemaProblems } from '../input/validation.js';
 import { PLAN_LIMITS, PLAN_NAMES } from '../state/plans.js';
-import { ScriptedRuntime, type CompiledAnswer, type CompiledMatch } from './scenario-runtime.js';
+import { ScriptedRuntime, type CompiledAnswer, type CompiledMatch, type RuntimeSpec } from './scenario-runtime.js';
 import type { BaseData } from '../state/store.js';
 import type { KeyConfig, Limits, PlanName } from '../types.js';
 import type { OperationId, WorldSettings } from '../state/world.js';
@@ -155,7 +155,10 @@ export function compileScenario(spec: ScenarioSpec, name: string, ctx: CompileCo
   if (details !== undefined) settings.journalDetails = details;
   if (spec.clock?.start !== undefined) settings.clock.start = instant(spec.clock.start, ['clock', 'start']);
   const runtime = compileRuntime(spec, name, new Set(keys.map((k) => k.key)));
-  if (runtime) settings.runtime = runtime;
+  if (runtime) {
+    settings.runtimeSpec = runtime;
+    settings.runtime = () => new ScriptedRuntime(runtime);
+  }
   return settings;
 }
 
@@ -194,7 +197,7 @@ function duration(value: DurationSpec): number {
   return parseDuration(value) ?? 0;
 }
 
-function compileRuntime(spec: ScenarioSpec, name: string, keys: ReadonlySet<string>): (() => ScriptedRuntime) | undefined {
+function compileRuntime(spec: ScenarioSpec, name: string, keys: ReadonlySet<string>): RuntimeSpec | undefined {
   const steps = (spec.steps ?? []).map((step, i) => {
     const match = compileMatch(step.match, keys, ['steps', i, 'match']);
     if (i > 0 && spec.steps?.[i - 1].times === 'forever') {
@@ -213,7 +216,7 @@ function compileRuntime(spec: ScenarioSpec, name: string, keys: ReadonlySet<stri
   }
   const latency = compileLatency(spec.latency);
   if (steps.length === 0 && !chaos && !latency) return undefined;
-  return () => new ScriptedRuntime({ scenario: name, steps, repeat: spec.repeat === true, chaos, latency });
+  return { scenario: name, steps, repeat: spec.repeat === true, chaos, latency };
 }
 
 function compileLatency(latency: ScenarioSpec['latency']): { minMs: number; maxMs: number; seed: number } | undefined {

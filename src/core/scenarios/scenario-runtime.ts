@@ -1,33 +1,8 @@
-import type { ErrorCode } from '../errors.js';
-import type { ConnectionFault, CoreRequest } from '../types.js';
+import type { CoreRequest } from '../types.js';
 import type { ForcedAnswer, OperationId, ScenarioRuntime } from '../state/world.js';
+import type { CompiledAnswer, CompiledMatch, RuntimeSpec } from './runtime-spec.js';
 
-/** Which requests a step or the chaos applies to, resolved against the API's operations. */
-export interface CompiledMatch {
-  operations: ReadonlySet<OperationId>;
-  method?: string;
-  path?: RegExp;
-  key?: string;
-  /** Lower-case header names and the exact values they must have. */
-  headers?: readonly (readonly [string, string])[];
-}
-
-/** An answer of a step or of the chaos, checked against the catalogue and the document. */
-export type CompiledAnswer =
-  | { kind: 'normal' }
-  | { kind: 'fault'; fault: ConnectionFault }
-  | { kind: 'success'; status: number; body: string; location?: string }
-  | { kind: 'error'; status: number; code: ErrorCode; message?: string; retryAfter?: number };
-
-/** A scenario's run-time part, as `compileScenario` builds it. */
-export interface RuntimeSpec {
-  scenario: string;
-  /** `times` is Infinity for a step that answers forever. */
-  steps: readonly { match: CompiledMatch; times: number; answer: CompiledAnswer }[];
-  repeat: boolean;
-  chaos?: { seed: number; match: CompiledMatch; answers: readonly { probability: number; answer: CompiledAnswer }[] };
-  latency?: { minMs: number; maxMs: number; seed: number };
-}
+export type { CompiledAnswer, CompiledMatch, RuntimeSpec } from './runtime-spec.js';
 
 /** A small seeded generator (mulberry32): the same seed gives the same sequence on every platform. */
 export function seededRandom(seed: number): () => number {
@@ -41,7 +16,8 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-function matches(match: CompiledMatch, operation: OperationId, req: CoreRequest, key: string | undefined): boolean {
+/** Whether a step's or the chaos's match takes this request (`key` is the valid key it sent, if any). */
+export function matches(match: CompiledMatch, operation: OperationId, req: CoreRequest, key: string | undefined): boolean {
   if (!match.operations.has(operation)) return false;
   // HEAD is GET without a body, so a GET step takes HEAD requests too.
   if (match.method !== undefined && match.method !== req.method && !(match.method === 'GET' && req.method === 'HEAD')) return false;
@@ -82,14 +58,13 @@ export class ScriptedRuntime implements ScenarioRuntime {
         this.step++;
         if (this.step === steps.length && this.spec.repeat) this.step = 0;
       }
-      const where = current.times === Infinity ? `step ${index + 1} (${nth}, forever)` : current.times > 1 ? `step ${index + 1} (${nth} of ${current.times})` : `step ${index + 1}`;
-      return this.force(current.answer, where);
+      return forceAnswer(this.spec.scenario, current.answer, stepName(index, nth, current.times));
     }
     const chaos = this.spec.chaos;
     if (chaos && matches(chaos.match, operation, req, key)) {
       let draw = this.chaosRandom();
       for (const { probability, answer } of chaos.answers) {
-        if (draw < probability) return this.force(answer, 'chaos');
+        if (draw < probability) return forceAnswer(this.spec.scenario, answer, 'chaos');
         draw -= probability;
       }
     }
@@ -102,25 +77,32 @@ export class ScriptedRuntime implements ScenarioRuntime {
     if (latency.maxMs === latency.minMs) return latency.minMs;
     return latency.minMs + Math.floor(this.latencyRandom() * (latency.maxMs - latency.minMs + 1));
   }
+}
 
-  private force(answer: CompiledAnswer, where: string): ForcedAnswer | undefined {
-    const reason = `scenario ${this.spec.scenario}, ${where}`;
-    switch (answer.kind) {
-      case 'normal':
-        return undefined;
-      case 'success': {
-        const forced: ForcedAnswer = { status: answer.status, body: answer.body, reason: `${reason}: forced ${answer.status}` };
-        if (answer.location !== undefined) forced.location = answer.location;
-        return forced;
-      }
-      case 'fault':
-        return { status: 503, code: 'service_unavailable', fault: answer.fault, reason: `${reason}: connection ${answer.fault}` };
-      case 'error': {
-        const forced: ForcedAnswer = { status: answer.status, code: answer.code, reason: `${reason}: forced ${answer.status}` };
-        if (answer.message !== undefined) forced.message = answer.message;
-        if (answer.retryAfter !== undefined) forced.retryAfter = answer.retryAfter;
-        return forced;
-      }
+/** The answer a step or the chaos forces ("scenario flaky, step 2"), or undefined for a normal one. */
+export function forceAnswer(scenario: string, answer: CompiledAnswer, where: string): ForcedAnswer | undefined {
+  const reason = `scenario ${scenario}, ${where}`;
+  switch (answer.kind) {
+    case 'normal':
+      return undefined;
+    case 'success': {
+      const forced: ForcedAnswer = { status: answer.status, body: answer.body, reason: `${reason}: forced ${answer.status}` };
+      if (answer.location !== undefined) forced.location = answer.location;
+      return forced;
+    }
+    case 'fault':
+      return { status: 503, code: 'service_unavailable', fault: answer.fault, reason: `${reason}: connection ${answer.fault}` };
+    case 'error': {
+      const forced: ForcedAnswer = { status: answer.status, code: answer.code, reason: `${reason}: forced ${answer.status}` };
+      if (answer.message !== undefined) forced.message = answer.message;
+      if (answer.retryAfter !== undefined) forced.retryAfter = answer.retryAfter;
+      return forced;
     }
   }
+}
+
+/** How the journal names a step: "step 2", "step 2 (1 of 3)", "step 2 (4, forever)". */
+export function stepName(index: number, nth: number, times: number): string {
+  if (times === Infinity) return `step ${index + 1} (${nth}, forever)`;
+  return times > 1 ? `step ${index + 1} (${nth} of ${times})` : `step ${index + 1}`;
 }

@@ -19,6 +19,20 @@ export interface Eviction {
   journalEntries: number;
 }
 
+/** The session id a header names (the default one without it); throws `invalid_session` for an unusable id. */
+export function sessionIdOf(header: string | string[] | undefined): string {
+  if (header === undefined) return DEFAULT_SESSION;
+  const id = Array.isArray(header) ? header[0] : header;
+  if (id === DEFAULT_SESSION) return id;
+  if (Array.isArray(header) && header.length > 1) {
+    throw new MockError('invalid_session', 'X-Mock-Session was sent more than once; send one session id.');
+  }
+  if (!SESSION_ID.test(id)) {
+    throw new MockError('invalid_session', 'X-Mock-Session must be 1 to 128 characters of letters, digits and ._:-; pick an id per test worker.');
+  }
+  return id;
+}
+
 /**
  * The worlds of one server. A session is created on its first request with the server's
  * settings; past `maxSessions` the least recently used one (never the default) is dropped.
@@ -51,15 +65,8 @@ export class SessionRegistry {
 
   /** The world of a header value; throws `invalid_session` for an unusable id. */
   resolve(header: string | string[] | undefined): World {
-    if (header === undefined) return this.defaultWorld;
-    const id = Array.isArray(header) ? header[0] : header;
+    const id = sessionIdOf(header);
     if (id === DEFAULT_SESSION) return this.defaultWorld;
-    if (Array.isArray(header) && header.length > 1) {
-      throw new MockError('invalid_session', 'X-Mock-Session was sent more than once; send one session id.');
-    }
-    if (!SESSION_ID.test(id)) {
-      throw new MockError('invalid_session', 'X-Mock-Session must be 1 to 128 characters of letters, digits and ._:-; pick an id per test worker.');
-    }
     let world = this.worlds.get(id);
     if (world) {
       // Re-inserting keeps the map in least-recently-used order.

@@ -5,10 +5,10 @@ import { DEFAULT_JOURNAL_BYTES, Journal } from './journal.js';
 import { SharedBudget, type Budgets } from './budget.js';
 import { RateLimiter } from './limiter.js';
 import { BaseData, MAX_CACHED_BODY_BYTES, MAX_CREATED_BYTES, MAX_CREATED_PETS, PetStore } from './store.js';
-import type { BanRule, ConnectionFault, CoreRequest, KeyConfig, Limits } from '../types.js';
+import type { BanRule, ConnectionFault, CoreRequest, KeyConfig, Limits, OperationId } from '../types.js';
+import type { RuntimeSpec } from '../scenarios/runtime-spec.js';
 
-/** The operations of the API, as the router names them. */
-export type OperationId = 'listPets' | 'createPet' | 'getPet';
+export type { OperationId } from '../types.js';
 
 /** An answer a scenario forces instead of the normal one. */
 export interface ForcedAnswer {
@@ -51,6 +51,8 @@ export interface WorldSettings {
   journalDetails?: boolean;
   /** Makes a fresh runtime (step counters, seeded random) each time the settings are applied. */
   runtime?: () => ScenarioRuntime;
+  /** What `runtime` runs, for a shared state that keeps the steps' positions elsewhere. */
+  runtimeSpec?: RuntimeSpec;
 }
 
 /**

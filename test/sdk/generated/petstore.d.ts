@@ -249,7 +249,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The service is unavailable (forced by a scenario), or holds its maximum of open connections (`too_many_connections`). */
+            /** @description The service is unavailable (forced by a scenario), holds its maximum of open connections (`too_many_connections`), or cannot reach the shared state of a replicated mock (`state_unavailable`, with Retry-After). */
             503: {
                 headers: {
                     /** @description Requests allowed in the reported window. */
@@ -481,7 +481,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The service is unavailable (forced by a scenario), or holds its maximum of open connections (`too_many_connections`). */
+            /** @description The service is unavailable (forced by a scenario), holds its maximum of open connections (`too_many_connections`), or cannot reach the shared state of a replicated mock (`state_unavailable`, with Retry-After). */
             503: {
                 headers: {
                     /** @description Requests allowed in the reported window. */
@@ -793,7 +793,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The service is unavailable (forced by a scenario), or holds its maximum of open connections (`too_many_connections`). */
+            /** @description The service is unavailable (forced by a scenario), holds its maximum of open connections (`too_many_connections`), or cannot reach the shared state of a replicated mock (`state_unavailable`, with Retry-After). */
             503: {
                 headers: {
                     /** @description Requests allowed in the reported window. */

@@ -1,0 +1,112 @@
+// npm run bench:redis: what a shared state costs. One Redis-backed instance against the in-memory
+// mock, two instances on one Redis together, Redis commands per API request (from Redis's own
+// INFO commandstats) and Redis CPU per request; and the two npm Redis clients side by side on the
+// mock's own script. Loopback only, bounded (about two minutes), stops by itself. Writes
+// .bench/redis.json and regenerates docs/benchmarks.md.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { BENCH_KEY_SPEC, NEW_PET, ROOT, cpuMs, freePort, load, machineFacts, median, sleep, startServer } from './bench/lib.mjs';
+import { compareClients } from './bench/redis-clients.mjs';
+import { writeReport } from './bench/report.mjs';
+
+const quick = process.argv.includes('--quick');
+const ROUNDS = quick ? 2 : 5;
+const SECONDS = quick ? 1 : 2;
+const CONNECTIONS = 50;
+
+const runStart = Date.now();
+const log = (text) => process.stderr.write(`[${((Date.now() - runStart) / 1000).toFixed(0).padStart(3)} s] ${text}\n`);
+
+/** A redis-server of the bench's own, persistence off, stopped at the end. */
+async function startRedis() {
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('Ready to accept connections')) resolve();
+    });
+    child.once('exit', () => reject(new Error(`redis-server did not start: ${out}`)));
+  });
+  process.once('exit', () => child.kill('SIGKILL'));
+  const cli = (...args) => spawnSync('redis-cli', ['-p', String(port), ...args], { encoding: 'utf8' }).stdout;
+  return { port, pid: child.pid, url: `redis://127.0.0.1:${port}/0`, cli, stop: () => child.kill('SIGTERM') };
+}
+
+/** Total calls of every command Redis ran since the last CONFIG RESETSTAT, by command. */
+function commandCalls(redis) {
+  const calls = {};
+  for (const line of redis.cli('INFO', 'commandstats').split('\n')) {
+    const m = /^cmdstat_([^:]+):calls=(\d+)/.exec(line.trim());
+    if (m) calls[m[1]] = Number(m[2]);
+  }
+  return calls;
+}
+
+const OPERATIONS = {
+  list: { path: '/v1/pets?limit=20' },
+  get: { path: '/v1/pets/1' },
+  create: { path: '/v1/pets', method: 'POST', body: NEW_PET },
+};
+
+const redis = await startRedis();
+const mockArgs = (extra) => (port) => ['dist/cli.js', '--port', String(port), '--quiet', '--key', BENCH_KEY_SPEC, ...extra];
+const memory = await startServer({ name: 'in-memory', args: mockArgs([]), list: '/v1/pets?limit=20' });
+const sharedA = await startServer({ name: 'redis A', args: mockArgs(['--state', redis.url]), list: '/v1/pets?limit=20' });
+const sharedB = await startServer({ name: 'redis B', args: mockArgs(['--state', redis.url]), list: '/v1/pets?limit=20' });
+log(`redis-server on ${redis.port}; in-memory, and two instances on it, started`);
+
+const results = {};
+for (const [op, request] of Object.entries(OPERATIONS)) {
+  const r = { memory: [], one: [], two: [], commandsPerRequest: [], roundTripsPerRequest: [], redisCpuUsPerRequest: [], commands: {} };
+  // Warm-up: JIT, connections, and the scripts loaded into Redis.
+  for (const s of [memory, sharedA, sharedB]) await load(s.port, s.child.pid, { ...request, connections: CONNECTIONS, seconds: 1 });
+  for (let round = 0; round < ROUNDS; round++) {
+    r.memory.push(await load(memory.port, memory.child.pid, { ...request, connections: CONNECTIONS, seconds: SECONDS }));
+    redis.cli('CONFIG', 'RESETSTAT');
+    const cpuBefore = cpuMs(redis.pid);
+    const one = await load(sharedA.port, sharedA.child.pid, { ...request, connections: CONNECTIONS, seconds: SECONDS });
+    const redisCpu = cpuMs(redis.pid) - cpuBefore;
+    const calls = commandCalls(redis);
+    const total = Object.entries(calls).filter(([name]) => name !== 'config|resetstat' && name !== 'info').reduce((sum, [, n]) => sum + n, 0);
+    const answered = one.ok + one.non2xx;
+    r.one.push(one);
+    r.commandsPerRequest.push(total / answered);
+    r.roundTripsPerRequest.push(((calls.evalsha ?? 0) + (calls.eval ?? 0)) / answered);
+    r.redisCpuUsPerRequest.push((redisCpu * 1000) / answered);
+    r.commands = calls;
+    // Two instances together, each driven by its own load generator with half the connections.
+    const [a, b] = await Promise.all([sharedA, sharedB].map((s) => load(s.port, s.child.pid, { ...request, connections: CONNECTIONS / 2, seconds: SECONDS })));
+    r.two.push({ rps: a.rps + b.rps, errors: a.errors + b.errors, non2xx: a.non2xx + b.non2xx });
+    log(`${op} round ${round + 1}/${ROUNDS}: in-memory ${Math.round(r.memory.at(-1).rps)}, one on Redis ${Math.round(one.rps)}, two on Redis ${Math.round(r.two.at(-1).rps)} req/s; ${(total / answered).toFixed(2)} commands per request`);
+  }
+  results[op] = {
+    memoryRps: median(r.memory.map((m) => m.rps)),
+    oneRps: median(r.one.map((m) => m.rps)),
+    twoRps: median(r.two.map((m) => m.rps)),
+    oneShare: median(r.one.map((m, i) => m.rps / r.memory[i].rps)),
+    twoShare: median(r.two.map((m, i) => m.rps / r.memory[i].rps)),
+    oneLatencyP50Ms: median(r.one.map((m) => m.latencyP50Ms)),
+    oneLatencyP99Ms: median(r.one.map((m) => m.latencyP99Ms)),
+    memoryLatencyP50Ms: median(r.memory.map((m) => m.latencyP50Ms)),
+    mockCpuUsPerRequest: median(r.one.map((m) => m.cpuUsPerRequest)),
+    memoryCpuUsPerRequest: median(r.memory.map((m) => m.cpuUsPerRequest)),
+    commandsPerRequest: median(r.commandsPerRequest),
+    roundTripsPerRequest: median(r.roundTripsPerRequest),
+    redisCpuUsPerRequest: median(r.redisCpuUsPerRequest),
+    commandsOfLastRound: r.commands,
+    errors: [...r.one, ...r.two].reduce((sum, m) => sum + m.errors, 0),
+    non2xx: [...r.one, ...r.two].reduce((sum, m) => sum + m.non2xx, 0),
+  };
+}
+for (const s of [memory, sharedA, sharedB]) await s.stop();
+log('client comparison (ioredis and node-redis on the API script)');
+const clients = await compareClients(redis.url, quick ? 5000 : 20000);
+redis.stop();
+
+mkdirSync(`${ROOT}.bench`, { recursive: true });
+const out = { facts: machineFacts(), settings: { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, redis: spawnSync('redis-server', ['--version'], { encoding: 'utf8' }).stdout.trim() }, results, clients };
+writeFileSync(`${ROOT}.bench/redis.json`, `${JSON.stringify(out, null, 2)}\n`);
+process.stdout.write(`${writeReport()}\n`);
+await sleep(0);

@@ -1,0 +1,62 @@
+// The options of the library's entry points, apart from mock.ts so that the shared-state assembly
+// (shared-mock.ts) can take them without importing the in-memory one.
+import type { JournalEntry } from './core/state/journal.js';
+import type { KeyConfig, Pet } from './core/types.js';
+
+/** Options of `startMock` (and of the CLI, which maps its flags onto them). */
+export interface MockOptions {
+  /** Port to listen on; 0 (the library's default) takes a free one. */
+  port?: number;
+  /** Interface to listen on; 127.0.0.1 by default. */
+  host?: string;
+  /** Faker seed for the generated animals; the same seed gives byte-identical answers. */
+  seed?: number;
+  /** How many animals to generate (50 by default: fewer than the largest page, so created ones show in a list). */
+  pets?: number;
+  /** A fixtures file (JSON array of animals or json-server db.json), or the animals themselves. */
+  fixtures?: string | readonly Pet[];
+  /** A shipped scenario name or a scenario file path. */
+  scenario?: string;
+  /** Extra keys as `KEY:PLAN[:PER_MINUTE:PER_DAY]` strings or objects. */
+  keys?: readonly (string | KeyConfig)[];
+  /** Protects the admin API: admin calls must send `Authorization: Bearer <token>`. */
+  adminToken?: string;
+  /** Host names the admin API answers to besides loopback names and `host` (as `--allow-host`). */
+  allowHosts?: readonly string[];
+  /** Open connections past which a new one gets 503 `too_many_connections` (1,000 by default). */
+  maxConnections?: number;
+  /** `X-Mock-Session` sessions kept at once; past it the least recently used is dropped (1,000 by default). */
+  maxSessions?: number;
+  /** Called once per answered API request (the CLI logs with it). */
+  onRequest?: (entry: JournalEntry) => void;
+  /** The real time source the virtual clocks run on (Date.now by default). */
+  now?: () => number;
+  /** Counts of the request log's output (the CLI's), shown by `GET /__admin/health`. */
+  logStats?: { readonly droppedLines: number; readonly readerBehind?: boolean };
+}
+
+/** Options of `createFetchHandler`: those of `startMock` without the networking ones. */
+export interface FetchHandlerOptions extends Omit<MockOptions, 'port' | 'host' | 'adminToken' | 'allowHosts' | 'maxConnections' | 'logStats'> {
+  /** The client address requests without a key are counted under (127.0.0.1 by default). */
+  clientAddress?: string;
+}
+
+/** Options of a mock whose sessions live in Redis, shared by every instance started so (docs/scale-out.md). */
+export interface SharedMockOptions extends Omit<MockOptions, 'now'> {
+  /** `redis://HOST:PORT/DB` (or `rediss://`); real time is then Redis's clock. */
+  state: string;
+  /** The key prefix of the deployment in Redis (`petstore-mock` by default). */
+  statePrefix?: string;
+  /** How long a Redis command may take before the answer is a 503 (1000 ms by default). */
+  stateTimeoutMs?: number;
+}
+
+/** Options of `createFetchHandler` on a shared state. */
+export interface SharedFetchOptions extends Omit<FetchHandlerOptions, 'now'> {
+  /** `redis://HOST:PORT/DB` (or `rediss://`); real time is then Redis's clock. */
+  state: string;
+  /** The key prefix of the deployment in Redis (`petstore-mock` by default). */
+  statePrefix?: string;
+  /** How long a Redis command may take before the answer is a 503 (1000 ms by default). */
+  stateTimeoutMs?: number;
+}

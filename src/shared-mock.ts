@@ -1,0 +1,212 @@
+// Assembles a mock whose sessions live in Redis (`state: 'redis://…'`): the same front ends, the
+// shared engine and admin state. The Redis module is imported here, on demand, and nowhere else.
+import { parseDuration, type ClockState } from './core/state/clock.js';
+import type { AdminState, ApiCore } from './core/state/backend.js';
+import type { JournalEntry } from './core/state/journal.js';
+import { compileFilter, verifyEntries, type JournalFilter, type VerifyCount } from './core/state/journal-query.js';
+import type { SessionSummary } from './core/state/sessions.js';
+import type { RequestsQuery } from './controls.js';
+import type { KeyConfig } from './core/types.js';
+import { answerFetch } from './http/fetch-handler.js';
+import { listen } from './http/server.js';
+import { prepareHost } from './files/host-data.js';
+import { ScenarioCatalogue } from './files/scenario-catalogue.js';
+import type { SharedFetchOptions, SharedMockOptions } from './library-options.js';
+import { checkOptions } from './mock-options.js';
+import { MockError, renderError } from './core/errors.js';
+import { setRateHeaders } from './core/state/limiter.js';
+import type { SharedState } from './state-redis/index.js';
+
+/** A session's controls on a shared state: as `SessionHandle`, but every call waits for Redis. */
+export interface SharedSessionHandle {
+  clock: {
+    now(): Promise<Date>;
+    state(): Promise<ClockState>;
+    set(instant: Date | string | number): Promise<void>;
+    advance(duration: string | number): Promise<void>;
+    freeze(): Promise<void>;
+    unfreeze(): Promise<void>;
+  };
+  reset(): Promise<void>;
+  /** A shipped scenario name, a name loaded before, or a file path. */
+  useScenario(nameOrFile: string): Promise<void>;
+  /** The journal, oldest first, optionally filtered (as `GET /__admin/requests`). */
+  requests(query?: RequestsQuery): Promise<JournalEntry[]>;
+  /** Asserts how many requests of the journal match, as `SessionHandle.verify` does. */
+  verify(filter: JournalFilter, count?: VerifyCount): Promise<JournalEntry[]>;
+}
+
+/** A running mock on a shared state, as `startMock({ state })` returns it. */
+export interface SharedRunningMock extends SharedSessionHandle {
+  url: string;
+  origin: string;
+  port: number;
+  keys: KeyConfig[];
+  /** The Redis key prefix of the deployment, hash tag included: `{petstore-mock}`. */
+  statePrefix: string;
+  session(id: string): SharedSessionHandle;
+  /** The sessions so far, as `GET /__admin/sessions` lists them. */
+  sessions(): Promise<SessionSummary[]>;
+  engine: ApiCore;
+  admin: AdminState;
+  close(): Promise<void>;
+}
+
+/** Session controls through the admin state, so they act exactly as the admin API does. */
+function sharedHandle(state: () => Promise<SharedState>, id: string | undefined): SharedSessionHandle {
+  const admin = async (): Promise<SharedState['admin']> => (await state()).admin;
+  const change = async (c: Parameters<AdminState['changeClock']>[1]): Promise<void> => {
+    await (await admin()).changeClock(id, c);
+  };
+  return {
+    clock: {
+      now: async () => new Date((await (await admin()).clock(id)).now),
+      state: async () => (await admin()).clock(id),
+      set: (instant) => {
+        const ms = instant instanceof Date ? instant.getTime() : typeof instant === 'number' ? instant : Date.parse(instant);
+        if (Number.isNaN(ms)) throw new Error(`petstore-mock: clock.set needs a Date, an ISO-8601 string or epoch milliseconds, not ${JSON.stringify(instant)}.`);
+        return change({ set: ms });
+      },
+      advance: (duration) => {
+        const ms = parseDuration(duration);
+        if (ms === undefined) throw new Error(`petstore-mock: clock.advance needs a duration such as '61s', '1m30s' or '1d', not ${JSON.stringify(duration)}.`);
+        return change({ advance: ms });
+      },
+      freeze: () => change({ frozen: true }),
+      unfreeze: () => change({ frozen: false }),
+    },
+    reset: async () => {
+      await (await admin()).reset(id);
+    },
+    useScenario: async (nameOrFile) => {
+      await (await admin()).useScenario(nameOrFile, id, false);
+    },
+    requests: async (query = {}) => {
+      const { details, ...filter } = query;
+      const test = compileFilter(filter);
+      return (await (await admin()).requests(id, details === true)).filter((e) => test.matches(e));
+    },
+    verify: async (filter, count) => verifyEntries(await (await admin()).requests(id), filter, count),
+  };
+}
+
+/** The catalogue and keys of an instance, known before Redis is asked anything. */
+function hostOf(options: SharedMockOptions): { scenarios: ScenarioCatalogue; keys: KeyConfig[] } {
+  const keysGiven = checkOptions(options);
+  const scenarios = new ScenarioCatalogue(prepareHost({ ...options, keys: keysGiven }));
+  const keys = [...(options.scenario ? scenarios.settings(options.scenario) : scenarios.startSettings()).keys];
+  return { scenarios, keys };
+}
+
+async function openShared(options: SharedMockOptions, scenarios: ScenarioCatalogue): Promise<SharedState> {
+  const { openSharedState } = await import('./state-redis/index.js');
+  return openSharedState({
+    url: options.state,
+    prefix: options.statePrefix,
+    scenarios,
+    startScenario: options.scenario,
+    seed: options.seed,
+    pets: options.pets,
+    fixtures: options.fixtures !== undefined,
+    commandTimeoutMs: options.stateTimeoutMs,
+    maxSessions: options.maxSessions,
+    onRequest: options.onRequest,
+  });
+}
+
+/** `startMock` with a shared state: connects, joins the deployment, then listens. */
+export async function startShared(options: SharedMockOptions): Promise<SharedRunningMock> {
+  const { scenarios, keys } = hostOf(options);
+  const shared = await openShared(options, scenarios);
+  const state = (): Promise<SharedState> => Promise.resolve(shared);
+  let running;
+  try {
+    running = await listen(shared.engine, {
+      port: options.port ?? 0,
+      host: options.host ?? '127.0.0.1',
+      adminToken: options.adminToken,
+      allowHosts: options.allowHosts,
+      maxConnections: options.maxConnections,
+      admin: shared.admin,
+      logStats: options.logStats,
+    });
+  } catch (error) {
+    await shared.close();
+    throw error;
+  }
+  return {
+    url: `${running.origin}/v1`,
+    origin: running.origin,
+    port: Number(new URL(running.origin).port),
+    keys,
+    statePrefix: shared.prefix,
+    ...sharedHandle(state, undefined),
+    session: (id) => sharedHandle(state, id),
+    sessions: () => shared.admin.sessions(),
+    engine: shared.engine,
+    admin: shared.admin,
+    close: async () => {
+      await running.close();
+      await shared.close();
+    },
+  };
+}
+
+/** A Fetch handler on a shared state, as `createFetchHandler({ state })` returns it. */
+export interface SharedFetchHandler extends SharedSessionHandle {
+  (request: Request): Promise<Response>;
+  /** Resolves once connected to Redis and joined to the deployment; rejects saying why not (unreachable, other settings). */
+  ready(): Promise<void>;
+  keys: KeyConfig[];
+  session(id: string): SharedSessionHandle;
+  sessions(): Promise<SessionSummary[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * `createFetchHandler` with a shared state. It connects in the background: `await handle.ready()`
+ * to know it joined; until then (and while Redis cannot be reached) requests are answered with
+ * the 503 `state_unavailable`, and a failed connection is tried again on the next request.
+ */
+export function sharedFetchHandler(options: SharedFetchOptions): SharedFetchHandler {
+  const { scenarios, keys } = hostOf(options);
+  const address = options.clientAddress ?? '127.0.0.1';
+  let opening: Promise<SharedState> | undefined;
+  const state = (): Promise<SharedState> => {
+    if (!opening) {
+      const attempt = openShared(options, scenarios);
+      opening = attempt;
+      attempt.catch(() => {
+        if (opening === attempt) opening = undefined;
+      });
+    }
+    return opening;
+  };
+  const anonymous = scenarios.startSettings().anonymousLimits;
+  const handler = async (request: Request): Promise<Response> => {
+    let shared: SharedState;
+    try {
+      shared = await state();
+    } catch (error) {
+      const answer = renderError(new MockError('state_unavailable', `${(error as Error).message} Retry after 1 s.`, { headers: { 'Retry-After': '1' } }), { 'Access-Control-Allow-Origin': '*' });
+      setRateHeaders(answer.headers, { limit: anonymous.perMinute, remaining: 0, reset: Math.ceil(Date.now() / 1000) + 1 }, false);
+      return new Response(request.method === 'HEAD' ? null : answer.body, { status: answer.status, headers: answer.headers });
+    }
+    return answerFetch(shared.engine, request, address);
+  };
+  void state().catch(() => undefined);
+  return Object.assign(handler, {
+    keys,
+    ...sharedHandle(state, undefined),
+    session: (id: string) => sharedHandle(state, id),
+    sessions: async () => (await state()).admin.sessions(),
+    ready: async () => {
+      await state();
+    },
+    close: async () => {
+      const current = opening;
+      opening = undefined;
+      if (current) await (await current.catch(() => undefined))?.close();
+    },
+  });
+}

@@ -1,0 +1,168 @@
+// The admin API's calls on a shared state: each is one script run in Redis, so a reset, a clock
+// move or a scenario switch on any instance is seen by every instance at once.
+import { checkClockChange, keyView, type AdminState, type ClockChange, type JournalInfo, type StateReport } from '../core/state/backend.js';
+import type { ClockState } from '../core/state/clock.js';
+import type { JournalEntry } from '../core/state/journal.js';
+import { sessionIdOf, type Eviction, type SessionSummary } from '../core/state/sessions.js';
+import { keyBucket } from '../core/state/world.js';
+import type { ScenarioCatalogue } from '../files/scenario-catalogue.js';
+import { displayUrl, type Reply, type StateConnection } from './connection.js';
+import type { SettingsEntry, SettingsRegistry } from './settings-registry.js';
+
+/** What one admin script run tells: the session's settings, its clock, and the action's result. */
+interface AdminReply {
+  sid: string;
+  entry: SettingsEntry;
+  clock: ClockState;
+  now: number;
+  extra: Reply[number];
+  sessions: number;
+  journal: JournalInfo;
+}
+
+/** The admin side of a shared state. */
+export class RedisAdmin implements AdminState {
+  constructor(
+    private readonly conn: StateConnection,
+    private readonly prefix: string,
+    private readonly registry: SettingsRegistry,
+    private readonly scenarios: ScenarioCatalogue,
+    private readonly maxSessions: number,
+    private readonly register: () => Promise<void>,
+  ) {}
+
+  /** The last session clock an admin call read: it dates that call's answer. */
+  private lastNow: number | undefined;
+
+  dateNow(): number {
+    return this.lastNow ?? Date.now();
+  }
+
+  async evictions(): Promise<Eviction[]> {
+    const r = await this.call(undefined, 'evictions');
+    return (r.extra as [string, string, string][]).map(([session, at, entries]) => ({ session, at: new Date(Number(at)).toISOString(), journalEntries: Number(entries) }));
+  }
+
+  stateReport(): StateReport {
+    return { engine: 'redis', url: displayUrl(this.conn.url), prefix: this.prefix, reachable: this.conn.connected };
+  }
+
+  private async call(session: string | undefined, action: string, ...args: (string | number)[]): Promise<AdminReply> {
+    const sid = sessionIdOf(session);
+    for (let attempt = 0; ; attempt++) {
+      const reply = await this.conn.run('petAdmin', `${this.prefix}:s:${sid}`, [this.prefix, sid, this.maxSessions, action, ...args]);
+      if (reply[0] === 'ok') {
+        const entry = await this.registry.seen(sid, String(reply[1]));
+        const now = Number(reply[2]);
+        this.lastNow = now;
+        const override = String(reply[7] ?? '');
+        const journal: JournalInfo = {
+          session: sid,
+          details: override !== '' ? override === '1' : entry.settings.journalDetails === true,
+          entries: Number(reply[8]),
+          capacity: entry.settings.journalSize,
+          total: Number(reply[6]),
+        };
+        return { sid, entry, now, clock: { now: new Date(now).toISOString(), frozen: Number(reply[3]) === 1 }, extra: reply[4], sessions: Number(reply[5]), journal };
+      }
+      if (reply[0] === 'pending') {
+        // Journal entries of answered requests are on their way (at most 2 s, then let go).
+        attempt--;
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        continue;
+      }
+      if (attempt >= 3) throw new Error(`petstore-mock: the shared state kept changing under the admin call ${action}`);
+      if (reply[0] === 'missing') await this.registry.restore(String(reply[1]));
+      else await this.register();
+    }
+  }
+
+  async health(session: string | undefined): Promise<{ sessions: number; scenario: string; state: StateReport }> {
+    const r = await this.call(session, 'state');
+    return { sessions: r.sessions + 1, scenario: r.entry.settings.scenario, state: this.stateReport() };
+  }
+
+  async reset(session: string | undefined): Promise<{ session: string; scenario: string; clock: ClockState }> {
+    const r = await this.call(session, 'reset');
+    return { session: sessionIdOf(session), scenario: r.entry.settings.scenario, clock: r.clock };
+  }
+
+  async scenario(session: string | undefined): Promise<{ name: string; clock: ClockState }> {
+    const r = await this.call(session, 'state');
+    return { name: r.entry.settings.scenario, clock: r.clock };
+  }
+
+  /** By name over HTTP; the library may also pass a file path (`byName` false). */
+  async useScenario(name: string, session: string | undefined, byName = true): Promise<{ name: string; session: string; clock: ClockState }> {
+    const sid = sessionIdOf(session);
+    const entry = await this.registry.register(name, byName);
+    const r = await this.call(sid, 'apply', entry.id);
+    return { name: r.entry.settings.scenario, session: sid, clock: r.clock };
+  }
+
+  async clock(session: string | undefined): Promise<ClockState> {
+    return (await this.call(session, 'state')).clock;
+  }
+
+  async changeClock(session: string | undefined, change: ClockChange): Promise<ClockState> {
+    const before = await this.call(session, 'state');
+    checkClockChange(before.now, change);
+    const ops: string[] = [];
+    if (change.frozen === true) ops.push('freeze');
+    if (change.set !== undefined) ops.push(`set:${change.set}`);
+    if (change.advance !== undefined) ops.push(`advance:${change.advance}`);
+    if (change.frozen === false) ops.push('unfreeze');
+    return (await this.call(session, 'clock', ops.join(','))).clock;
+  }
+
+  async requests(session: string | undefined, details = false): Promise<JournalEntry[]> {
+    const r = await this.call(session, 'journal');
+    // Entries land in the order their writes arrive; their numbers give the order of the requests.
+    return (r.extra as string[])
+      .map((line) => {
+        const entry = JSON.parse(line) as JournalEntry;
+        if (!details) delete entry.details;
+        return entry;
+      })
+      .sort((a, b) => a.seq - b.seq);
+  }
+
+  async journal(session: string | undefined): Promise<JournalInfo> {
+    return (await this.call(session, 'jinfo')).journal;
+  }
+
+  async recordDetails(session: string | undefined, on: boolean): Promise<JournalInfo> {
+    return (await this.call(session, 'details', on ? '1' : '0')).journal;
+  }
+
+  async sessions(): Promise<SessionSummary[]> {
+    const r = await this.call(undefined, 'sessions');
+    const rows = r.extra as [string, string, string, string, string][];
+    const summaries = await Promise.all(
+      rows.map(async ([id, setId, total, lastUsed, now]) => ({
+        lastUsed: Number(lastUsed),
+        summary: { id, scenario: (await this.registry.entry(setId)).settings.scenario, lastUsedAt: new Date(Number(lastUsed)).toISOString(), requests: Number(total), clock: new Date(Number(now)).toISOString() },
+      })),
+    );
+    const [first, ...rest] = summaries;
+    return [first, ...rest.sort((a, b) => b.lastUsed - a.lastUsed)].filter((row) => row !== undefined).map((row) => row.summary);
+  }
+
+  async keys(session: string | undefined): Promise<ReturnType<typeof keyView>[]> {
+    const sid = sessionIdOf(session);
+    const entry = this.registry.guess(sid);
+    const keys = [...entry.keys.values()];
+    const r = await this.call(sid, 'peek', ...keys.flatMap((k) => [keyBucket(k.key), k.limits.perMinute, k.limits.perDay]));
+    // The session may have switched settings since this instance last looked: ask again with the right keys.
+    if (r.entry !== entry) return this.keys(session);
+    const reports = r.extra as [number, number, string, string, string][];
+    return keys.map((k, i) => {
+      const [limit, remaining, reset, bannedUntil, outcome] = reports[i];
+      return keyView(k, { limit: Number(limit), remaining: Number(remaining), reset: Number(reset), bannedUntil: outcome === 'b' ? Number(bannedUntil) : undefined });
+    });
+  }
+
+  listScenarios(): { name: string; description: string }[] {
+    return this.scenarios.list();
+  }
+}

@@ -1,0 +1,128 @@
+// The settings sessions run under, shared by id: the start settings of the deployment, and each
+// scenario a session switched to, stored in Redis by its text so instances on other hosts can
+// compile the same settings. Each instance keeps what it compiled.
+import { createHash } from 'node:crypto';
+import type { ScenarioCatalogue } from '../files/scenario-catalogue.js';
+import type { CompiledAnswer } from '../core/scenarios/scenario-runtime.js';
+import type { KeyConfig } from '../core/types.js';
+import { PetStore } from '../core/state/store.js';
+import type { WorldSettings } from '../core/state/world.js';
+import type { StateConnection } from './connection.js';
+
+/** One settings id with what requests need from it, computed once. */
+export interface SettingsEntry {
+  id: string;
+  settings: WorldSettings;
+  keys: Map<string, KeyConfig>;
+  /** Step times, comma-separated, as the API script reads them. */
+  times: string;
+  repeat: string;
+  /** What the script needs to apply the settings to a session. */
+  init: string;
+  /** The base animals alone, to look one up by id. */
+  baseStore: PetStore;
+  /** The scenario's text and path as stored in Redis (none for the start settings). */
+  scenario?: string;
+}
+
+/** The start settings' id. */
+export const START = 'start';
+const REMEMBERED_SESSIONS = 10_000;
+
+export function digest(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+/** The one-letter kind of an answer the scripts act on: normal, forced, or a forced 429 (which refunds). */
+export function answerCode(answer: CompiledAnswer): string {
+  if (answer.kind === 'normal') return 'n';
+  return answer.kind === 'error' && answer.status === 429 ? 'r' : 'f';
+}
+
+function entryOf(id: string, settings: WorldSettings, scenario?: string): SettingsEntry {
+  const spec = settings.runtimeSpec;
+  const init = {
+    start: settings.clock.start,
+    frozen: settings.clock.frozen,
+    usage: settings.usage,
+    chaosSeed: (spec?.chaos?.seed ?? 0) >>> 0,
+    latencySeed: (spec?.latency?.seed ?? 0) >>> 0,
+    nextId: settings.base.maxId + 1,
+  };
+  return {
+    id,
+    settings,
+    keys: new Map(settings.keys.map((k) => [k.key, k])),
+    // A step that answers forever never moves on: -1 to the script.
+    times: spec ? spec.steps.map((s) => (s.times === Infinity ? -1 : s.times)).join(',') : '',
+    repeat: spec?.repeat ? '1' : '0',
+    init: JSON.stringify(init),
+    baseStore: new PetStore(settings.base),
+    scenario,
+  };
+}
+
+/** The settings this instance knows, and the settings id it last saw each session run under. */
+export class SettingsRegistry {
+  private readonly entries = new Map<string, SettingsEntry>();
+  private readonly bySession = new Map<string, string>();
+  readonly start: SettingsEntry;
+
+  constructor(
+    private readonly conn: StateConnection,
+    private readonly prefix: string,
+    private readonly scenarios: ScenarioCatalogue,
+    start: WorldSettings,
+  ) {
+    this.start = entryOf(START, start);
+    this.entries.set(START, this.start);
+  }
+
+  /** The settings a session most likely runs under; the script corrects a stale guess. */
+  guess(session: string): SettingsEntry {
+    return this.entries.get(this.bySession.get(session) ?? START) ?? this.start;
+  }
+
+  /** Notes the settings a session runs under, loading them from Redis when this instance has not seen them. */
+  async seen(session: string, id: string): Promise<SettingsEntry> {
+    if (this.bySession.size >= REMEMBERED_SESSIONS) this.bySession.clear();
+    this.bySession.set(session, id);
+    return this.entries.get(id) ?? this.load(id);
+  }
+
+  /** The settings of an id, loaded from Redis when this instance has not seen them. */
+  async entry(id: string): Promise<SettingsEntry> {
+    return this.entries.get(id) ?? this.load(id);
+  }
+
+  private async load(id: string): Promise<SettingsEntry> {
+    const reply = await this.conn.run('petSettings', `${this.prefix}:scn:${id}`, [this.prefix, 'get', id]);
+    const raw = reply[1];
+    if (typeof raw !== 'string') throw new Error(`petstore-mock: the shared state names settings ${id}, which it does not hold; reset the session (POST /__admin/reset).`);
+    const { text, file } = JSON.parse(raw) as { text: string; file: string };
+    const entry = entryOf(id, this.scenarios.fromText(text, file), raw);
+    this.entries.set(id, entry);
+    return entry;
+  }
+
+  /** Compiles a scenario (by name, or by path for the library), stores it in Redis and returns its entry. */
+  async register(nameOrFile: string, byName: boolean): Promise<SettingsEntry> {
+    const { settings, source } = byName ? this.scenarios.loadByName(nameOrFile) : this.scenarios.load(nameOrFile);
+    const id = `${source.name}-${digest(source.text)}`;
+    const entry = this.entries.get(id) ?? entryOf(id, settings, JSON.stringify({ text: source.text, file: source.file }));
+    this.entries.set(id, entry);
+    await this.store(entry);
+    return entry;
+  }
+
+  /** Writes an entry's scenario text and init into Redis again (after Redis lost them). */
+  async restore(id: string): Promise<void> {
+    const entry = this.entries.get(id);
+    if (entry) await this.store(entry);
+  }
+
+  private async store(entry: SettingsEntry): Promise<void> {
+    if (entry.scenario === undefined) return;
+    await this.conn.run('petSettings', `${this.prefix}:scn:${entry.id}`, [this.prefix, 'put', entry.id, entry.scenario, entry.init]);
+  }
+}

@@ -1,0 +1,77 @@
+// The library on a shared state: startMock({ state }) and createSharedFetchHandler, their async
+// session controls, and a scenario file loaded on one instance used by name on another.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFetchHandler, startMock, type SharedFetchHandler, type SharedRunningMock } from '../../src/index.js';
+import { T0 } from '../support/mock.js';
+import { TestRedis, redisAvailable } from '../support/redis.js';
+
+const run = redisAvailable();
+const AUTH = { authorization: 'Bearer demo-pro' };
+
+describe.skipIf(!run)('the library with a shared state', () => {
+  it('createFetchHandler({ state }) on an unreachable Redis answers 503 state_unavailable and ready() says why', async () => {
+    const url = `redis://127.0.0.1:${redis.port + 1}/0`;
+    const lost = createFetchHandler({ state: url });
+    await expect(lost.ready()).rejects.toThrow(`cannot reach the shared state at ${url}`);
+    const res = await lost(new Request('http://mock/v1/pets', { headers: AUTH }));
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('1');
+    expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(((await res.json()) as { code: string }).code).toBe('state_unavailable');
+    await lost.close();
+  });
+
+  let redis: TestRedis;
+  let mock: SharedRunningMock;
+  let handler: SharedFetchHandler;
+
+  beforeAll(async () => {
+    redis = await TestRedis.start();
+    mock = await startMock({ state: redis.url, statePrefix: 'lib' });
+    handler = createFetchHandler({ state: redis.url, statePrefix: 'lib' });
+    await handler.ready();
+  });
+  afterAll(async () => {
+    await mock?.close();
+    await handler?.close();
+    await redis?.stop();
+  });
+
+  it('refuses a statePrefix that would break the hash tag, naming the option', async () => {
+    await expect(startMock({ state: redis.url, statePrefix: 'a}{b' })).rejects.toThrow('the option "statePrefix" must be 1 to 64 letters');
+  });
+
+  it('session controls wait for Redis and act on every instance: clock, requests, reset', async () => {
+    await mock.clock.freeze();
+    await mock.clock.set(T0);
+    await handler.clock.advance('90s');
+    expect(await mock.clock.state()).toEqual({ now: new Date(T0 + 90_000).toISOString(), frozen: true });
+    expect((await mock.clock.now()).getTime()).toBe(T0 + 90_000);
+    const res = await handler(new Request('http://mock/v1/pets', { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: '{"name":"Fetch","categoryId":2}' }));
+    expect(res.status).toBe(201);
+    const got = await fetch(`${mock.url}/pets/151`, { headers: AUTH });
+    expect(await got.json()).toEqual({ id: 151, name: 'Fetch', categoryId: 2 });
+    expect((await mock.requests()).map((e) => [e.method, e.status, e.at])).toEqual([
+      ['POST', 201, new Date(T0 + 90_000).toISOString()],
+      ['GET', 200, new Date(T0 + 90_000).toISOString()],
+    ]);
+    await handler.reset();
+    expect(await mock.requests()).toEqual([]);
+    expect((await fetch(`${mock.url}/pets/151`, { headers: AUTH })).status).toBe(404);
+  });
+
+  it('a scenario file used on one instance is known by name to another, by its contents', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-mock-'));
+    const file = join(dir, 'only-gets-fail.yaml');
+    writeFileSync(file, 'description: every get fails\nsteps:\n  - match: { operation: getPet }\n    times: 100\n    answer: { status: 500 }\n');
+    await handler.session('w1').useScenario(file);
+    const res = await fetch(`${mock.url}/pets/1`, { headers: { ...AUTH, 'x-mock-session': 'w1' } });
+    expect(res.status).toBe(500);
+    expect(((await res.json()) as { message: string }).message).toContain('scenario only-gets-fail, step 1 (1 of 100)');
+    const scenario = (await (await fetch(`${mock.origin}/__admin/scenario`, { headers: { 'x-mock-session': 'w1' } })).json()) as { name: string };
+    expect(scenario.name).toBe('only-gets-fail');
+  });
+});
