@@ -3,10 +3,13 @@ import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import { shippedScenarioObjects } from './scripts/shipped-scenarios.mjs';
 
+const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+
 export default defineConfig({
-  // As in scripts/build.mjs: the seeded animals' names, read from Faker's English locale, and the
-  // scenario schema and the shipped scenarios the browser build has in place of files.
+  // As in scripts/build.mjs: the seeded animals' names, read from Faker's English locale, the
+  // scenario schema and the shipped scenarios the browser build has in place of files, and the version.
   define: {
+    __PETSTORE_VERSION__: JSON.stringify(version),
     __PETSTORE_PET_NAMES__: JSON.stringify(english.rawDefinitions.animal?.pet_name),
     __PETSTORE_SCENARIO_SCHEMA__: readFileSync('scenarios/scenario.schema.json', 'utf8'),
     __PETSTORE_SHIPPED_SCENARIOS__: JSON.stringify(shippedScenarioObjects()),

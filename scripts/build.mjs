@@ -9,7 +9,9 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:
 // The seeded animals' names come from Faker's English locale; defining them at build time spares
 // start-up the parse of the whole locale (src/core/state/seed.ts).
 const { faker: english } = await import('@faker-js/faker/locale/en');
-const define = { __PETSTORE_PET_NAMES__: JSON.stringify(english.rawDefinitions.animal.pet_name) };
+// The version the CLI prints is package.json's, so there is no second copy to forget.
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+const define = { __PETSTORE_PET_NAMES__: JSON.stringify(english.rawDefinitions.animal.pet_name), __PETSTORE_VERSION__: JSON.stringify(version) };
 
 rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist', { recursive: true });

@@ -1,5 +1,6 @@
 // The test controls of a mock's sessions, shared by the server, the Fetch handler and the browser
 // build; nothing here touches the disk or the network.
+import { UserError, named } from './core/errors.js';
 import { INSTANT_HINT, isValidInstant, parseDuration, parseInstant, type ClockState } from './core/state/clock.js';
 import type { MockEngine } from './core/pipeline/engine.js';
 import type { JournalEntry } from './core/state/journal.js';
@@ -28,7 +29,10 @@ export interface RequestsQuery extends JournalFilter {
 export interface SessionHandle {
   /** The session's virtual clock. */
   clock: MockClock;
-  /** Restores the session's store, counters, bans, clock and journal, under its current scenario. */
+  /**
+   * Restores the session's store, counters, bans, clock and journal, under its current scenario
+   * as its files read now; throws `ScenarioError` or another `UserError` if one has a mistake.
+   */
   reset(): void;
   /** Switches the session to a scenario (a shipped name or a file path) and starts it afresh; throws `ScenarioError`. */
   useScenario(nameOrFile: string): void;
@@ -53,13 +57,13 @@ export function clockOf(world: () => World): MockClock {
       // Strings are read as scenario files and the admin API read them: strictly.
       const ms = instant instanceof Date ? instant.getTime() : typeof instant === 'number' ? instant : typeof instant === 'string' ? parseInstant(instant) : undefined;
       if (ms === undefined || !isValidInstant(ms)) {
-        throw new RangeError(`petstore-mock: clock.set needs a valid Date, epoch milliseconds within ±8.64e15, or ${INSTANT_HINT}; not ${JSON.stringify(instant) ?? String(instant)}.`);
+        throw new RangeError(named(`clock.set needs a valid Date, epoch milliseconds within ±8.64e15, or ${INSTANT_HINT}; not ${JSON.stringify(instant) ?? String(instant)}.`));
       }
       world().clock.set(ms);
     },
     advance: (duration) => {
       const ms = parseDuration(duration);
-      if (ms === undefined) throw new Error(`petstore-mock: clock.advance needs a duration such as '61s', '1m30s' or '1d', not ${JSON.stringify(duration)}.`);
+      if (ms === undefined) throw new UserError(`clock.advance needs a duration such as '61s', '1m30s' or '1d', not ${JSON.stringify(duration)}.`);
       world().clock.advance(ms);
     },
     freeze: () => world().clock.freeze(),
@@ -67,13 +71,24 @@ export function clockOf(world: () => World): MockClock {
   };
 }
 
-/** The controls of one session (the default one for `undefined`); scenarios come from `scenarioSettings`. */
-export function sessionControls(engine: MockEngine, id: string | undefined, scenarioSettings: (nameOrFile: string) => WorldSettings): SessionHandle {
+/** Where a mock's scenarios come from: files on the server, objects in the browser build. */
+export interface ScenarioSource {
+  /** The settings of a scenario by name (or, where files are read, by path). */
+  settings(nameOrFile: string): WorldSettings;
+  /** The current version of the scenario a session runs, for a reset; without it a reset reapplies what it has. */
+  latest?(name: string): WorldSettings;
+}
+
+/** The controls of one session (the default one for `undefined`); scenarios come from `scenarios`. */
+export function sessionControls(engine: MockEngine, id: string | undefined, scenarios: ScenarioSource): SessionHandle {
   const world = (): World => engine.sessions.resolve(id);
   return {
     clock: clockOf(world),
-    reset: () => world().reset(),
-    useScenario: (nameOrFile) => world().apply(scenarioSettings(nameOrFile)),
+    reset: () => {
+      const w = world();
+      w.apply(scenarios.latest ? scenarios.latest(w.settings.scenario) : w.settings);
+    },
+    useScenario: (nameOrFile) => world().apply(scenarios.settings(nameOrFile)),
     requests: (query = {}) => {
       const { details, ...filter } = query;
       const test = compileFilter(filter);

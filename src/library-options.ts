@@ -2,6 +2,7 @@
 // (shared-mock.ts) can take them without importing the in-memory one.
 import type { JournalEntry } from './core/state/journal.js';
 import type { KeyConfig, Pet } from './core/types.js';
+import type { ReloadReport } from './files/live-reload.js';
 
 /** Options of `startMock` (and of the CLI, which maps its flags onto them). */
 export interface MockOptions {
@@ -33,16 +34,24 @@ export interface MockOptions {
   now?: () => number;
   /** Counts of the request log's output (the CLI's), shown by `GET /__admin/health`. */
   logStats?: { readonly droppedLines: number; readonly readerBehind?: boolean };
+  /**
+   * Reloads scenario files and the fixtures file when they change, restarting the sessions that
+   * use them in the new version (`--watch`). A file with a mistake keeps the old version running.
+   */
+  watch?: boolean;
+  /** Called after each reload under `watch`, with what changed, what restarted and any mistake. */
+  onReload?: (report: ReloadReport) => void;
 }
 
 /** Options of `createFetchHandler`: those of `startMock` without the networking ones. */
-export interface FetchHandlerOptions extends Omit<MockOptions, 'port' | 'host' | 'adminToken' | 'allowHosts' | 'maxConnections' | 'logStats'> {
+export interface FetchHandlerOptions extends Omit<MockOptions, 'port' | 'host' | 'adminToken' | 'allowHosts' | 'maxConnections' | 'logStats' | 'watch' | 'onReload'> {
   /** The client address requests without a key are counted under (127.0.0.1 by default). */
   clientAddress?: string;
 }
 
 /** Options of a mock whose sessions live in Redis, shared by every instance started so (docs/scale-out.md). */
-export interface SharedMockOptions extends Omit<MockOptions, 'now'> {
+// Live reload restarts this process's sessions; a shared state's sessions live in Redis.
+export interface SharedMockOptions extends Omit<MockOptions, 'now' | 'watch' | 'onReload'> {
   /** `redis://HOST:PORT/DB` (or `rediss://`); real time is then Redis's clock. */
   state: string;
   /** The key prefix of the deployment in Redis (`petstore-mock` by default). */

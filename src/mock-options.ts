@@ -1,19 +1,15 @@
 // The library's options checked before anything starts: a wrong value is named with what to give
 // instead, rather than surfacing later as a 500 on every request or a bare RangeError.
+import { UserError } from './core/errors.js';
 import { PLAN_LIMITS, PLAN_NAMES, parseKeySpec } from './core/state/plans.js';
 import type { KeyConfig, PlanName } from './core/types.js';
 
 /** A library option with a value the mock cannot use; the message names the option. */
-export class MockOptionError extends TypeError {
-  constructor(message: string) {
-    super(message);
-    this.name = 'MockOptionError';
-  }
-}
+export class MockOptionError extends UserError {}
 
 function fail(option: string, wanted: string, value: unknown): never {
   const shown = typeof value === 'function' ? 'a function' : typeof value === 'bigint' ? `${value}n` : JSON.stringify(value) ?? String(value);
-  throw new MockOptionError(`petstore-mock: the option "${option}" must be ${wanted}, not ${shown.slice(0, 80)}.`);
+  throw new MockOptionError(`the option "${option}" must be ${wanted}, not ${shown.slice(0, 80)}.`);
 }
 
 function integer(option: string, value: unknown, min: number, max: number): void {
@@ -44,6 +40,8 @@ export interface CheckedOptions {
   maxSessions?: unknown;
   onRequest?: unknown;
   now?: unknown;
+  watch?: unknown;
+  onReload?: unknown;
   clientAddress?: unknown;
 }
 
@@ -69,6 +67,8 @@ export function checkOptions(options: CheckedOptions): KeyConfig[] {
   integer('maxConnections', options.maxConnections, 1, 1_000_000);
   integer('maxSessions', options.maxSessions, 1, 100_000);
   callable('onRequest', options.onRequest);
+  callable('onReload', options.onReload);
+  if (options.watch !== undefined && typeof options.watch !== 'boolean') fail('watch', 'true or false', options.watch);
   callable('now', options.now);
   text('clientAddress', options.clientAddress);
   if (options.keys === undefined) return [];

@@ -2,16 +2,17 @@
 // and one of the two front ends (the HTTP server or the fetch handler).
 import './node-platform.js';
 import { MockEngine } from './core/pipeline/engine.js';
-import { listSessions, sessionControls, type SessionHandle } from './controls.js';
+import { listSessions, sessionControls, type ScenarioSource, type SessionHandle } from './controls.js';
 import type { SessionSummary } from './core/state/sessions.js';
 import type { KeyConfig } from './core/types.js';
 import { answerFetch } from './http/fetch-handler.js';
-import { listen } from './http/server.js';
+import { listen, type RunningServer } from './http/server.js';
 import { memoryAdmin, type AdminState } from './core/state/backend.js';
 import { sharedFetchHandler, startShared, type SharedFetchHandler, type SharedRunningMock } from './shared-mock.js';
 import type { FetchHandlerOptions, MockOptions, SharedFetchOptions, SharedMockOptions } from './library-options.js';
 import { prepareHost } from './files/host-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
+import { reloadSessions, watchFiles, type ReloadReport } from './files/live-reload.js';
 import { checkOptions } from './mock-options.js';
 
 export { clockOf, type MockClock, type SessionHandle } from './controls.js';
@@ -33,6 +34,11 @@ export interface RunningMock extends SessionHandle {
   sessions(): SessionSummary[];
   /** The core, for in-process use. */
   engine: MockEngine;
+  /**
+   * Re-reads the files now, as `watch` does on a change; undefined when none changed. Sessions
+   * of a changed scenario restart in its new version.
+   */
+  reload(): ReloadReport | undefined;
   close(): Promise<void>;
 }
 
@@ -43,6 +49,9 @@ interface Core {
   admin: AdminState;
   /** The test controls of one session (the default one for `undefined`). */
   session(id: string | undefined): SessionHandle;
+  reload(): ReloadReport | undefined;
+  /** Stops watching files. */
+  stop(): void;
 }
 
 function createCore(options: MockOptions & { clientAddress?: string }): Core {
@@ -50,9 +59,25 @@ function createCore(options: MockOptions & { clientAddress?: string }): Core {
   const scenarios = new ScenarioCatalogue(prepareHost({ ...options, keys: keysGiven }));
   const settings = options.scenario ? scenarios.settings(options.scenario) : scenarios.startSettings();
   const engine = new MockEngine({ settings, now: options.now, onRequest: options.onRequest, maxSessions: options.maxSessions });
-  const session = (id: string | undefined): SessionHandle => sessionControls(engine, id, (nameOrFile) => scenarios.settings(nameOrFile));
+  const reload = (): ReloadReport | undefined => reloadSessions(scenarios, engine.sessions);
+  const watching = options.watch
+    ? watchFiles(() => scenarios.watchedFiles(), () => {
+        const report = reload();
+        if (report) options.onReload?.(report);
+      })
+    : undefined;
+  // A reset or a switch reads the scenario's files as they are now, as a reload would.
+  const source: ScenarioSource = {
+    settings: (nameOrFile) => {
+      const found = scenarios.settings(nameOrFile);
+      watching?.sync();
+      return found;
+    },
+    latest: (name) => scenarios.latest(name),
+  };
+  const session = (id: string | undefined): SessionHandle => sessionControls(engine, id, source);
   const admin = memoryAdmin(engine.sessions, scenarios);
-  return { engine, keys: [...settings.keys], admin, session };
+  return { engine, keys: [...settings.keys], admin, session, reload, stop: () => watching?.close() };
 }
 
 /**
@@ -63,16 +88,22 @@ export async function startMock(options: SharedMockOptions): Promise<SharedRunni
 export async function startMock(options?: MockOptions): Promise<RunningMock>;
 export async function startMock(options: MockOptions | SharedMockOptions = {}): Promise<RunningMock | SharedRunningMock> {
   if ('state' in options && typeof options.state === 'string') return startShared(options);
-  const { engine, keys, admin, session } = createCore(options);
-  const running = await listen(engine, {
-    port: options.port ?? 0,
-    host: options.host ?? '127.0.0.1',
-    adminToken: options.adminToken,
-    allowHosts: options.allowHosts,
-    maxConnections: options.maxConnections,
-    admin,
-    logStats: options.logStats,
-  });
+  const { engine, keys, admin, session, reload, stop } = createCore(options);
+  let running: RunningServer;
+  try {
+    running = await listen(engine, {
+      port: options.port ?? 0,
+      host: options.host ?? '127.0.0.1',
+      adminToken: options.adminToken,
+      allowHosts: options.allowHosts,
+      maxConnections: options.maxConnections,
+      admin,
+      logStats: options.logStats,
+    });
+  } catch (error) {
+    stop();
+    throw error;
+  }
   return {
     url: `${running.origin}/v1`,
     origin: running.origin,
@@ -82,7 +113,11 @@ export async function startMock(options: MockOptions | SharedMockOptions = {}): 
     session,
     sessions: () => listSessions(engine),
     engine,
-    close: () => running.close(),
+    reload,
+    close: () => {
+      stop();
+      return running.close();
+    },
   };
 }
 
@@ -107,7 +142,7 @@ export function createFetchHandler(options: SharedFetchOptions): SharedFetchHand
 export function createFetchHandler(options?: FetchHandlerOptions): MockFetchHandler;
 export function createFetchHandler(options: FetchHandlerOptions | SharedFetchOptions = {}): MockFetchHandler | SharedFetchHandler {
   if ('state' in options && typeof options.state === 'string') return sharedFetchHandler(options);
-  const { engine, keys, session } = createCore(options);
+  const { engine, keys, session } = createCore({ ...options, watch: false });
   const address = options.clientAddress ?? '127.0.0.1';
   const handler = (request: Request): Promise<Response> => answerFetch(engine, request, address);
   return Object.assign(handler, { keys, ...session(undefined), session, sessions: () => listSessions(engine), engine });

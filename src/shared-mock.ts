@@ -13,7 +13,7 @@ import { prepareHost } from './files/host-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
 import type { SharedFetchOptions, SharedMockOptions } from './library-options.js';
 import { checkOptions } from './mock-options.js';
-import { MockError, renderError } from './core/errors.js';
+import { MockError, UserError, renderError } from './core/errors.js';
 import { setRateHeaders } from './core/state/limiter.js';
 import type { SharedState } from './state-redis/index.js';
 
@@ -64,12 +64,12 @@ function sharedHandle(state: () => Promise<SharedState>, id: string | undefined)
       state: async () => (await admin()).clock(id),
       set: (instant) => {
         const ms = instant instanceof Date ? instant.getTime() : typeof instant === 'number' ? instant : Date.parse(instant);
-        if (Number.isNaN(ms)) throw new Error(`petstore-mock: clock.set needs a Date, an ISO-8601 string or epoch milliseconds, not ${JSON.stringify(instant)}.`);
+        if (Number.isNaN(ms)) throw new UserError(`clock.set needs a Date, an ISO-8601 string or epoch milliseconds, not ${JSON.stringify(instant)}.`);
         return change({ set: ms });
       },
       advance: (duration) => {
         const ms = parseDuration(duration);
-        if (ms === undefined) throw new Error(`petstore-mock: clock.advance needs a duration such as '61s', '1m30s' or '1d', not ${JSON.stringify(duration)}.`);
+        if (ms === undefined) throw new UserError(`clock.advance needs a duration such as '61s', '1m30s' or '1d', not ${JSON.stringify(duration)}.`);
         return change({ advance: ms });
       },
       freeze: () => change({ frozen: true }),

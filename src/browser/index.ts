@@ -78,13 +78,13 @@ export function createFetchHandler(options: BrowserMockOptions = {}): BrowserFet
     if (typeof scenario !== 'string') return remember(scenario);
     const object = shipped.get(scenario);
     const settings = known.get(scenario) ?? (object && remember(object));
-    if (!settings) throw new ScenarioError(`petstore-mock: unknown scenario ${JSON.stringify(scenario)}; the browser build knows ${names().join(', ')}. Give scenario objects in the scenarios option, or pass the object itself.`);
+    if (!settings) throw new ScenarioError(`unknown scenario ${JSON.stringify(scenario)}; the browser build knows ${names().join(', ')}. Give scenario objects in the scenarios option, or pass the object itself.`);
     return settings;
   };
   const settings = options.scenario === undefined ? host.defaults : settingsOf(options.scenario);
   const engine = new MockEngine({ settings, now: options.now, onRequest: options.onRequest });
   const session = (id: string | undefined): BrowserSessionHandle => {
-    const controls = sessionControls(engine, id, (name) => settingsOf(name));
+    const controls = sessionControls(engine, id, { settings: (name) => settingsOf(name) });
     return { ...controls, useScenario: (scenario) => engine.sessions.resolve(id).apply(settingsOf(scenario)) };
   };
   const address = options.clientAddress ?? '127.0.0.1';

@@ -45,13 +45,13 @@ function placeOf(name: string, path: readonly (string | number)[]): string {
 export function compileScenarioObject(value: unknown, host: ScenarioHost): WorldSettings {
   const name = value !== null && typeof value === 'object' && typeof (value as { name?: unknown }).name === 'string' ? (value as { name: string }).name : '(unnamed)';
   const problem = pickError(schemaErrors(value));
-  if (problem) throw new ScenarioError(`petstore-mock: ${placeOf(name, problem.path)}: ${problem.message}; fix the object and try again.`);
+  if (problem) throw new ScenarioError(`${placeOf(name, problem.path)}: ${problem.message}; fix the object and try again.`);
   const spec = value as ScenarioSpec;
   if (spec.name === undefined || !isScenarioName(spec.name)) {
-    throw new ScenarioError('petstore-mock: a scenario object needs a name of lower-case letters, digits and - (such as "checkout-outage"), so that useScenario can switch to it.');
+    throw new ScenarioError('a scenario object needs a name of lower-case letters, digits and - (such as "checkout-outage"), so that useScenario can switch to it.');
   }
   if (spec.data?.fixtures !== undefined) {
-    throw new ScenarioError(`petstore-mock: ${placeOf(spec.name, ['data', 'fixtures'])}: the browser build reads no files; give the animals as the handler's fixtures option instead.`);
+    throw new ScenarioError(`${placeOf(spec.name, ['data', 'fixtures'])}: the browser build reads no files; give the animals as the handler's fixtures option instead.`);
   }
   try {
     return compileScenario(spec, spec.name, {
@@ -65,7 +65,7 @@ export function compileScenarioObject(value: unknown, host: ScenarioHost): World
       },
     });
   } catch (error) {
-    if (error instanceof ScenarioSpecError) throw new ScenarioError(`petstore-mock: ${placeOf(spec.name, error.path)}: ${error.message}; fix the object and try again.`);
+    if (error instanceof ScenarioSpecError) throw new ScenarioError(`${placeOf(spec.name, error.path)}: ${error.message}; fix the object and try again.`);
     throw error;
   }
 }

@@ -1,64 +1,35 @@
-/**
- * The CLI's arguments as yargs would give them, before they are checked and converted. Every
- * value is the string that was typed; booleans are flags.
- */
-export interface RawArgs {
-  port: string;
-  host: string;
-  seed: string | undefined;
-  pets: string | undefined;
-  fixtures: string | undefined;
-  scenario: string | undefined;
-  key: string[];
-  /** `--allow-host` values: names the admin API answers to besides loopback ones and --host. */
-  allowHost: string[];
-  adminToken: string | undefined;
-  logFormat: 'pretty' | 'json';
-  quiet: boolean;
-  readyJson: boolean;
-  state: string | undefined;
-  statePrefix: string | undefined;
-}
+import { OPTIONS, defaultArgs, isChoice, type Option, type RawArgs } from './options.js';
 
-type ValueOption = 'port' | 'host' | 'seed' | 'pets' | 'fixtures' | 'scenario' | 'adminToken' | 'logFormat' | 'state' | 'statePrefix';
+export type { RawArgs } from './options.js';
+export { defaultArgs } from './options.js';
 
-const VALUE_FLAGS: Record<string, ValueOption> = {
-  '--port': 'port', '-p': 'port', '--host': 'host', '--seed': 'seed', '--pets': 'pets', '--fixtures': 'fixtures',
-  '--scenario': 'scenario', '--admin-token': 'adminToken', '--log-format': 'logFormat',
-  '--state': 'state', '--state-prefix': 'statePrefix',
-};
-const BOOLEAN_FLAGS: Record<string, 'quiet' | 'readyJson'> = { '--quiet': 'quiet', '--ready-json': 'readyJson' };
-
-/** The defaults the yargs definition declares, so both parsers agree. */
-export function defaultArgs(): RawArgs {
-  return {
-    port: '4010', host: '127.0.0.1', seed: undefined, pets: undefined, fixtures: undefined, scenario: undefined,
-    key: [], allowHost: [], adminToken: undefined, logFormat: 'pretty', quiet: false, readyJson: false, state: undefined, statePrefix: undefined,
-  };
+const BY_FLAG = new Map<string, Option>();
+for (const option of OPTIONS) {
+  BY_FLAG.set(`--${option.flag}`, option);
+  if ('alias' in option) BY_FLAG.set(`-${option.alias}`, option);
 }
 
 /**
  * Parses the plain command lines that start a server (`--port 0 --quiet --key k:pro`) without
  * yargs, whose import alone costs more than a bare node:http server takes to start. Returns
  * undefined for anything else (help, version, subcommands, unknown or repeated flags, negations,
- * values that look like flags): yargs then parses it and gives its usual answers and errors.
+ * values that look like flags, a value a choice does not take): yargs then parses it and gives
+ * its usual answers and errors.
  */
 export function parseSimpleArgs(argv: readonly string[]): RawArgs | undefined {
-  const args = defaultArgs();
+  const args = defaultArgs() as Record<string, unknown>;
   const seen = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
+    const arg = argv[i] as string;
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const flag = eq === -1 ? arg : arg.slice(0, eq);
-    const bool = BOOLEAN_FLAGS[flag];
-    if (bool !== undefined) {
-      if (eq !== -1 || seen.has(bool)) return undefined;
-      seen.add(bool);
-      args[bool] = true;
+    const option = BY_FLAG.get(eq === -1 ? arg : arg.slice(0, eq));
+    if (option === undefined) return undefined;
+    if (option.kind === 'boolean') {
+      if (eq !== -1 || seen.has(option.key)) return undefined;
+      seen.add(option.key);
+      args[option.key] = true;
       continue;
     }
-    const name = flag === '--key' ? 'key' : flag === '--allow-host' ? 'allowHost' : VALUE_FLAGS[flag];
-    if (name === undefined) return undefined;
     let value: string | undefined;
     if (eq !== -1) value = arg.slice(eq + 1);
     else {
@@ -66,18 +37,16 @@ export function parseSimpleArgs(argv: readonly string[]): RawArgs | undefined {
       i++;
     }
     if (value === undefined || value === '' || value.startsWith('-')) return undefined;
-    if (name === 'key' || name === 'allowHost') {
-      // yargs reads `--key a b` as two keys; a word after a repeatable flag's value is left to it.
-      if (argv[i + 1] !== undefined && !argv[i + 1].startsWith('-')) return undefined;
-      args[name].push(value);
+    if (option.kind === 'list') {
+      // yargs reads `--key a b` as two keys; a word after a list value is left to it.
+      const next = argv[i + 1];
+      if (next !== undefined && !next.startsWith('-')) return undefined;
+      (args[option.key] as string[]).push(value);
       continue;
     }
-    if (seen.has(name)) return undefined;
-    seen.add(name);
-    if (name === 'logFormat') {
-      if (value !== 'pretty' && value !== 'json') return undefined;
-      args.logFormat = value;
-    } else args[name] = value;
+    if (seen.has(option.key) || !isChoice(option, value)) return undefined;
+    seen.add(option.key);
+    args[option.key] = value;
   }
-  return args;
+  return args as RawArgs;
 }

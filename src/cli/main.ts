@@ -14,6 +14,5 @@ async function main(): Promise<void> {
   await runYargs(argv);
 }
 
-main().catch((error: unknown) => {
-  fail(`failed to start: ${((error as Error)?.message ?? String(error)).replace(/^petstore-mock: /, '')}`);
-});
+// Every failure leaves by this one line: a person's mistake as it is, anything else as a failed start.
+main().catch(fail);

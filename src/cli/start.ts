@@ -1,21 +1,21 @@
 // The server start behind the command line: checks the parsed arguments, starts the mock and
 // prints the banner. Both argument parsers (the fast one and yargs) end here.
-import type { RawArgs } from './fast-args.js';
-import { FixtureError } from '../core/input/fixtures.js';
+import { UserError } from '../core/errors.js';
 import { redactKey } from '../core/pipeline/auth.js';
-import { KeySpecError, demoKeys } from '../core/state/plans.js';
-import { createRequestLogger, type LogFormat, type LogStats } from './request-log.js';
-import { ScenarioError } from '../core/scenarios/scenario-compiler.js';
+import { demoKeys } from '../core/state/plans.js';
 import { startMock, type RunningMock, type SharedRunningMock } from '../index.js';
-import { MockOptionError } from '../mock-options.js';
+import type { ReloadReport } from '../files/live-reload.js';
+import { watchLauncher } from './launcher.js';
+import { VERSION, banner, exposedHostWarning, launcherGoneLine, readyJsonLine, readyLine, reloadFailedLine, reloadLine, startFailure, type ReadyInfo } from './messages.js';
+import type { RawArgs } from './options.js';
+import { createRequestLogger, type LogFormat, type LogStats } from './request-log.js';
 
-export const VERSION = '0.1.0';
+/** A command line that cannot be used: printed as one line, exit code 1. */
+export class UsageError extends UserError {}
 
-/** A problem the user can fix: printed as one line, exit code 1. */
-export class UsageError extends Error {}
-
-export function fail(message: string): never {
-  process.stderr.write(`${message.startsWith('petstore-mock') ? '' : 'petstore-mock: '}${message}\n`);
+/** Prints the one line of a failed start and exits 1. */
+export function fail(error: unknown): never {
+  process.stderr.write(startFailure(error));
   process.exit(1);
 }
 
@@ -25,13 +25,25 @@ function shownKey(key: string): string {
 }
 const DEMO_KEYS = new Set(demoKeys().map((k) => k.key));
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
+interface ServeArgs {
+  port: number;
+  host: string;
+  seed: number | undefined;
+  pets: number | undefined;
+  fixtures: string | undefined;
+  scenario: string | undefined;
+  key: string[];
+  allowHost: string[];
+  adminToken: string | undefined;
+  logFormat: LogFormat;
+  quiet: boolean;
+  readyJson: boolean;
+  watch: boolean;
+  state: string | undefined;
+  statePrefix: string | undefined;
+}
 
-async function serve(args: {
-  port: number; host: string; seed: number | undefined; pets: number | undefined; fixtures: string | undefined;
-  scenario: string | undefined; key: string[]; allowHost: string[]; adminToken: string | undefined; logFormat: LogFormat; quiet: boolean; readyJson: boolean;
-  state: string | undefined; statePrefix: string | undefined;
-}): Promise<void> {
+async function serve(args: ServeArgs): Promise<void> {
   // A reader that went away (petstore-mock | head, a harness that stopped reading) must not take
   // the server down with an EPIPE: the output just stops.
   let stdoutOpen = true;
@@ -52,42 +64,33 @@ async function serve(args: {
     }
     return true;
   };
+  const onReload = (report: ReloadReport): void => {
+    for (const error of report.errors) process.stderr.write(reloadFailedLine(error));
+    if (report.errors.length === 0 || report.sessions.length > 0) out(reloadLine(report.files, report.sessions));
+  };
+  const options = {
+    port: args.port,
+    host: args.host,
+    seed: args.seed,
+    pets: args.pets,
+    fixtures: args.fixtures,
+    scenario: args.scenario,
+    keys: args.key,
+    allowHosts: args.allowHost,
+    adminToken: args.adminToken,
+    onRequest: args.quiet ? undefined : createRequestLogger(args.logFormat, out, { stats: logStats }),
+    logStats,
+  };
   let mock: RunningMock | SharedRunningMock;
   let scenario: string;
-  try {
-    const options = {
-      port: args.port,
-      host: args.host,
-      seed: args.seed,
-      pets: args.pets,
-      fixtures: args.fixtures,
-      scenario: args.scenario,
-      keys: args.key,
-      allowHosts: args.allowHost,
-      adminToken: args.adminToken,
-      onRequest: args.quiet ? undefined : createRequestLogger(args.logFormat, out, { stats: logStats }),
-      logStats,
-    };
-    if (args.state !== undefined) {
-      // A start that cannot reach Redis, or joins a deployment with other settings, ends here with one line.
-      const shared = await startMock({ ...options, state: args.state, statePrefix: args.statePrefix }).catch((error: unknown) => {
-        if (error instanceof Error && error.message.startsWith('petstore-mock')) fail(error.message);
-        throw error;
-      });
-      mock = shared;
-      scenario = (await shared.admin.scenario(undefined)).name;
-    } else {
-      const local = await startMock(options);
-      mock = local;
-      scenario = local.engine.sessions.defaultWorld.settings.scenario;
-    }
-  } catch (error) {
-    const err = error as NodeJS.ErrnoException;
-    if (err.code === 'EADDRINUSE') fail(`port ${args.port} on ${args.host} is already in use; stop the other server or pass --port 0 to take a free port.`);
-    if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') fail(`cannot listen on host ${args.host}; pass --host 127.0.0.1 or an address of this machine.`);
-    if (err.code === 'EACCES') fail(`not allowed to listen on port ${args.port}; pick a port above 1023 or --port 0.`);
-    if (error instanceof FixtureError || error instanceof KeySpecError || error instanceof ScenarioError || error instanceof MockOptionError) fail(err.message);
-    throw error;
+  if (args.state !== undefined) {
+    const shared = await startMock({ ...options, state: args.state, statePrefix: args.statePrefix });
+    mock = shared;
+    scenario = (await shared.admin.scenario(undefined)).name;
+  } else {
+    const local = await startMock({ ...options, watch: args.watch, onReload });
+    mock = local;
+    scenario = local.engine.sessions.defaultWorld.settings.scenario;
   }
 
   // Stop cleanly from the moment anyone can know we are ready: a harness may signal right after the ready line.
@@ -101,36 +104,35 @@ async function serve(args: {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // A closed terminal, or an npm/npx that was told to stop and did not pass it on.
+  process.on('SIGHUP', stop);
+  watchLauncher(() => {
+    process.stderr.write(launcherGoneLine());
+    stop();
+  });
 
-  if (args.readyJson) {
-    out(`${JSON.stringify({ event: 'ready', url: mock.url, origin: mock.origin, port: mock.port, admin: `${mock.origin}/__admin/`, keys: mock.keys.map((k) => ({ key: k.key, plan: k.plan, ...k.limits, ...(k.revoked ? { revoked: true } : {}) })), scenario, pid: process.pid })}\n`);
-  } else {
-    const lines = [`petstore-mock ${VERSION} listening on ${mock.url}`];
-    if (!args.quiet) {
-      lines.push(
-        `  keys      ${mock.keys.map((k) => `${shownKey(k.key)} (${k.plan}, ${k.limits.perMinute}/min, ${k.limits.perDay}/day${k.revoked ? ', revoked' : ''})`).join('\n            ')}`,
-        `  scenario  ${scenario}`,
-        `  admin     ${mock.origin}/__admin/`,
-        `  contract  ${mock.url}/openapi.json`,
-        `  try       curl -H "Authorization: Bearer demo-free" "${mock.url}/pets?limit=5"`,
-        '',
-      );
-    }
-    out(`${lines.join('\n')}\n`);
-  }
-  if (!LOOPBACK.test(args.host)) {
-    const exposed = args.adminToken === undefined ? 'its public demo keys and its admin API (unprotected: add --admin-token)' : 'its public demo keys';
-    process.stderr.write(`petstore-mock: listening on ${args.host}, so other machines can reach this mock and ${exposed}; use --host 127.0.0.1 to keep it local.\n`);
-  }
-
+  const info: ReadyInfo = {
+    version: VERSION,
+    url: mock.url,
+    origin: mock.origin,
+    port: mock.port,
+    keys: mock.keys.map((k) => ({ key: k.key, plan: k.plan, perMinute: k.limits.perMinute, perDay: k.limits.perDay, ...(k.revoked ? { revoked: true } : {}) })),
+    scenario,
+    pid: process.pid,
+    adminProtected: args.adminToken !== undefined,
+    watching: args.watch,
+  };
+  if (args.readyJson) out(readyJsonLine(info));
+  else out(args.quiet ? readyLine(info) : banner(info, shownKey));
+  const warning = exposedHostWarning(args.host, info.adminProtected);
+  if (warning) process.stderr.write(warning);
 }
 
 function parseInteger(name: string, min: number, max: number) {
-  return (value: unknown): number | undefined => {
+  return (value: string | undefined): number | undefined => {
     if (value === undefined) return undefined;
-    const text = String(value);
-    if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(text)}.`);
-    return Number(text);
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}.`);
+    return Number(value);
   };
 }
 
@@ -141,7 +143,13 @@ function statePrefix(value: string | undefined, state: string | undefined): stri
   return value;
 }
 
-/** Checks the arguments of a server start and starts it; a usage problem exits with one line. */
+/** Live reload restarts this process's sessions; with --state they live in Redis, shared with other instances. */
+function watchWith(watch: boolean, state: string | undefined): boolean {
+  if (watch && state !== undefined) throw new UsageError('--watch reloads files into the sessions of this process, and with --state the sessions live in Redis; drop one of them.');
+  return watch;
+}
+
+/** Checks the arguments of a server start and starts it; a person's mistake exits with one line. */
 export async function startFromArgs(args: RawArgs): Promise<void> {
   try {
     await serve({
@@ -151,7 +159,7 @@ export async function startFromArgs(args: RawArgs): Promise<void> {
       pets: parseInteger('pets', 0, 10_000_000)(args.pets),
       fixtures: args.fixtures,
       scenario: args.scenario,
-      key: args.key.map(String),
+      key: args.key,
       allowHost: args.allowHost.map((name) => {
         if (!/^[A-Za-z0-9.:[\]-]+$/.test(name)) throw new UsageError(`--allow-host ${JSON.stringify(name)} is not a host name; give a name or address such as mock.test or 192.168.1.5.`);
         return name;
@@ -160,11 +168,13 @@ export async function startFromArgs(args: RawArgs): Promise<void> {
       logFormat: args.logFormat,
       quiet: args.quiet,
       readyJson: args.readyJson,
+      watch: watchWith(args.watch, args.state),
       state: args.state,
       statePrefix: statePrefix(args.statePrefix, args.state),
     });
   } catch (error) {
-    if (error instanceof UsageError) fail(error.message);
+    if (error instanceof UserError) fail(error);
     throw error;
   }
 }
+

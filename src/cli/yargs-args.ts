@@ -1,57 +1,80 @@
 import yargs, { type Argv } from 'yargs';
-import type { RawArgs } from './fast-args.js';
-import { VERSION, UsageError, fail, startFromArgs } from './start.js';
+import { VERSION } from './messages.js';
+import { OPTIONS, choiceMistake, defaultValue, isChoice, type Option, type RawArgs } from './options.js';
+import { UsageError, startFromArgs } from './start.js';
+import { usageMistake } from './usage-mistakes.js';
 
-/** The server options as yargs declares them; the fast parser in cli-args.ts must agree with it. */
-export function serverOptions<T>(y: Argv<T>) {
-  return y
-    .option('port', { alias: 'p', type: 'string', default: '4010', describe: 'Port to listen on; 0 takes a free port' })
-    .option('host', { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on' })
-    .option('seed', { type: 'string', describe: 'Seed for the generated animals (fixed default: 42)' })
-    .option('pets', { type: 'string', describe: 'How many animals to generate (default 50)' })
-    .option('fixtures', { type: 'string', describe: 'Load animals from a JSON array or a json-server db.json' })
-    .option('scenario', { type: 'string', describe: 'A shipped scenario name or a scenario file (.yaml/.json)' })
-    .option('key', { type: 'string', array: true, default: [] as string[], describe: 'Extra key KEY:PLAN[:PER_MINUTE:PER_DAY] (repeatable)' })
-    .option('allow-host', { type: 'string', array: true, default: [] as string[], describe: 'Another host name the admin API answers to, besides loopback names and --host (repeatable)' })
-    .option('admin-token', { type: 'string', describe: 'Require this bearer token on /__admin calls' })
-    .option('log-format', { choices: ['pretty', 'json'] as const, default: 'pretty' as const, describe: 'Request log format' })
-    .option('quiet', { type: 'boolean', default: false, describe: 'Print only the ready line, no banner or request log' })
-    .option('ready-json', { type: 'boolean', default: false, describe: 'Print one JSON line with URL, keys and scenario when ready' })
-    .option('state', { type: 'string', describe: 'Share sessions between instances in Redis: redis://HOST:PORT/DB' })
-    .option('state-prefix', { type: 'string', describe: 'Key prefix of this deployment in Redis (default petstore-mock)' });
+/**
+ * A value a choice option does not take, found while yargs parsed: yargs hands the error of a
+ * `coerce` on as its own, so the original is kept here to be reported as it is.
+ */
+let choiceError: UsageError | undefined;
+
+/** The server options declared to yargs from the one option table (options.ts). */
+export function serverOptions<T>(y: Argv<T>): Argv<T> {
+  let result = y;
+  for (const option of OPTIONS) {
+    result = result.option(option.flag, yargsOption(option));
+    // Declared a string as well, so the text reaches the start-up checks as typed (yargs would
+    // read "1e3" as 1000); the number type is for the help.
+    if (option.kind === 'number') result = result.number(option.flag);
+  }
+  return result;
+}
+
+function yargsOption(option: Option) {
+  const common = { describe: option.describe, ...('alias' in option ? { alias: option.alias } : {}) };
+  // A flag that takes a value and is given none is a mistake, not its default.
+  const valued = { ...common, requiresArg: true };
+  switch (option.kind) {
+    case 'boolean':
+      return { ...common, type: 'boolean' as const, default: false };
+    case 'list':
+      return { ...valued, type: 'string' as const, array: true, default: [] as string[] };
+    case 'choice':
+      return {
+        ...valued,
+        choices: option.choices,
+        default: option.default,
+        // Checked here, before yargs' own choice check, for one line that names the values.
+        coerce: (value: unknown) => {
+          for (const v of Array.isArray(value) ? value : [value]) {
+            if (!isChoice(option, String(v))) {
+              choiceError = new UsageError(choiceMistake(option, String(v)));
+              throw choiceError;
+            }
+          }
+          return value;
+        },
+      };
+    default:
+      // A number's default is shown as a number: [default: 4010], not "4010".
+      return { ...valued, type: 'string' as const, ...('default' in option ? { default: option.default, defaultDescription: option.kind === 'number' ? option.default : undefined } : {}) };
+  }
 }
 
 /**
  * A flag that takes one value: yargs makes an array of a repeated one, which must not reach the
  * server as `--host a,b` or a listen on every interface.
  */
-function once<T>(name: string, value: T | T[]): T {
-  if (Array.isArray(value)) throw new UsageError(`--${name} was given ${value.length} times; give it once.`);
+function once(option: Option, value: unknown): unknown {
+  if (Array.isArray(value)) throw new UsageError(`--${option.flag} was given ${value.length} times; give it once.`);
   return value;
 }
 
 /** What yargs parsed, in the shape both parsers share. */
-export function toRawArgs(argv: Awaited<ReturnType<typeof serverOptions>['argv']>): RawArgs {
-  return {
-    port: once('port', argv.port),
-    host: once('host', argv.host),
-    seed: once('seed', argv.seed),
-    pets: once('pets', argv.pets),
-    fixtures: once('fixtures', argv.fixtures),
-    scenario: once('scenario', argv.scenario),
-    key: argv.key.map(String),
-    allowHost: argv['allow-host'].map(String),
-    adminToken: once('admin-token', argv['admin-token']),
-    logFormat: once('log-format', argv['log-format']),
-    quiet: once('quiet', argv.quiet),
-    readyJson: once('ready-json', argv['ready-json']),
-    state: once('state', argv.state),
-    statePrefix: once('state-prefix', argv['state-prefix']),
-  };
+export function toRawArgs(argv: Record<string, unknown>): RawArgs {
+  const args: Record<string, unknown> = {};
+  for (const option of OPTIONS) {
+    const value = argv[option.flag] ?? defaultValue(option);
+    args[option.key] = option.kind === 'list' ? (value as unknown[]).map(String) : once(option, value);
+  }
+  return args as RawArgs;
 }
 
 /** Runs the full yargs command line: help, version, the `scenarios` subcommand and its errors. */
 export async function runYargs(args: readonly string[]): Promise<void> {
+  choiceError = undefined;
   await yargs([...args])
     .scriptName('petstore-mock')
     .usage('$0 [options]\n\nA local mock of the Animal Store API: seeded animals, bearer keys, plan rate limits, bans and scenarios.')
@@ -67,16 +90,21 @@ export async function runYargs(args: readonly string[]): Promise<void> {
     .example('$0', 'Serve on http://127.0.0.1:4010/v1 with 50 seeded animals')
     .example('$0 --port 0 --ready-json', 'Take a free port and print one JSON line when ready (for CI)')
     .example('$0 --scenario ban', 'Replay the temporary-ban scenario')
+    .example('$0 --scenario my-scenario.yaml --watch', 'Replay a scenario file, reloading it on every save')
     .example('$0 --key ci-key:enterprise:100000:10000000', 'Add a key with custom limits')
     .example('$0 --fixtures db.json', 'Serve the animals of a json-server db.json')
     .example('$0 --state redis://127.0.0.1:6379/0', 'One replica of a deployment sharing its state in Redis')
     .strict()
     .version(VERSION)
     .help()
+    .alias('help', 'h')
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((message, error) => {
-      if (error && !(error instanceof UsageError)) throw error;
-      fail(`${(error?.message ?? message).replace(/\n/g, ' ')} Run petstore-mock --help for the options.`);
+      if (choiceError) throw choiceError;
+      // yargs' own complaints (an unknown flag, a missing value) come as a YError or a message;
+      // anything else is a failure of the command itself.
+      if (error && error.name !== 'YError') throw error;
+      throw new UsageError(usageMistake(error?.message ?? message ?? '', args));
     })
     .parseAsync();
 }

@@ -75,6 +75,35 @@ export function errorBody(code: string, message: string, status: number, details
 /** Where a person reports a bug; the same address as `bugs` in package.json (a test keeps them equal). */
 export const ISSUES_URL = 'https://github.com/petstore-mock/petstore-mock/issues';
 
+/** The name every message a person reads starts with. */
+export const TOOL_NAME = 'petstore-mock';
+
+/**
+ * A message with the tool's name in front: the one place the `petstore-mock: ` prefix is
+ * written. Messages are composed without it, and it is added where they leave the program (a
+ * thrown error's message, a line on stderr, an admin answer).
+ */
+export function named(reason: string): string {
+  return `${TOOL_NAME}: ${reason}`;
+}
+
+/**
+ * A mistake the person can fix (a flag, a key spec, a fixtures or scenario file, a library
+ * argument). Its `message` names the tool, for library callers that print it; `reason` is the
+ * same without the name, for places that add it themselves. The CLI prints any `UserError` as
+ * one line and exits 1; anything else is a bug.
+ */
+export class UserError extends Error {
+  /** What went wrong and what to do, without the tool's name. */
+  readonly reason: string;
+
+  constructor(reason: string) {
+    super(named(reason));
+    this.reason = reason;
+    this.name = new.target.name;
+  }
+}
+
 /**
  * The headers every answer of the mock carries, API and admin, errors included: never cached, and
  * never read by a browser as anything but JSON (answers echo client input).
@@ -101,5 +130,5 @@ export function renderError(error: unknown, extraHeaders?: Readonly<Record<strin
 
 /** The message of a 500: a bug in the mock, which the person should report with its request. */
 export function internalErrorMessage(error: unknown): string {
-  return `petstore-mock hit an internal error (${(error as Error)?.message ?? String(error)}); please report it at ${ISSUES_URL} with the request that caused it.`;
+  return `${TOOL_NAME} hit an internal error (${(error as Error)?.message ?? String(error)}); please report it at ${ISSUES_URL} with the request that caused it.`;
 }

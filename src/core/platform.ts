@@ -1,4 +1,5 @@
 import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { named } from './errors.js';
 
 /**
  * What the core needs from the platform it runs on and cannot import itself without tying it to
@@ -28,6 +29,6 @@ export function installPlatform(platform: CorePlatform): void {
 
 /** The installed platform services; a missing install is a bug in an entry point. */
 export function platform(): CorePlatform {
-  if (!installed) throw new Error('petstore-mock: no platform installed; import the library through its entry point (petstore-mock or petstore-mock/browser).');
+  if (!installed) throw new Error(named('no platform installed; import the library through its entry point (petstore-mock or petstore-mock/browser).'));
   return installed;
 }

@@ -11,14 +11,52 @@ export interface HostOptions {
   keys?: readonly (string | KeyConfig)[];
 }
 
-/** Reads fixtures and keys into the settings before any scenario, with a cache of generated stores. */
-export function prepareHost(options: HostOptions): ScenarioHost {
-  if (typeof options.fixtures !== 'string') return createHost({ ...options, fixtures: options.fixtures });
-  let text: string;
+/** The host's settings, with the fixtures file they came from, which can be read again. */
+export interface LiveHost extends ScenarioHost {
+  /** Counts the changes of `defaults`; settings compiled against an older version are stale. */
+  readonly version: number;
+  /** The `--fixtures` file, when one was named. */
+  readonly file: string | undefined;
+  /**
+   * Reads the fixtures file again; new content gives new defaults and a new version. Throws
+   * `FixtureError` for a file that cannot be used, and keeps the defaults it had.
+   */
+  refresh(): void;
+}
+
+function readFixturesText(file: string): string {
   try {
-    text = readFileSync(options.fixtures, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (error) {
-    throw new FixtureError(`petstore-mock: cannot read the fixtures file ${options.fixtures} (${readFailure(error)}); check the path given to --fixtures.`);
+    throw new FixtureError(`cannot read the fixtures file ${file} (${readFailure(error)}); check the path given to --fixtures.`);
   }
-  return createHost({ ...options, fixtures: parseFixtures(text, options.fixtures) });
+}
+
+/** Reads fixtures and keys into the settings before any scenario, with a cache of generated stores. */
+export function prepareHost(options: HostOptions): LiveHost {
+  const file = typeof options.fixtures === 'string' ? options.fixtures : undefined;
+  const load = (text: string | undefined): ScenarioHost =>
+    createHost({ ...options, fixtures: file === undefined ? (options.fixtures as readonly Pet[] | undefined) : parseFixtures(text as string, file) });
+  let text = file === undefined ? undefined : readFixturesText(file);
+  let host = load(text);
+  let version = 0;
+  return {
+    get defaults() {
+      return host.defaults;
+    },
+    baseFor: (data) => host.baseFor(data),
+    get version() {
+      return version;
+    },
+    file,
+    refresh() {
+      if (file === undefined) return;
+      const now = readFixturesText(file);
+      if (now === text) return;
+      // Loaded before anything changes, so a file with a mistake leaves the old defaults in place.
+      host = load(now);
+      text = now;
+      version++;
+    },
+  };
 }

@@ -1,40 +1,79 @@
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { ScenarioError, isScenarioName } from '../core/scenarios/scenario-compiler.js';
 import type { WorldSettings } from '../core/state/world.js';
-import { ScenarioSource, loadScenario, shippedScenarios, type ScenarioHost } from './scenario-files.js';
+import type { LiveHost } from './host-data.js';
+import { ScenarioSource, loadScenario, scenariosDir, shippedScenarios, type ScenarioHost } from './scenario-files.js';
 
 interface Listed {
   name: string;
   description: string;
 }
 
+/** A scenario compiled for this server, with what it was compiled from. */
+interface Compiled {
+  settings: WorldSettings;
+  hostVersion: number;
+  /** The text of each of its files (a loaded scenario file and its fixtures) when it was read. */
+  inputs: Map<string, string | undefined>;
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The scenarios a server can switch to: the shipped ones, and the files it has loaded (from
- * `--scenario FILE` or the library), by name. A file is read again only when switched to, so
- * editing or deleting it during a run never breaks the listing the admin page polls.
+ * `--scenario FILE` or the library), by name. A name's settings are compiled once and reused
+ * while its files (and the `--fixtures` file) read the same; a changed file is read again the
+ * next time the name is asked for (a switch, a reset, a reload under --watch), and a file with
+ * a mistake throws and leaves the last good version in place. Editing or deleting a file never
+ * breaks the listing the admin page polls.
  */
 export class ScenarioCatalogue {
   private readonly files = new Map<string, Listed & { file: string }>();
+  private readonly compiled = new Map<string, Compiled>();
+  /** The last text --watch saw of each file, to tell a change from a touch. */
+  private readonly seen = new Map<string, string | undefined>();
   private shipped: Listed[] | undefined;
 
-  constructor(private readonly host: ScenarioHost) {}
+  constructor(private readonly host: LiveHost) {
+    if (host.file !== undefined) this.seen.set(host.file, readText(host.file));
+  }
 
   /** The settings of the command line, before any scenario. */
   startSettings(): WorldSettings {
     return this.host.defaults;
   }
 
-  /** The settings of a shipped scenario, a loaded one by name, or a file by path. */
+  /** The settings of a shipped scenario, a loaded one by name, or a file by path, read now. */
   settings(nameOrFile: string): WorldSettings {
-    return this.load(nameOrFile).settings;
+    if (isScenarioName(nameOrFile)) return this.latest(nameOrFile);
+    this.host.refresh();
+    return this.compile(loadScenario(nameOrFile));
   }
 
-  /** The settings of a scenario and the source they came from (a shared state stores its text). */
+  /** Over HTTP only names are taken: the admin API does not read paths it is sent. */
+  settingsByName(name: string): WorldSettings {
+    checkName(name);
+    return this.settings(name);
+  }
+
+  /** The settings of a scenario read now, and the source they came from (a shared state stores its text). */
   load(nameOrFile: string): { settings: WorldSettings; source: ScenarioSource } {
+    this.host.refresh();
     const source = loadScenario(this.files.get(nameOrFile)?.file ?? nameOrFile);
-    const settings = source.settings(this.host);
-    // A file loaded once can be switched back to by its name, also over HTTP.
-    if (!isScenarioName(nameOrFile)) this.files.set(source.name, { name: source.name, description: source.description, file: source.file });
-    return { settings, source };
+    return { settings: this.compile(source), source };
+  }
+
+  /** `load` for a name sent over HTTP. */
+  loadByName(name: string): { settings: WorldSettings; source: ScenarioSource } {
+    checkName(name);
+    return this.load(name);
   }
 
   /** The settings of a scenario another instance loaded, from its text. */
@@ -47,22 +86,64 @@ export class ScenarioCatalogue {
     return this.host;
   }
 
-  /** Over HTTP only names are taken: the admin API does not read paths it is sent. */
-  settingsByName(name: string): WorldSettings {
-    return this.loadByName(name).settings;
+  /**
+   * The current version of a scenario by name: the same settings object while nothing it was
+   * read from changed, new settings once something did. Throws `ScenarioError` or
+   * `FixtureError` (a `UserError`) for a file with a mistake, keeping the last good version.
+   */
+  latest(name: string): WorldSettings {
+    this.host.refresh();
+    const loaded = this.files.get(name);
+    // The default scenario is the command line's settings as they are (shipped default.yaml adds nothing).
+    if (!loaded && name === 'default') return this.host.defaults;
+    const cached = this.compiled.get(name);
+    const unchanged = cached !== undefined && cached.hostVersion === this.host.version && [...cached.inputs].every(([file, text]) => readText(file) === text);
+    if (cached && unchanged) return cached.settings;
+    return this.compile(loadScenario(loaded?.file ?? name));
   }
 
-  /** `load` for a name sent over HTTP. */
-  loadByName(name: string): { settings: WorldSettings; source: ScenarioSource } {
-    if (!isScenarioName(name)) {
-      throw new ScenarioError(`petstore-mock: the admin API switches scenarios by name, not ${JSON.stringify(name)}; load a file with --scenario FILE or the library's useScenario(FILE), then switch to it by its name.`);
+  private compile(source: ScenarioSource): WorldSettings {
+    // Read before compiling, so a save during the compile shows as a change next time.
+    // Shipped scenarios do not change while a server runs; only the person's own files are re-read.
+    const userFile = dirname(source.file) !== scenariosDir();
+    const inputs = new Map<string, string | undefined>(userFile ? source.inputFiles().map((file) => [file, readText(file)]) : []);
+    const settings = source.settings(this.host);
+    if (userFile) {
+      // A file loaded once can be switched back to by its name, also over HTTP.
+      this.files.set(source.name, { name: source.name, description: source.description, file: source.file });
+      for (const [file, text] of inputs) if (!this.seen.has(file)) this.seen.set(file, text);
     }
-    return this.load(name);
+    this.compiled.set(source.name, { settings, hostVersion: this.host.version, inputs });
+    return settings;
+  }
+
+  /** Every file whose change --watch reloads: the fixtures file, loaded scenario files and their fixtures. */
+  watchedFiles(): string[] {
+    const files = new Set<string>(this.host.file === undefined ? [] : [this.host.file]);
+    for (const { inputs } of this.compiled.values()) for (const file of inputs.keys()) files.add(file);
+    return [...files];
+  }
+
+  /** The watched files whose text changed since the last call (or since they were first read). */
+  changedFiles(): string[] {
+    const changed: string[] = [];
+    for (const file of this.watchedFiles()) {
+      const text = readText(file);
+      if (this.seen.get(file) !== text) changed.push(file);
+      this.seen.set(file, text);
+    }
+    return changed;
   }
 
   list(): Listed[] {
     this.shipped ??= shippedScenarios().map(({ name, description }) => ({ name, description }));
     const loaded = [...this.files.values()].map(({ name, description }) => ({ name, description }));
     return [...this.shipped.filter((s) => !this.files.has(s.name)), ...loaded];
+  }
+}
+
+function checkName(name: string): void {
+  if (!isScenarioName(name)) {
+    throw new ScenarioError(`the admin API switches scenarios by name, not ${JSON.stringify(name)}; load a file with --scenario FILE or the library's useScenario(FILE), then switch to it by its name.`);
   }
 }

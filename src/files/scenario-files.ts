@@ -25,7 +25,7 @@ export function scenariosDir(): string {
     const candidate = join(dir, 'scenarios');
     if (existsSync(join(candidate, SCHEMA_FILE))) return candidate;
     const parent = dirname(dir);
-    if (parent === dir) throw new ScenarioError('petstore-mock: the shipped scenarios folder is missing; reinstall petstore-mock.');
+    if (parent === dir) throw new ScenarioError('the shipped scenarios folder is missing; reinstall petstore-mock.');
     dir = parent;
   }
 }
@@ -69,7 +69,7 @@ export class ScenarioSource {
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      throw new ScenarioError(`petstore-mock: cannot read the scenario file ${displayPath(file)} (${readFailure(error)}); check the path given to --scenario.`);
+      throw new ScenarioError(`cannot read the scenario file ${displayPath(file)} (${readFailure(error)}); check the path given to --scenario.`);
     }
     return ScenarioSource.parse(text, file);
   }
@@ -83,7 +83,7 @@ export class ScenarioSource {
     if (syntax) {
       const at = syntax.linePos?.[0];
       const what = syntax.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-      throw new ScenarioError(`petstore-mock: ${displayPath(file)}:${at?.line ?? 1}:${at?.col ?? 1}: ${what}; fix the file and try again.`);
+      throw new ScenarioError(`${displayPath(file)}:${at?.line ?? 1}:${at?.col ?? 1}: ${what}; fix the file and try again.`);
     }
     const value = toValue(file, doc, lines);
     const source = new ScenarioSource('', '', file, value as ScenarioSpec, doc, lines);
@@ -96,6 +96,12 @@ export class ScenarioSource {
       throw source.error([], `the file name ${JSON.stringify(name)} is no scenario name (lower-case letters, digits and -, as the admin API switches by it); add "name: ${suggestion}" or rename the file`);
     }
     return new ScenarioSource(name, spec.description, file, spec, doc, lines, text);
+  }
+
+  /** The files this scenario is read from: itself, and the fixtures its data names. */
+  inputFiles(): string[] {
+    const fixtures = this.spec.data?.fixtures;
+    return fixtures === undefined ? [this.file] : [this.file, resolve(dirname(this.file), fixtures)];
   }
 
   /** The settings this scenario gives a session of `host`. */
@@ -121,7 +127,7 @@ export class ScenarioSource {
     try {
       return host.baseFor({ pets: parseFixtures(readFileSync(fixtures, 'utf8'), displayPath(fixtures)) });
     } catch (error) {
-      const reason = error instanceof FixtureError ? error.message.replace(/^petstore-mock: /, '') : `cannot read ${displayPath(fixtures)} (${readFailure(error)})`;
+      const reason = error instanceof FixtureError ? error.reason : `cannot read ${displayPath(fixtures)} (${readFailure(error)})`;
       throw new ScenarioSpecError(['data', 'fixtures'], reason);
     }
   }
@@ -129,7 +135,7 @@ export class ScenarioSource {
   /** A mistake at `path`, with the file, line and column of the node it is about. */
   private error(path: Path, message: string): ScenarioError {
     const { line, col } = this.position(path);
-    return new ScenarioError(`petstore-mock: ${displayPath(this.file)}:${line}:${col}: ${message}; fix the file and try again.`);
+    return new ScenarioError(`${displayPath(this.file)}:${line}:${col}: ${message}; fix the file and try again.`);
   }
 
   private position(path: Path): { line: number; col: number } {
@@ -175,17 +181,18 @@ function toValue(file: string, doc: Document, lines: LineCounter): unknown {
       },
     });
     if (unresolved) {
-      throw new ScenarioError(`petstore-mock: ${displayPath(file)}:${unresolved.line}:${unresolved.col}: the alias *${unresolved.name} names no anchor (&${unresolved.name}) defined before it; fix the file and try again.`);
+      throw new ScenarioError(`${displayPath(file)}:${unresolved.line}:${unresolved.col}: the alias *${unresolved.name} names no anchor (&${unresolved.name}) defined before it; fix the file and try again.`);
     }
     const at = first ?? { line: 1, col: 1 };
     const why = /alias count/i.test((error as Error).message)
       ? 'its aliases (*name) expand to too many values (an alias bomb?); write the values out, or use each anchor a few times only'
       : `its value cannot be read (${(error as Error).message})`;
-    throw new ScenarioError(`petstore-mock: ${displayPath(file)}:${at.line}:${at.col}: ${why}; fix the file and try again.`);
+    throw new ScenarioError(`${displayPath(file)}:${at.line}:${at.col}: ${why}; fix the file and try again.`);
   }
 }
 
-function displayPath(file: string): string {
+/** A path as messages show it: relative to the working directory when inside it. */
+export function displayPath(file: string): string {
   const rel = relative(process.cwd(), file);
   return rel.startsWith('..') ? file : rel;
 }
@@ -209,5 +216,5 @@ export function loadScenario(nameOrFile: string): ScenarioSource {
   }
   if (SCENARIO_FILE.test(nameOrFile) || nameOrFile.includes('/') || nameOrFile.includes('\\')) return ScenarioSource.read(resolve(nameOrFile));
   const names = shippedScenarios().map((s) => s.name).join(', ');
-  throw new ScenarioError(`petstore-mock: unknown scenario ${JSON.stringify(nameOrFile)}; use one of ${names}, or a path to a .yaml or .json scenario file (petstore-mock scenarios lists them).`);
+  throw new ScenarioError(`unknown scenario ${JSON.stringify(nameOrFile)}; use one of ${names}, or a path to a .yaml or .json scenario file (petstore-mock scenarios lists them).`);
 }

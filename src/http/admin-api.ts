@@ -2,8 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { httpDate } from '../core/state/clock.js';
 import type { AdminState } from '../core/state/backend.js';
-import { COMMON_HEADERS, MockError, renderError } from '../core/errors.js';
-import { ScenarioError } from '../core/scenarios/scenario-compiler.js';
+import { COMMON_HEADERS, MockError, UserError, named, renderError } from '../core/errors.js';
 import { createAdminGuard } from './admin-guard.js';
 import { bodyError, parseClockChange } from './admin-input.js';
 import { addJournalRoutes } from './admin-journal.js';
@@ -38,7 +37,10 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
     let passed = false;
     // A refused call is dated by the default session's clock: it must not create the session it names.
     dateOnSessionClock(res, () => state.dateNow(passed ? sessionHeader(req) : undefined));
-    guard({ method: req.method, headers: req.headers, queryToken: typeof req.query.token === 'string' ? req.query.token : undefined });
+    // The page itself holds no data and asks for the token, so the admin link of a protected
+    // server opens it instead of a JSON 401; the host check still applies to it.
+    const page = (req.method === 'GET' || req.method === 'HEAD') && req.path === '/';
+    guard({ method: req.method, headers: req.headers, queryToken: typeof req.query.token === 'string' ? req.query.token : undefined }, { token: !page });
     passed = true;
     if (req.method === 'OPTIONS') {
       res.setHeader('Allow', 'GET, HEAD, POST, PUT, OPTIONS');
@@ -71,7 +73,8 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
     res.json({ status: 'ok', uptimeSeconds, sessions: health.sessions, scenario: health.scenario, memory: { rssBytes: rss, heapUsedBytes: heapUsed }, ...log, state: health.state });
   });
   router.post('/reset', async (req, res) => {
-    const done = await state.reset(session(req));
+    // The scenario's files are read again, as PUT /__admin/scenario and --watch read them.
+    const done = await asScenarioError(state.reset(session(req)));
     res.json({ reset: true, ...done });
   });
   router.get('/scenarios', (_req, res) => {
@@ -85,13 +88,8 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
   router.put('/scenario', async (req, res) => {
     const body: unknown = req.body;
     const name = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { name?: unknown }).name : undefined;
-    if (typeof name !== 'string' || name === '') throw new MockError('admin_invalid_request', 'petstore-mock: PUT /__admin/scenario needs a JSON body {"name": "<scenario>"}; GET /__admin/scenarios lists them.');
-    try {
-      res.json(await state.useScenario(name, session(req)));
-    } catch (error) {
-      if (error instanceof ScenarioError) throw new MockError('scenario_invalid', error.message);
-      throw error;
-    }
+    if (typeof name !== 'string' || name === '') throw new MockError('admin_invalid_request', 'PUT /__admin/scenario needs a JSON body {"name": "<scenario>"}; GET /__admin/scenarios lists them.');
+    res.json(await asScenarioError(state.useScenario(name, session(req))));
   });
   router.get('/clock', async (req, res) => {
     res.json(await state.clock(session(req)));
@@ -109,14 +107,25 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
 
   app.use('/__admin', router);
   app.use((_req: Request, _res: Response, next: NextFunction) => {
-    next(new MockError('route_not_found', 'petstore-mock: no admin route there; the admin API has health, reset, scenarios, scenario, clock, sessions, requests, journal, keys and evictions under /__admin.'));
+    next(new MockError('route_not_found', 'no admin route there; the admin API has health, reset, scenarios, scenario, clock, sessions, requests, journal, keys and evictions under /__admin.'));
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const known = error instanceof MockError ? error : bodyError(error) ?? new MockError('internal_error', `petstore-mock: the admin API failed (${String(error)}).`);
-    const answer = renderError(known);
+    const known = error instanceof MockError ? error : bodyError(error) ?? new MockError('internal_error', `the admin API failed (${String(error)}).`);
+    // Admin answers name the tool: the person reading one may not know which server answered.
+    const answer = renderError(new MockError(known.code, named(known.message), { status: known.status, details: known.details, headers: known.headers }));
     res.status(answer.status).set(answer.headers).send(answer.body);
   });
   return app;
+}
+
+/** Awaits a scenario change; a scenario or fixtures file with a mistake answers `scenario_invalid`. */
+async function asScenarioError<T>(change: Promise<T>): Promise<T> {
+  try {
+    return await change;
+  } catch (error) {
+    if (error instanceof UserError) throw new MockError('scenario_invalid', error.reason);
+    throw error;
+  }
 }
 
 /**

@@ -34,23 +34,26 @@ export function hostName(value: string): string {
   return name.replace(/\.$/, '');
 }
 
-/** Checks host, token and content type, in that order; throws the MockError to answer with. */
-export function createAdminGuard(options: GuardOptions): (req: GuardedRequest) => void {
+/**
+ * Checks host, token and content type, in that order; throws the MockError to answer with.
+ * `checks.token: false` skips the token, for the admin page, which holds no data and asks for it.
+ */
+export function createAdminGuard(options: GuardOptions): (req: GuardedRequest, checks?: { token?: boolean }) => void {
   const allowed = new Set([options.host, ...(options.allowHosts ?? [])].map(hostName));
-  return (req) => {
+  return (req, checks = {}) => {
     const host = req.headers.host;
     // HTTP/1.0 may leave Host out, and Node refuses HTTP/1.1 without it; a browser always sends it.
     if (host !== undefined && !LOOPBACK_NAMES.test(hostName(host)) && !allowed.has(hostName(host))) {
       const shown = JSON.stringify(host.slice(0, 100));
-      throw new MockError('admin_host_forbidden', `petstore-mock: the admin API does not answer to the host ${shown}, so that no web page can reach it through a name of its own; use localhost or 127.0.0.1, or start the mock with --allow-host ${JSON.stringify(hostName(host).slice(0, 100))} (allowHosts in the library) if that name is yours.`);
+      throw new MockError('admin_host_forbidden', `the admin API does not answer to the host ${shown}, so that no web page can reach it through a name of its own; use localhost or 127.0.0.1, or start the mock with --allow-host ${JSON.stringify(hostName(host).slice(0, 100))} (allowHosts in the library) if that name is yours.`);
     }
-    if (options.adminToken !== undefined && tokenOf(req) !== options.adminToken) {
-      throw new MockError('admin_unauthorized', 'petstore-mock: this admin API is protected; send "Authorization: Bearer <admin token>" (the value of --admin-token).', {
+    if (checks.token !== false && options.adminToken !== undefined && tokenOf(req) !== options.adminToken) {
+      throw new MockError('admin_unauthorized', 'this admin API is protected; send "Authorization: Bearer <admin token>" (the value of --admin-token).', {
         headers: { 'WWW-Authenticate': 'Bearer realm="petstore-mock admin"' },
       });
     }
     if (!READS.has(req.method) && !isJson(req.headers['content-type'])) {
-      throw new MockError('unsupported_media_type', `petstore-mock: admin calls that change state take "Content-Type: application/json", even with no body (so that no web page can send them as a form); ${req.method} was sent ${req.headers['content-type'] === undefined ? 'without one' : `as ${JSON.stringify(req.headers['content-type'].slice(0, 60))}`}.`);
+      throw new MockError('unsupported_media_type', `admin calls that change state take "Content-Type: application/json", even with no body (so that no web page can send them as a form); ${req.method} was sent ${req.headers['content-type'] === undefined ? 'without one' : `as ${JSON.stringify(req.headers['content-type'].slice(0, 60))}`}.`);
     }
   };
 }

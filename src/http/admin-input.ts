@@ -8,35 +8,35 @@ export function bodyError(error: unknown): MockError | undefined {
   const { type, status } = error as { type?: unknown; status?: unknown };
   switch (type) {
     case 'entity.parse.failed':
-      return new MockError('admin_invalid_request', 'petstore-mock: the admin request body is not valid JSON.');
+      return new MockError('admin_invalid_request', 'the admin request body is not valid JSON.');
     case 'entity.too.large':
-      return new MockError('payload_too_large', 'petstore-mock: admin request bodies are limited to 64 KiB (after decompression); send a smaller one.');
+      return new MockError('payload_too_large', 'admin request bodies are limited to 64 KiB (after decompression); send a smaller one.');
     case 'charset.unsupported':
     case 'encoding.unsupported':
-      return new MockError('unsupported_media_type', 'petstore-mock: send admin request bodies as UTF-8 application/json, uncompressed or as gzip, deflate or br.');
+      return new MockError('unsupported_media_type', 'send admin request bodies as UTF-8 application/json, uncompressed or as gzip, deflate or br.');
     default:
       // Anything else the body reader refused (an aborted or mis-sized body) is the client's doing.
       return typeof status === 'number' && status >= 400 && status < 500
-        ? new MockError('admin_invalid_request', 'petstore-mock: the admin request body could not be read; send it again in full.')
+        ? new MockError('admin_invalid_request', 'the admin request body could not be read; send it again in full.')
         : undefined;
   }
 }
 
 /** Reads `{"set": ISO}`, `{"advance": "90s"}` and/or `{"frozen": bool}`; the state applies it all or nothing. */
 export function parseClockChange(body: unknown): ClockChange {
-  const usage = 'petstore-mock: POST /__admin/clock takes {"set": "2030-12-05T00:00:00Z"}, {"advance": "90s"} and/or {"frozen": true|false}.';
+  const usage = 'POST /__admin/clock takes {"set": "2030-12-05T00:00:00Z"}, {"advance": "90s"} and/or {"frozen": true|false}.';
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new MockError('admin_invalid_request', usage);
   const { set, advance, frozen, ...rest } = body as { set?: unknown; advance?: unknown; frozen?: unknown };
   if (Object.keys(rest).length > 0 || (set === undefined && advance === undefined && frozen === undefined)) throw new MockError('admin_invalid_request', usage);
   const change: ClockChange = {};
   if (set !== undefined) {
     const instant = typeof set === 'string' ? parseInstant(set) : undefined;
-    if (instant === undefined) throw new MockError('admin_invalid_request', `petstore-mock: "set" must be ${INSTANT_HINT}, not ${JSON.stringify(set).slice(0, 80)}. ${usage}`);
+    if (instant === undefined) throw new MockError('admin_invalid_request', `"set" must be ${INSTANT_HINT}, not ${JSON.stringify(set).slice(0, 80)}. ${usage}`);
     change.set = instant;
   }
   if (advance !== undefined) {
     const step = typeof advance === 'string' || typeof advance === 'number' ? parseDuration(advance) : undefined;
-    if (step === undefined) throw new MockError('admin_invalid_request', `petstore-mock: "advance" must be a duration such as "90s", "1m30s", "2h" or "1d". ${usage}`);
+    if (step === undefined) throw new MockError('admin_invalid_request', `"advance" must be a duration such as "90s", "1m30s", "2h" or "1d". ${usage}`);
     change.advance = step;
   }
   if (frozen !== undefined && typeof frozen !== 'boolean') throw new MockError('admin_invalid_request', usage);

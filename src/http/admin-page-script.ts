@@ -2,7 +2,8 @@
 // reasons, headers and bodies are request data, never markup). State changes are sent as JSON.
 export const ADMIN_SCRIPT = `
 const params = new URLSearchParams(location.search);
-const token = params.get('token');
+const TOKEN_KEY = 'petstore-mock-admin-token';
+let token = params.get('token') || sessionStorage.getItem(TOKEN_KEY);
 let session = params.get('session') || 'default';
 const $ = (id) => document.getElementById(id);
 function headers() {
@@ -13,6 +14,8 @@ function headers() {
 }
 async function api(path, init = {}) {
   const res = await fetch('/__admin/' + path, { ...init, headers: headers() });
+  // A protected admin API: the page asks for the token rather than showing the 401.
+  if (res.status === 401) { $('token-form').hidden = false; $('token').focus(); }
   const body = await res.json();
   if (!res.ok) { const error = new Error(body.message || res.status); error.status = res.status; throw error; }
   return body;
@@ -149,8 +152,10 @@ async function loadScenarios() {
   $('scenarios').replaceChildren(...list.map((s) => { const o = document.createElement('option'); o.value = s.name; o.textContent = s.name; o.title = s.description; return o; }));
   $('scenarios').value = (await api('scenario')).name;
 }
+let polling = false;
 async function init() {
   showSession();
+  $('message').textContent = '';
   try { await loadScenarios(); } catch (error) { $('message').textContent = String(error.message || error); }
   $('switch').onclick = () => act(() => api('scenario', { method: 'PUT', body: JSON.stringify({ name: $('scenarios').value }) }));
   $('reset').onclick = () => act(() => api('reset', { method: 'POST' }));
@@ -171,6 +176,15 @@ async function init() {
   $('filter').oninput = () => refresh();
   $('f-clear').onclick = () => { $('filter').reset(); refresh(); };
   await refresh();
-  setInterval(refresh, 500);
+  if (!polling) { polling = true; setInterval(refresh, 500); }
 }
+$('token-form').onsubmit = (event) => {
+  event.preventDefault();
+  const value = $('token').value.trim();
+  if (!value) return;
+  sessionStorage.setItem(TOKEN_KEY, value);
+  token = value;
+  $('token-form').hidden = true;
+  init();
+};
 init();`;

@@ -2,8 +2,9 @@ import { ADMIN_SCRIPT } from './admin-page-script.js';
 
 /**
  * The admin page: a self-contained live view over the admin API for QA. It polls the admin API
- * (no build step, no framework), works with `?token=` when `--admin-token` is set, and picks the
- * `X-Mock-Session` world to watch from the sessions list (or `?session=`). It asks for no favicon,
+ * (no build step, no framework). When `--admin-token` is set it takes the token from `?token=`
+ * or asks for it (kept for the tab's life in sessionStorage). It picks the `X-Mock-Session`
+ * world to watch from the sessions list (or `?session=`); looking at a session does not create it. It asks for no favicon,
  * so opening it adds nothing to the journal it shows. Below 640 px wide, tables turn into cards so
  * a phone never scrolls sideways.
  */
@@ -30,6 +31,8 @@ export function adminPage(): string {
     <div class="row"><input id="set-to" placeholder="2030-12-05T00:00:00Z" size="22" aria-label="set clock to"><button id="set" class="secondary">Set</button></div>
   </div>
 </section>
+<form id="token-form" hidden><label for="token">This admin API is protected: enter the --admin-token value</label>
+  <div class="row"><input id="token" type="password" autocomplete="off" size="24"><button>Open</button></div></form>
 <p id="message" role="status"></p>
 <h2>Keys</h2>
 <table id="keys" class="stack"><thead><tr><th>key</th><th>plan</th><th>limits</th><th>remaining</th><th>resets</th><th>state</th></tr></thead><tbody></tbody></table>
@@ -73,6 +76,7 @@ tr.details td{background:#fbfcfe}pre{white-space:pre-wrap;overflow-wrap:anywhere
 .s2{color:var(--ok)}.s4{color:var(--warn)}.s5{color:var(--bad)}.pill.ok{background:#dcfae6;color:var(--ok)}.pill.bad{background:#fee4e2;color:var(--bad)}
 .count{text-transform:none;letter-spacing:0;font-weight:400;margin-left:.4rem}
 #message{min-height:1.2rem;margin:.6rem 0 0;color:var(--bad)}
+#token-form{background:#fff;border:1px solid var(--line);border-radius:8px;padding:.8rem 1rem;margin-top:1rem}
 @media (max-width:640px){
   header,main{padding-left:.75rem;padding-right:.75rem}
   table.stack,table.stack tbody,table.stack tr,table.stack td{display:block;width:100%}

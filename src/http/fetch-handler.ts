@@ -1,6 +1,6 @@
 import { MAX_BODY_BYTES } from '../core/input/body.js';
 import type { ApiCore } from '../core/state/backend.js';
-import { MockError } from '../core/errors.js';
+import { MockError, named } from '../core/errors.js';
 import type { CoreRequest, CoreResponse, HeaderBag } from '../core/types.js';
 import { MAX_TARGET_BYTES, targetTooLong } from '../core/input/request-target.js';
 
@@ -69,7 +69,7 @@ export async function answerFetch(engine: ApiCore, request: Request, remoteAddre
     return toResponse(method, await engine.refuse({ ...core, path: '/', query: '' }, error));
   }
   if (url.pathname === '/__admin' || url.pathname.startsWith('/__admin/')) {
-    const error = new MockError('route_not_found', 'petstore-mock: the admin API is not served in-process; use the handler\'s clock, reset(), useScenario() and requests() instead.');
+    const error = new MockError('route_not_found', named('the admin API is not served in-process; use the handler\'s clock, reset(), useScenario() and requests() instead.'));
     return toResponse(method, await engine.refuse(core, error));
   }
   if (!BODYLESS.has(method) && request.body) {

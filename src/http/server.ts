@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ApiCore } from '../core/state/backend.js';
-import { MockError, renderError } from '../core/errors.js';
+import { MockError, named, renderError } from '../core/errors.js';
+import { listenFailure } from './listen-failure.js';
 import { answerClientError, answerOnSocket, handleApiRequest, refuseConnection } from './node-adapter.js';
 import type { HttpOptions } from './options.js';
 
@@ -43,14 +44,14 @@ export function listen(engine: ApiCore, options: HttpOptions): Promise<RunningSe
       if (expectsContinue) res.writeContinue();
       const state = options.admin;
       if (!state) {
-        const answer = renderError(new MockError('route_not_found', 'petstore-mock: this server was started without an admin API.'));
+        const answer = renderError(new MockError('route_not_found', named('this server was started without an admin API.')));
         res.writeHead(answer.status, answer.headers);
         res.end(answer.body);
         return;
       }
       admin ??= import('./admin-api.js').then((m) => m.createAdminHandler(state, options));
       admin.then((handle) => handle(req, res)).catch((error: unknown) => {
-        const answer = renderError(new MockError('internal_error', `petstore-mock: the admin API failed to load (${String(error)}); reinstall petstore-mock and report it if it persists.`));
+        const answer = renderError(new MockError('internal_error', named(`the admin API failed to load (${String(error)}); reinstall petstore-mock and report it if it persists.`)));
         res.writeHead(answer.status, answer.headers);
         res.end(answer.body);
       });
@@ -87,9 +88,10 @@ export function listen(engine: ApiCore, options: HttpOptions): Promise<RunningSe
   });
 
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (error: unknown): void => reject(listenFailure(error, options.port, options.host));
+    server.once('error', failed);
     server.listen(options.port, options.host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       const address = server.address() as AddressInfo;
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       resolve({

@@ -1,7 +1,7 @@
 // The one place that talks to Redis: the client (loaded only when a shared state is asked for),
 // the scripts it runs with EVALSHA, and what a failure becomes (`state_unavailable`).
 import type { Redis as RedisClient } from 'ioredis';
-import { MockError } from '../core/errors.js';
+import { MockError, UserError } from '../core/errors.js';
 import { ADMIN_SCRIPT, API_SCRIPT, DEPLOY_SCRIPT, JOURNAL_SCRIPT, SETTINGS_SCRIPT } from './scripts.js';
 
 /** A Redis reply as the scripts give it: strings, integers, nil and nested arrays. */
@@ -36,7 +36,7 @@ export class StateConnection {
   /** Connects, or throws an Error naming the URL within a few seconds. */
   static async open(url: string, commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS): Promise<StateConnection> {
     if (!/^rediss?:\/\//.test(url)) {
-      throw new Error(`petstore-mock: --state ${JSON.stringify(displayUrl(url))} is not a Redis URL; write --state redis://HOST:PORT/DB (or rediss:// for TLS).`);
+      throw new UserError(`--state ${JSON.stringify(displayUrl(url))} is not a Redis URL; write --state redis://HOST:PORT/DB (or rediss:// for TLS).`);
     }
     const { Redis } = await import('ioredis');
     const client = new Redis(url, {
@@ -65,7 +65,7 @@ export class StateConnection {
       ]);
     } catch (error) {
       client.disconnect();
-      throw new Error(`petstore-mock: cannot reach the shared state at ${displayUrl(url)} (${reasonOf(error)}); start Redis there or fix --state.`);
+      throw new UserError(`cannot reach the shared state at ${displayUrl(url)} (${reasonOf(error)}); start Redis there or fix --state.`);
     } finally {
       clearTimeout(timer);
     }

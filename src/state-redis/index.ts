@@ -1,5 +1,6 @@
 // A shared state on Redis: the engine and admin state of one instance of a replicated deployment.
 // Loaded with import() only when `--state` is given, so a plain start never loads a Redis client.
+import { UserError } from '../core/errors.js';
 import type { JournalEntry } from '../core/state/journal.js';
 import { petJson } from '../core/state/store.js';
 import type { AdminState, ApiCore } from '../core/state/backend.js';
@@ -44,7 +45,7 @@ export interface SharedState {
 const FLAG_OF: Record<string, string> = { format: 'petstore-mock version', seed: '--seed', pets: '--pets', fixtures: '--fixtures', keys: '--key', scenario: '--scenario' };
 
 /** A start refused because the deployment in Redis was started with other settings. */
-export class DeploymentMismatch extends Error {}
+export class DeploymentMismatch extends UserError {}
 
 /**
  * Connects to Redis and joins (or founds) the deployment under the prefix. Throws an Error naming
@@ -53,7 +54,7 @@ export class DeploymentMismatch extends Error {}
 export async function openSharedState(options: SharedStateOptions): Promise<SharedState> {
   // The prefix is a Redis hash tag: braces (or anything unusual in a key name) would break it.
   if (options.prefix !== undefined && !/^[A-Za-z0-9._:-]{1,64}$/.test(options.prefix)) {
-    throw new MockOptionError(`petstore-mock: the option "statePrefix" must be 1 to 64 letters, digits and ._:-, not ${JSON.stringify(options.prefix).slice(0, 80)}.`);
+    throw new MockOptionError(`the option "statePrefix" must be 1 to 64 letters, digits and ._:-, not ${JSON.stringify(options.prefix).slice(0, 80)}.`);
   }
   const prefix = `{${options.prefix ?? DEFAULT_STATE_PREFIX}}`;
   const conn = await StateConnection.open(options.url, options.commandTimeoutMs);
@@ -73,7 +74,7 @@ export async function openSharedState(options: SharedStateOptions): Promise<Shar
     if (reply[0] !== 'ok') {
       const field = String(reply[1]);
       throw new DeploymentMismatch(
-        `petstore-mock: the deployment under the prefix ${prefix} in ${displayUrl(options.url)} was started with another ${FLAG_OF[field] ?? field} than this instance; ` +
+        `the deployment under the prefix ${prefix} in ${displayUrl(options.url)} was started with another ${FLAG_OF[field] ?? field} than this instance; ` +
           `start every instance with the same ${FLAG_OF[field] ?? field}, or give this one its own --state-prefix.`,
       );
     }

@@ -1,5 +1,6 @@
 // The admin API's calls on a shared state: each is one script run in Redis, so a reset, a clock
 // move or a scenario switch on any instance is seen by every instance at once.
+import { named } from '../core/errors.js';
 import { checkClockChange, keyView, type AdminState, type ClockChange, type JournalInfo, type StateReport } from '../core/state/backend.js';
 import type { ClockState } from '../core/state/clock.js';
 import type { JournalEntry } from '../core/state/journal.js';
@@ -71,7 +72,7 @@ export class RedisAdmin implements AdminState {
         await new Promise((resolve) => setTimeout(resolve, 1));
         continue;
       }
-      if (attempt >= 3) throw new Error(`petstore-mock: the shared state kept changing under the admin call ${action}`);
+      if (attempt >= 3) throw new Error(named(`the shared state kept changing under the admin call ${action}`));
       if (reply[0] === 'missing') await this.registry.restore(String(reply[1]));
       else await this.register();
     }

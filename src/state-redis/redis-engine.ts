@@ -11,7 +11,7 @@ import { readJsonBody } from '../core/input/body.js';
 import { parseListQuery, parsePetId, validateNewPet } from '../core/input/validation.js';
 import { forceAnswer, matches, stepName } from '../core/scenarios/scenario-runtime.js';
 import { captureDetails } from '../core/state/journal-details.js';
-import { COMMON_HEADERS, MockError } from '../core/errors.js';
+import { COMMON_HEADERS, MockError, named } from '../core/errors.js';
 import { isoTime, type JournalEntry } from '../core/state/journal.js';
 import { BAN_GRACE_MS, rateHeaders, setRateHeaders, type RateDecision, type RateReport } from '../core/state/limiter.js';
 import { httpDate } from '../core/state/clock.js';
@@ -99,7 +99,7 @@ export class RedisEngine implements ApiCore {
         const plan = fixed ? this.peekPlan(req, entry) : this.plan(req, entry);
         const reply = await this.conn.run('petApi', `${this.prefix}:s:${sid}`, [this.prefix, sid, entry.id, this.maxSessions, ...plan.args]);
         if (reply[0] === 'ok') return await this.complete(req, sid, entry, plan, reply, started, fixed);
-        if (attempt >= 3) throw new Error(`petstore-mock: the shared state kept changing under request ${req.method} ${req.path}`);
+        if (attempt >= 3) throw new Error(named(`the shared state kept changing under request ${req.method} ${req.path}`));
         if (reply[0] === 'stale') entry = await this.registry.seen(sid, String(reply[1]));
         else await this.register();
       }
@@ -258,7 +258,7 @@ export class RedisEngine implements ApiCore {
     const now = Date.now();
     if (now - this.lastLostReport < 10_000) return;
     this.lastLostReport = now;
-    process.stderr.write(`petstore-mock: a journal entry could not be written to the shared state (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); the answer was given, GET /__admin/requests will miss it.\n`);
+    process.stderr.write(`${named(`a journal entry could not be written to the shared state (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); the answer was given, GET /__admin/requests will miss it.`)}\n`);
   }
 
   /** Headers and journal as MockEngine.finish writes them; the entry follows the decision to Redis. */

@@ -1,6 +1,7 @@
 // The settings sessions run under, shared by id: the start settings of the deployment, and each
 // scenario a session switched to, stored in Redis by its text so instances on other hosts can
 // compile the same settings. Each instance keeps what it compiled.
+import { named } from '../core/errors.js';
 import { createHash } from 'node:crypto';
 import type { ScenarioCatalogue } from '../files/scenario-catalogue.js';
 import type { CompiledAnswer } from '../core/scenarios/scenario-runtime.js';
@@ -98,7 +99,7 @@ export class SettingsRegistry {
   private async load(id: string): Promise<SettingsEntry> {
     const reply = await this.conn.run('petSettings', `${this.prefix}:scn:${id}`, [this.prefix, 'get', id]);
     const raw = reply[1];
-    if (typeof raw !== 'string') throw new Error(`petstore-mock: the shared state names settings ${id}, which it does not hold; reset the session (POST /__admin/reset).`);
+    if (typeof raw !== 'string') throw new Error(named(`the shared state names settings ${id}, which it does not hold; reset the session (POST /__admin/reset).`));
     const { text, file } = JSON.parse(raw) as { text: string; file: string };
     const entry = entryOf(id, this.scenarios.fromText(text, file), raw);
     this.entries.set(id, entry);

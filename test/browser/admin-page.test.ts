@@ -133,6 +133,43 @@ describe('the admin page in headless Chromium', () => {
     }
   });
 
+  it('with --admin-token the page asks for the token, then works; ?token= opens it at once', async () => {
+    const locked = await startMock({ port: 0, adminToken: 'qa-s3cret' });
+    const other = await browser.context.newPage();
+    try {
+      await other.goto(`${locked.origin}/__admin/`);
+      await other.waitForSelector('#token-form:not([hidden])');
+      await other.fill('#token', 'qa-s3cret');
+      await other.click('#token-form button');
+      await shows('#live', 'live', other);
+      expect(await other.isHidden('#token-form')).toBe(true);
+      expect(await other.textContent('#scenario')).toBe('default');
+      const direct = await browser.context.newPage();
+      try {
+        await direct.goto(`${locked.origin}/__admin/?token=qa-s3cret`);
+        await shows('#live', 'live', direct);
+        expect(await direct.isHidden('#token-form')).toBe(true);
+      } finally {
+        await direct.close();
+      }
+    } finally {
+      await other.close();
+      await locked.close();
+    }
+  });
+
+  it('looking at a session with ?session= does not create it', async () => {
+    const other = await browser.context.newPage();
+    try {
+      await other.goto(`${mock.origin}/__admin/?session=only-watching`);
+      await shows('#live', 'live', other);
+      await shows('#request-count', '0 requests', other);
+      expect(mock.engine.sessions.all().map((w) => w.id)).not.toContain('only-watching');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('picks a session from the sessions list, and the URL follows', async () => {
     await fetch(`${mock.url}/pets?limit=1`, { headers: { authorization: 'Bearer demo-pro', 'x-mock-session': 'picked-one' } }).then((r) => r.body?.cancel());
     await page.goto(`${mock.origin}/__admin/`);

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { OPTIONS } from '../../src/cli/options.js';
 import { cliLauncher, waitFor } from './cli.js';
 
 // The built CLI parses plain command lines itself and hands the rest to yargs, loaded only then;
@@ -6,18 +8,18 @@ import { cliLauncher, waitFor } from './cli.js';
 const cli = cliLauncher();
 
 describe('the command line beyond the fast path', () => {
-  it('--help lists the options and exits 0', async () => {
-    const r = cli('--help');
+  it.each([['--help'], ['-h']])('%s lists the options, numbers as [number], and exits 0', async (flag) => {
+    const r = cli(flag);
     expect(await r.exited).toBe(0);
-    for (const flag of ['--port', '--host', '--seed', '--pets', '--fixtures', '--scenario', '--key', '--admin-token', '--log-format', '--quiet', '--ready-json']) {
-      expect(r.stdout()).toContain(flag);
-    }
+    for (const option of OPTIONS) expect(r.stdout()).toContain(`--${option.flag}`);
+    expect(r.stdout()).toMatch(/--port .*\[number\] \[default: 4010\]/);
+    expect(r.stderr()).toBe('');
   });
 
-  it('--version prints the version', async () => {
+  it('--version prints the version of package.json', async () => {
     const r = cli('--version');
     expect(await r.exited).toBe(0);
-    expect(r.stdout().trim()).toBe('0.1.0');
+    expect(r.stdout().trim()).toBe((JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version);
   });
 
   it('scenarios lists the shipped scenarios', async () => {

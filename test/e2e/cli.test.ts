@@ -33,7 +33,11 @@ describe('the petstore-mock command', () => {
 
   it.each([
     [['--port', 'abc'], '--port must be a whole number from 0 to 65535'],
-    [['--nope'], 'Unknown argument: nope'],
+    [['--nope'], 'unknown option --nope; petstore-mock --help lists the options.'],
+    [['--prot', '0'], 'unknown option --prot (did you mean --port?); petstore-mock --help lists the options.'],
+    [['--log-format', 'xml'], '--log-format takes pretty or json, not "xml".'],
+    [['--port'], '--port needs a value; petstore-mock --help lists the options.'],
+    [['--watch', '--state', 'redis://127.0.0.1:6379/0'], '--watch reloads files into the sessions of this process, and with --state the sessions live in Redis; drop one of them.'],
     [['--host', '127.0.0.1', '--host', '127.0.0.1'], '--host was given 2 times; give it once.'],
     [['--port', '0', '--port', '1'], '--port was given 2 times; give it once.'],
     [['--admin-token', 'a', '--admin-token', 'b'], '--admin-token was given 2 times; give it once.'],
@@ -71,7 +75,7 @@ describe('the petstore-mock command', () => {
     const [, port] = await waitFor(first, /127\.0\.0\.1:(\d+)\/v1/);
     const second = cli('--port', port);
     expect(await second.exited).toBe(1);
-    expect(second.stderr()).toBe(`petstore-mock: port ${port} on 127.0.0.1 is already in use; stop the other server or pass --port 0 to take a free port.\n`);
+    expect(second.stderr()).toBe(`petstore-mock: port ${port} on 127.0.0.1 is already in use; stop the other server or pass --port 0 (port: 0 to startMock) to take a free port.\n`);
   });
 });
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run, waitFor } from './cli.js';
+import { run, waitFor, waitForPortClosed } from './cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-pack-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -78,4 +78,24 @@ describe('the packed package', () => {
     const cjs = spawnSync(process.execPath, ['use.cjs'], { cwd: dir, env, encoding: 'utf8' });
     expect({ out: cjs.stdout.trim(), err: cjs.stderr }).toEqual({ out: 'true', err: '' });
   }, 120_000);
+
+  // npx runs the bin through a shell (npm → sh -c → node): a signal to npx alone must not leave
+  // the server holding its port, and Ctrl-C (SIGINT to the terminal's whole process group) stops it.
+  it.runIf(process.platform !== 'win32').each([
+    ['SIGTERM to npx', 'SIGTERM', false],
+    ['SIGHUP to npx', 'SIGHUP', false],
+    ['Ctrl-C (SIGINT to the process group)', 'SIGINT', true],
+  ] as const)('%s stops the server started by `npx petstore-mock`', async (_what, signal, group) => {
+    const npx = run('npx', ['petstore-mock', '--port', '0', '--ready-json'], { cwd: dir, detached: group });
+    try {
+      const [line] = await waitFor(npx, /^\{.*\}\n/m, 60_000);
+      const { port, pid } = JSON.parse(line) as { port: number; pid: number };
+      expect(pid).not.toBe(npx.child.pid);
+      if (group) process.kill(-(npx.child.pid as number), signal);
+      else npx.child.kill(signal);
+      await waitForPortClosed(port);
+    } finally {
+      if (npx.child.exitCode === null) npx.child.kill('SIGKILL');
+    }
+  }, 90_000);
 });

@@ -100,5 +100,45 @@ describe('--admin-token', () => {
     expect((await admin('health', { headers: { authorization: 'Bearer s3cret' } }, locked)).status).toBe(200);
     expect((await admin('health', { headers: { authorization: 'Bearer wrong' } }, locked)).status).toBe(401);
     expect((await fetch(`${locked.origin}/__admin/?token=s3cret`)).status).toBe(200);
+    expect((await admin('health', { headers: { 'x-admin-token': 's3cret' } }, locked)).status).toBe(200);
+    expect((await fetch(`${locked.origin}/__admin/health?token=s3cret`)).status).toBe(200);
+  });
+
+  it('serves the page itself without the token (it holds no data and asks for it), and nothing else', async () => {
+    const page = await fetch(`${locked.origin}/__admin/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toContain('id="token-form"');
+    for (const path of ['health', 'scenario', 'scenarios', 'clock', 'requests', 'keys']) expect((await admin(path, {}, locked)).status).toBe(401);
+    expect((await admin('reset', { method: 'POST' }, locked)).status).toBe(401);
+  });
+});
+
+describe('looking at a session', () => {
+  it.each([
+    ['scenario', expect.objectContaining({ name: 'default' })],
+    ['clock', expect.objectContaining({ frozen: false })],
+    ['keys', expect.arrayContaining([expect.objectContaining({ key: 'demo-free', remaining: 60 })])],
+    ['requests', []],
+    ['requests/count', expect.objectContaining({ count: 0, session: 'only-looking' })],
+    ['journal', expect.objectContaining({ session: 'only-looking', entries: 0 })],
+    ['health', expect.objectContaining({ scenario: 'default' })],
+  ])('GET %s with X-Mock-Session of an unknown session answers as it would start, without creating it', async (path, shown) => {
+    const before = mock().engine.sessions.all().map((w) => w.id);
+    const res = await admin(path, { session: 'only-looking' });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual(shown);
+    expect(mock().engine.sessions.all().map((w) => w.id)).toEqual(before);
+  });
+
+  it('an existing session is shown as it is; a change (reset, clock) creates one', async () => {
+    await call(mock(), '/v1/pets?limit=1', { headers: { 'x-mock-session': 'seen-session' } });
+    expect((await admin('requests', { session: 'seen-session' })).json).toHaveLength(1);
+    expect((await admin('clock', { method: 'POST', body: { advance: '1s' }, session: 'changed-session' })).status).toBe(200);
+    expect(mock().engine.sessions.all().map((w) => w.id)).toEqual(expect.arrayContaining(['seen-session', 'changed-session']));
+  });
+
+  it('an unusable session id is still refused', async () => {
+    expect((await admin<ErrorJson>('clock', { session: 'no spaces' })).json.code).toBe('invalid_session');
   });
 });

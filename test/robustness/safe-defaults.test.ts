@@ -45,8 +45,22 @@ describe('listening', () => {
 
 describe('a protected admin API', () => {
   const locked = useMock({ adminToken: 's3cret' });
+  it.each(['/__admin', '/__admin/', '/__admin/?session=x'])('serves the page at GET %s without the token, with no data in it (the page asks for the token)', async (target) => {
+    const res = await rawRequest(locked.mock(), `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+    expect(res.status).toBe(200);
+    expect(res.body).toContain('id="token-form"');
+    expect(res.body).not.toContain('demo-');
+    expect(res.body).not.toContain('s3cret');
+  });
+
+  it('still refuses the page under a host name it does not answer to', async () => {
+    const res = await rawRequest(locked.mock(), 'GET /__admin/ HTTP/1.1\r\nHost: rebinding.example\r\nConnection: close\r\n\r\n');
+    expect(res.status).toBe(403);
+    expect(res.json.code).toBe('admin_host_forbidden');
+  });
+
   it.each([
-    '/__admin', '/__admin/', '/__admin/requests', '/__admin/keys', '/__admin//keys', '/__admin/%6Beys', '/__admin/KEYS',
+    '/__admin/requests', '/__admin/keys', '/__admin//keys', '/__admin/%6Beys', '/__admin/KEYS',
     '/__admin/keys/', '/__admin/../__admin/keys', '/__admin/./keys', '/__admin/keys?token=wrong', '/__admin/clock',
   ])('refuses GET %s without the token', async (target) => {
     const res = await rawRequest(locked.mock(), `GET ${target} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer demo-free\r\nConnection: close\r\n\r\n`);

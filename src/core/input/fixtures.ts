@@ -1,6 +1,7 @@
 import { NonInteger, parseJsonText, type JsonValue } from './json.js';
 import { PET_STATUSES } from './openapi.js';
 import type { Pet, PetStatus } from '../types.js';
+import { UserError } from '../errors.js';
 
 /** Why a file could not be read, in words: "no such file" rather than ENOENT. */
 export function readFailure(error: unknown): string {
@@ -12,12 +13,7 @@ export function readFailure(error: unknown): string {
 }
 
 /** A fixture file that cannot be used; the message names the file and what to fix. */
-export class FixtureError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'FixtureError';
-  }
-}
+export class FixtureError extends UserError {}
 
 /**
  * Reads animals from fixture text: a JSON array of animals, or a json-server `db.json` object
@@ -29,12 +25,12 @@ export function parseFixtures(text: string, source: string): Pet[] {
   try {
     parsed = parseJsonText(text).value;
   } catch (error) {
-    throw new FixtureError(`petstore-mock: ${source} is not valid JSON (${(error as Error).message}); fix the file or drop --fixtures.`);
+    throw new FixtureError(`${source} is not valid JSON (${(error as Error).message}); fix the file or drop --fixtures.`);
   }
   let items: JsonValue;
   if (Array.isArray(parsed)) items = parsed;
   else if (parsed !== null && typeof parsed === 'object' && !(parsed instanceof NonInteger) && Array.isArray(parsed.pets)) items = parsed.pets;
-  else throw new FixtureError(`petstore-mock: ${source} must hold a JSON array of animals or a json-server db.json with a "pets" array.`);
+  else throw new FixtureError(`${source} must hold a JSON array of animals or a json-server db.json with a "pets" array.`);
   return checkPets(items, source);
 }
 
@@ -49,14 +45,14 @@ export function checkPets(items: readonly unknown[], source: string): Pet[] {
   const ids = new Set<number>();
   items.forEach((item, index) => {
     const where = `${source}: animal #${index + 1}`;
-    if (item === null || typeof item !== 'object' || Array.isArray(item) || item instanceof NonInteger) throw new FixtureError(`petstore-mock: ${where} is not a JSON object.`);
+    if (item === null || typeof item !== 'object' || Array.isArray(item) || item instanceof NonInteger) throw new FixtureError(`${where} is not a JSON object.`);
     const { id, name, categoryId, status } = item as { id?: unknown; name?: unknown; categoryId?: unknown; status?: unknown };
-    if (typeof name !== 'string') throw new FixtureError(`petstore-mock: ${where} needs a string "name".`);
+    if (typeof name !== 'string') throw new FixtureError(`${where} needs a string "name".`);
     if (!(typeof categoryId === 'bigint' || (typeof categoryId === 'number' && Number.isInteger(categoryId)))) {
-      throw new FixtureError(`petstore-mock: ${where} needs an integer "categoryId".`);
+      throw new FixtureError(`${where} needs an integer "categoryId".`);
     }
     if (status !== undefined && !(PET_STATUSES as readonly unknown[]).includes(status)) {
-      throw new FixtureError(`petstore-mock: ${where} has status ${JSON.stringify(status)}; use one of ${PET_STATUSES.join(', ')}.`);
+      throw new FixtureError(`${where} has status ${JSON.stringify(status)}; use one of ${PET_STATUSES.join(', ')}.`);
     }
     const fields = status === undefined ? { name, categoryId } : { name, categoryId, status: status as PetStatus };
     if (id === undefined) {
@@ -65,9 +61,9 @@ export function checkPets(items: readonly unknown[], source: string): Pet[] {
     }
     const numericId = typeof id === 'string' && /^\d{1,15}$/.test(id) ? Number(id) : id;
     if (typeof numericId !== 'number' || !Number.isSafeInteger(numericId) || numericId < 1) {
-      throw new FixtureError(`petstore-mock: ${where} has id ${JSON.stringify(String(id))}; ids must be positive integers below 2^53.`);
+      throw new FixtureError(`${where} has id ${JSON.stringify(String(id))}; ids must be positive integers below 2^53.`);
     }
-    if (ids.has(numericId)) throw new FixtureError(`petstore-mock: ${where} repeats id ${numericId}; ids must be unique.`);
+    if (ids.has(numericId)) throw new FixtureError(`${where} repeats id ${numericId}; ids must be unique.`);
     ids.add(numericId);
     pets.push({ id: numericId, ...fields });
   });

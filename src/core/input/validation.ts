@@ -1,6 +1,6 @@
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { platform } from '../platform.js';
-import { MockError, type ErrorDetail } from '../errors.js';
+import { MockError, named, type ErrorDetail } from '../errors.js';
 import { NonInteger, type JsonValue } from './json.js';
 import { LIMIT_BOUNDS, PET_STATUSES, openapiDocument } from './openapi.js';
 import type { PetStatus } from '../types.js';
@@ -16,10 +16,10 @@ function getValidators(): { newPet: ValidateFunction; schema(name: string): Vali
   if (validators) return validators;
   const ajv = openApiAjv(platform().loadAjv());
   const newPet = ajv.getSchema('openapi.json#/components/schemas/NewPet');
-  if (!newPet) throw new Error('petstore-mock: the OpenAPI document has no NewPet schema');
+  if (!newPet) throw new Error(named('the OpenAPI document has no NewPet schema'));
   const schema = (name: string): ValidateFunction => {
     const found = ajv.getSchema(`openapi.json#/components/schemas/${name}`);
-    if (!found) throw new Error(`petstore-mock: the OpenAPI document has no ${name} schema`);
+    if (!found) throw new Error(named(`the OpenAPI document has no ${name} schema`));
     return found;
   };
   validators = { newPet, schema };

@@ -1,5 +1,5 @@
 import { parseDuration, parseInstant } from '../state/clock.js';
-import { ERROR_CATALOGUE, type ErrorCode } from '../errors.js';
+import { ERROR_CATALOGUE, UserError, type ErrorCode } from '../errors.js';
 import { openapiDocument } from '../input/openapi.js';
 import { schemaProblems } from '../input/validation.js';
 import { PLAN_LIMITS, PLAN_NAMES } from '../state/plans.js';
@@ -60,12 +60,7 @@ export function isScenarioName(text: string): boolean {
 }
 
 /** A scenario that cannot be used; the message names the file or name, the line, and what to fix. */
-export class ScenarioError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ScenarioError';
-  }
-}
+export class ScenarioError extends UserError {}
 
 /** A mistake the schema cannot see, at a place in the scenario (keys and indexes from the top). */
 export class ScenarioSpecError extends Error {

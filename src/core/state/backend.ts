@@ -89,7 +89,7 @@ export interface JournalInfo {
 /** Refuses a clock change that would leave the instants a Date can hold, before anything changes. */
 export function checkClockChange(now: number, change: ClockChange): void {
   if (!isValidInstant((change.set ?? now) + (change.advance ?? 0))) {
-    throw new MockError('admin_invalid_request', 'petstore-mock: that would move the clock beyond the years -271821 to 275760 a date can hold; set or advance it less far.');
+    throw new MockError('admin_invalid_request', 'that would move the clock beyond the years -271821 to 275760 a date can hold; set or advance it less far.');
   }
 }
 
@@ -119,6 +119,8 @@ export function keyView(k: WorldSettings['keys'][number], report: { remaining: n
 export interface ScenarioLookup {
   list(): { name: string; description: string }[];
   settingsByName(name: string): WorldSettings;
+  /** The current version of a scenario a session runs, its files read again; a reset applies it. */
+  latest?(name: string): WorldSettings;
 }
 
 function journalInfo(w: World): JournalInfo {
@@ -128,15 +130,17 @@ function journalInfo(w: World): JournalInfo {
 /** The admin side of the in-memory sessions. */
 export function memoryAdmin(sessions: SessionRegistry, scenarios: ScenarioLookup): AdminState {
   const world = (session: string | undefined): World => sessions.resolve(session);
+  // Reading a session (the admin page polls) must not create it: only a change does.
+  const view = (session: string | undefined): World => sessions.view(session);
   return {
-    health: async (session) => ({ sessions: sessions.all().length, scenario: world(session).settings.scenario, state: { engine: 'memory', reachable: true } }),
+    health: async (session) => ({ sessions: sessions.all().length, scenario: view(session).settings.scenario, state: { engine: 'memory', reachable: true } }),
     reset: async (session) => {
       const w = world(session);
-      w.reset();
+      w.apply(scenarios.latest ? scenarios.latest(w.settings.scenario) : w.settings);
       return { session: w.id, scenario: w.settings.scenario, clock: w.clock.state() };
     },
     scenario: async (session) => {
-      const w = world(session);
+      const w = view(session);
       return { name: w.settings.scenario, clock: w.clock.state() };
     },
     useScenario: async (name, session) => {
@@ -144,15 +148,15 @@ export function memoryAdmin(sessions: SessionRegistry, scenarios: ScenarioLookup
       w.apply(scenarios.settingsByName(name));
       return { name: w.settings.scenario, session: w.id, clock: w.clock.state() };
     },
-    clock: async (session) => world(session).clock.state(),
+    clock: async (session) => view(session).clock.state(),
     changeClock: async (session, change) => {
       const w = world(session);
       checkClockChange(w.clock.now(), change);
       applyClockChange(w.clock, change);
       return w.clock.state();
     },
-    requests: async (session, details = false) => world(session).journal.list(details),
-    journal: async (session) => journalInfo(world(session)),
+    requests: async (session, details = false) => view(session).journal.list(details),
+    journal: async (session) => journalInfo(view(session)),
     recordDetails: async (session, on) => {
       const w = world(session);
       w.recordDetails(on);
@@ -162,13 +166,13 @@ export function memoryAdmin(sessions: SessionRegistry, scenarios: ScenarioLookup
     evictions: async () => sessions.evictions(),
     dateNow: (session) => {
       try {
-        return world(session).clock.now();
+        return view(session).clock.now();
       } catch {
         return sessions.defaultWorld.clock.now();
       }
     },
     keys: async (session) => {
-      const w = world(session);
+      const w = view(session);
       const now = w.clock.now();
       return [...w.keys.values()].map((k) => keyView(k, w.limiter.peek(keyBucket(k.key), k.limits, now)));
     },

@@ -1,3 +1,5 @@
+import { named } from '../errors.js';
+
 /** A source of real time, injected so tests and scenarios never depend on the wall clock. */
 export type TimeSource = () => number;
 
@@ -81,7 +83,7 @@ export class VirtualClock {
    */
   set(instantMs: number): void {
     if (!isValidInstant(instantMs)) {
-      throw new RangeError(`petstore-mock: the clock cannot be set to ${instantMs} ms; it holds instants within ±${MAX_INSTANT_MS} ms of 1970 (years -271821 to 275760).`);
+      throw new RangeError(named(`the clock cannot be set to ${instantMs} ms; it holds instants within ±${MAX_INSTANT_MS} ms of 1970 (years -271821 to 275760).`));
     }
     if (this.frozenAt !== undefined) this.frozenAt = instantMs;
     else this.offsetMs = instantMs - this.realNow();

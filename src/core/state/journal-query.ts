@@ -1,3 +1,4 @@
+import { UserError, named } from '../errors.js';
 import { redactKey } from '../pipeline/auth.js';
 import { parseInstant } from './clock.js';
 import type { JournalEntry } from './journal.js';
@@ -30,12 +31,7 @@ interface Criterion {
 }
 
 /** A filter that cannot be used; the message says which field and what it takes. */
-export class JournalFilterError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'JournalFilterError';
-  }
-}
+export class JournalFilterError extends UserError {}
 
 /** The names a filter has, in the order messages show them. */
 export const FILTER_FIELDS = ['method', 'path', 'status', 'code', 'key', 'since'] as const;
@@ -52,12 +48,12 @@ function statusTest(value: number | string): (status: number) => boolean {
     const hundred = Number(text[0]);
     return (status) => Math.floor(status / 100) === hundred;
   }
-  throw new JournalFilterError(`petstore-mock: the journal filter status must be a status such as 429 or a class such as 4xx, not ${JSON.stringify(text.slice(0, 40))}.`);
+  throw new JournalFilterError(`the journal filter status must be a status such as 429 or a class such as 4xx, not ${JSON.stringify(text.slice(0, 40))}.`);
 }
 
 function instantOf(value: Date | string | number): number {
   const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : (parseInstant(value) ?? NaN);
-  if (!Number.isFinite(ms)) throw new JournalFilterError(`petstore-mock: the journal filter since must be an ISO-8601 instant such as 2030-12-05T00:00:00Z (or a Date), not ${JSON.stringify(String(value).slice(0, 40))}.`);
+  if (!Number.isFinite(ms)) throw new JournalFilterError(`the journal filter since must be an ISO-8601 instant such as 2030-12-05T00:00:00Z (or a Date), not ${JSON.stringify(String(value).slice(0, 40))}.`);
   return ms;
 }
 
@@ -134,7 +130,7 @@ export function verifyEntries(entries: readonly JournalEntry[], filter: JournalF
   if ((atLeast === undefined || matching.length >= atLeast) && (atMost === undefined || matching.length <= atMost)) return matching;
   const wanted = atLeast === atMost ? `exactly ${atLeast}` : [atLeast !== undefined ? `at least ${atLeast}` : '', atMost !== undefined ? `at most ${atMost}` : ''].filter(Boolean).join(' and ');
   const near = entries.filter((e) => query.nearMiss(e));
-  const lines = [`petstore-mock: expected ${wanted} request${(atMost ?? atLeast) === 1 && (atLeast ?? 1) === 1 ? '' : 's'} matching ${query.describe()}, but the journal has ${matching.length}.`];
+  const lines = [named(`expected ${wanted} request${(atMost ?? atLeast) === 1 && (atLeast ?? 1) === 1 ? '' : 's'} matching ${query.describe()}, but the journal has ${matching.length}.`)];
   lines.push(...section('Matching', matching), ...section('Near misses (one criterion off)', near));
   if (matching.length === 0 && near.length === 0) lines.push(`The journal holds ${entries.length} request${entries.length === 1 ? '' : 's'}; check the filter, the session (X-Mock-Session) and that the requests reached this mock.`);
   throw new Error(lines.join('\n'));

@@ -1,4 +1,5 @@
 import type { BanRule, KeyConfig, Limits, PlanName } from '../types.js';
+import { UserError } from '../errors.js';
 
 /**
  * The plans of the specification. Enterprise is "custom" there; the mock gives it a documented
@@ -25,23 +26,23 @@ export function demoKeys(): KeyConfig[] {
 }
 
 /** A `--key` value that cannot be used; the message says how to write one. */
-export class KeySpecError extends Error {}
+export class KeySpecError extends UserError {}
 
 /** Parses `KEY:PLAN[:PER_MINUTE:PER_DAY]`, as the `--key` flag takes it. */
 export function parseKeySpec(spec: string): KeyConfig {
   const parts = spec.split(':');
   const usage = 'write --key KEY:PLAN or KEY:PLAN:PER_MINUTE:PER_DAY, PLAN one of free, pro, business, enterprise';
-  if (parts.length !== 2 && parts.length !== 4) throw new KeySpecError(`petstore-mock: --key ${JSON.stringify(spec)} is not valid; ${usage}.`);
+  if (parts.length !== 2 && parts.length !== 4) throw new KeySpecError(`--key ${JSON.stringify(spec)} is not valid; ${usage}.`);
   const [key, planText] = parts;
   if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(key)) {
-    throw new KeySpecError(`petstore-mock: --key ${JSON.stringify(spec)} has a key with characters a bearer token cannot hold; use letters, digits and -._~+/.`);
+    throw new KeySpecError(`--key ${JSON.stringify(spec)} has a key with characters a bearer token cannot hold; use letters, digits and -._~+/.`);
   }
   const plan = planText.toLowerCase() as PlanName;
-  if (!PLAN_NAMES.includes(plan)) throw new KeySpecError(`petstore-mock: --key ${JSON.stringify(spec)} names an unknown plan ${JSON.stringify(planText)}; ${usage}.`);
+  if (!PLAN_NAMES.includes(plan)) throw new KeySpecError(`--key ${JSON.stringify(spec)} names an unknown plan ${JSON.stringify(planText)}; ${usage}.`);
   const limits = { ...PLAN_LIMITS[plan] };
   if (parts.length === 4) {
     const [perMinute, perDay] = [parts[2], parts[3]].map((n) => (/^\d{1,12}$/.test(n) ? Number(n) : NaN));
-    if (!(perMinute >= 1 && perDay >= 1)) throw new KeySpecError(`petstore-mock: --key ${JSON.stringify(spec)} needs whole numbers of at least 1 for PER_MINUTE and PER_DAY.`);
+    if (!(perMinute >= 1 && perDay >= 1)) throw new KeySpecError(`--key ${JSON.stringify(spec)} needs whole numbers of at least 1 for PER_MINUTE and PER_DAY.`);
     limits.perMinute = perMinute;
     limits.perDay = perDay;
     return { key, plan, limits, custom: true };

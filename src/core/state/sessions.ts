@@ -83,6 +83,27 @@ export class SessionRegistry {
     return world;
   }
 
+  /** The settings a new session starts with. */
+  startSettings(): WorldSettings {
+    return this.settings;
+  }
+
+  /** Changes the settings new sessions start with (a reloaded start scenario); existing ones keep theirs. */
+  setStartSettings(settings: WorldSettings): void {
+    this.settings = settings;
+  }
+
+  /**
+   * The world of a header value for reading only: an existing session as it is, an unknown one as
+   * it would start, without creating it (looking at a session must not make one).
+   */
+  view(header: string | string[] | undefined): World {
+    const id = sessionIdOf(header);
+    if (id === DEFAULT_SESSION) return this.defaultWorld;
+    // A world that is not kept charges nothing to the shared budgets.
+    return this.worlds.get(id) ?? new World(id, this.settings, this.realNow);
+  }
+
   private evictOldest(): void {
     const [id, world] = this.worlds.entries().next().value as [string, World];
     this.worlds.delete(id);

@@ -1,4 +1,4 @@
-import { MockError } from '../errors.js';
+import { MockError, named } from '../errors.js';
 import { PET_STATUSES } from '../input/openapi.js';
 import { SharedBudget, ownString, stringBytes } from './budget.js';
 import type { Pet, PetStatus } from '../types.js';
@@ -157,13 +157,13 @@ export class PetStore {
   private checkRoom(bytes: number): void {
     const reset = 'POST /__admin/reset (with this X-Mock-Session) or reset() in the library empties it';
     if (!Number.isSafeInteger(this.nextId)) {
-      throw new MockError('store_full', `petstore-mock: this session's store has no id left: the next would pass 2^53 - 1, the largest id a JSON client reads exactly. Start from fixtures with smaller ids; ${reset}.`);
+      throw new MockError('store_full', named(`this session's store has no id left: the next would pass 2^53 - 1, the largest id a JSON client reads exactly. Start from fixtures with smaller ids; ${reset}.`));
     }
     if (this.created.length >= this.limits.maxCreated || this.createdBytes + bytes > this.limits.maxCreatedBytes) {
-      throw new MockError('store_full', `petstore-mock: this session's store is full: a session may create ${this.limits.maxCreated} animals holding ${this.limits.maxCreatedBytes / 1024 / 1024} MiB; ${reset}.`);
+      throw new MockError('store_full', named(`this session's store is full: a session may create ${this.limits.maxCreated} animals holding ${this.limits.maxCreatedBytes / 1024 / 1024} MiB; ${reset}.`));
     }
     if (!this.limits.created.fits(bytes)) {
-      throw new MockError('store_full', `petstore-mock: the animals created in all sessions together hold the ${Math.round(this.limits.created.limit / 1024 / 1024)} MiB this server allows; reset sessions you no longer need (${reset}).`);
+      throw new MockError('store_full', named(`the animals created in all sessions together hold the ${Math.round(this.limits.created.limit / 1024 / 1024)} MiB this server allows; reset sessions you no longer need (${reset}).`));
     }
   }
 

@@ -1,0 +1,101 @@
+// What the command line prints, as pure functions of what it knows: the banner, the ready line,
+// the warning for a host others can reach, and the one line a failed start leaves on stderr.
+import { UserError, named } from '../core/errors.js';
+
+// Defined at build time from package.json (scripts/build.mjs; vitest.config.ts for the tests).
+declare const __PETSTORE_VERSION__: string;
+
+/** The version of petstore-mock, as package.json says. */
+export const VERSION: string = __PETSTORE_VERSION__;
+
+/** A key as the banner and ready line show it. */
+export interface ShownKey {
+  key: string;
+  plan: string;
+  perMinute: number;
+  perDay: number;
+  revoked?: boolean;
+}
+
+/** What the banner and the ready line report about a started server. */
+export interface ReadyInfo {
+  version: string;
+  url: string;
+  origin: string;
+  port: number;
+  keys: readonly ShownKey[];
+  scenario: string;
+  pid: number;
+  /** Whether --admin-token protects the admin API (the page then asks for it). */
+  adminProtected: boolean;
+  watching: boolean;
+}
+
+/** The admin page's address. */
+export function adminUrl(origin: string): string {
+  return `${origin}/__admin/`;
+}
+
+/** The `--ready-json` line: one JSON object for harnesses, keys whole (they came from the command line). */
+export function readyJsonLine(info: ReadyInfo): string {
+  const keys = info.keys.map((k) => ({ key: k.key, plan: k.plan, perMinute: k.perMinute, perDay: k.perDay, ...(k.revoked ? { revoked: true } : {}) }));
+  return `${JSON.stringify({ event: 'ready', url: info.url, origin: info.origin, port: info.port, admin: adminUrl(info.origin), keys, scenario: info.scenario, pid: info.pid })}\n`;
+}
+
+/** The plain ready line: the base URL people and scripts look for. */
+export function readyLine(info: Pick<ReadyInfo, 'version' | 'url'>): string {
+  return `petstore-mock ${info.version} listening on ${info.url}\n`;
+}
+
+/**
+ * The banner: the ready line, then keys, scenario, admin page, contract and a curl line to try.
+ * `shownKey` decides how much of a key is printed (demo keys whole, others redacted).
+ */
+export function banner(info: ReadyInfo, shownKey: (key: string) => string): string {
+  const keys = info.keys.map((k) => `${shownKey(k.key)} (${k.plan}, ${k.perMinute}/min, ${k.perDay}/day${k.revoked ? ', revoked' : ''})`);
+  const admin = info.adminProtected ? `${adminUrl(info.origin)}  (asks for the --admin-token value)` : adminUrl(info.origin);
+  const lines = [
+    readyLine(info).trimEnd(),
+    `  keys      ${keys.join('\n            ')}`,
+    `  scenario  ${info.scenario}${info.watching ? '  (--watch: files reload on change)' : ''}`,
+    `  admin     ${admin}`,
+    `  contract  ${info.url}/openapi.json`,
+    `  try       curl -H "Authorization: Bearer demo-free" "${info.url}/pets?limit=5"`,
+    '',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
+
+/** The warning for a host other machines can reach, or undefined for a loopback host. */
+export function exposedHostWarning(host: string, adminProtected: boolean): string | undefined {
+  if (LOOPBACK.test(host)) return undefined;
+  const exposed = adminProtected ? 'its public demo keys' : 'its public demo keys and its admin API (unprotected: add --admin-token)';
+  return `${named(`listening on ${host}, so other machines can reach this mock and ${exposed}; use --host 127.0.0.1 to keep it local.`)}\n`;
+}
+
+/**
+ * The one stderr line of a start that failed: a person's mistake as it is, anything else as a
+ * failure to report.
+ */
+export function startFailure(error: unknown): string {
+  if (error instanceof UserError) return `${error.message}\n`;
+  return `${named(`failed to start: ${error instanceof Error ? error.message : String(error)}`)}\n`;
+}
+
+/** A line of one reload under --watch. */
+export function reloadLine(files: readonly string[], sessions: readonly string[]): string {
+  const restarted = sessions.length === 0 ? 'no session uses it' : `restarted ${sessions.length === 1 ? 'session' : 'sessions'} ${sessions.join(', ')}`;
+  return `${named(`reloaded ${files.join(', ')}; ${restarted}.`)}\n`;
+}
+
+/** The line of a reload that found a mistake: the mistake, and that the old version keeps running. */
+export function reloadFailedLine(error: UserError): string {
+  return `${named(`${error.reason.replace(/\.$/, '')}. The previous version keeps running.`)}\n`;
+}
+
+/** Why a server started by npx stops by itself: the npm process that started it went away. */
+export function launcherGoneLine(): string {
+  return `${named('the npm process that started this server has gone (npx or npm run was stopped); stopping too.')}\n`;
+}

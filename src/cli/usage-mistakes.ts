@@ -1,0 +1,70 @@
+// yargs' complaints about a command line, made into one line in the tool's voice: an unknown
+// flag gets a "did you mean", and every line ends by pointing at --help.
+import { OPTIONS } from './options.js';
+
+const HELP = 'petstore-mock --help lists the options';
+const COMMANDS = ['scenarios'];
+const FLAGS = [...OPTIONS.flatMap((o) => ('alias' in o ? [`--${o.flag}`, `-${o.alias}`] : [`--${o.flag}`])), '--help', '-h', '--version'];
+
+/** Edits (insert, delete, replace, swap two neighbours) to turn `a` into `b`. */
+export function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = d[i] as number[];
+      const up = d[i - 1] as number[];
+      row[j] = Math.min((up[j] as number) + 1, (row[j - 1] as number) + 1, (up[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
+    }
+  }
+  return (d[a.length] as number[])[b.length] as number;
+}
+
+/** The known flag or command closest to `typed`, if one is close enough to be what was meant. */
+export function suggestion(typed: string): string | undefined {
+  const candidates = typed.startsWith('-') ? FLAGS : COMMANDS;
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of candidates) {
+    const distance = editDistance(typed.replace(/^-+/, ''), candidate.replace(/^-+/, ''));
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  // One slip in three letters; a one- or two-letter word is too short to guess from.
+  const bare = typed.replace(/^-+/, '');
+  return best !== undefined && bare.length >= 3 && bestDistance <= Math.max(1, Math.floor(bare.length / 3)) ? best : undefined;
+}
+
+/** How an unknown name yargs reports was typed: `--name`, `-n`, or a bare word. */
+function asTyped(name: string, argv: readonly string[]): string {
+  for (const arg of argv) {
+    const flag = arg.split('=')[0] as string;
+    if (flag === `--${name}` || flag === `-${name}`) return flag;
+  }
+  return name;
+}
+
+/**
+ * The one line for a command line yargs refused. `message` is yargs' own text; its "Unknown
+ * argument(s)" form is recognised to name each unknown flag or word with a suggestion.
+ */
+export function usageMistake(message: string, argv: readonly string[]): string {
+  const unknown = /^Unknown arguments?: (.+)$/.exec(message.trim());
+  if (unknown) {
+    const names = (unknown[1] as string).split(', ').map((name) => asTyped(name, argv));
+    const flags = names.filter((n) => n.startsWith('-')).length;
+    const kind = flags === names.length ? 'option' : flags === 0 ? 'command' : 'argument';
+    const described = names.map((typed) => {
+      const near = suggestion(typed);
+      return near ? `${typed} (did you mean ${near}?)` : typed;
+    });
+    return `unknown ${kind}${names.length > 1 ? 's' : ''} ${described.join(', ')}; ${HELP}.`;
+  }
+  const missing = /^Not enough arguments following: (.+)$/.exec(message.trim());
+  if (missing) return `--${missing[1] as string} needs a value; ${HELP}.`;
+  // Any other complaint (a flag without its value, say) as one sentence with the pointer.
+  const text = message.replace(/\s*\n\s*/g, ' ').trim().replace(/[.:]$/, '');
+  return `${text.charAt(0).toLowerCase()}${text.slice(1)}; ${HELP}.`;
+}
