@@ -18,9 +18,9 @@ const IDLE_SETTLE_MS = 1000;
 mkdirSync(`${ROOT}.bench`, { recursive: true });
 const DB = `${ROOT}.bench/json-server-db.json`;
 const DB_SEED = `${ROOT}.bench/json-server-db.seed.json`;
-// The same shape and count as the mock's default store: 150 animals.
+// The same shape and count as the mock's default store: 50 animals.
 const statuses = ['available', 'pending', 'sold'];
-writeFileSync(DB_SEED, JSON.stringify({ pets: Array.from({ length: 150 }, (_, i) => ({ id: i + 1, name: `Pet ${i + 1}`, categoryId: (i % 12) + 1, status: statuses[i % 3] })) }, null, 2));
+writeFileSync(DB_SEED, JSON.stringify({ pets: Array.from({ length: 50 }, (_, i) => ({ id: i + 1, name: `Pet ${i + 1}`, categoryId: (i % 12) + 1, status: statuses[i % 3] })) }, null, 2));
 
 const mockArgs = (extra) => (port) => ['dist/cli.js', '--port', String(port), '--key', BENCH_KEY_SPEC, ...extra];
 const SERVERS = [

@@ -12,7 +12,7 @@ export interface MockOptions {
   host?: string;
   /** Faker seed for the generated animals; the same seed gives byte-identical answers. */
   seed?: number;
-  /** How many animals to generate (150 by default). */
+  /** How many animals to generate (50 by default: fewer than the largest page, so created ones show in a list). */
   pets?: number;
   /** A fixtures file (JSON array of animals or json-server db.json), or the animals themselves. */
   fixtures?: string | readonly Pet[];

@@ -24,7 +24,7 @@ export const OPTIONS = [
   { flag: 'port', key: 'port', alias: 'p', kind: 'number', default: '4010', describe: 'Port to listen on; 0 takes a free port' },
   { flag: 'host', key: 'host', kind: 'text', default: '127.0.0.1', describe: 'Interface to listen on' },
   { flag: 'seed', key: 'seed', kind: 'number', describe: 'Seed for the generated animals (fixed default: 42)' },
-  { flag: 'pets', key: 'pets', kind: 'number', describe: 'How many animals to generate (default 150)' },
+  { flag: 'pets', key: 'pets', kind: 'number', describe: 'How many animals to generate (default 50)' },
   { flag: 'fixtures', key: 'fixtures', kind: 'text', describe: 'Load animals from a JSON array or a json-server db.json' },
   { flag: 'scenario', key: 'scenario', kind: 'text', describe: 'A shipped scenario name or a scenario file (.yaml/.json)' },
   { flag: 'key', key: 'key', kind: 'list', describe: 'Extra key KEY:PLAN[:PER_MINUTE:PER_DAY] (repeatable)' },

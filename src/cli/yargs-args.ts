@@ -87,7 +87,7 @@ export async function runYargs(args: readonly string[]): Promise<void> {
     .command('$0', 'Start the mock server', serverOptions, async (argv) => {
       await startFromArgs(toRawArgs(argv));
     })
-    .example('$0', 'Serve on http://127.0.0.1:4010/v1 with 150 seeded animals')
+    .example('$0', 'Serve on http://127.0.0.1:4010/v1 with 50 seeded animals')
     .example('$0 --port 0 --ready-json', 'Take a free port and print one JSON line when ready (for CI)')
     .example('$0 --scenario ban', 'Replay the temporary-ban scenario')
     .example('$0 --scenario my-scenario.yaml --watch', 'Replay a scenario file, reloading it on every save')

@@ -1,7 +1,7 @@
 /**
- * The one catalogue of error codes the mock answers with. Codes are stable: clients and the
- * README rely on them. Handlers throw `MockError`; `renderError` in the engine is the one place
- * that turns them into responses.
+ * The one catalogue of error codes the mock answers with. Codes are stable: clients rely on them,
+ * and docs/errors.md lists them (a test keeps the list in step). Handlers throw `MockError`;
+ * `renderError` in the engine is the one place that turns them into responses.
  */
 export const ERROR_CATALOGUE = {
   bad_request: { status: 400, summary: 'The request is not valid HTTP/1.1.' },
@@ -72,6 +72,9 @@ export function errorBody(code: string, message: string, status: number, details
   return JSON.stringify(body);
 }
 
+/** Where a person reports a bug; the same address as `bugs` in package.json (a test keeps them equal). */
+export const ISSUES_URL = 'https://github.com/petstore-mock/petstore-mock/issues';
+
 /** The name every message a person reads starts with. */
 export const TOOL_NAME = 'petstore-mock';
 
@@ -127,5 +130,5 @@ export function renderError(error: unknown, extraHeaders?: Readonly<Record<strin
 
 /** The message of a 500: a bug in the mock, which the person should report with its request. */
 export function internalErrorMessage(error: unknown): string {
-  return `${TOOL_NAME} hit an internal error (${(error as Error)?.message ?? String(error)}); please report it with the request that caused it.`;
+  return `${TOOL_NAME} hit an internal error (${(error as Error)?.message ?? String(error)}); please report it at ${ISSUES_URL} with the request that caused it.`;
 }

@@ -48,6 +48,6 @@ describe('bodies from the built CLI', () => {
     expect(((await bad.json()) as { code: string }).code).toBe('invalid_body');
     const good = await fetch(`${url}/pets`, { method: 'POST', headers, body: '{"name":"Rex","categoryId":3}' });
     expect(good.status).toBe(201);
-    expect(await good.json()).toEqual({ id: 151, name: 'Rex', categoryId: 3 });
+    expect(await good.json()).toEqual({ id: 51, name: 'Rex', categoryId: 3 });
   });
 });

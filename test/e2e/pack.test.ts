@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,12 +8,45 @@ import { run, waitFor, waitForPortClosed } from './cli.js';
 const dir = mkdtempSync(join(tmpdir(), 'petstore-pack-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const readme = readFileSync(resolve('README.md'), 'utf8');
+
+/**
+ * The environment of a person's shell: none of the npm_* variables `npm test` hands its children,
+ * and an empty user config, so that what npm prints is about the package, not this machine's
+ * own ~/.npmrc.
+ */
+function userEnv(): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+  writeFileSync(join(dir, '.npmrc-empty'), '');
+  return { ...env, NO_COLOR: '1', npm_config_userconfig: join(dir, '.npmrc-empty') };
+}
+
+/** The code blocks the README marks with `<!-- runnable -->`, in order. */
+function runnableSnippets(): string[] {
+  return [...readme.matchAll(/^<!-- runnable -->\n```js\n([\s\S]*?)^```$/gm)].map((m) => m[1] as string);
+}
+
 describe('the packed package', () => {
-  it('installs into an empty project and its petstore-mock binary serves the API', async () => {
-    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const tarball = execFileSync(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir], { cwd: resolve('.'), encoding: 'utf8' }).trim().split('\n').pop() as string;
-    writeFileSync(join(dir, 'package.json'), '{"name":"consumer","version":"1.0.0","private":true,"type":"module"}');
-    execFileSync(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir, tarball)], { cwd: dir, stdio: 'pipe' });
+  it('installs into an empty npm init -y project without a warning; its binary serves the API, and every runnable README snippet runs as printed', async () => {
+    const env = userEnv();
+    const tarball = execFileSync(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir], { cwd: resolve('.'), encoding: 'utf8', env }).trim().split('\n').pop() as string;
+    const manifest = JSON.parse(execFileSync('tar', ['-xOzf', join(dir, tarball), 'package/package.json'], { encoding: 'utf8' })) as { scripts?: Record<string, string>; repository?: { url: string }; homepage?: string; bugs?: { url: string } };
+    expect(Object.keys(manifest.scripts ?? {}).filter((s) => /^(pre|post)?(install|prepare)$/.test(s))).toEqual([]);
+    expect(manifest.repository?.url).toBe('git+https://github.com/petstore-mock/petstore-mock.git');
+    expect(manifest.homepage).toBe('https://github.com/petstore-mock/petstore-mock#readme');
+    expect(manifest.bugs?.url).toBe('https://github.com/petstore-mock/petstore-mock/issues');
+    const listed = execFileSync('tar', ['-tzf', join(dir, tarball)], { encoding: 'utf8' }).split('\n');
+    expect(listed).toEqual(expect.arrayContaining(['package/LICENSE', 'package/README.md', 'package/docs/reference.md', 'package/scenarios/scenario.schema.json']));
+
+    // As a person starts: npm init -y (a CommonJS project), then npm i -D petstore-mock.
+    execFileSync(npm, ['init', '-y'], { cwd: dir, env, stdio: 'pipe' });
+    expect((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { type?: string }).type ?? 'commonjs').toBe('commonjs');
+    const install = spawnSync(npm, ['install', '--save-dev', '--no-audit', '--no-fund', '--prefer-offline', join(dir, tarball)], { cwd: dir, env, encoding: 'utf8' });
+    expect(install.status, install.stderr).toBe(0);
+    expect(install.stderr).toBe('');
+    expect(install.stdout).not.toMatch(/warn/i);
+
     const r = run(join(dir, 'node_modules', '.bin', 'petstore-mock'), ['--port', '0'], { cwd: dir });
     try {
       const [, url] = await waitFor(r, /(http:\/\/127\.0\.0\.1:\d+\/v1)/);
@@ -26,21 +59,24 @@ describe('the packed package', () => {
       r.child.kill('SIGTERM');
       await r.exited;
     }
-    writeFileSync(join(dir, 'use.mjs'), [
-      "import { startMock } from 'petstore-mock';",
-      'const m = await startMock();',
-      "const r = await fetch(m.url + '/pets?limit=1', { headers: { authorization: 'Bearer demo-free' } });",
-      "await m.useScenario('removed');",
-      "const gone = await fetch(m.url + '/pets/1', { headers: { authorization: 'Bearer demo-free' } });",
-      "console.log(r.status, gone.status, m.url.startsWith('http://127.0.0.1:'));",
-      'await m.close();',
-      '',
-    ].join('\n'));
-    expect(execFileSync(process.execPath, ['use.mjs'], { cwd: dir, encoding: 'utf8' }).trim()).toBe('200 410 true');
-    const listed = execFileSync(join(dir, 'node_modules', '.bin', 'petstore-mock'), ['scenarios'], { cwd: dir, encoding: 'utf8' });
-    expect(listed.split('\n')[0]).toMatch(/^default\s+The specification's behaviour/);
-    expect(listed).toMatch(/^flaky\s+/m);
+    const scenarios = execFileSync(join(dir, 'node_modules', '.bin', 'petstore-mock'), ['scenarios'], { cwd: dir, encoding: 'utf8' });
+    expect(scenarios.split('\n')[0]).toMatch(/^default\s+The specification's behaviour/);
+    expect(scenarios).toMatch(/^flaky\s+/m);
 
+    // The README's snippets are ES modules: in this CommonJS project they are .mjs files.
+    const snippets = runnableSnippets();
+    expect(snippets.length).toBeGreaterThanOrEqual(3);
+    expect(snippets.some((s) => s.includes("startMock({ scenario: 'ban' })"))).toBe(true);
+    for (const [i, snippet] of snippets.entries()) {
+      writeFileSync(join(dir, `snippet-${i + 1}.mjs`), snippet);
+      const ran = spawnSync(process.execPath, [`snippet-${i + 1}.mjs`], { cwd: dir, env, encoding: 'utf8', timeout: 30_000 });
+      expect({ snippet: i + 1, status: ran.status, stderr: ran.stderr }).toEqual({ snippet: i + 1, status: 0, stderr: '' });
+    }
+
+    // And CommonJS code can require it, as docs/recipes.md says.
+    writeFileSync(join(dir, 'use.cjs'), "const { startMock } = require('petstore-mock');\nstartMock().then(async (m) => { console.log(m.url.startsWith('http://127.0.0.1:')); await m.close(); });\n");
+    const cjs = spawnSync(process.execPath, ['use.cjs'], { cwd: dir, env, encoding: 'utf8' });
+    expect({ out: cjs.stdout.trim(), err: cjs.stderr }).toEqual({ out: 'true', err: '' });
   }, 120_000);
 
   // npx runs the bin through a shell (npm → sh -c → node): a signal to npx alone must not leave

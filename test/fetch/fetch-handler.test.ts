@@ -38,9 +38,9 @@ describe('createFetchHandler called directly', () => {
 
     const created = await send('/v1/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Rex', categoryId: 3 }) });
     expect(created.res.status).toBe(201);
-    expect(created.json).toEqual({ id: 151, name: 'Rex', categoryId: 3 });
-    expect(created.res.headers.get('location')).toBe('/v1/pets/151');
-    expect((await send('/v1/pets/151')).json).toEqual(created.json);
+    expect(created.json).toEqual({ id: 51, name: 'Rex', categoryId: 3 });
+    expect(created.res.headers.get('location')).toBe('/v1/pets/51');
+    expect((await send('/v1/pets/51')).json).toEqual(created.json);
   });
 
   it('answers byte for byte what the server answers for the same options', async () => {
@@ -106,7 +106,7 @@ describe('createFetchHandler called directly', () => {
     expect(() => handler.useScenario('nope')).toThrow(/^petstore-mock: unknown scenario "nope"; use one of .*\bdefault\b/);
   });
 
-  it('sees URLs as a Request cleans them up: dot segments resolved (the README says so)', async () => {
+  it('sees URLs as a Request cleans them up: dot segments resolved (docs/reference.md says so)', async () => {
     const { res } = await send('/v1/pets/../pets?limit=1');
     expect(res.status).toBe(200);
     expect(handler.requests().at(-1)?.path).toBe('/v1/pets');

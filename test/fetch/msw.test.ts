@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createFetchHandler } from '../../src/index.js';
 import { T0 } from '../support/mock.js';
 
-// The README's MSW recipe: every request to the API's origin goes to the in-process mock.
+// The MSW set-up of the README and docs/reference.md: every request to the API's origin goes to the in-process mock.
 const petstore = createFetchHandler();
 const server = setupServer(http.all('https://api.example.test/*', ({ request }) => petstore(request)));
 

@@ -34,7 +34,7 @@ describe('reloading files (--watch, reload())', () => {
     const worker = sessions.resolve('worker-1');
     const other = sessions.resolve('other');
     other.apply(catalogue.settings('slow'));
-    other.store.create({ name: 'Kept', categoryId: 1 });
+    const kept = other.store.create({ name: 'Kept', categoryId: 1 });
     worker.clock.advance(5_000);
     expect(reload()).toBeUndefined();
 
@@ -45,7 +45,7 @@ describe('reloading files (--watch, reload())', () => {
     expect(worker.settings.ban.after).toBe(7);
     expect(worker.clock.now()).toBe(T0);
     expect(other.settings.scenario).toBe('slow');
-    expect(other.store.get(151)?.name).toBe('Kept');
+    expect(other.store.get(kept.id)?.name).toBe('Kept');
     // Sessions made after the reload start in the new version too.
     expect(sessions.resolve('later').settings.ban.after).toBe(7);
   });

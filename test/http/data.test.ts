@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMock, type MockOptions, type RunningMock } from '../../src/index.js';
-import { call } from '../support/mock.js';
+import { call, post } from '../support/mock.js';
 import { at } from '../support/checked.js';
 
 const started: RunningMock[] = [];
@@ -17,6 +17,17 @@ async function bodies(options: MockOptions): Promise<string[]> {
 }
 
 describe('seeded data', () => {
+  it('the default store is larger than the default page of 20, and the largest page also shows created animals', async () => {
+    const mock = await startMock({ port: 0 });
+    started.push(mock);
+    expect((await call(mock, '/v1/pets')).json).toHaveLength(20);
+    const created = await call(mock, '/v1/pets', post({ name: 'Rex', categoryId: 3 }));
+    expect(created.status).toBe(201);
+    const page = (await call(mock, '/v1/pets?limit=100')).json as { id: number }[];
+    expect(page.map((p) => p.id)).toEqual(Array.from({ length: 51 }, (_, i) => i + 1));
+    expect(page.at(-1)).toEqual(created.json);
+  });
+
   it('the same seed gives byte-identical answers, server after server', async () => {
     expect(await bodies({ seed: 7 })).toEqual(await bodies({ seed: 7 }));
     expect(await bodies({})).toEqual(await bodies({ seed: 42 }));
@@ -28,11 +39,11 @@ describe('seeded data', () => {
     expect(a).not.toBe(b);
   });
 
-  it('holds 150 animals by default and --pets N of them when asked', async () => {
+  it('holds 50 animals by default and --pets N of them when asked', async () => {
     const mock = await startMock({ port: 0 });
     started.push(mock);
-    expect((await call(mock, '/v1/pets/150')).status).toBe(200);
-    expect((await call(mock, '/v1/pets/151')).status).toBe(404);
+    expect((await call(mock, '/v1/pets/50')).status).toBe(200);
+    expect((await call(mock, '/v1/pets/51')).status).toBe(404);
     const small = await startMock({ port: 0, pets: 4 });
     started.push(small);
     expect((await call(small, '/v1/pets')).json.map((p: { id: number }) => p.id)).toEqual([1, 2, 3, 4]);

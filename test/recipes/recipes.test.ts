@@ -9,7 +9,7 @@ import { ROOT, userProject } from './project.js';
 import { at } from '../support/checked.js';
 
 const exec = promisify(execFile);
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const recipes = readFileSync(join(ROOT, 'docs/recipes.md'), 'utf8');
 const projects: string[] = [];
 afterAll(() => {
   for (const dir of projects) {
@@ -66,16 +66,16 @@ if (!pythonReady && !inCi) {
   console.warn('petstore-mock tests: skipping the pytest recipe: /usr/bin/python3 lacks pytest or requests; install them with "sudo apt-get install python3-pytest python3-requests" (npm test does it when run as root).');
 }
 
-describe('the README recipes', () => {
+describe('the recipes of docs/recipes.md', () => {
   it.each([
     'test/recipes/vitest/global-setup.ts',
-    'test/recipes/vitest/vitest.config.ts',
+    'test/recipes/vitest/vitest.config.mts',
     'test/recipes/vitest/pets.spec.ts',
     'test/recipes/playwright/playwright.config.ts',
     'test/recipes/github-actions.yml',
-  ])('the README prints %s verbatim', (file) => {
+  ])('docs/recipes.md prints %s verbatim', (file) => {
     const text = readFileSync(join(ROOT, file), 'utf8');
-    expect(readme).toContain(`\n${text}\`\`\`\n`);
+    expect(recipes).toContain(`\n${text}\`\`\`\n`);
   });
 
   it.each(['test/recipes/pytest/conftest.py', 'test/recipes/pytest/test_pets.py'])('docs/client-details.md prints %s verbatim', (file) => {
@@ -99,6 +99,35 @@ describe('the README recipes', () => {
     expect(code).toBe(0);
     expect(await refused(`http://127.0.0.1:${port}/__admin/health`)).toBe(true);
   }, 90_000);
+
+  it('both runners in one CommonJS project (npm init -y), each in its folder with its config, run their own specs only', async () => {
+    expect(existsSync('/usr/bin/chromium'), 'this test needs Debian chromium: apt-get install -y chromium').toBe(true);
+    const dir = userProject(
+      {
+        'test/unit/global-setup.ts': 'test/recipes/vitest/global-setup.ts',
+        'test/unit/vitest.config.mts': 'test/recipes/vitest/vitest.config.mts',
+        'test/unit/pets.spec.ts': 'test/recipes/vitest/pets.spec.ts',
+        'test/e2e/playwright.config.ts': 'test/recipes/playwright/playwright.config.ts',
+        'test/e2e/pets.spec.ts': 'test/recipes/playwright/pets.spec.ts',
+      },
+      ['vitest', '@playwright/test'],
+      'commonjs',
+    );
+    projects.push(dir);
+    // The commands docs/recipes.md gives, from the project's root.
+    expect(recipes).toContain('npx vitest run --root test/unit');
+    expect(recipes).toContain('npx playwright test -c test/e2e');
+    const unit = await sh(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--root', 'test/unit'], { cwd: dir });
+    expect(unit.out).toMatch(/Test Files\s+1 passed \(1\)/);
+    expect(unit.out).toMatch(/Tests\s+1 passed \(1\)/);
+    expect(unit.out).not.toMatch(/warning|CommonJS/i);
+    expect(unit.code).toBe(0);
+    const port = await freePort();
+    const e2e = await sh(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '-c', 'test/e2e', '--reporter=line'], { cwd: dir, env: { PETSTORE_PORT: String(port) } });
+    expect(e2e.out).toContain('2 passed');
+    expect(e2e.out).not.toContain('test/unit');
+    expect(e2e.code).toBe(0);
+  }, 120_000);
 
   // Run wherever Debian's packages are there (npm test installs them as root), and always in CI.
   it.skipIf(!pythonReady && !inCi)('pytest: the conftest fixture starts `npx petstore-mock` with --ready-json, the tests use requests, it stops the mock', async () => {

@@ -24,8 +24,8 @@ describe.skipIf(!run)('petstore-mock --state', () => {
     expect(await (await fetch(`${origins[0]}/__admin/clock`)).json()).toEqual({ now: '2026-03-10T12:00:00.000Z', frozen: true });
     const created = await fetch(`${origins[0]}/v1/pets`, { method: 'POST', headers: { authorization: 'Bearer demo-free', 'content-type': 'application/json' }, body: '{"name":"Both","categoryId":1}' });
     expect(created.status).toBe(201);
-    const got = await fetch(`${origins[1]}/v1/pets/151`, { headers: { authorization: 'Bearer demo-free' } });
-    expect(await got.json()).toEqual({ id: 151, name: 'Both', categoryId: 1 });
+    const got = await fetch(`${origins[1]}/v1/pets/51`, { headers: { authorization: 'Bearer demo-free' } });
+    expect(await got.json()).toEqual({ id: 51, name: 'Both', categoryId: 1 });
     // One minute window for the key across both: 60 per minute on the free plan, two used.
     expect(got.headers.get('x-ratelimit-remaining')).toBe('58');
   });

@@ -52,15 +52,15 @@ describe.skipIf(!run)('the library with a shared state', () => {
     expect((await mock.clock.now()).getTime()).toBe(T0 + 90_000);
     const res = await handler(new Request('http://mock/v1/pets', { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: '{"name":"Fetch","categoryId":2}' }));
     expect(res.status).toBe(201);
-    const got = await fetch(`${mock.url}/pets/151`, { headers: AUTH });
-    expect(await got.json()).toEqual({ id: 151, name: 'Fetch', categoryId: 2 });
+    const got = await fetch(`${mock.url}/pets/51`, { headers: AUTH });
+    expect(await got.json()).toEqual({ id: 51, name: 'Fetch', categoryId: 2 });
     expect((await mock.requests()).map((e) => [e.method, e.status, e.at])).toEqual([
       ['POST', 201, new Date(T0 + 90_000).toISOString()],
       ['GET', 200, new Date(T0 + 90_000).toISOString()],
     ]);
     await handler.reset();
     expect(await mock.requests()).toEqual([]);
-    expect((await fetch(`${mock.url}/pets/151`, { headers: AUTH })).status).toBe(404);
+    expect((await fetch(`${mock.url}/pets/51`, { headers: AUTH })).status).toBe(404);
   });
 
   it('a scenario file used on one instance is known by name to another, by its contents', async () => {

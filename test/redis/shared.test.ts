@@ -75,7 +75,7 @@ describe.skipIf(!run)('instances sharing one Redis', () => {
     );
     expect(replies.map((r) => r.status)).toEqual(Array(200).fill(201));
     const ids = replies.map((r) => JSON.parse(r.body).id as number).sort((x, y) => x - y);
-    expect(ids).toEqual(Array.from({ length: 200 }, (_, i) => 151 + i));
+    expect(ids).toEqual(Array.from({ length: 200 }, (_, i) => 51 + i));
     // Read at once from another instance: every answered request is in the journal, in order.
     const journal = (await admin(at(three, 1), 'GET', 'requests')) as { seq: number; reason: string }[];
     expect(journal.map((e) => e.seq)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
@@ -86,9 +86,9 @@ describe.skipIf(!run)('instances sharing one Redis', () => {
     const [a, b] = await deployment(2);
     const created = await send(a, '/v1/pets', { method: 'POST', key: 'demo-pro', body: '{"name":"Shared","categoryId":4,"status":"pending"}' });
     expect(created.status).toBe(201);
-    expect((await send(b, '/v1/pets/151', { key: 'demo-pro' })).body).toBe(created.body);
+    expect((await send(b, '/v1/pets/51', { key: 'demo-pro' })).body).toBe(created.body);
     const pending = JSON.parse((await send(b, '/v1/pets?status=pending&limit=100', { key: 'demo-pro' })).body) as { id: number }[];
-    expect(pending.at(-1)?.id).toBe(151);
+    expect(pending.at(-1)?.id).toBe(51);
     const journal = (await admin(b, 'GET', 'requests')) as { seq: number; method: string; status: number }[];
     expect(journal.map((e) => [e.seq, e.method, e.status])).toEqual([[1, 'POST', 201], [2, 'GET', 200], [3, 'GET', 200]]);
   });
@@ -97,7 +97,7 @@ describe.skipIf(!run)('instances sharing one Redis', () => {
     const [a, b] = await deployment(2);
     await send(a, '/v1/pets', { method: 'POST', key: 'demo-pro', body: '{"name":"Gone","categoryId":1}' });
     await admin(b, 'POST', 'reset');
-    expect((await send(a, '/v1/pets/151', { key: 'demo-pro' })).status).toBe(404);
+    expect((await send(a, '/v1/pets/51', { key: 'demo-pro' })).status).toBe(404);
     expect(await admin(a, 'GET', 'requests')).toHaveLength(1);
   });
 
@@ -131,7 +131,7 @@ describe.skipIf(!run)('instances sharing one Redis', () => {
     expect(keys.length).toBeGreaterThan(3);
     for (const key of keys) expect(key.startsWith(`${a.statePrefix}:`)).toBe(true);
     expect(a.statePrefix).toMatch(/^\{[^{}]+\}$/);
-    expect((await send(other, '/v1/pets/151', { key: 'demo-pro', session: 'w9' })).status).toBe(404);
+    expect((await send(other, '/v1/pets/51', { key: 'demo-pro', session: 'w9' })).status).toBe(404);
   });
 
   it.each([
@@ -157,8 +157,8 @@ describe.skipIf(!run)('instances sharing one Redis', () => {
     }
     agent.destroy();
     expect((await admin(a, 'GET', 'health')).sessions).toBe(1001);
-    expect((await send(b, '/v1/pets/151', { key: 'demo-pro', session: 'kept' })).status).toBe(200);
-    expect((await send(b, '/v1/pets/151', { key: 'demo-pro', session: 'oldest' })).status).toBe(404);
+    expect((await send(b, '/v1/pets/51', { key: 'demo-pro', session: 'kept' })).status).toBe(200);
+    expect((await send(b, '/v1/pets/51', { key: 'demo-pro', session: 'oldest' })).status).toBe(404);
   });
 
   it('reports the state engine in /__admin/health', async () => {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MAX_INSTANT_MS, VirtualClock } from '../../src/core/state/clock.js';
@@ -80,7 +81,10 @@ describe('a bug in the core', () => {
     try {
       const res = await fetch(`${mock().url}/pets`);
       expect(res.status).toBe(500);
-      expect(await res.json()).toEqual({ code: 'internal_error', message: expect.stringContaining('injected fault'), status: 500 });
+      const body = (await res.json()) as { message: string };
+      expect(body).toEqual({ code: 'internal_error', message: expect.stringContaining('injected fault'), status: 500 });
+      // The message says where to report the bug: the package's own issue tracker.
+      expect(body.message).toContain(`please report it at ${(JSON.parse(readFileSync('package.json', 'utf8')) as { bugs: { url: string } }).bugs.url} with the request`);
     } finally {
       engine.handle = original;
     }

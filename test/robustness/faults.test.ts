@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_PET_COUNT } from '../../src/core/state/seed.js';
 import { startMock, type RunningMock } from '../../src/index.js';
 import { cliLauncher, waitFor } from '../e2e/cli.js';
 import { call, post, useMock } from '../support/mock.js';
@@ -9,7 +10,7 @@ import { at } from '../support/checked.js';
 const { mock, fresh } = useMock({ keys: ['bulk:enterprise:1000000:10000000'] });
 beforeEach(fresh);
 
-const SEEDED = 150;
+const SEEDED = DEFAULT_PET_COUNT;
 const BODY = '{"name":"Rex","categoryId":3}';
 
 function open(m: RunningMock): Promise<Socket> {

@@ -1,12 +1,13 @@
 import { connect } from 'node:net';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_PET_COUNT } from '../../src/core/state/seed.js';
 import { call, post, useMock } from '../support/mock.js';
 import { at } from '../support/checked.js';
 
 const { mock, fresh } = useMock({ keys: ['q20:free:20:1000', 'q100:free:100:1000', 'q1:free:1:1000', 'bulk:enterprise:1000000:10000000'] });
 beforeEach(fresh);
 
-const SEEDED = 150;
+const SEEDED = DEFAULT_PET_COUNT;
 
 describe('concurrent creates', () => {
   it('N = 200 concurrent creates give 200 distinct, consecutive ids and a consistent list', async () => {
@@ -69,7 +70,7 @@ describe('pipelining', () => {
     const socket = connect(mock().port, '127.0.0.1');
     const requests = Array.from({ length: 100 }, (_, i) =>
       i % 2
-        ? `GET /v1/pets/${1 + (i % 150)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer bulk\r\n\r\n`
+        ? `GET /v1/pets/${1 + (i % SEEDED)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer bulk\r\n\r\n`
         : `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer bulk\r\nContent-Type: application/json\r\nContent-Length: ${`{"name":"P${i}","categoryId":1}`.length}\r\n\r\n{"name":"P${i}","categoryId":1}`);
     let received = '';
     const done = new Promise<void>((resolve) => {
@@ -83,7 +84,7 @@ describe('pipelining', () => {
     socket.destroy();
     const bodies = received.split(/HTTP\/1\.1 /).slice(1).map((answer) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)));
     expect(bodies.filter((_, i) => i % 2 === 0).map((b) => b.id)).toEqual(Array.from({ length: 50 }, (_, i) => SEEDED + 1 + i));
-    expect(bodies.filter((_, i) => i % 2 === 1).map((b) => b.id)).toEqual(Array.from({ length: 50 }, (_, i) => 1 + ((2 * i + 1) % 150)));
+    expect(bodies.filter((_, i) => i % 2 === 1).map((b) => b.id)).toEqual(Array.from({ length: 50 }, (_, i) => 1 + ((2 * i + 1) % SEEDED)));
   });
 });
 

@@ -59,8 +59,8 @@ describe('an SDK generated from the served OpenAPI document (openapi-typescript 
     const { client, notices } = sdk();
     const created = await client.POST('/pets', { body: { name: 'Biscuit', categoryId: 7, status: 'available' } });
     expect(created.response.status).toBe(201);
-    expect(created.data).toEqual({ id: 151, name: 'Biscuit', categoryId: 7, status: 'available' });
-    expect(created.response.headers.get('location')).toBe('/v1/pets/151');
+    expect(created.data).toEqual({ id: 51, name: 'Biscuit', categoryId: 7, status: 'available' });
+    expect(created.response.headers.get('location')).toBe('/v1/pets/51');
     expect(notices).toEqual([]);
     const fetched = await client.GET('/pets/{petId}', { params: { path: { petId: created.data!.id } } });
     expect(fetched.data).toEqual(created.data);

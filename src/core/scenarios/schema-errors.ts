@@ -3,8 +3,36 @@ import type { ErrorObject } from 'ajv';
 
 type Path = readonly (string | number)[];
 
+/**
+ * Drops the errors of a oneOf's shapes that the value plainly is not (a required key missing, a
+ * different type or constant), when some other shape fits that well: `{ status: 418 }` is a forced
+ * status that is not allowed, not a fault with an unknown key "status".
+ */
+function narrowOneOf(errors: readonly ErrorObject[]): readonly ErrorObject[] {
+  let kept = errors;
+  for (const oneOf of errors.filter((e) => e.keyword === 'oneOf')) {
+    const prefix = `${oneOf.schemaPath}/`;
+    const shapes = new Map<string, ErrorObject[]>();
+    for (const e of kept) {
+      if (!e.schemaPath.startsWith(prefix)) continue;
+      const shape = e.schemaPath.slice(prefix.length).split('/')[0] ?? '';
+      shapes.set(shape, [...(shapes.get(shape) ?? []), e]);
+    }
+    const here = (e: ErrorObject): boolean => e.instancePath === oneOf.instancePath;
+    const wrongShape = (list: ErrorObject[]): boolean => list.some((e) => here(e) && ['required', 'type', 'const'].includes(e.keyword));
+    const ruledOut = [...shapes.values()].filter(wrongShape);
+    const left = [...shapes.values()].filter((list) => !wrongShape(list));
+    // A shape whose mistake is the value itself (a pattern) is better told by the oneOf's description.
+    if (ruledOut.length === 0 || left.length === 0 || left.some((list) => list.some((e) => here(e) && e.keyword !== 'additionalProperties'))) continue;
+    const dropped = new Set([oneOf, ...ruledOut.flat()]);
+    kept = kept.filter((e) => !dropped.has(e));
+  }
+  return kept;
+}
+
 /** The most useful of Ajv's errors, as a path into the document and a sentence. */
-export function pickError(errors: readonly ErrorObject[]): { path: Path; message: string } | undefined {
+export function pickError(all: readonly ErrorObject[]): { path: Path; message: string } | undefined {
+  const errors = narrowOneOf(all);
   const depth = (e: ErrorObject): number => (e.instancePath === '' ? 0 : e.instancePath.split('/').length - 1);
   const [deepest] = [...errors].sort((a, b) => depth(b) - depth(a));
   if (deepest === undefined) return undefined;
@@ -32,7 +60,15 @@ export function pickError(errors: readonly ErrorObject[]): { path: Path; message
     const type = String((chosen.params as { type: string }).type);
     return { path, message: `${where} must be ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}` };
   }
-  if (chosen.keyword === 'enum') return { path, message: `${where} must be one of ${((chosen.params as { allowedValues: unknown[] }).allowedValues).map((v) => JSON.stringify(v)).join(', ')}` };
+  if (chosen.keyword === 'enum') {
+    // Every shape's values for this place: a status 418 is told of the success statuses too.
+    const values = new Set(all.filter((e) => e.keyword === 'enum' && e.instancePath === chosen.instancePath).flatMap((e) => (e.params as { allowedValues: unknown[] }).allowedValues));
+    const sorted = [...values].every((v) => typeof v === 'number') ? [...values].sort((x, y) => Number(x) - Number(y)) : [...values];
+    const allowed = sorted.map((v) => JSON.stringify(v)).join(', ');
+    // The value given is there when Ajv runs verbose, as both loaders do.
+    const given = chosen.data === undefined ? '' : ` is ${JSON.stringify(chosen.data)}, which is not allowed there;`;
+    return { path, message: given ? `${where}${given} use one of ${allowed}` : `${where} must be one of ${allowed}` };
+  }
   if (chosen.keyword === 'pattern') {
     const description = (chosen.parentSchema as { description?: string } | undefined)?.description;
     return { path, message: `${where} is not valid${description ? `: ${lowerFirst(description)}` : ` (must match ${(chosen.params as { pattern: string }).pattern})`}` };

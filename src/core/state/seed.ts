@@ -5,8 +5,12 @@ import type { Pet } from '../types.js';
 
 /** The seed used when none is given, so that two plain starts serve the same animals. */
 export const DEFAULT_SEED = 42;
-/** The store size when none is given: more than one full page of 100. */
-export const DEFAULT_PET_COUNT = 150;
+/**
+ * The store size when none is given: more than the default page of 20, so `limit` visibly
+ * matters, and fewer than the largest page of 100, so that `GET /v1/pets?limit=100` also shows
+ * the animals a client creates (the specification has no other paging).
+ */
+export const DEFAULT_PET_COUNT = 50;
 /** Categories the seeded animals are spread over. */
 export const SEEDED_CATEGORY_COUNT = 12;
 
