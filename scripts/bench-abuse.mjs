@@ -20,10 +20,13 @@ if (!isMainThread) {
   const sent = { requests: 0, statuses: {} };
   while (abusing) {
     const status = await new Promise((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, agent, method: 'POST', path: '/v1/pets', headers: { authorization: 'Bearer bench', 'content-type': 'application/json' } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode));
-      });
+      const req = request(
+        { host: '127.0.0.1', port, agent, method: 'POST', path: '/v1/pets', headers: { authorization: 'Bearer bench', 'content-type': 'application/json' } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -36,7 +39,9 @@ if (!isMainThread) {
 }
 
 const SAMPLES = Number(process.env.ABUSE_SAMPLES ?? 2_000);
-const child = spawn(process.execPath, ['dist/cli.js', '--port', '0', '--ready-json', '--quiet', '--key', 'bench:enterprise:1000000000:1000000000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const child = spawn(process.execPath, ['dist/cli.js', '--port', '0', '--ready-json', '--quiet', '--key', 'bench:enterprise:1000000000:1000000000'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const hardStop = setTimeout(() => {
   console.error('bench:abuse: still running after 120 s; stopping.');
   child.kill('SIGKILL');
@@ -86,13 +91,18 @@ async function underLoad(load) {
   const workers = Object.entries(load).map(([what, body]) => ({ what, worker: new Worker(new URL(import.meta.url), { workerData: { port, body } }) }));
   const latency = await medianLatency(SAMPLES);
   const sent = {};
-  await Promise.all(workers.map(({ what, worker }) => new Promise((resolve) => {
-    worker.once('message', (counts) => {
-      sent[what] = counts;
-      resolve();
-    });
-    worker.postMessage('stop');
-  })));
+  await Promise.all(
+    workers.map(
+      ({ what, worker }) =>
+        new Promise((resolve) => {
+          worker.once('message', (counts) => {
+            sent[what] = counts;
+            resolve();
+          });
+          worker.postMessage('stop');
+        }),
+    ),
+  );
   return { ...latency, sent };
 }
 
@@ -107,7 +117,21 @@ clearTimeout(hardStop);
 const ms = (n) => `${n.toFixed(2)} ms`;
 const ratio = (n) => Number((n / alone.median).toFixed(2));
 const ratios = (phase) => ({ median: ratio(phase.median), p99: Number((phase.p99 / alone.p99).toFixed(2)) });
-console.log(JSON.stringify({ date: new Date().toISOString(), node: process.version, samples: SAMPLES, alone, costly, plain: sized, ratio: { costly: ratios(costly), plain: ratios(sized) } }, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      node: process.version,
+      samples: SAMPLES,
+      alone,
+      costly,
+      plain: sized,
+      ratio: { costly: ratios(costly), plain: ratios(sized) },
+    },
+    null,
+    2,
+  ),
+);
 console.log(
   `\nbench:abuse: a normal client's median latency ${ms(alone.median)} alone (p99 ${ms(alone.p99)}); ${ms(costly.median)} (${ratio(costly.median)}x, p99 ${ms(costly.p99)}) while two connections send the costly bodies; ` +
     `${ms(sized.median)} (${ratio(sized.median)}x, p99 ${ms(sized.p99)}) while two send plain 1 MiB bodies.`,

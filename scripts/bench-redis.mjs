@@ -20,7 +20,9 @@ const log = (text) => process.stderr.write(`[${((Date.now() - runStart) / 1000).
 /** A redis-server of the bench's own, persistence off, stopped at the end. */
 async function startRedis() {
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => {
@@ -69,7 +71,9 @@ for (const [op, request] of Object.entries(OPERATIONS)) {
     const one = await load(sharedA.port, sharedA.child.pid, { ...request, connections: CONNECTIONS, seconds: SECONDS });
     const redisCpu = cpuMs(redis.pid) - cpuBefore;
     const calls = commandCalls(redis);
-    const total = Object.entries(calls).filter(([name]) => name !== 'config|resetstat' && name !== 'info').reduce((sum, [, n]) => sum + n, 0);
+    const total = Object.entries(calls)
+      .filter(([name]) => name !== 'config|resetstat' && name !== 'info')
+      .reduce((sum, [, n]) => sum + n, 0);
     const answered = one.ok + one.non2xx;
     r.one.push(one);
     r.commandsPerRequest.push(total / answered);
@@ -79,7 +83,9 @@ for (const [op, request] of Object.entries(OPERATIONS)) {
     // Two instances together, each driven by its own load generator with half the connections.
     const [a, b] = await Promise.all([sharedA, sharedB].map((s) => load(s.port, s.child.pid, { ...request, connections: CONNECTIONS / 2, seconds: SECONDS })));
     r.two.push({ rps: a.rps + b.rps, errors: a.errors + b.errors, non2xx: a.non2xx + b.non2xx });
-    log(`${op} round ${round + 1}/${ROUNDS}: in-memory ${Math.round(r.memory.at(-1).rps)}, one on Redis ${Math.round(one.rps)}, two on Redis ${Math.round(r.two.at(-1).rps)} req/s; ${(total / answered).toFixed(2)} commands per request`);
+    log(
+      `${op} round ${round + 1}/${ROUNDS}: in-memory ${Math.round(r.memory.at(-1).rps)}, one on Redis ${Math.round(one.rps)}, two on Redis ${Math.round(r.two.at(-1).rps)} req/s; ${(total / answered).toFixed(2)} commands per request`,
+    );
   }
   results[op] = {
     memoryRps: median(r.memory.map((m) => m.rps)),
@@ -106,7 +112,12 @@ const clients = await compareClients(redis.url, quick ? 5000 : 20000);
 redis.stop();
 
 mkdirSync(`${ROOT}.bench`, { recursive: true });
-const out = { facts: machineFacts(), settings: { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, redis: spawnSync('redis-server', ['--version'], { encoding: 'utf8' }).stdout.trim() }, results, clients };
+const out = {
+  facts: machineFacts(),
+  settings: { rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, redis: spawnSync('redis-server', ['--version'], { encoding: 'utf8' }).stdout.trim() },
+  results,
+  clients,
+};
 writeFileSync(`${ROOT}.bench/redis.json`, `${JSON.stringify(out, null, 2)}\n`);
 process.stdout.write(`${writeReport()}\n`);
 await sleep(0);

@@ -57,7 +57,9 @@ for (let round = 0; round < ROUNDS; round++) {
       raw[pets][kind].push(measured);
     }
   }
-  log(`round ${round + 1}/${ROUNDS}: ${['list', 'status', 'get'].map((k) => `${k} ${Math.round(raw[SMALL][k][round].rps)} / ${Math.round(raw[BIG][k][round].rps)}`).join(', ')} req/s (${SMALL} / ${BIG})`);
+  log(
+    `round ${round + 1}/${ROUNDS}: ${['list', 'status', 'get'].map((k) => `${k} ${Math.round(raw[SMALL][k][round].rps)} / ${Math.round(raw[BIG][k][round].rps)}`).join(', ')} req/s (${SMALL} / ${BIG})`,
+  );
 }
 for (const pets of [SMALL, BIG]) await running[pets].stop();
 
@@ -66,9 +68,15 @@ const rows = [SMALL, BIG].map((pets) => {
   const rps = (kind) => median(r[kind].map((m) => m.rps));
   const cpu = (kind) => median(r[kind].map((m) => m.cpuUsPerRequest));
   return {
-    pets, startMs: median(r.startMs), idleRssMb: median(r.idleRssMb),
-    listRps: rps('list'), statusRps: rps('status'), getRps: rps('get'),
-    listCpuUs: cpu('list'), statusCpuUs: cpu('status'), getCpuUs: cpu('get'),
+    pets,
+    startMs: median(r.startMs),
+    idleRssMb: median(r.idleRssMb),
+    listRps: rps('list'),
+    statusRps: rps('status'),
+    getRps: rps('get'),
+    listCpuUs: cpu('list'),
+    statusCpuUs: cpu('status'),
+    getCpuUs: cpu('get'),
     failures: ['list', 'status', 'get'].reduce((n, kind) => n + r[kind].reduce((m, x) => m + x.non2xx + x.errors, 0), 0),
   };
 });
@@ -76,8 +84,15 @@ const seedingS = (rows[1].startMs - rows[0].startMs) / 1000;
 const ratio = (kind) => median(raw[BIG][kind].map((m, i) => m.rps / raw[SMALL][kind][i].rps));
 const ratios = { list: ratio('list'), status: ratio('status'), get: ratio('get') };
 const result = {
-  facts, small: SMALL, big: BIG, settings: { rounds: ROUNDS, coldStarts: COLD_STARTS, seconds: SECONDS, connections: CONNECTIONS },
-  rows, seedingS, ratios, raw, durationS: Math.round((Date.now() - runStart) / 1000),
+  facts,
+  small: SMALL,
+  big: BIG,
+  settings: { rounds: ROUNDS, coldStarts: COLD_STARTS, seconds: SECONDS, connections: CONNECTIONS },
+  rows,
+  seedingS,
+  ratios,
+  raw,
+  durationS: Math.round((Date.now() - runStart) / 1000),
 };
 writeFileSync(`${ROOT}.bench/scale.json`, `${JSON.stringify(result, null, 2)}\n`);
 process.stdout.write(`${writeReport()}\n`);

@@ -3,9 +3,7 @@
 // regenerates docs/benchmarks.md and docs/benchmarks.svg.
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import {
-  BENCH_KEY_SPEC, LOAD_CORE, NEW_PET, ROOT, load, machineFacts, median, pinned, rssMb, sleep, startServer,
-} from './bench/lib.mjs';
+import { BENCH_KEY_SPEC, LOAD_CORE, NEW_PET, ROOT, load, machineFacts, median, pinned, rssMb, sleep, startServer } from './bench/lib.mjs';
 import { writeReport } from './bench/report.mjs';
 
 const quick = process.argv.includes('--quick');
@@ -20,17 +18,36 @@ const DB = `${ROOT}.bench/json-server-db.json`;
 const DB_SEED = `${ROOT}.bench/json-server-db.seed.json`;
 // The same shape and count as the mock's default store: 50 animals.
 const statuses = ['available', 'pending', 'sold'];
-writeFileSync(DB_SEED, JSON.stringify({ pets: Array.from({ length: 50 }, (_, i) => ({ id: i + 1, name: `Pet ${i + 1}`, categoryId: (i % 12) + 1, status: statuses[i % 3] })) }, null, 2));
+writeFileSync(
+  DB_SEED,
+  JSON.stringify(
+    { pets: Array.from({ length: 50 }, (_, i) => ({ id: i + 1, name: `Pet ${i + 1}`, categoryId: (i % 12) + 1, status: statuses[i % 3] })) },
+    null,
+    2,
+  ),
+);
 
 const mockArgs = (extra) => (port) => ['dist/cli.js', '--port', String(port), '--key', BENCH_KEY_SPEC, ...extra];
 const SERVERS = [
-  { id: 'baseline', name: 'bare node:http (baseline)', args: (port) => ['scripts/bench/baseline-server.mjs', String(port)], list: '/v1/pets?limit=20', post: '/v1/pets' },
+  {
+    id: 'baseline',
+    name: 'bare node:http (baseline)',
+    args: (port) => ['scripts/bench/baseline-server.mjs', String(port)],
+    list: '/v1/pets?limit=20',
+    post: '/v1/pets',
+  },
   { id: 'mock-quiet', name: 'petstore-mock --quiet', args: mockArgs(['--quiet']), list: '/v1/pets?limit=20', post: '/v1/pets' },
   { id: 'mock-log', name: 'petstore-mock, default log to a pipe', args: mockArgs([]), list: '/v1/pets?limit=20', post: '/v1/pets', logSink: true },
   {
-    id: 'json-server', name: 'json-server 0.17.4', list: '/pets?_limit=20', post: '/pets',
+    id: 'json-server',
+    name: 'json-server 0.17.4',
+    list: '/pets?_limit=20',
+    post: '/pets',
     // Its db.json is written back on every POST, so each start gets a fresh copy.
-    args: (port) => { copyFileSync(DB_SEED, DB); return ['node_modules/json-server/lib/cli/bin.js', '--port', String(port), '--host', '127.0.0.1', '--quiet', DB]; },
+    args: (port) => {
+      copyFileSync(DB_SEED, DB);
+      return ['node_modules/json-server/lib/cli/bin.js', '--port', String(port), '--host', '127.0.0.1', '--quiet', DB];
+    },
   },
 ];
 
@@ -61,7 +78,10 @@ async function coldStarts() {
  */
 async function loadRounds() {
   const rounds = Object.fromEntries(SERVERS.map((s) => [s.id, { list: [], create: [], loadedRssMb: [] }]));
-  for (const [kind, pick] of [['list', (s) => ({ path: s.list })], ['create', (s) => ({ path: s.post, method: 'POST', body: NEW_PET })]]) {
+  for (const [kind, pick] of [
+    ['list', (s) => ({ path: s.list })],
+    ['create', (s) => ({ path: s.post, method: 'POST', body: NEW_PET })],
+  ]) {
     const running = [];
     for (const server of SERVERS) {
       const r = await startServer(server, { logSink: server.logSink });
@@ -74,7 +94,9 @@ async function loadRounds() {
         const measured = await load(r.port, r.child.pid, { ...pick(server), connections: CONNECTIONS, seconds: SECONDS });
         rounds[server.id][kind].push(measured);
       }
-      log(`${kind} round ${round + 1}/${ROUNDS}: ${running.map(({ server }) => `${server.id} ${Math.round(rounds[server.id][kind][round].rps)}`).join(', ')} req/s`);
+      log(
+        `${kind} round ${round + 1}/${ROUNDS}: ${running.map(({ server }) => `${server.id} ${Math.round(rounds[server.id][kind][round].rps)}`).join(', ')} req/s`,
+      );
     }
     for (const { server, r } of running) {
       rounds[server.id].loadedRssMb.push(rssMb(r.child.pid));
@@ -88,9 +110,19 @@ async function loadRounds() {
 async function limitCheck() {
   const perMinute = 500;
   const total = 2000;
-  const mock = { name: 'petstore-mock --quiet', args: (port) => ['dist/cli.js', '--port', String(port), '--quiet', '--key', `limit-key:enterprise:${perMinute}:1000000`, '--key', BENCH_KEY_SPEC], list: '/v1/pets?limit=1' };
+  const mock = {
+    name: 'petstore-mock --quiet',
+    args: (port) => ['dist/cli.js', '--port', String(port), '--quiet', '--key', `limit-key:enterprise:${perMinute}:1000000`, '--key', BENCH_KEY_SPEC],
+    list: '/v1/pets?limit=1',
+  };
   const running = await startServer(mock);
-  const [command, args] = pinned(LOAD_CORE, process.execPath, [`${ROOT}scripts/bench/limit-check.mjs`, String(running.port), 'limit-key', String(total), String(CONNECTIONS)]);
+  const [command, args] = pinned(LOAD_CORE, process.execPath, [
+    `${ROOT}scripts/bench/limit-check.mjs`,
+    String(running.port),
+    'limit-key',
+    String(total),
+    String(CONNECTIONS),
+  ]);
   const out = await new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let text = '';
@@ -110,10 +142,21 @@ function summarise(starts, passes) {
     const p = passes[s.id];
     const pick = (kind, field) => median(p[kind].map((m) => m[field]));
     return {
-      id: s.id, name: s.name,
-      listRps: pick('list', 'rps'), listP50Ms: pick('list', 'latencyP50Ms'), listP99Ms: pick('list', 'latencyP99Ms'), listAvgMs: pick('list', 'latencyAvgMs'), listCpuUs: pick('list', 'cpuUsPerRequest'),
-      createRps: pick('create', 'rps'), createP50Ms: pick('create', 'latencyP50Ms'), createP99Ms: pick('create', 'latencyP99Ms'), createAvgMs: pick('create', 'latencyAvgMs'), createCpuUs: pick('create', 'cpuUsPerRequest'),
-      startMs: median(starts[s.id].startMs), idleRssMb: median(starts[s.id].idleRssMb), loadedRssMb: median(p.loadedRssMb),
+      id: s.id,
+      name: s.name,
+      listRps: pick('list', 'rps'),
+      listP50Ms: pick('list', 'latencyP50Ms'),
+      listP99Ms: pick('list', 'latencyP99Ms'),
+      listAvgMs: pick('list', 'latencyAvgMs'),
+      listCpuUs: pick('list', 'cpuUsPerRequest'),
+      createRps: pick('create', 'rps'),
+      createP50Ms: pick('create', 'latencyP50Ms'),
+      createP99Ms: pick('create', 'latencyP99Ms'),
+      createAvgMs: pick('create', 'latencyAvgMs'),
+      createCpuUs: pick('create', 'cpuUsPerRequest'),
+      startMs: median(starts[s.id].startMs),
+      idleRssMb: median(starts[s.id].idleRssMb),
+      loadedRssMb: median(p.loadedRssMb),
       failures: ['list', 'create'].reduce((n, kind) => n + p[kind].reduce((m, r) => m + r.non2xx + r.errors, 0), 0),
     };
   });
@@ -135,8 +178,12 @@ const passes = await loadRounds();
 const limits = await limitCheck();
 const rows = summarise(starts, passes);
 const result = {
-  facts, settings: { rounds: ROUNDS, coldStarts: COLD_STARTS, seconds: SECONDS, connections: CONNECTIONS, idleSettleMs: IDLE_SETTLE_MS },
-  rows, limits, raw: { starts, passes }, durationS: Math.round((Date.now() - runStart) / 1000),
+  facts,
+  settings: { rounds: ROUNDS, coldStarts: COLD_STARTS, seconds: SECONDS, connections: CONNECTIONS, idleSettleMs: IDLE_SETTLE_MS },
+  rows,
+  limits,
+  raw: { starts, passes },
+  durationS: Math.round((Date.now() - runStart) / 1000),
 };
 writeFileSync(`${ROOT}.bench/bench.json`, `${JSON.stringify(result, null, 2)}\n`);
 const table = writeReport();

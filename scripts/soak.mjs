@@ -17,8 +17,11 @@ const SESSIONS = 1_500; // more than the mock keeps (1,000), so old sessions are
 const JOURNAL_BOUND = 1_000;
 const HARD_STOP_MS = Math.max(60_000, (TOTAL / RATE) * 1000 * 3);
 
-const child = spawn(process.execPath, ['dist/cli.js', '--port', '0', '--ready-json', '--log-format', 'json',
-  '--key', 'soak:enterprise:100000000:1000000000', '--key', 'tight:free:60:1000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+const child = spawn(
+  process.execPath,
+  ['dist/cli.js', '--port', '0', '--ready-json', '--log-format', 'json', '--key', 'soak:enterprise:100000000:1000000000', '--key', 'tight:free:60:1000'],
+  { stdio: ['ignore', 'pipe', 'pipe'] },
+);
 let stderr = '';
 child.stderr.on('data', (d) => (stderr += d));
 const hardStop = setTimeout(() => {
@@ -70,29 +73,49 @@ const requests = [
   { method: 'GET', path: '/v1/pets?limit=0', headers: auth },
   { method: 'GET', path: '/v1/pets', headers: {} },
   { method: 'GET', path: '/v1/pets?limit=1', headers: { authorization: 'Bearer tight' } },
-  { method: 'POST', path: '/v1/pets', headers: json, body: '{"name":"Soak","categoryId":1,"status":"pending"}',
-    setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-mock-session': `soak-${sessionCounter++ % SESSIONS}` } }) },
+  {
+    method: 'POST',
+    path: '/v1/pets',
+    headers: json,
+    body: '{"name":"Soak","categoryId":1,"status":"pending"}',
+    setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-mock-session': `soak-${sessionCounter++ % SESSIONS}` } }),
+  },
   { method: 'POST', path: '/v1/pets', headers: json, body: '{"name":' },
   // Every list shape (limit 1..100, each status) in sessions that hold created animals.
-  { method: 'GET', path: '/v1/pets', headers: auth,
+  {
+    method: 'GET',
+    path: '/v1/pets',
+    headers: auth,
     setupRequest: (req) => {
       const n = shapeCounter++;
       const status = ['', 'status=available&', 'status=pending&', 'status=sold&'][n % 4];
-      return { ...req, path: `/v1/pets?${status}limit=${1 + (Math.floor(n / 4) % 100)}`, headers: { ...req.headers, 'x-mock-session': `soak-${n % SESSIONS}` } };
-    } },
+      return {
+        ...req,
+        path: `/v1/pets?${status}limit=${1 + (Math.floor(n / 4) % 100)}`,
+        headers: { ...req.headers, 'x-mock-session': `soak-${n % SESSIONS}` },
+      };
+    },
+  },
   { method: 'DELETE', path: '/v1/pets/1', headers: auth },
   // The abuse of docs/limits.md, in turn; the two costly bodies one time in twenty, as they are large.
-  { method: 'GET', path: '/v1/pets', headers: auth,
+  {
+    method: 'GET',
+    path: '/v1/pets',
+    headers: auth,
     setupRequest: (req) => {
       const n = abuseCounter++;
       const session = { 'x-mock-session': `abuse-${n % SESSIONS}` };
       if (n % 20 === 0) return { ...req, method: 'POST', path: '/v1/pets', headers: { ...json, ...session }, body: n % 40 === 0 ? MANY_KEYS : MANY_DIGITS };
       switch (n % 3) {
-        case 0: return { ...req, path: `/v1/${LONG}?q=${LONG}`, headers: { ...auth, ...session } };
-        case 1: return { ...req, method: 'POST', path: '/v1/pets', headers: { ...json, 'x-mock-session': `abuse-${n % 4}` }, body: LONG_NAME };
-        default: return { ...req, path: `/v1/pets?limit=${85 + (n % 16)}`, headers: { ...auth, 'x-mock-session': `abuse-${n % 4}` } };
+        case 0:
+          return { ...req, path: `/v1/${LONG}?q=${LONG}`, headers: { ...auth, ...session } };
+        case 1:
+          return { ...req, method: 'POST', path: '/v1/pets', headers: { ...json, 'x-mock-session': `abuse-${n % 4}` }, body: LONG_NAME };
+        default:
+          return { ...req, path: `/v1/pets?limit=${85 + (n % 16)}`, headers: { ...auth, 'x-mock-session': `abuse-${n % 4}` } };
       }
-    } },
+    },
+  },
 ];
 
 // Warm up until every session slot is taken (SESSIONS creates and more), so "before" is the steady state.
@@ -143,6 +166,15 @@ console.log(
     `rss ${mb(before.rssBytes)} -> ${mb(after.rssBytes)}; heap every 5 s ${mb(Math.min(...samples))}..${mb(Math.max(...samples))}; journal ${journal}/${JOURNAL_BOUND}; ${health.sessions} sessions; ` +
     `${log.lines} log lines for ${sent} requests, ${log.notInfo} not info; exit ${exitCode}.`,
 );
-const failed = fiveXx > 0 || report.connectionErrors > 0 || report.timeouts > 0 || journal > JOURNAL_BOUND || sessionJournal > JOURNAL_BOUND
-  || log.notInfo > 0 || log.unparsable > 0 || log.lines !== sent || stderr !== '' || exitCode !== 0;
+const failed =
+  fiveXx > 0 ||
+  report.connectionErrors > 0 ||
+  report.timeouts > 0 ||
+  journal > JOURNAL_BOUND ||
+  sessionJournal > JOURNAL_BOUND ||
+  log.notInfo > 0 ||
+  log.unparsable > 0 ||
+  log.lines !== sent ||
+  stderr !== '' ||
+  exitCode !== 0;
 process.exit(failed ? 1 : 0);

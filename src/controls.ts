@@ -55,9 +55,12 @@ export function clockOf(world: () => World): MockClock {
     state: () => world().clock.state(),
     set: (instant) => {
       // Strings are read as scenario files and the admin API read them: strictly.
-      const ms = instant instanceof Date ? instant.getTime() : typeof instant === 'number' ? instant : typeof instant === 'string' ? parseInstant(instant) : undefined;
+      const ms =
+        instant instanceof Date ? instant.getTime() : typeof instant === 'number' ? instant : typeof instant === 'string' ? parseInstant(instant) : undefined;
       if (ms === undefined || !isValidInstant(ms)) {
-        throw new RangeError(named(`clock.set needs a valid Date, epoch milliseconds within ±8.64e15, or ${INSTANT_HINT}; not ${JSON.stringify(instant) ?? String(instant)}.`));
+        throw new RangeError(
+          named(`clock.set needs a valid Date, epoch milliseconds within ±8.64e15, or ${INSTANT_HINT}; not ${JSON.stringify(instant) ?? String(instant)}.`),
+        );
       }
       world().clock.set(ms);
     },
@@ -92,7 +95,9 @@ export function sessionControls(engine: MockEngine, id: string | undefined, scen
     requests: (query = {}) => {
       const { details, ...filter } = query;
       const test = compileFilter(filter);
-      return world().journal.list(details === true).filter((e) => test.matches(e));
+      return world()
+        .journal.list(details === true)
+        .filter((e) => test.matches(e));
     },
     verify: (filter, count) => verifyEntries(world().journal.list(), filter, count),
     recordDetails: (on = true) => world().recordDetails(on),

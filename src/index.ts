@@ -3,7 +3,16 @@
  * server, `createFetchHandler` answers in-process. src/README.md maps the folders behind it.
  */
 export { startMock, createFetchHandler, clockOf } from './mock.js';
-export type { MockOptions, SharedMockOptions, SharedFetchOptions, MockClock, SessionHandle, RunningMock, FetchHandlerOptions, MockFetchHandler } from './mock.js';
+export type {
+  MockOptions,
+  SharedMockOptions,
+  SharedFetchOptions,
+  MockClock,
+  SessionHandle,
+  RunningMock,
+  FetchHandlerOptions,
+  MockFetchHandler,
+} from './mock.js';
 export type { RequestsQuery } from './controls.js';
 export type { JournalFilter, VerifyCount } from './core/state/journal-query.js';
 export type { JournalDetails, JournalMessage } from './core/state/journal-details.js';

@@ -44,7 +44,10 @@ export interface MockOptions {
 }
 
 /** Options of `createFetchHandler`: those of `startMock` without the networking ones. */
-export interface FetchHandlerOptions extends Omit<MockOptions, 'port' | 'host' | 'adminToken' | 'allowHosts' | 'maxConnections' | 'logStats' | 'watch' | 'onReload'> {
+export interface FetchHandlerOptions extends Omit<
+  MockOptions,
+  'port' | 'host' | 'adminToken' | 'allowHosts' | 'maxConnections' | 'logStats' | 'watch' | 'onReload'
+> {
   /** The client address requests without a key are counted under (127.0.0.1 by default). */
   clientAddress?: string;
 }

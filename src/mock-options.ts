@@ -8,7 +8,7 @@ import type { KeyConfig, PlanName } from './core/types.js';
 export class MockOptionError extends UserError {}
 
 function fail(option: string, wanted: string, value: unknown): never {
-  const shown = typeof value === 'function' ? 'a function' : typeof value === 'bigint' ? `${value}n` : JSON.stringify(value) ?? String(value);
+  const shown = typeof value === 'function' ? 'a function' : typeof value === 'bigint' ? `${value}n` : (JSON.stringify(value) ?? String(value));
   throw new MockOptionError(`the option "${option}" must be ${wanted}, not ${shown.slice(0, 80)}.`);
 }
 
@@ -55,7 +55,8 @@ export function checkOptions(options: CheckedOptions): KeyConfig[] {
   text('host', options.host);
   integer('seed', options.seed, 0, Number.MAX_SAFE_INTEGER);
   integer('pets', options.pets, 0, 10_000_000);
-  if (options.fixtures !== undefined && typeof options.fixtures !== 'string' && !Array.isArray(options.fixtures)) fail('fixtures', 'a file path or an array of animals', options.fixtures);
+  if (options.fixtures !== undefined && typeof options.fixtures !== 'string' && !Array.isArray(options.fixtures))
+    fail('fixtures', 'a file path or an array of animals', options.fixtures);
   text('scenario', options.scenario);
   text('adminToken', options.adminToken);
   if (options.allowHosts !== undefined) {
@@ -81,7 +82,8 @@ function keyOf(entry: unknown, option: string): KeyConfig {
   if (typeof entry === 'string') return parseKeySpec(entry);
   if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) fail(option, 'a "KEY:PLAN" string or a { key, plan, limits? } object', entry);
   const { key, plan, limits, revoked } = entry as { key?: unknown; plan?: unknown; limits?: unknown; revoked?: unknown };
-  if (typeof key !== 'string' || !/^[A-Za-z0-9\-._~+/]+=*$/.test(key)) fail(`${option}.key`, 'a string a bearer token can hold (letters, digits and -._~+/)', key);
+  if (typeof key !== 'string' || !/^[A-Za-z0-9\-._~+/]+=*$/.test(key))
+    fail(`${option}.key`, 'a string a bearer token can hold (letters, digits and -._~+/)', key);
   if (typeof plan !== 'string' || !(PLAN_NAMES as string[]).includes(plan)) fail(`${option}.plan`, `one of ${PLAN_NAMES.join(', ')}`, plan);
   if (revoked !== undefined && typeof revoked !== 'boolean') fail(`${option}.revoked`, 'true or false', revoked);
   const config: KeyConfig = { key, plan: plan as PlanName, limits: { ...PLAN_LIMITS[plan as PlanName] } };

@@ -61,10 +61,13 @@ function createCore(options: MockOptions & { clientAddress?: string }): Core {
   const engine = new MockEngine({ settings, now: options.now, onRequest: options.onRequest, maxSessions: options.maxSessions });
   const reload = (): ReloadReport | undefined => reloadSessions(scenarios, engine.sessions);
   const watching = options.watch
-    ? watchFiles(() => scenarios.watchedFiles(), () => {
-        const report = reload();
-        if (report) options.onReload?.(report);
-      })
+    ? watchFiles(
+        () => scenarios.watchedFiles(),
+        () => {
+          const report = reload();
+          if (report) options.onReload?.(report);
+        },
+      )
     : undefined;
   // A reset or a switch reads the scenario's files as they are now, as a reload would.
   const source: ScenarioSource = {

@@ -188,7 +188,9 @@ export function sharedFetchHandler(options: SharedFetchOptions): SharedFetchHand
     try {
       shared = await state();
     } catch (error) {
-      const answer = renderError(new MockError('state_unavailable', `${(error as Error).message} Retry after 1 s.`, { headers: { 'Retry-After': '1' } }), { 'Access-Control-Allow-Origin': '*' });
+      const answer = renderError(new MockError('state_unavailable', `${(error as Error).message} Retry after 1 s.`, { headers: { 'Retry-After': '1' } }), {
+        'Access-Control-Allow-Origin': '*',
+      });
       setRateHeaders(answer.headers, { limit: anonymous.perMinute, remaining: 0, reset: Math.ceil(Date.now() / 1000) + 1 }, false);
       return new Response(request.method === 'HEAD' ? null : answer.body, { status: answer.status, headers: answer.headers });
     }

@@ -93,7 +93,9 @@ export async function startServer(server, { logSink = false, timeoutMs = 60_000 
   }
   const startMs = performance.now() - started;
   return {
-    child, port, startMs,
+    child,
+    port,
+    startMs,
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
@@ -159,7 +161,7 @@ export function machineFacts() {
     os: `${os.type()} ${os.release()} ${os.arch()}`,
     cpu: cpus[0]?.model ?? 'unknown',
     cores: cpus.length,
-    memoryGb: Math.round(os.totalmem() / 2 ** 30 * 10) / 10,
+    memoryGb: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
     pinned: HAS_TASKSET ? `servers on core ${SERVER_CORE}, load generator on core ${LOAD_CORE} (taskset)` : 'not pinned (no taskset)',
     loadAverage: os.loadavg().map((n) => Math.round(n * 100) / 100),
   };

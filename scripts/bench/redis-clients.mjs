@@ -7,7 +7,14 @@ import { build } from 'esbuild';
 import { ROOT } from './lib.mjs';
 
 async function scripts() {
-  const out = await build({ entryPoints: [`${ROOT}src/state-redis/scripts.ts`], bundle: true, write: false, format: 'esm', platform: 'node', logLevel: 'silent' });
+  const out = await build({
+    entryPoints: [`${ROOT}src/state-redis/scripts.ts`],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    logLevel: 'silent',
+  });
   mkdirSync(`${ROOT}.bench`, { recursive: true });
   const file = `${ROOT}.bench/scripts.mjs`;
   writeFileSync(file, out.outputFiles[0].text);
@@ -23,12 +30,14 @@ async function drive(call, total) {
   let next = 0;
   const cpu = process.cpuUsage();
   const started = performance.now();
-  await Promise.all(Array.from({ length: 50 }, async () => {
-    while (next < total) {
-      next++;
-      await call();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 50 }, async () => {
+      while (next < total) {
+        next++;
+        await call();
+      }
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
   return { callsPerSecond: total / seconds, clientCpuUsPerCall: (used.user + used.system) / total };

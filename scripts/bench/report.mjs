@@ -38,13 +38,19 @@ function benchSection(bench) {
   const lines = [
     '## Against the baseline and a peer (`npm run bench`)',
     '',
-    ...machineLines(bench.facts, 'The machine was shared with other developers running tests while this ran, so absolute numbers move from run to run; the ratios compare servers measured in the same run, interleaved.'),
+    ...machineLines(
+      bench.facts,
+      'The machine was shared with other developers running tests while this ran, so absolute numbers move from run to run; the ratios compare servers measured in the same run, interleaved.',
+    ),
     `- Method: for each operation all servers run side by side, each warmed up for 1 s; then ${settings.rounds} rounds give every server, in rotating order, a ${settings.seconds} s slice of load from autocannon (a separate process on the other core) with ${settings.connections} keep-alive connections. req/s is the median over rounds; a share is the median of the per-round ratios to the baseline, so that noise from the shared machine falls on both sides of each ratio (a share therefore need not equal the ratio of two req/s medians). Start time is spawn to the first 200 on the list call (median of ${settings.coldStarts} cold starts, polled every 2 ms); idle RSS is read ${settings.idleSettleMs} ms after that answer. CPU µs per request is the server's user + system time over the answers it gave, which the load generator's own limits do not skew. autocannon reports latency percentiles in whole milliseconds.`,
     '- Requests: `GET /v1/pets?limit=20` and `POST /v1/pets` with `Authorization: Bearer bench-key` (json-server: `GET /pets?_limit=20`, `POST /pets`); the mock runs with `--key bench-key:enterprise:100000000:1000000000` so that it never throttles, with rate-limit accounting, all headers and the journal on.',
     '',
     '| server | GET req/s | share | GET p50 / p99 ms | GET CPU µs/req | POST req/s | share | POST p50 / p99 ms | start ms | × baseline | idle RSS MB | × baseline | failed answers |',
     '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
-    ...rows.map((r) => `| ${r.name} | ${int(r.listRps)} | ${pct(r.listShare)} | ${r.listP50Ms} / ${r.listP99Ms} | ${fixed(r.listCpuUs)} | ${int(r.createRps)} | ${pct(r.createShare)} | ${r.createP50Ms} / ${r.createP99Ms} | ${int(r.startMs)} | ${times(r.startRatio)} | ${fixed(r.idleRssMb)} | ${times(r.rssRatio)} | ${r.failures} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${int(r.listRps)} | ${pct(r.listShare)} | ${r.listP50Ms} / ${r.listP99Ms} | ${fixed(r.listCpuUs)} | ${int(r.createRps)} | ${pct(r.createShare)} | ${r.createP50Ms} / ${r.createP99Ms} | ${int(r.startMs)} | ${times(r.startRatio)} | ${fixed(r.idleRssMb)} | ${times(r.rssRatio)} | ${r.failures} |`,
+    ),
     '',
     '![req/s and start time per server](benchmarks.svg)',
     '',
@@ -62,7 +68,11 @@ function benchSection(bench) {
     '',
     `json-server writes its whole db.json on every POST, so its POST figure falls from round to round as the file grows.`,
     '',
-    `Rate-limit check: ${limits.total} requests over ${limits.connections} connections with a key of ${limits.perMinute} per minute, grouped by the \`X-RateLimit-Reset\` of each answer: ${limits.windows.map((w) => `${w.ok} allowed and ${w.refused} refused with reset ${new Date(w.reset * 1000).toISOString().slice(11, 19)} UTC`).join('; ')}. Refusals by code: ${Object.entries(limits.refusedCodes).map(([c, n]) => `${c} ${n}`).join(', ') || 'none'}; once the key is banned for sending while limited, its answers carry the ban's end as their reset.`,
+    `Rate-limit check: ${limits.total} requests over ${limits.connections} connections with a key of ${limits.perMinute} per minute, grouped by the \`X-RateLimit-Reset\` of each answer: ${limits.windows.map((w) => `${w.ok} allowed and ${w.refused} refused with reset ${new Date(w.reset * 1000).toISOString().slice(11, 19)} UTC`).join('; ')}. Refusals by code: ${
+      Object.entries(limits.refusedCodes)
+        .map(([c, n]) => `${c} ${n}`)
+        .join(', ') || 'none'
+    }; once the key is banned for sending while limited, its answers carry the ban's end as their reset.`,
     '',
   ];
   return lines;
@@ -80,7 +90,10 @@ function scaleSection(scale) {
     '',
     '| animals | start to first answer ms | idle RSS MB | GET ?limit=20 req/s (CPU µs/req) | GET ?limit=20&status=sold req/s (CPU µs/req) | GET /pets/{id} req/s (CPU µs/req) | failed answers |',
     '|--:|--:|--:|--:|--:|--:|--:|',
-    ...rows.map((r) => `| ${int(r.pets)} | ${int(r.startMs)} | ${fixed(r.idleRssMb)} | ${int(r.listRps)} (${fixed(r.listCpuUs)}) | ${int(r.statusRps)} (${fixed(r.statusCpuUs)}) | ${int(r.getRps)} (${fixed(r.getCpuUs)}) | ${r.failures} |`),
+    ...rows.map(
+      (r) =>
+        `| ${int(r.pets)} | ${int(r.startMs)} | ${fixed(r.idleRssMb)} | ${int(r.listRps)} (${fixed(r.listCpuUs)}) | ${int(r.statusRps)} (${fixed(r.statusCpuUs)}) | ${int(r.getRps)} (${fixed(r.getCpuUs)}) | ${r.failures} |`,
+    ),
     '',
     '| target | measured | |',
     '|---|--:|---|',
@@ -122,7 +135,9 @@ function chart(bench) {
     parts.push(bar(labelW, y + 20, (r.createRps / maxRps) * (panelW - 60), 16, '#dd6b20', `${int(r.createRps)} req/s, share ${pct(r.createShare)}`));
     parts.push(bar(labelW + panelW + 60, y + 8, (r.startMs / maxStart) * (panelW - 80), 20, '#2f855a', `${int(r.startMs)} ms (${times(r.startRatio)})`));
   });
-  parts.push(`<text x="10" y="${height - 12}" font-size="11" fill="#555">Medians of ${bench.settings.rounds} rounds and ${bench.settings.coldStarts} cold starts; shares (medians of per-round ratios) and × are against the bare node:http baseline of the same run. Generated by npm run bench.</text>`);
+  parts.push(
+    `<text x="10" y="${height - 12}" font-size="11" fill="#555">Medians of ${bench.settings.rounds} rounds and ${bench.settings.coldStarts} cold starts; shares (medians of per-round ratios) and × are against the bare node:http baseline of the same run. Generated by npm run bench.</text>`,
+  );
   parts.push('</svg>');
   return `${parts.join('\n')}\n`;
 }
@@ -132,7 +147,10 @@ function publishedSections() {
   const file = `${ROOT}docs/benchmarks.md`;
   const sections = new Map();
   if (!existsSync(file)) return sections;
-  for (const part of readFileSync(file, 'utf8').split(/^(?=## )/m).slice(1)) sections.set(part.split('\n')[0], part.trimEnd().split('\n').concat(''));
+  for (const part of readFileSync(file, 'utf8')
+    .split(/^(?=## )/m)
+    .slice(1))
+    sections.set(part.split('\n')[0], part.trimEnd().split('\n').concat(''));
   return sections;
 }
 
@@ -140,7 +158,11 @@ const REDIS_HEADING = '## Shared state on Redis (`npm run bench:redis`)';
 
 function redisSection(redis) {
   const { results, clients, settings } = redis;
-  const ops = [['list', 'GET /v1/pets?limit=20'], ['get', 'GET /v1/pets/1'], ['create', 'POST /v1/pets']];
+  const ops = [
+    ['list', 'GET /v1/pets?limit=20'],
+    ['get', 'GET /v1/pets/1'],
+    ['create', 'POST /v1/pets'],
+  ];
   const lines = [
     REDIS_HEADING,
     '',
@@ -157,7 +179,7 @@ function redisSection(redis) {
   ];
   if (clients) {
     lines.push(
-      'The two maintained npm clients on the mock\'s own API script (a list request, 50 calls in flight, in one process):',
+      "The two maintained npm clients on the mock's own API script (a list request, 50 calls in flight, in one process):",
       '',
       '| client | calls/s | client CPU µs/call | commands in Redis per call |',
       '|---|--:|--:|--:|',
@@ -192,16 +214,26 @@ export function writeReport() {
   if (bench) {
     terminal.push('server                                   GET req/s  share   POST req/s  share  start ms   ×    idle MB   ×');
     for (const r of bench.rows) {
-      terminal.push(`${r.name.padEnd(40)} ${int(r.listRps).padStart(9)} ${pct(r.listShare).padStart(6)} ${int(r.createRps).padStart(11)} ${pct(r.createShare).padStart(6)} ${int(r.startMs).padStart(8)} ${times(r.startRatio).padStart(6)} ${fixed(r.idleRssMb).padStart(8)} ${times(r.rssRatio).padStart(6)}`);
+      terminal.push(
+        `${r.name.padEnd(40)} ${int(r.listRps).padStart(9)} ${pct(r.listShare).padStart(6)} ${int(r.createRps).padStart(11)} ${pct(r.createShare).padStart(6)} ${int(r.startMs).padStart(8)} ${times(r.startRatio).padStart(6)} ${fixed(r.idleRssMb).padStart(8)} ${times(r.rssRatio).padStart(6)}`,
+      );
     }
-    terminal.push(`rate limit: most allowed in a window ${bench.limits.mostAllowedInAWindow} of ${bench.limits.perMinute} (${bench.limits.exact ? 'exact' : 'NOT exact'})`);
+    terminal.push(
+      `rate limit: most allowed in a window ${bench.limits.mostAllowedInAWindow} of ${bench.limits.perMinute} (${bench.limits.exact ? 'exact' : 'NOT exact'})`,
+    );
   }
   if (scale) {
-    for (const r of scale.rows) terminal.push(`${int(r.pets).padStart(10)} animals: start ${int(r.startMs)} ms, RSS ${fixed(r.idleRssMb)} MB, list ${int(r.listRps)} req/s, status ${int(r.statusRps)} req/s, get ${int(r.getRps)} req/s`);
+    for (const r of scale.rows)
+      terminal.push(
+        `${int(r.pets).padStart(10)} animals: start ${int(r.startMs)} ms, RSS ${fixed(r.idleRssMb)} MB, list ${int(r.listRps)} req/s, status ${int(r.statusRps)} req/s, get ${int(r.getRps)} req/s`,
+      );
     terminal.push(`seeding ${int(scale.big)} animals: ${fixed(scale.seedingS, 2)} s`);
   }
   if (redis) {
-    for (const [op, r] of Object.entries(redis.results)) terminal.push(`${op.padEnd(7)} in-memory ${int(r.memoryRps)} req/s; one on Redis ${int(r.oneRps)} (${pct(r.oneShare)}); two on Redis ${int(r.twoRps)} (${pct(r.twoShare)}); ${fixed(r.roundTripsPerRequest, 2)} EVALSHA, ${fixed(r.commandsPerRequest, 1)} commands, ${fixed(r.redisCpuUsPerRequest)} µs Redis CPU per request`);
+    for (const [op, r] of Object.entries(redis.results))
+      terminal.push(
+        `${op.padEnd(7)} in-memory ${int(r.memoryRps)} req/s; one on Redis ${int(r.oneRps)} (${pct(r.oneShare)}); two on Redis ${int(r.twoRps)} (${pct(r.twoShare)}); ${fixed(r.roundTripsPerRequest, 2)} EVALSHA, ${fixed(r.commandsPerRequest, 1)} commands, ${fixed(r.redisCpuUsPerRequest)} µs Redis CPU per request`,
+      );
   }
   return terminal.join('\n');
 }

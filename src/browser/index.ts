@@ -78,7 +78,10 @@ export function createFetchHandler(options: BrowserMockOptions = {}): BrowserFet
     if (typeof scenario !== 'string') return remember(scenario);
     const object = shipped.get(scenario);
     const settings = known.get(scenario) ?? (object && remember(object));
-    if (!settings) throw new ScenarioError(`unknown scenario ${JSON.stringify(scenario)}; the browser build knows ${names().join(', ')}. Give scenario objects in the scenarios option, or pass the object itself.`);
+    if (!settings)
+      throw new ScenarioError(
+        `unknown scenario ${JSON.stringify(scenario)}; the browser build knows ${names().join(', ')}. Give scenario objects in the scenarios option, or pass the object itself.`,
+      );
     return settings;
   };
   const settings = options.scenario === undefined ? host.defaults : settingsOf(options.scenario);

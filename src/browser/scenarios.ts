@@ -34,7 +34,10 @@ function schemaErrors(value: unknown): Parameters<typeof pickError>[0] {
 
 /** `steps[0].answer.status` style, for messages about an object (there are no lines to point at). */
 function placeOf(name: string, path: readonly (string | number)[]): string {
-  const where = path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '');
+  const where = path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
+    .join('')
+    .replace(/^\./, '');
   return where === '' ? `the scenario ${JSON.stringify(name)}` : `the scenario ${JSON.stringify(name)} at ${where}`;
 }
 
@@ -43,15 +46,20 @@ function placeOf(name: string, path: readonly (string | number)[]): string {
  * compiles it for `host`; throws `ScenarioError` naming the place of the mistake.
  */
 export function compileScenarioObject(value: unknown, host: ScenarioHost): WorldSettings {
-  const name = value !== null && typeof value === 'object' && typeof (value as { name?: unknown }).name === 'string' ? (value as { name: string }).name : '(unnamed)';
+  const name =
+    value !== null && typeof value === 'object' && typeof (value as { name?: unknown }).name === 'string' ? (value as { name: string }).name : '(unnamed)';
   const problem = pickError(schemaErrors(value));
   if (problem) throw new ScenarioError(`${placeOf(name, problem.path)}: ${problem.message}; fix the object and try again.`);
   const spec = value as ScenarioSpec;
   if (spec.name === undefined || !isScenarioName(spec.name)) {
-    throw new ScenarioError('a scenario object needs a name of lower-case letters, digits and - (such as "checkout-outage"), so that useScenario can switch to it.');
+    throw new ScenarioError(
+      'a scenario object needs a name of lower-case letters, digits and - (such as "checkout-outage"), so that useScenario can switch to it.',
+    );
   }
   if (spec.data?.fixtures !== undefined) {
-    throw new ScenarioError(`${placeOf(spec.name, ['data', 'fixtures'])}: the browser build reads no files; give the animals as the handler's fixtures option instead.`);
+    throw new ScenarioError(
+      `${placeOf(spec.name, ['data', 'fixtures'])}: the browser build reads no files; give the animals as the handler's fixtures option instead.`,
+    );
   }
   try {
     return compileScenario(spec, spec.name, {

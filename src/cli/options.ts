@@ -28,7 +28,12 @@ export const OPTIONS = [
   { flag: 'fixtures', key: 'fixtures', kind: 'text', describe: 'Load animals from a JSON array or a json-server db.json' },
   { flag: 'scenario', key: 'scenario', kind: 'text', describe: 'A shipped scenario name or a scenario file (.yaml/.json)' },
   { flag: 'key', key: 'key', kind: 'list', describe: 'Extra key KEY:PLAN[:PER_MINUTE:PER_DAY] (repeatable)' },
-  { flag: 'allow-host', key: 'allowHost', kind: 'list', describe: 'Another host name the admin API answers to, besides loopback names and --host (repeatable)' },
+  {
+    flag: 'allow-host',
+    key: 'allowHost',
+    kind: 'list',
+    describe: 'Another host name the admin API answers to, besides loopback names and --host (repeatable)',
+  },
   { flag: 'admin-token', key: 'adminToken', kind: 'text', describe: 'Require this token on /__admin calls (Authorization: Bearer, X-Admin-Token or ?token=)' },
   { flag: 'log-format', key: 'logFormat', kind: 'choice', choices: ['pretty', 'json'], default: 'pretty', describe: 'Request log format' },
   { flag: 'quiet', key: 'quiet', kind: 'boolean', describe: 'Print only the ready line, no banner or request log' },

@@ -97,11 +97,14 @@ export function createRequestLogger(format: LogFormat, write: (text: string) => 
     if (!timerSet) {
       // The summary must come out even if no request follows in the next second.
       timerSet = true;
-      setTimer(() => {
-        timerSet = false;
-        enterSecond(Math.floor(now() / 1000));
-        summarise();
-      }, 1000 - (now() % 1000) + 1);
+      setTimer(
+        () => {
+          timerSet = false;
+          enterSecond(Math.floor(now() / 1000));
+          summarise();
+        },
+        1000 - (now() % 1000) + 1,
+      );
     }
   };
 }

@@ -6,7 +6,18 @@ import { demoKeys } from '../core/state/plans.js';
 import { startMock, type RunningMock, type SharedRunningMock } from '../index.js';
 import type { ReloadReport } from '../files/live-reload.js';
 import { watchLauncher } from './launcher.js';
-import { VERSION, banner, exposedHostWarning, launcherGoneLine, readyJsonLine, readyLine, reloadFailedLine, reloadLine, startFailure, type ReadyInfo } from './messages.js';
+import {
+  VERSION,
+  banner,
+  exposedHostWarning,
+  launcherGoneLine,
+  readyJsonLine,
+  readyLine,
+  reloadFailedLine,
+  reloadLine,
+  startFailure,
+  type ReadyInfo,
+} from './messages.js';
 import type { RawArgs } from './options.js';
 import { createRequestLogger, type LogFormat, type LogStats } from './request-log.js';
 
@@ -131,21 +142,25 @@ async function serve(args: ServeArgs): Promise<void> {
 function parseInteger(name: string, min: number, max: number) {
   return (value: string | undefined): number | undefined => {
     if (value === undefined) return undefined;
-    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}.`);
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
+      throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}.`);
     return Number(value);
   };
 }
 
 /** The prefix goes inside a Redis hash tag, so braces (and anything unusual in a key name) are refused. */
 function statePrefix(value: string | undefined, state: string | undefined): string | undefined {
-  if (value !== undefined && state === undefined) throw new UsageError('--state-prefix names a deployment in Redis and needs --state redis://HOST:PORT/DB too.');
-  if (value !== undefined && !/^[A-Za-z0-9._:-]{1,64}$/.test(value)) throw new UsageError(`--state-prefix must be 1 to 64 letters, digits and ._:-, not ${JSON.stringify(value)}.`);
+  if (value !== undefined && state === undefined)
+    throw new UsageError('--state-prefix names a deployment in Redis and needs --state redis://HOST:PORT/DB too.');
+  if (value !== undefined && !/^[A-Za-z0-9._:-]{1,64}$/.test(value))
+    throw new UsageError(`--state-prefix must be 1 to 64 letters, digits and ._:-, not ${JSON.stringify(value)}.`);
   return value;
 }
 
 /** Live reload restarts this process's sessions; with --state they live in Redis, shared with other instances. */
 function watchWith(watch: boolean, state: string | undefined): boolean {
-  if (watch && state !== undefined) throw new UsageError('--watch reloads files into the sessions of this process, and with --state the sessions live in Redis; drop one of them.');
+  if (watch && state !== undefined)
+    throw new UsageError('--watch reloads files into the sessions of this process, and with --state the sessions live in Redis; drop one of them.');
   return watch;
 }
 
@@ -161,7 +176,8 @@ export async function startFromArgs(args: RawArgs): Promise<void> {
       scenario: args.scenario,
       key: args.key,
       allowHost: args.allowHost.map((name) => {
-        if (!/^[A-Za-z0-9.:[\]-]+$/.test(name)) throw new UsageError(`--allow-host ${JSON.stringify(name)} is not a host name; give a name or address such as mock.test or 192.168.1.5.`);
+        if (!/^[A-Za-z0-9.:[\]-]+$/.test(name))
+          throw new UsageError(`--allow-host ${JSON.stringify(name)} is not a host name; give a name or address such as mock.test or 192.168.1.5.`);
         return name;
       }),
       adminToken: args.adminToken,
@@ -177,4 +193,3 @@ export async function startFromArgs(args: RawArgs): Promise<void> {
     throw error;
   }
 }
-

@@ -65,6 +65,9 @@ export function usageMistake(message: string, argv: readonly string[]): string {
   const missing = /^Not enough arguments following: (.+)$/.exec(message.trim());
   if (missing) return `--${missing[1] as string} needs a value; ${HELP}.`;
   // Any other complaint (a flag without its value, say) as one sentence with the pointer.
-  const text = message.replace(/\s*\n\s*/g, ' ').trim().replace(/[.:]$/, '');
+  const text = message
+    .replace(/\s*\n\s*/g, ' ')
+    .trim()
+    .replace(/[.:]$/, '');
   return `${text.charAt(0).toLowerCase()}${text.slice(1)}; ${HELP}.`;
 }

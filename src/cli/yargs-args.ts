@@ -49,7 +49,11 @@ function yargsOption(option: Option) {
       };
     default:
       // A number's default is shown as a number: [default: 4010], not "4010".
-      return { ...valued, type: 'string' as const, ...('default' in option ? { default: option.default, defaultDescription: option.kind === 'number' ? option.default : undefined } : {}) };
+      return {
+        ...valued,
+        type: 'string' as const,
+        ...('default' in option ? { default: option.default, defaultDescription: option.kind === 'number' ? option.default : undefined } : {}),
+      };
   }
 }
 

@@ -144,6 +144,8 @@ export class ScenarioCatalogue {
 
 function checkName(name: string): void {
   if (!isScenarioName(name)) {
-    throw new ScenarioError(`the admin API switches scenarios by name, not ${JSON.stringify(name)}; load a file with --scenario FILE or the library's useScenario(FILE), then switch to it by its name.`);
+    throw new ScenarioError(
+      `the admin API switches scenarios by name, not ${JSON.stringify(name)}; load a file with --scenario FILE or the library's useScenario(FILE), then switch to it by its name.`,
+    );
   }
 }

@@ -93,8 +93,16 @@ export class ScenarioSource {
     const spec = value as ScenarioSpec;
     const name = spec.name ?? basename(file, extname(file));
     if (!isScenarioName(name)) {
-      const suggestion = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64) || 'my-scenario';
-      throw source.error([], `the file name ${JSON.stringify(name)} is no scenario name (lower-case letters, digits and -, as the admin API switches by it); add "name: ${suggestion}" or rename the file`);
+      const suggestion =
+        name
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, '-')
+          .replace(/^-+|-+$/g, '')
+          .slice(0, 64) || 'my-scenario';
+      throw source.error(
+        [],
+        `the file name ${JSON.stringify(name)} is no scenario name (lower-case letters, digits and -, as the admin API switches by it); add "name: ${suggestion}" or rename the file`,
+      );
     }
     return new ScenarioSource(name, spec.description, file, spec, doc, lines, text);
   }
@@ -119,11 +127,13 @@ export class ScenarioSource {
 
   private baseData(data: DataSpec, host: ScenarioHost): BaseData {
     if (data.empty) {
-      if (data.count !== undefined || data.fixtures !== undefined) throw new ScenarioSpecError(['data', 'empty'], 'data.empty cannot go with count or fixtures; keep one of them');
+      if (data.count !== undefined || data.fixtures !== undefined)
+        throw new ScenarioSpecError(['data', 'empty'], 'data.empty cannot go with count or fixtures; keep one of them');
       return host.baseFor({ pets: [] });
     }
     if (data.fixtures === undefined) return host.baseFor({ seed: data.seed, count: data.count });
-    if (data.seed !== undefined || data.count !== undefined) throw new ScenarioSpecError(['data', 'fixtures'], 'data.fixtures cannot go with seed or count; keep one of them');
+    if (data.seed !== undefined || data.count !== undefined)
+      throw new ScenarioSpecError(['data', 'fixtures'], 'data.fixtures cannot go with seed or count; keep one of them');
     const fixtures = resolve(dirname(this.file), data.fixtures);
     try {
       return host.baseFor({ pets: parseFixtures(readFileSync(fixtures, 'utf8'), displayPath(fixtures)) });
@@ -182,7 +192,9 @@ function toValue(file: string, doc: Document, lines: LineCounter): unknown {
       },
     });
     if (unresolved) {
-      throw new ScenarioError(`${displayPath(file)}:${unresolved.line}:${unresolved.col}: the alias *${unresolved.name} names no anchor (&${unresolved.name}) defined before it; fix the file and try again.`);
+      throw new ScenarioError(
+        `${displayPath(file)}:${unresolved.line}:${unresolved.col}: the alias *${unresolved.name} names no anchor (&${unresolved.name}) defined before it; fix the file and try again.`,
+      );
     }
     const at = first ?? { line: 1, col: 1 };
     const why = /alias count/i.test((error as Error).message)
@@ -216,6 +228,10 @@ export function loadScenario(nameOrFile: string): ScenarioSource {
     }
   }
   if (SCENARIO_FILE.test(nameOrFile) || nameOrFile.includes('/') || nameOrFile.includes('\\')) return ScenarioSource.read(resolve(nameOrFile));
-  const names = shippedScenarios().map((s) => s.name).join(', ');
-  throw new ScenarioError(`unknown scenario ${JSON.stringify(nameOrFile)}; use one of ${names}, or a path to a .yaml or .json scenario file (petstore-mock scenarios lists them).`);
+  const names = shippedScenarios()
+    .map((s) => s.name)
+    .join(', ');
+  throw new ScenarioError(
+    `unknown scenario ${JSON.stringify(nameOrFile)}; use one of ${names}, or a path to a .yaml or .json scenario file (petstore-mock scenarios lists them).`,
+  );
 }

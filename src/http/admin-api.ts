@@ -70,7 +70,15 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
       res.status(503).json({ status: 'unavailable', uptimeSeconds, state: state.stateReport?.() ?? null, error: error.message, ...log });
       return;
     }
-    res.json({ status: 'ok', uptimeSeconds, sessions: health.sessions, scenario: health.scenario, memory: { rssBytes: rss, heapUsedBytes: heapUsed }, ...log, state: health.state });
+    res.json({
+      status: 'ok',
+      uptimeSeconds,
+      sessions: health.sessions,
+      scenario: health.scenario,
+      memory: { rssBytes: rss, heapUsedBytes: heapUsed },
+      ...log,
+      state: health.state,
+    });
   });
   router.post('/reset', async (req, res) => {
     // The scenario's files are read again, as PUT /__admin/scenario and --watch read them.
@@ -88,7 +96,8 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
   router.put('/scenario', async (req, res) => {
     const body: unknown = req.body;
     const name = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { name?: unknown }).name : undefined;
-    if (typeof name !== 'string' || name === '') throw new MockError('admin_invalid_request', 'PUT /__admin/scenario needs a JSON body {"name": "<scenario>"}; GET /__admin/scenarios lists them.');
+    if (typeof name !== 'string' || name === '')
+      throw new MockError('admin_invalid_request', 'PUT /__admin/scenario needs a JSON body {"name": "<scenario>"}; GET /__admin/scenarios lists them.');
     res.json(await asScenarioError(state.useScenario(name, session(req))));
   });
   router.get('/clock', async (req, res) => {
@@ -107,10 +116,15 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
 
   app.use('/__admin', router);
   app.use((_req: Request, _res: Response, next: NextFunction) => {
-    next(new MockError('route_not_found', 'no admin route there; the admin API has health, reset, scenarios, scenario, clock, sessions, requests, journal, keys and evictions under /__admin.'));
+    next(
+      new MockError(
+        'route_not_found',
+        'no admin route there; the admin API has health, reset, scenarios, scenario, clock, sessions, requests, journal, keys and evictions under /__admin.',
+      ),
+    );
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const known = error instanceof MockError ? error : bodyError(error) ?? new MockError('internal_error', `the admin API failed (${String(error)}).`);
+    const known = error instanceof MockError ? error : (bodyError(error) ?? new MockError('internal_error', `the admin API failed (${String(error)}).`));
     // Admin answers name the tool: the person reading one may not know which server answered.
     const answer = renderError(new MockError(known.code, named(known.message), { status: known.status, details: known.details, headers: known.headers }));
     res.status(answer.status).set(answer.headers).send(answer.body);

@@ -45,7 +45,10 @@ export function createAdminGuard(options: GuardOptions): (req: GuardedRequest, c
     // HTTP/1.0 may leave Host out, and Node refuses HTTP/1.1 without it; a browser always sends it.
     if (host !== undefined && !LOOPBACK_NAMES.test(hostName(host)) && !allowed.has(hostName(host))) {
       const shown = JSON.stringify(host.slice(0, 100));
-      throw new MockError('admin_host_forbidden', `the admin API does not answer to the host ${shown}, so that no web page can reach it through a name of its own; use localhost or 127.0.0.1, or start the mock with --allow-host ${JSON.stringify(hostName(host).slice(0, 100))} (allowHosts in the library) if that name is yours.`);
+      throw new MockError(
+        'admin_host_forbidden',
+        `the admin API does not answer to the host ${shown}, so that no web page can reach it through a name of its own; use localhost or 127.0.0.1, or start the mock with --allow-host ${JSON.stringify(hostName(host).slice(0, 100))} (allowHosts in the library) if that name is yours.`,
+      );
     }
     if (checks.token !== false && options.adminToken !== undefined && tokenOf(req) !== options.adminToken) {
       throw new MockError('admin_unauthorized', 'this admin API is protected; send "Authorization: Bearer <admin token>" (the value of --admin-token).', {
@@ -53,7 +56,10 @@ export function createAdminGuard(options: GuardOptions): (req: GuardedRequest, c
       });
     }
     if (!READS.has(req.method) && !isJson(req.headers['content-type'])) {
-      throw new MockError('unsupported_media_type', `admin calls that change state take "Content-Type: application/json", even with no body (so that no web page can send them as a form); ${req.method} was sent ${req.headers['content-type'] === undefined ? 'without one' : `as ${JSON.stringify(req.headers['content-type'].slice(0, 60))}`}.`);
+      throw new MockError(
+        'unsupported_media_type',
+        `admin calls that change state take "Content-Type: application/json", even with no body (so that no web page can send them as a form); ${req.method} was sent ${req.headers['content-type'] === undefined ? 'without one' : `as ${JSON.stringify(req.headers['content-type'].slice(0, 60))}`}.`,
+      );
     }
   };
 }

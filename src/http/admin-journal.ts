@@ -17,7 +17,10 @@ function single(req: Request, name: string): string | undefined {
 function filterOf(req: Request): JournalFilter {
   for (const name of Object.keys(req.query)) {
     if (!(FILTER_FIELDS as readonly string[]).includes(name) && !OTHER_PARAMS.has(name)) {
-      throw new MockError('admin_invalid_request', `the journal has no filter ${JSON.stringify(name.slice(0, 40))}; filter by ${FILTER_FIELDS.join(', ')} (and ask for details=1 or limit=N).`);
+      throw new MockError(
+        'admin_invalid_request',
+        `the journal has no filter ${JSON.stringify(name.slice(0, 40))}; filter by ${FILTER_FIELDS.join(', ')} (and ask for details=1 or limit=N).`,
+      );
     }
   }
   const filter: JournalFilter = {};
@@ -55,13 +58,15 @@ export function addJournalRoutes(router: Router, state: AdminState, session: (re
   router.get('/requests', async (req, res) => {
     const query = compiled(filterOf(req));
     const limit = single(req, 'limit');
-    if (limit !== undefined && !/^[1-9]\d{0,6}$/.test(limit)) throw new MockError('admin_invalid_request', 'limit takes a whole number of entries from 1, the latest ones.');
+    if (limit !== undefined && !/^[1-9]\d{0,6}$/.test(limit))
+      throw new MockError('admin_invalid_request', 'limit takes a whole number of entries from 1, the latest ones.');
     const matching = (await state.requests(session(req), flag(req, 'details'))).filter((e) => query.matches(e));
     res.json(limit === undefined ? matching : matching.slice(-Number(limit)));
   });
   router.get('/requests/count', async (req, res) => {
     const query = compiled(filterOf(req));
-    if (req.query.details !== undefined || req.query.limit !== undefined) throw new MockError('admin_invalid_request', 'GET /__admin/requests/count takes only the filters: method, path, status, code, key, since.');
+    if (req.query.details !== undefined || req.query.limit !== undefined)
+      throw new MockError('admin_invalid_request', 'GET /__admin/requests/count takes only the filters: method, path, status, code, key, since.');
     const entries = await state.requests(session(req), false);
     const info = await state.journal(session(req));
     res.json({ count: entries.filter((e) => query.matches(e)).length, filter: query.describe(), session: info.session });
@@ -71,7 +76,8 @@ export function addJournalRoutes(router: Router, state: AdminState, session: (re
   });
   router.put('/journal', async (req, res) => {
     const body: unknown = req.body;
-    const details = body !== null && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 1 ? (body as { details?: unknown }).details : undefined;
+    const details =
+      body !== null && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 1 ? (body as { details?: unknown }).details : undefined;
     if (typeof details !== 'boolean') throw new MockError('admin_invalid_request', 'PUT /__admin/journal takes {"details": true} or {"details": false}.');
     res.json(await state.recordDetails(session(req), details));
   });

@@ -50,7 +50,7 @@ async function toResponse(method: string, response: CoreResponse): Promise<Respo
     await new Promise((resolve) => setTimeout(resolve, response.delayMs));
   }
   if (response.fault) return Response.error();
-  const body = method === 'HEAD' || NULL_BODY.has(response.status) ? null : response.body ?? null;
+  const body = method === 'HEAD' || NULL_BODY.has(response.status) ? null : (response.body ?? null);
   return new Response(body, { status: response.status, headers: response.headers });
 }
 
@@ -69,7 +69,10 @@ export async function answerFetch(engine: ApiCore, request: Request, remoteAddre
     return toResponse(method, await engine.refuse({ ...core, path: '/', query: '' }, error));
   }
   if (url.pathname === '/__admin' || url.pathname.startsWith('/__admin/')) {
-    const error = new MockError('route_not_found', named('the admin API is not served in-process; use the handler\'s clock, reset(), useScenario() and requests() instead.'));
+    const error = new MockError(
+      'route_not_found',
+      named("the admin API is not served in-process; use the handler's clock, reset(), useScenario() and requests() instead."),
+    );
     return toResponse(method, await engine.refuse(core, error));
   }
   if (!BODYLESS.has(method) && request.body) {

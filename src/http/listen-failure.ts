@@ -19,7 +19,10 @@ export function listenFailure(error: unknown, port: number, host: string): unkno
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   switch (code) {
     case 'EADDRINUSE':
-      return new ListenError(`port ${port} on ${host} is already in use; stop the other server or pass --port 0 (port: 0 to startMock) to take a free port.`, code);
+      return new ListenError(
+        `port ${port} on ${host} is already in use; stop the other server or pass --port 0 (port: 0 to startMock) to take a free port.`,
+        code,
+      );
     case 'EACCES':
       return new ListenError(`not allowed to listen on port ${port}; pick a port above 1023, or 0 for a free one (--port, or port in startMock).`, code);
     case 'EADDRNOTAVAIL':

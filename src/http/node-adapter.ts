@@ -6,12 +6,10 @@ import type { ApiCore } from '../core/state/backend.js';
 import { COMMON_HEADERS, errorBody, renderError } from '../core/errors.js';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
 
-
 /** What the API grants any origin on answers given outside the core (see core/pipeline/cors.ts). */
 const API_CORS = { 'Access-Control-Allow-Origin': '*' };
 
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
-
 
 /** The scheme and authority of an absolute-form target (`GET http://host/v1/pets`), which HTTP/1.1 servers must accept. */
 const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
@@ -58,7 +56,11 @@ export function handleApiRequest(engine: ApiCore, req: IncomingMessage, res: Ser
   const length = req.headers['content-length'];
   if (BODYLESS.has(core.method) && (length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) {
     req.resume();
-    respond(req, res, safely(() => engine.handle(core)));
+    respond(
+      req,
+      res,
+      safely(() => engine.handle(core)),
+    );
     return;
   }
   readBody(req, (body, tooLarge) => {
@@ -231,10 +233,15 @@ export function answerOnSocket(engine: ApiCore, req: IncomingMessage, socket: So
   const target = req.url ?? '/';
   const core = toCoreRequest(req, target);
   // The same 414 as every other method: Node hands CONNECT over before the adapter's own check.
-  const answer = target.length > MAX_TARGET_BYTES
-    ? safely(() => engine.refuse({ ...core, path: '/', query: '' }, targetTooLong(target.length)))
-    : safely(() => engine.handle(core));
-  if (answer instanceof Promise) answer.then((response) => writeOnSocket(socket, response), (error: unknown) => writeOnSocket(socket, renderError(error, API_CORS)));
+  const answer =
+    target.length > MAX_TARGET_BYTES
+      ? safely(() => engine.refuse({ ...core, path: '/', query: '' }, targetTooLong(target.length)))
+      : safely(() => engine.handle(core));
+  if (answer instanceof Promise)
+    answer.then(
+      (response) => writeOnSocket(socket, response),
+      (error: unknown) => writeOnSocket(socket, renderError(error, API_CORS)),
+    );
   else writeOnSocket(socket, answer);
 }
 
@@ -246,7 +253,9 @@ function writeOnSocket(socket: Socket, response: CoreResponse): void {
 
 /** A header block for a raw socket answer, each line ending in CRLF. */
 function headerLines(headers: Record<string, string>): string {
-  return Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  return Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
 }
 
 /** What answerClientError answers for each of Node's parser and timeout errors. */
@@ -255,7 +264,12 @@ function clientErrorAnswer(code: string | undefined): [status: number, code: str
     case 'HPE_HEADER_OVERFLOW':
       return [431, 'headers_too_large', 'Request Header Fields Too Large', 'The request headers are larger than 16 KiB; send fewer or shorter headers.'];
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return [408, 'request_timeout', 'Request Timeout', 'petstore-mock did not receive the whole request in time (headers within 60 s, the whole request within 300 s); send it again without pausing.'];
+      return [
+        408,
+        'request_timeout',
+        'Request Timeout',
+        'petstore-mock did not receive the whole request in time (headers within 60 s, the whole request within 300 s); send it again without pausing.',
+      ];
     default:
       return [400, 'bad_request', 'Bad Request', 'The request is not valid HTTP/1.1.'];
   }
@@ -274,14 +288,31 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   }
   const [status, code, reason, message] = clientErrorAnswer(error.code);
   const body = errorBody(code, message, status);
-  const headers = { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), ...extraHeaders, ...API_CORS, ...COMMON_HEADERS, Connection: 'close' };
+  const headers = {
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body)),
+    ...extraHeaders,
+    ...API_CORS,
+    ...COMMON_HEADERS,
+    Connection: 'close',
+  };
   socket.end(`HTTP/1.1 ${status} ${reason}\r\n${headerLines(headers)}\r\n${body}`);
 }
 
 /** Answers a connection over the cap with 503 `too_many_connections` and closes it. */
 export function refuseConnection(socket: Socket, maxConnections: number): void {
   socket.on('error', () => socket.destroy());
-  const body = errorBody('too_many_connections', `petstore-mock holds its maximum of ${maxConnections} open connections; close idle ones (or reuse them with keep-alive) and retry.`, 503);
-  const headers = { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), 'Retry-After': '1', ...COMMON_HEADERS, Connection: 'close' };
+  const body = errorBody(
+    'too_many_connections',
+    `petstore-mock holds its maximum of ${maxConnections} open connections; close idle ones (or reuse them with keep-alive) and retry.`,
+    503,
+  );
+  const headers = {
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'Retry-After': '1',
+    ...COMMON_HEADERS,
+    Connection: 'close',
+  };
   socket.end(`HTTP/1.1 503 Service Unavailable\r\n${headerLines(headers)}\r\n${body}`);
 }

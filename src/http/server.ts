@@ -50,11 +50,15 @@ export function listen(engine: ApiCore, options: HttpOptions): Promise<RunningSe
         return;
       }
       admin ??= import('./admin-api.js').then((m) => m.createAdminHandler(state, options));
-      admin.then((handle) => handle(req, res)).catch((error: unknown) => {
-        const answer = renderError(new MockError('internal_error', named(`the admin API failed to load (${String(error)}); reinstall petstore-mock and report it if it persists.`)));
-        res.writeHead(answer.status, answer.headers);
-        res.end(answer.body);
-      });
+      admin
+        .then((handle) => handle(req, res))
+        .catch((error: unknown) => {
+          const answer = renderError(
+            new MockError('internal_error', named(`the admin API failed to load (${String(error)}); reinstall petstore-mock and report it if it persists.`)),
+          );
+          res.writeHead(answer.status, answer.headers);
+          res.end(answer.body);
+        });
       return;
     }
     handleApiRequest(engine, req, res, expectsContinue);
@@ -68,7 +72,9 @@ export function listen(engine: ApiCore, options: HttpOptions): Promise<RunningSe
   // Expect: 100-continue: the API answers at once when the head settles the answer (401, 413,
   // 415, …), so the client does not upload a body only to have it refused; otherwise 100 Continue.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => dispatch(req, res, true));
-  server.on('clientError', (error: Error & { code?: string }, socket: Socket) => answerClientError(error, socket, engine.anonymousRateHeaders(socket.remoteAddress)));
+  server.on('clientError', (error: Error & { code?: string }, socket: Socket) =>
+    answerClientError(error, socket, engine.anonymousRateHeaders(socket.remoteAddress)),
+  );
   // Without this listener Node drops a CONNECT without a word; the mock answers it (405 or 404).
   // Upgrade requests need no listener: without one Node serves them as plain requests.
   server.on('connect', (req: IncomingMessage, socket: Socket) => {

@@ -42,7 +42,14 @@ export interface SharedState {
 }
 
 /** The flags each deployment field comes from, for the message of an instance that differs. */
-const FLAG_OF: Record<string, string> = { format: 'petstore-mock version', seed: '--seed', pets: '--pets', fixtures: '--fixtures', keys: '--key', scenario: '--scenario' };
+const FLAG_OF: Record<string, string> = {
+  format: 'petstore-mock version',
+  seed: '--seed',
+  pets: '--pets',
+  fixtures: '--fixtures',
+  keys: '--key',
+  scenario: '--scenario',
+};
 
 /** A start refused because the deployment in Redis was started with other settings. */
 export class DeploymentMismatch extends UserError {}

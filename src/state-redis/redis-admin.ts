@@ -41,7 +41,11 @@ export class RedisAdmin implements AdminState {
 
   async evictions(): Promise<Eviction[]> {
     const r = await this.call(undefined, 'evictions');
-    return (r.extra as [string, string, string][]).map(([session, at, entries]) => ({ session, at: new Date(Number(at)).toISOString(), journalEntries: Number(entries) }));
+    return (r.extra as [string, string, string][]).map(([session, at, entries]) => ({
+      session,
+      at: new Date(Number(at)).toISOString(),
+      journalEntries: Number(entries),
+    }));
   }
 
   stateReport(): StateReport {
@@ -64,7 +68,15 @@ export class RedisAdmin implements AdminState {
           capacity: entry.settings.journalSize,
           total: Number(reply[6]),
         };
-        return { sid, entry, now, clock: { now: new Date(now).toISOString(), frozen: Number(reply[3]) === 1 }, extra: reply[4] ?? null, sessions: Number(reply[5]), journal };
+        return {
+          sid,
+          entry,
+          now,
+          clock: { now: new Date(now).toISOString(), frozen: Number(reply[3]) === 1 },
+          extra: reply[4] ?? null,
+          sessions: Number(reply[5]),
+          journal,
+        };
       }
       if (reply[0] === 'pending') {
         // Journal entries of answered requests are on their way (at most 2 s, then let go).
@@ -142,7 +154,13 @@ export class RedisAdmin implements AdminState {
     const summaries = await Promise.all(
       rows.map(async ([id, setId, total, lastUsed, now]) => ({
         lastUsed: Number(lastUsed),
-        summary: { id, scenario: (await this.registry.entry(setId)).settings.scenario, lastUsedAt: new Date(Number(lastUsed)).toISOString(), requests: Number(total), clock: new Date(Number(now)).toISOString() },
+        summary: {
+          id,
+          scenario: (await this.registry.entry(setId)).settings.scenario,
+          lastUsedAt: new Date(Number(lastUsed)).toISOString(),
+          requests: Number(total),
+          clock: new Date(Number(now)).toISOString(),
+        },
       })),
     );
     const [first, ...rest] = summaries;
@@ -161,7 +179,12 @@ export class RedisAdmin implements AdminState {
       const report = reports[i];
       if (report === undefined) throw new Error(named(`the shared state reported ${reports.length} keys for ${keys.length} asked; retry the admin call`));
       const [limit, remaining, reset, bannedUntil, outcome] = report;
-      return keyView(k, { limit: Number(limit), remaining: Number(remaining), reset: Number(reset), bannedUntil: outcome === 'b' ? Number(bannedUntil) : undefined });
+      return keyView(k, {
+        limit: Number(limit),
+        remaining: Number(remaining),
+        reset: Number(reset),
+        bannedUntil: outcome === 'b' ? Number(bannedUntil) : undefined,
+      });
     });
   }
 

@@ -117,14 +117,23 @@ export class RedisEngine implements ApiCore {
 
   private plan(req: CoreRequest, entry: SettingsEntry): Plan {
     const s = entry.settings;
-    if (isPreflight(req.method, req.headers)) return { ...this.peekPlan(req, entry), kind: 'preflight', allow: allowedMethods(req.path) ?? 'GET, HEAD, POST, OPTIONS' };
+    if (isPreflight(req.method, req.headers))
+      return { ...this.peekPlan(req, entry), kind: 'preflight', allow: allowedMethods(req.path) ?? 'GET, HEAD, POST, OPTIONS' };
     const where = route(req.method, req.path);
     const auth = authenticate(req.headers, req.rawHeaders, entry.keys, req.query);
     const bucket = auth.ok ? keyBucket(auth.key.key) : addressBucket(req.remoteAddress);
     const limits = auth.ok ? auth.key.limits : s.anonymousLimits;
     const extraHeaders = where.kind === 'operation' && where.operation === 'getPet' ? { ...deprecationHeaders(s.deprecation) } : undefined;
     if (where.kind === 'document' || where.kind === 'options') {
-      return { kind: where.kind, bucket, limits, auth, extraHeaders, allow: where.kind === 'options' ? where.allow : undefined, args: ['peek', bucket, limits.perMinute, limits.perDay] };
+      return {
+        kind: where.kind,
+        bucket,
+        limits,
+        auth,
+        extraHeaders,
+        allow: where.kind === 'options' ? where.allow : undefined,
+        args: ['peek', bucket, limits.perMinute, limits.perDay],
+      };
     }
     // The removal date needs the clock, which only Redis knows: the script applies it ('G').
     const early = earlyError(where, { settings: { ...s, deprecation: { ...s.deprecation, removalAt: Infinity } } }, 0, auth);
@@ -142,7 +151,7 @@ export class RedisEngine implements ApiCore {
       try {
         if (where.operation === 'listPets') {
           const query = parseListQuery(req.query);
-          const inBase = query.status ? s.base.byStatus.get(query.status)?.length ?? 0 : s.base.all.length;
+          const inBase = query.status ? (s.base.byStatus.get(query.status)?.length ?? 0) : s.base.all.length;
           plan.input = { list: { limit: query.limit, status: query.status, inBase } };
           op = 'list';
           arg1 = query.status ?? '';
@@ -179,11 +188,37 @@ export class RedisEngine implements ApiCore {
     const latencySpec = s.runtimeSpec?.latency;
     if (latencySpec && latencySpec.minMs !== latencySpec.maxMs) latency = '1';
     const enforce = early ? '0' : isGet ? 'G' : '1';
-    plan.args = ['take', bucket, limits.perMinute, limits.perDay, enforce, s.deprecation.removalAt, s.ban.after, s.ban.durationMs, codes, entry.times, entry.repeat, chaos, latency, op, arg1, arg2, s.ban.graceMs ?? BAN_GRACE_MS];
+    plan.args = [
+      'take',
+      bucket,
+      limits.perMinute,
+      limits.perDay,
+      enforce,
+      s.deprecation.removalAt,
+      s.ban.after,
+      s.ban.durationMs,
+      codes,
+      entry.times,
+      entry.repeat,
+      chaos,
+      latency,
+      op,
+      arg1,
+      arg2,
+      s.ban.graceMs ?? BAN_GRACE_MS,
+    ];
     return plan;
   }
 
-  private async complete(req: CoreRequest, sid: string, entry: SettingsEntry, plan: Plan, reply: Reply, started: number, fixed?: Outcome): Promise<CoreResponse> {
+  private async complete(
+    req: CoreRequest,
+    sid: string,
+    entry: SettingsEntry,
+    plan: Plan,
+    reply: Reply,
+    started: number,
+    fixed?: Outcome,
+  ): Promise<CoreResponse> {
     const s = entry.settings;
     const now = Number(reply[1]);
     const report: RateReport = { limit: Number(reply[4]), remaining: Number(reply[5]), reset: Number(reply[6]) };
@@ -200,12 +235,28 @@ export class RedisEngine implements ApiCore {
     const details = override !== '' ? override === '1' : s.journalDetails === true;
     if (fixed) return this.finish(req, sid, entry, fixed, undefined, report, started, undefined, now, details, seq, epoch, evicted, real);
     if (plan.kind === 'preflight') {
-      return this.finish(req, sid, entry, { status: 204, headers: preflightHeaders(plan.allow ?? '', req.headers), reason: 'CORS preflight' }, undefined, report, started, undefined, now, details, seq, epoch, evicted, real);
+      return this.finish(
+        req,
+        sid,
+        entry,
+        { status: 204, headers: preflightHeaders(plan.allow ?? '', req.headers), reason: 'CORS preflight' },
+        undefined,
+        report,
+        started,
+        undefined,
+        now,
+        details,
+        seq,
+        epoch,
+        evicted,
+        real,
+      );
     }
     if (plan.kind === 'document' || plan.kind === 'options') {
-      const outcome: Outcome = plan.kind === 'document'
-        ? { status: 200, body: this.documentBody, reason: 'served the OpenAPI document' }
-        : { status: 204, headers: { Allow: plan.allow ?? '' }, reason: 'OPTIONS' };
+      const outcome: Outcome =
+        plan.kind === 'document'
+          ? { status: 200, body: this.documentBody, reason: 'served the OpenAPI document' }
+          : { status: 204, headers: { Allow: plan.allow ?? '' }, reason: 'OPTIONS' };
       return this.finish(req, sid, entry, outcome, plan.auth, report, started, plan.extraHeaders, now, details, seq, epoch, evicted, real);
     }
     const auth = plan.auth as AuthResult;
@@ -226,7 +277,8 @@ export class RedisEngine implements ApiCore {
     if (forced?.fault) outcome.fault = forced.fault;
     const latency = s.runtimeSpec?.latency;
     if (latency) {
-      const delayMs = latency.minMs === latency.maxMs ? latency.minMs : latency.minMs + Math.floor((Number(reply[13]) / TWO_32) * (latency.maxMs - latency.minMs + 1));
+      const delayMs =
+        latency.minMs === latency.maxMs ? latency.minMs : latency.minMs + Math.floor((Number(reply[13]) / TWO_32) * (latency.maxMs - latency.minMs + 1));
       if (delayMs > 0) outcome.delayMs = delayMs;
     }
     return this.finish(req, sid, entry, outcome, auth, report, started, plan.extraHeaders, now, details, seq, epoch, evicted, real);
@@ -239,7 +291,10 @@ export class RedisEngine implements ApiCore {
     const index = Number(reply[10]);
     if (index >= 0) {
       const step = spec.steps[index];
-      if (step === undefined) throw new Error(named(`the shared state names step ${index} of scenario ${spec.scenario}, which has ${spec.steps.length}; reset the session (POST /__admin/reset).`));
+      if (step === undefined)
+        throw new Error(
+          named(`the shared state names step ${index} of scenario ${spec.scenario}, which has ${spec.steps.length}; reset the session (POST /__admin/reset).`),
+        );
       const nth = Number(reply[11]);
       return forceAnswer(spec.scenario, step.answer, stepName(index, nth, step.times));
     }
@@ -259,7 +314,9 @@ export class RedisEngine implements ApiCore {
     const now = Date.now();
     if (now - this.lastLostReport < 10_000) return;
     this.lastLostReport = now;
-    process.stderr.write(`${named(`a journal entry could not be written to the shared state (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); the answer was given, GET /__admin/requests will miss it.`)}\n`);
+    process.stderr.write(
+      `${named(`a journal entry could not be written to the shared state (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); the answer was given, GET /__admin/requests will miss it.`)}\n`,
+    );
   }
 
   /** Headers and journal as MockEngine.finish writes them; the entry follows the decision to Redis. */
@@ -306,7 +363,9 @@ export class RedisEngine implements ApiCore {
     if (outcome.delayMs) journal.delayMs = outcome.delayMs;
     if (details) journal.details = captureDetails(req, headers, outcome.body);
     // Sent without waiting: the answer needs one round trip. Journal reads wait for entries on their way.
-    this.conn.run('petJournal', `${this.prefix}:s:${sid}`, [this.prefix, sid, seq, epoch, JSON.stringify(journal).slice(1), entry.settings.journalSize]).catch((error: unknown) => this.journalLost(error));
+    this.conn
+      .run('petJournal', `${this.prefix}:s:${sid}`, [this.prefix, sid, seq, epoch, JSON.stringify(journal).slice(1), entry.settings.journalSize])
+      .catch((error: unknown) => this.journalLost(error));
     this.onRequest?.({ seq, ...journal });
     return this.response(outcome, headers);
   }
@@ -321,11 +380,26 @@ export class RedisEngine implements ApiCore {
     const entry = this.registry.guess(sid);
     const auth = authenticate(req.headers, req.rawHeaders, entry.keys, req.query);
     const retry = Number(outcome.headers?.['Retry-After'] ?? 1);
-    setRateHeaders(headers, { limit: auth.ok ? auth.key.limits.perMinute : entry.settings.anonymousLimits.perMinute, remaining: 0, reset: Math.ceil(Date.now() / 1000) + retry }, false);
+    setRateHeaders(
+      headers,
+      { limit: auth.ok ? auth.key.limits.perMinute : entry.settings.anonymousLimits.perMinute, remaining: 0, reset: Math.ceil(Date.now() / 1000) + retry },
+      false,
+    );
     if (outcome.headers) Object.assign(headers, outcome.headers);
     addCorsHeaders(headers, req.headers);
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
-    this.onRequest?.({ seq: 0, at: new Date().toISOString(), session: sid, method: req.method, path: req.path, query: redactQuery(req.query), status: outcome.status, code: outcome.code, reason: outcome.reason, durationMs });
+    this.onRequest?.({
+      seq: 0,
+      at: new Date().toISOString(),
+      session: sid,
+      method: req.method,
+      path: req.path,
+      query: redactQuery(req.query),
+      status: outcome.status,
+      code: outcome.code,
+      reason: outcome.reason,
+      durationMs,
+    });
     return this.response(outcome, headers);
   }
 
@@ -356,12 +430,15 @@ function operationOutcome(entry: SettingsEntry, plan: Plan, data: Reply[number])
   if (input?.list) {
     const { limit, status, inBase } = input.list;
     const created = Array.isArray(data) ? (data as string[]) : [];
-    const body = created.length === 0 ? base.listBody(limit, status) : `[${[base.listBody(inBase, status).slice(1, -1), ...created].filter((part) => part !== '').join(',')}]`;
+    const body =
+      created.length === 0
+        ? base.listBody(limit, status)
+        : `[${[base.listBody(inBase, status).slice(1, -1), ...created].filter((part) => part !== '').join(',')}]`;
     return { status: 200, body, reason: `listed animals (limit ${limit}${status ? `, status ${status}` : ''})` };
   }
   if (input?.create) {
     const id = Number(data);
-    const body = `{"id":${id}${(plan.args[15] as string)}`;
+    const body = `{"id":${id}${plan.args[15] as string}`;
     return { status: 201, body, headers: { Location: `/v1/pets/${id}` }, reason: `created animal ${id}` };
   }
   const get = input?.get;

@@ -99,7 +99,8 @@ export class SettingsRegistry {
   private async load(id: string): Promise<SettingsEntry> {
     const reply = await this.conn.run('petSettings', `${this.prefix}:scn:${id}`, [this.prefix, 'get', id]);
     const raw = reply[1];
-    if (typeof raw !== 'string') throw new Error(named(`the shared state names settings ${id}, which it does not hold; reset the session (POST /__admin/reset).`));
+    if (typeof raw !== 'string')
+      throw new Error(named(`the shared state names settings ${id}, which it does not hold; reset the session (POST /__admin/reset).`));
     const { text, file } = JSON.parse(raw) as { text: string; file: string };
     const entry = entryOf(id, this.scenarios.fromText(text, file), raw);
     this.entries.set(id, entry);

@@ -4,7 +4,18 @@ import { describe, expect, it } from 'vitest';
 
 /** The packages each entry point imports statically, and those it reaches only through import(). */
 async function reach(entry: string): Promise<{ statics: Set<string>; lazy: Set<string> }> {
-  const result = await build({ entryPoints: [entry], bundle: true, write: false, metafile: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'silent', outdir: 'unused', define: { __PETSTORE_PET_NAMES__: '[]' } });
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'silent',
+    outdir: 'unused',
+    define: { __PETSTORE_PET_NAMES__: '[]' },
+  });
   const inputs = result.metafile.inputs;
   const statics = new Set<string>();
   const lazy = new Set<string>();

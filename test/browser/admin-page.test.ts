@@ -186,7 +186,7 @@ describe('the admin page in headless Chromium', () => {
     expect(new URL(page.url()).searchParams.get('session')).toBeNull();
   });
 
-  it('filters the journal and shows a request\'s recorded headers and bodies', async () => {
+  it("filters the journal and shows a request's recorded headers and bodies", async () => {
     mock.useScenario('default');
     mock.clock.freeze();
     mock.clock.set(T0);
@@ -195,7 +195,11 @@ describe('the admin page in headless Chromium', () => {
     await page.check('#record');
     await page.waitForFunction("document.getElementById('record').checked");
     await shows('#live', 'live');
-    const created = await fetch(`${mock.url}/pets`, { method: 'POST', headers: { authorization: 'Bearer demo-free', 'content-type': 'application/json' }, body: '{"name":"Pixel","categoryId":4}' });
+    const created = await fetch(`${mock.url}/pets`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer demo-free', 'content-type': 'application/json' },
+      body: '{"name":"Pixel","categoryId":4}',
+    });
     expect(created.status).toBe(201);
     await send(2, 'demo-free');
     await shows('#request-count', '3 requests');
@@ -226,12 +230,18 @@ describe('the admin page in headless Chromium', () => {
       await shows('#request-count', '3 requests', phone);
       await phone.click('#requests tbody tr.entry');
       await phone.locator('#requests tr.details').waitFor({ timeout: 5000 });
-      const widths = (await phone.evaluate('({ page: document.documentElement.scrollWidth, body: document.body.scrollWidth, view: window.innerWidth })')) as { page: number; body: number; view: number };
+      const widths = (await phone.evaluate('({ page: document.documentElement.scrollWidth, body: document.body.scrollWidth, view: window.innerWidth })')) as {
+        page: number;
+        body: number;
+        view: number;
+      };
       expect(widths.view).toBe(390);
       expect(widths.page).toBeLessThanOrEqual(390);
       expect(widths.body).toBeLessThanOrEqual(390);
       // Every element stays within the screen: nothing is cut off on the right either.
-      const overflowing = await phone.evaluate("[...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5).map((el) => el.tagName + '#' + el.id)");
+      const overflowing = await phone.evaluate(
+        "[...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5).map((el) => el.tagName + '#' + el.id)",
+      );
       expect(overflowing).toEqual([]);
     } finally {
       await phone.close();

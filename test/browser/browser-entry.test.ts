@@ -6,13 +6,23 @@ import { ScenarioError, createFetchHandler } from '../../src/browser/index.js';
 // (msw-browser.test.ts) covers the bundle in Chromium.
 const api = 'https://api.example.test/v1';
 /** The shipped scenarios' names, from the files. */
-const SHIPPED = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).map((f) => f.replace(/\.yaml$/, '')).sort();
+const SHIPPED = readdirSync('scenarios')
+  .filter((f) => f.endsWith('.yaml'))
+  .map((f) => f.replace(/\.yaml$/, ''))
+  .sort();
 const free = { headers: { authorization: 'Bearer demo-free' } };
 
 describe('petstore-mock/browser createFetchHandler', () => {
   it('plays the docs example: a tight quota from a scenario object, then the clock moves on', async () => {
     const petstore = createFetchHandler({
-      scenarios: [{ name: 'tight-quota', description: 'three a minute', keys: [{ key: 'demo-free', perMinute: 3 }], clock: { start: '2026-03-10T12:00:00Z', frozen: true } }],
+      scenarios: [
+        {
+          name: 'tight-quota',
+          description: 'three a minute',
+          keys: [{ key: 'demo-free', perMinute: 3 }],
+          clock: { start: '2026-03-10T12:00:00Z', frozen: true },
+        },
+      ],
       scenario: 'tight-quota',
     });
     const statuses = [];
@@ -26,13 +36,26 @@ describe('petstore-mock/browser createFetchHandler', () => {
   });
 
   it.each([
-    [{ name: 'from-disk', description: 'x', data: { fixtures: 'pets.json' } }, 'petstore-mock: the scenario "from-disk" at data.fixtures: the browser build reads no files; give the animals as the handler\'s fixtures option instead.'],
-    [{ description: 'no name' }, 'petstore-mock: a scenario object needs a name of lower-case letters, digits and - (such as "checkout-outage"), so that useScenario can switch to it.'],
     [
-      { name: 'bad-body', description: 'x', steps: [{ match: { operation: 'getPet' }, answer: { status: 200, body: { id: 1, name: 'Rex', categoryId: 'one' } } }] },
+      { name: 'from-disk', description: 'x', data: { fixtures: 'pets.json' } },
+      'petstore-mock: the scenario "from-disk" at data.fixtures: the browser build reads no files; give the animals as the handler\'s fixtures option instead.',
+    ],
+    [
+      { description: 'no name' },
+      'petstore-mock: a scenario object needs a name of lower-case letters, digits and - (such as "checkout-outage"), so that useScenario can switch to it.',
+    ],
+    [
+      {
+        name: 'bad-body',
+        description: 'x',
+        steps: [{ match: { operation: 'getPet' }, answer: { status: 200, body: { id: 1, name: 'Rex', categoryId: 'one' } } }],
+      },
       'petstore-mock: the scenario "bad-body" at steps[0].answer.body.categoryId: the forced body is not what getPet answers: categoryId must be of type integer; getPet answers one animal ({id, name, categoryId, status?}); fix the object and try again.',
     ],
-    [{ name: 'ghost', description: 'x', steps: [{ match: { key: 'ghost-key' }, answer: { status: 503 } }] }, 'petstore-mock: the scenario "ghost" at steps[0].match.key: match names the key "ghost-key", which this server does not have, so the step would never run; add it under keys; fix the object and try again.'],
+    [
+      { name: 'ghost', description: 'x', steps: [{ match: { key: 'ghost-key' }, answer: { status: 503 } }] },
+      'petstore-mock: the scenario "ghost" at steps[0].match.key: match names the key "ghost-key", which this server does not have, so the step would never run; add it under keys; fix the object and try again.',
+    ],
   ])('refuses %j', (object, message) => {
     const petstore = createFetchHandler();
     expect(() => petstore.useScenario(object as never)).toThrow(ScenarioError);
@@ -62,7 +85,13 @@ describe('petstore-mock/browser createFetchHandler', () => {
   it('serves fixtures given as objects, and refuses compressed bodies with 415', async () => {
     const petstore = createFetchHandler({ fixtures: [{ id: 5, name: 'Tom', categoryId: 1 }] });
     expect(await (await petstore(new Request(`${api}/pets`, free))).json()).toEqual([{ id: 5, name: 'Tom', categoryId: 1 }]);
-    const zipped = await petstore(new Request(`${api}/pets`, { method: 'POST', headers: { ...free.headers, 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: new Uint8Array([31, 139, 8, 0]) }));
+    const zipped = await petstore(
+      new Request(`${api}/pets`, {
+        method: 'POST',
+        headers: { ...free.headers, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        body: new Uint8Array([31, 139, 8, 0]),
+      }),
+    );
     expect(zipped.status).toBe(415);
   });
 });

@@ -8,11 +8,21 @@ export const CHROMIUM = '/usr/bin/chromium';
 
 // Headless and quiet: no sandbox (CI runs as root), and none of the background traffic a closed
 // network refuses.
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Launches headless Debian chromium with a fresh profile; `close` also removes the profile. */
 export async function launchChromium(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
-  if (!existsSync(CHROMIUM)) throw new Error(`petstore-mock tests: the browser tests need Debian's chromium at ${CHROMIUM}; install it with apt-get install -y chromium.`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`petstore-mock tests: the browser tests need Debian's chromium at ${CHROMIUM}; install it with apt-get install -y chromium.`);
   const profile = mkdtempSync(join(tmpdir(), 'petstore-chromium-'));
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
   return {

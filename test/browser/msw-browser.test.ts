@@ -49,7 +49,14 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'petstore-msw-'));
   // What `npx msw init <dir>` writes: MSW's worker script, at the root of the page's origin.
   copyFileSync(createRequire(import.meta.url).resolve('msw/mockServiceWorker.js'), join(dir, 'mockServiceWorker.js'));
-  await build({ stdin: { contents: PAGE_SCRIPT, resolveDir: process.cwd(), loader: 'js' }, bundle: true, format: 'esm', platform: 'browser', outfile: join(dir, 'app.js'), logLevel: 'silent' });
+  await build({
+    stdin: { contents: PAGE_SCRIPT, resolveDir: process.cwd(), loader: 'js' },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    outfile: join(dir, 'app.js'),
+    logLevel: 'silent',
+  });
   writeFileSync(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>app</title><script type="module" src="/app.js"></script>');
   server = createServer((req, res) => {
     const name = req.url === '/' ? 'index.html' : at((req.url ?? '').slice(1).split('?'), 0);
@@ -115,9 +122,15 @@ describe('petstore-mock/browser behind MSW in headless Chromium', () => {
   it('is what package.json exports as petstore-mock/browser, with its types', () => {
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { exports: Record<string, { types: string; default: string }> };
     expect(resolve(pkg.exports['./browser']?.default ?? '')).toBe(BUNDLE);
-    expect(readFileSync(pkg.exports['./browser']?.types ?? '', 'utf8')).toContain('export declare function createFetchHandler(options?: BrowserMockOptions): BrowserFetchHandler;');
+    expect(readFileSync(pkg.exports['./browser']?.types ?? '', 'utf8')).toContain(
+      'export declare function createFetchHandler(options?: BrowserMockOptions): BrowserFetchHandler;',
+    );
     // Node resolves a package's own name through its exports map, as an installed copy would.
-    const seen = execFileSync(process.execPath, ['--input-type=module', '-e', "const m = await import('petstore-mock/browser'); console.log(typeof m.createFetchHandler)"], { encoding: 'utf8' });
+    const seen = execFileSync(
+      process.execPath,
+      ['--input-type=module', '-e', "const m = await import('petstore-mock/browser'); console.log(typeof m.createFetchHandler)"],
+      { encoding: 'utf8' },
+    );
     expect(seen.trim()).toBe('function');
   });
 
@@ -131,7 +144,7 @@ describe('petstore-mock/browser behind MSW in headless Chromium', () => {
     await onHandler("petstore.clock.advance('60s')");
     const [again] = await send(1);
     expect(again).toEqual({ status: 200, remaining: '59', retryAfter: null, code: undefined });
-    expect(await onHandler<number>("petstore.requests({ status: 429 }).length")).toBe(1);
+    expect(await onHandler<number>('petstore.requests({ status: 429 }).length')).toBe(1);
     expect(await onHandler<number>("petstore.verify({ path: '/v1/pets', status: 200 }, 61).length")).toBe(61);
   });
 
@@ -152,7 +165,11 @@ describe('petstore-mock/browser behind MSW in headless Chromium', () => {
     const beta = await send(3, { authorization: 'Bearer demo-free', 'x-client': 'beta' });
     expect(beta.map((s) => s.status)).toEqual([503, 503, 503]);
     expect(at(await send(1), 0).status).toBe(200);
-    const error = await onHandler<string>("(() => { try { petstore.useScenario({ name: 'typo', description: 'x', stepz: [] }); return 'no error'; } catch (e) { return e.message; } })()");
-    expect(error).toBe('petstore-mock: the scenario "typo" at stepz: unknown key "stepz" in the scenario; the keys there are name, description, data, plans, keys, ban, usage, clock, deprecation, latency, steps, repeat, chaos, journal; fix the object and try again.');
+    const error = await onHandler<string>(
+      "(() => { try { petstore.useScenario({ name: 'typo', description: 'x', stepz: [] }); return 'no error'; } catch (e) { return e.message; } })()",
+    );
+    expect(error).toBe(
+      'petstore-mock: the scenario "typo" at stepz: unknown key "stepz" in the scenario; the keys there are name, description, data, plans, keys, ban, usage, clock, deprecation, latency, steps, repeat, chaos, journal; fix the object and try again.',
+    );
   });
 });

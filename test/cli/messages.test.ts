@@ -1,6 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { VERSION, banner, exposedHostWarning, launcherGoneLine, readyJsonLine, readyLine, reloadFailedLine, reloadLine, startFailure, type ReadyInfo } from '../../src/cli/messages.js';
+import {
+  VERSION,
+  banner,
+  exposedHostWarning,
+  launcherGoneLine,
+  readyJsonLine,
+  readyLine,
+  reloadFailedLine,
+  reloadLine,
+  startFailure,
+  type ReadyInfo,
+} from '../../src/cli/messages.js';
 import { ScenarioError } from '../../src/core/scenarios/scenario-compiler.js';
 import { KeySpecError } from '../../src/core/state/plans.js';
 
@@ -21,7 +32,7 @@ const info: ReadyInfo = {
 const redact = (key: string): string => (key.startsWith('demo-') ? key : `${key.slice(0, 2)}…`);
 
 describe('start-up messages', () => {
-  it('the version is package.json\'s', () => {
+  it("the version is package.json's", () => {
     expect(VERSION).toBe((JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version);
   });
 
@@ -77,8 +88,16 @@ describe('start-up messages', () => {
     ['127.0.0.1', false, undefined],
     ['localhost', false, undefined],
     ['::1', false, undefined],
-    ['0.0.0.0', false, 'petstore-mock: listening on 0.0.0.0, so other machines can reach this mock and its public demo keys and its admin API (unprotected: add --admin-token); use --host 127.0.0.1 to keep it local.\n'],
-    ['0.0.0.0', true, 'petstore-mock: listening on 0.0.0.0, so other machines can reach this mock and its public demo keys; use --host 127.0.0.1 to keep it local.\n'],
+    [
+      '0.0.0.0',
+      false,
+      'petstore-mock: listening on 0.0.0.0, so other machines can reach this mock and its public demo keys and its admin API (unprotected: add --admin-token); use --host 127.0.0.1 to keep it local.\n',
+    ],
+    [
+      '0.0.0.0',
+      true,
+      'petstore-mock: listening on 0.0.0.0, so other machines can reach this mock and its public demo keys; use --host 127.0.0.1 to keep it local.\n',
+    ],
   ])('host %s (admin protected: %s) warns %j', (host, protectedAdmin, warning) => {
     expect(exposedHostWarning(host, protectedAdmin)).toBe(warning);
   });
@@ -100,7 +119,9 @@ describe('start-up messages', () => {
 
   it('a reload with a mistake prints it and says the old version keeps running', () => {
     const error = new ScenarioError('my.yaml:3:3: unknown key "afer" in ban; fix the file and try again.');
-    expect(reloadFailedLine(error)).toBe('petstore-mock: my.yaml:3:3: unknown key "afer" in ban; fix the file and try again. The previous version keeps running.\n');
+    expect(reloadFailedLine(error)).toBe(
+      'petstore-mock: my.yaml:3:3: unknown key "afer" in ban; fix the file and try again. The previous version keeps running.\n',
+    );
   });
 
   it('a server whose npm launcher went away says why it stops', () => {

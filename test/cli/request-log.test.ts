@@ -26,7 +26,14 @@ async function traffic(onRequest: (e: JournalEntry) => void): Promise<void> {
   const auth = { headers: { authorization: 'Bearer log-test-key-0001', 'x-mock-session': 'w1' } };
   await petstore(new Request('http://mock.test/v1/pets?limit=1', auth));
   await petstore(new Request('http://mock.test/v1/pets/0', { headers: { authorization: 'Bearer log-test-key-0001' } }));
-  petstore.useScenario(writeScenario('outage.yaml', ['description: the store is down once', 'clock: { start: "2026-03-10T12:00:00Z", frozen: true }', 'steps:', '  - answer: { status: 503 }']));
+  petstore.useScenario(
+    writeScenario('outage.yaml', [
+      'description: the store is down once',
+      'clock: { start: "2026-03-10T12:00:00Z", frozen: true }',
+      'steps:',
+      '  - answer: { status: 503 }',
+    ]),
+  );
   await petstore(new Request('http://mock.test/v1/pets', { headers: { authorization: 'Bearer log-test-key-0001' } }));
 }
 
@@ -36,23 +43,77 @@ describe('the request log', () => {
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^2026-03-10T12:00:00\.000Z GET \/v1\/pets\?limit=1 -> 200 key=log-…001 session=w1 [\d.]+ms$/);
     expect(lines[1]).toMatch(/^2026-03-10T12:00:00\.000Z GET \/v1\/pets\/0 -> 404 key=log-…001 session=default [\d.]+ms \(pet_not_found: No animal has id 0\./);
-    expect(lines[2]).toMatch(/^2026-03-10T12:00:00\.000Z GET \/v1\/pets -> 503 key=log-…001 session=default [\d.]+ms \(service_unavailable: scenario outage, step 1: forced 503\)$/);
+    expect(lines[2]).toMatch(
+      /^2026-03-10T12:00:00\.000Z GET \/v1\/pets -> 503 key=log-…001 session=default [\d.]+ms \(service_unavailable: scenario outage, step 1: forced 503\)$/,
+    );
   });
 
-  it('json: one object per line with the same fields, the forced answer\'s reason included, no key in full', async () => {
+  it("json: one object per line with the same fields, the forced answer's reason included, no key in full", async () => {
     const text = await logged('json', traffic);
     expect(text).not.toContain('log-test-key-0001');
-    const entries = text.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const entries = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(entries.map(({ durationMs, ...rest }) => (expect(typeof durationMs).toBe('number'), rest))).toEqual([
-      { level: 'info', msg: 'request', seq: 1, at: '2026-03-10T12:00:00.000Z', session: 'w1', method: 'GET', path: '/v1/pets', query: 'limit=1', status: 200, reason: 'listed animals (limit 1)', key: 'log-…001' },
-      { level: 'info', msg: 'request', seq: 1, at: '2026-03-10T12:00:00.000Z', session: 'default', method: 'GET', path: '/v1/pets/0', query: '', status: 404, code: 'pet_not_found', reason: expect.stringContaining('No animal has id 0'), key: 'log-…001' },
-      { level: 'info', msg: 'request', seq: 1, at: '2026-03-10T12:00:00.000Z', session: 'default', method: 'GET', path: '/v1/pets', query: '', status: 503, code: 'service_unavailable', reason: 'scenario outage, step 1: forced 503', key: 'log-…001' },
+      {
+        level: 'info',
+        msg: 'request',
+        seq: 1,
+        at: '2026-03-10T12:00:00.000Z',
+        session: 'w1',
+        method: 'GET',
+        path: '/v1/pets',
+        query: 'limit=1',
+        status: 200,
+        reason: 'listed animals (limit 1)',
+        key: 'log-…001',
+      },
+      {
+        level: 'info',
+        msg: 'request',
+        seq: 1,
+        at: '2026-03-10T12:00:00.000Z',
+        session: 'default',
+        method: 'GET',
+        path: '/v1/pets/0',
+        query: '',
+        status: 404,
+        code: 'pet_not_found',
+        reason: expect.stringContaining('No animal has id 0'),
+        key: 'log-…001',
+      },
+      {
+        level: 'info',
+        msg: 'request',
+        seq: 1,
+        at: '2026-03-10T12:00:00.000Z',
+        session: 'default',
+        method: 'GET',
+        path: '/v1/pets',
+        query: '',
+        status: 503,
+        code: 'service_unavailable',
+        reason: 'scenario outage, step 1: forced 503',
+        key: 'log-…001',
+      },
     ]);
   });
 });
 
 function entry(seq: number, status = 200): JournalEntry {
-  return { seq, at: '2026-03-10T12:00:00.000Z', session: 'default', method: 'GET', path: '/v1/pets', query: 'limit=1', status, reason: 'listed animals (limit 1)', key: 'demo…ree', durationMs: 0.05 };
+  return {
+    seq,
+    at: '2026-03-10T12:00:00.000Z',
+    session: 'default',
+    method: 'GET',
+    path: '/v1/pets',
+    query: 'limit=1',
+    status,
+    reason: 'listed animals (limit 1)',
+    key: 'demo…ree',
+    durationMs: 0.05,
+  };
 }
 
 /** A logger on a hand-moved clock, with its timers held until the test fires them. */
@@ -60,7 +121,11 @@ function harness(format: 'pretty' | 'json', linesPerSecond = 3) {
   let now = 1_000_400;
   const timers: { fn: () => void; at: number }[] = [];
   const written: string[] = [];
-  const log = createRequestLogger(format, (text) => written.push(text), { linesPerSecond, now: () => now, setTimer: (fn, ms) => timers.push({ fn, at: now + ms }) });
+  const log = createRequestLogger(format, (text) => written.push(text), {
+    linesPerSecond,
+    now: () => now,
+    setTimer: (fn, ms) => timers.push({ fn, at: now + ms }),
+  });
   const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
   return {
     log,
@@ -68,7 +133,9 @@ function harness(format: 'pretty' | 'json', linesPerSecond = 3) {
     writes: () => written.length,
     advance: (ms: number) => {
       now += ms;
-      for (const t of timers.splice(0)) if (t.at <= now) t.fn(); else timers.push(t);
+      for (const t of timers.splice(0))
+        if (t.at <= now) t.fn();
+        else timers.push(t);
     },
     turn,
     timers: () => timers.length,
@@ -140,7 +207,12 @@ describe('the request log under load', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(written.pretty.trimEnd().split('\n')).toHaveLength(DEFAULT_LINES_PER_SECOND);
     expect(DEFAULT_LINES_PER_SECOND).toBe(100);
-    expect(written.json.trimEnd().split('\n').map((l) => (JSON.parse(l) as { seq: number }).seq)).toEqual(Array.from({ length: 250 }, (_, i) => i + 1));
+    expect(
+      written.json
+        .trimEnd()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { seq: number }).seq),
+    ).toEqual(Array.from({ length: 250 }, (_, i) => i + 1));
   });
 });
 

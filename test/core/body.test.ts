@@ -41,13 +41,25 @@ describe('readJsonBody', () => {
     ['an unknown encoding', { ...json, 'content-encoding': 'zstd' }, pet, false, 'unsupported_media_type'],
     ['an unknown encoding in a list', { ...json, 'content-encoding': 'gzip, zstd' }, gzipSync(pet), false, 'unsupported_media_type'],
     ['an unknown encoding after identity', { ...json, 'content-encoding': 'identity, compress' }, pet, false, 'unsupported_media_type'],
-    ['more than three compressions', { ...json, 'content-encoding': 'gzip, gzip, gzip, gzip' }, gzipSync(gzipSync(gzipSync(gzipSync(pet)))), false, 'unsupported_media_type'],
+    [
+      'more than three compressions',
+      { ...json, 'content-encoding': 'gzip, gzip, gzip, gzip' },
+      gzipSync(gzipSync(gzipSync(gzipSync(pet)))),
+      false,
+      'unsupported_media_type',
+    ],
     ['a list in the wrong order', { ...json, 'content-encoding': 'br, gzip' }, brotliCompressSync(gzipSync(pet)), false, 'invalid_json'],
     ['an unknown encoding even when too large', { ...json, 'content-encoding': 'identity, zstd' }, Buffer.alloc(0), true, 'unsupported_media_type'],
     ['a broken gzip stream', { ...json, 'content-encoding': 'gzip' }, Buffer.from('not gzip'), false, 'invalid_json'],
     ['a body the adapter cut at the limit', json, Buffer.alloc(0), true, 'payload_too_large'],
     ['a wrong type even when too large', { 'content-type': 'text/plain' }, Buffer.alloc(0), true, 'unsupported_media_type'],
-    ['a gzip body that inflates past 1 MiB', { ...json, 'content-encoding': 'gzip' }, gzipSync(Buffer.alloc(MAX_BODY_BYTES + 1, 0x20)), false, 'payload_too_large'],
+    [
+      'a gzip body that inflates past 1 MiB',
+      { ...json, 'content-encoding': 'gzip' },
+      gzipSync(Buffer.alloc(MAX_BODY_BYTES + 1, 0x20)),
+      false,
+      'payload_too_large',
+    ],
   ])('refuses %s', (_what, headers, body, tooLarge, code) => {
     expect(codeOf(() => readJsonBody(headers, body, tooLarge))).toBe(code);
   });

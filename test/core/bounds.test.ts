@@ -9,7 +9,17 @@ import { MockError } from '../../src/core/errors.js';
 import type { CoreRequest } from '../../src/core/types.js';
 import { first } from '../support/checked.js';
 
-const entry = (path: string, query = ''): JournalEntry => ({ seq: 0, at: '', session: 's', method: 'GET', path, query, status: 404, reason: 'r', durationMs: 0 });
+const entry = (path: string, query = ''): JournalEntry => ({
+  seq: 0,
+  at: '',
+  session: 's',
+  method: 'GET',
+  path,
+  query,
+  status: 404,
+  reason: 'r',
+  durationMs: 0,
+});
 
 describe('the journal is bounded in bytes', () => {
   it('cuts long paths and queries to 256 characters and marks the entry', () => {
@@ -56,7 +66,12 @@ describe('the journal is bounded in bytes', () => {
 });
 
 const limits = (over: Partial<StoreLimits> = {}): StoreLimits => ({
-  maxCreated: 5, maxCreatedBytes: 100_000, maxCachedBodyBytes: 512 * 1024, created: new SharedBudget(Infinity), listBodies: new SharedBudget(Infinity), ...over,
+  maxCreated: 5,
+  maxCreatedBytes: 100_000,
+  maxCachedBodyBytes: 512 * 1024,
+  created: new SharedBudget(Infinity),
+  listBodies: new SharedBudget(Infinity),
+  ...over,
 });
 const storeFull = (fn: () => unknown): MockError => {
   try {
@@ -125,9 +140,14 @@ describe('the store is bounded', () => {
 });
 
 describe('eviction is visible', () => {
-  const request = (session: string): CoreRequest => ({ method: 'GET', path: '/v1/pets', query: 'limit=1', headers: { authorization: 'Bearer demo-free', 'x-mock-session': session } });
+  const request = (session: string): CoreRequest => ({
+    method: 'GET',
+    path: '/v1/pets',
+    query: 'limit=1',
+    headers: { authorization: 'Bearer demo-free', 'x-mock-session': session },
+  });
 
-  it('the evicted session\'s next answer says so once, and the registry lists it', () => {
+  it("the evicted session's next answer says so once, and the registry lists it", () => {
     const engine = new MockEngine({ settings: defaultSettings(buildBaseData({ count: 3 })), maxSessions: 2, now: () => Date.UTC(2030, 0, 1) });
     expect(engine.handle(request('a')).headers['X-Mock-Session-Evicted']).toBeUndefined();
     engine.handle(request('b'));

@@ -14,7 +14,15 @@ function coreRequest(path: string, init: { method?: string; headers?: Record<str
   const q = path.indexOf('?');
   const body = init.body === undefined ? undefined : new TextEncoder().encode(init.body);
   const tooLarge = body !== undefined && body.length > MAX_BODY_BYTES;
-  return { method, path: q === -1 ? path : path.slice(0, q), query: q === -1 ? '' : path.slice(q + 1), headers, body: tooLarge ? new Uint8Array(0) : body, bodyTooLarge: tooLarge, remoteAddress: '127.0.0.1' };
+  return {
+    method,
+    path: q === -1 ? path : path.slice(0, q),
+    query: q === -1 ? '' : path.slice(q + 1),
+    headers,
+    body: tooLarge ? new Uint8Array(0) : body,
+    bodyTooLarge: tooLarge,
+    remoteAddress: '127.0.0.1',
+  };
 }
 
 describe('the order of checks, on the engine without a socket', () => {

@@ -49,7 +49,8 @@ describe('parseListQuery, asked again', () => {
   });
 
   it('still answers correctly after more distinct queries than it remembers', () => {
-    for (let i = 1; i <= 100; i++) for (const status of ['available', 'pending', 'sold', '']) parseListQuery(`limit=${i}&status=${status}`.replace(/&status=$/, ''));
+    for (let i = 1; i <= 100; i++)
+      for (const status of ['available', 'pending', 'sold', '']) parseListQuery(`limit=${i}&status=${status}`.replace(/&status=$/, ''));
     expect(parseListQuery('limit=42&status=pending')).toEqual({ limit: 42, status: 'pending' });
     expect(parseListQuery('limit=9')).toEqual({ limit: 9 });
   });

@@ -8,18 +8,21 @@ const T0 = Date.UTC(2026, 2, 10, 12, 0, 0);
 const noBan = { after: 0, durationMs: 0 };
 
 describe('RateLimiter: the two fixed windows', () => {
-  it.each(Object.entries(PLAN_LIMITS))('lets exactly the %s plan per-minute number through, then refuses with Retry-After to the minute end', (_plan, limits) => {
-    const limiter = new RateLimiter(noBan);
-    for (let i = 1; i <= limits.perMinute; i++) {
-      const d = limiter.take('k', limits, T0 + 10_000, true);
-      expect(d.outcome).toBe('allowed');
-      expect(d.report.remaining).toBe(limits.perMinute - i);
-      expect(d.report.limit).toBe(limits.perMinute);
-    }
-    const refused = limiter.take('k', limits, T0 + 10_000, true);
-    expect(refused).toMatchObject({ outcome: 'limited', window: 'minute' });
-    expect(refused.report).toEqual({ limit: limits.perMinute, remaining: 0, reset: (T0 + MIN) / 1000, retryAfter: 50 });
-  });
+  it.each(Object.entries(PLAN_LIMITS))(
+    'lets exactly the %s plan per-minute number through, then refuses with Retry-After to the minute end',
+    (_plan, limits) => {
+      const limiter = new RateLimiter(noBan);
+      for (let i = 1; i <= limits.perMinute; i++) {
+        const d = limiter.take('k', limits, T0 + 10_000, true);
+        expect(d.outcome).toBe('allowed');
+        expect(d.report.remaining).toBe(limits.perMinute - i);
+        expect(d.report.limit).toBe(limits.perMinute);
+      }
+      const refused = limiter.take('k', limits, T0 + 10_000, true);
+      expect(refused).toMatchObject({ outcome: 'limited', window: 'minute' });
+      expect(refused.report).toEqual({ limit: limits.perMinute, remaining: 0, reset: (T0 + MIN) / 1000, retryAfter: 50 });
+    },
+  );
 
   it.each(Object.entries(PLAN_LIMITS))('refuses the %s plan past its per-day number until the next UTC midnight', (_plan, limits) => {
     const limiter = new RateLimiter(noBan);
@@ -98,7 +101,11 @@ describe('RateLimiter: the two fixed windows', () => {
   });
 
   it('renders the three headers, and Retry-After only on a refusal', () => {
-    expect(rateHeaders({ limit: 60, remaining: 3, reset: 100 })).toEqual({ 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '3', 'X-RateLimit-Reset': '100' });
+    expect(rateHeaders({ limit: 60, remaining: 3, reset: 100 })).toEqual({
+      'X-RateLimit-Limit': '60',
+      'X-RateLimit-Remaining': '3',
+      'X-RateLimit-Reset': '100',
+    });
     expect(rateHeaders({ limit: 60, remaining: 0, reset: 100, retryAfter: 7 })['Retry-After']).toBe('7');
   });
 });

@@ -45,7 +45,13 @@ describe('compileScenario', () => {
   });
 
   it('adds keys, changes known ones and revokes', () => {
-    const s = compile({ keys: [{ key: 'qa', plan: 'pro', perMinute: 3 }, { key: 'demo-free', revoked: true }, { key: 'demo-pro', plan: 'business' }] });
+    const s = compile({
+      keys: [
+        { key: 'qa', plan: 'pro', perMinute: 3 },
+        { key: 'demo-free', revoked: true },
+        { key: 'demo-pro', plan: 'business' },
+      ],
+    });
     expect(s.keys.find((k) => k.key === 'qa')).toEqual({ key: 'qa', plan: 'pro', limits: { perMinute: 3, perDay: 10_000 }, custom: true });
     expect(s.keys.find((k) => k.key === 'demo-free')).toEqual({ key: 'demo-free', plan: 'free', limits: { perMinute: 60, perDay: 1000 }, revoked: true });
     expect(s.keys.find((k) => k.key === 'demo-pro')?.limits).toEqual({ perMinute: 1000, perDay: 100_000 });
@@ -59,7 +65,13 @@ describe('compileScenario', () => {
   });
 
   it('expands usage: "*" is every key and "full" is the key\'s own limit', () => {
-    const s = compile({ plans: { free: { perMinute: 5 } }, usage: [{ key: '*', minute: 'full' }, { key: 'demo-pro', day: 12, bannedFor: '90s' }] });
+    const s = compile({
+      plans: { free: { perMinute: 5 } },
+      usage: [
+        { key: '*', minute: 'full' },
+        { key: 'demo-pro', day: 12, bannedFor: '90s' },
+      ],
+    });
     expect(s.usage).toEqual([
       { key: 'demo-free', minute: 5, day: undefined, bannedForMs: undefined },
       { key: 'demo-pro', minute: 300, day: undefined, bannedForMs: undefined },
@@ -91,14 +103,52 @@ describe('compileScenario', () => {
   it.each<[string, Omit<ScenarioSpec, 'description'>, (string | number)[], RegExp]>([
     ['a usage line for an unknown key', { usage: [{ key: 'nobody', minute: 1 }] }, ['usage', 0, 'key'], /key "nobody", which this server does not have/],
     ['a new key without a plan', { keys: [{ key: 'fresh' }] }, ['keys', 0], /"fresh" is new here and needs a plan/],
-    ['a status the operation never answers', { steps: [{ match: { operation: 'listPets' }, answer: { status: 404 } }] }, ['steps', 0, 'answer', 'status'], /listPets never answers 404/],
-    ['a status one of the matched operations never answers', { steps: [{ match: { path: '/v1/pets' }, answer: { status: 415 } }] }, ['steps', 0, 'answer', 'status'], /listPets never answers 415/],
-    ['a code of another status', { steps: [{ answer: { status: 503, code: 'rate_limited' } }] }, ['steps', 0, 'answer', 'code'], /"rate_limited" is not one of the catalogue's codes for 503: service_unavailable/],
+    [
+      'a status the operation never answers',
+      { steps: [{ match: { operation: 'listPets' }, answer: { status: 404 } }] },
+      ['steps', 0, 'answer', 'status'],
+      /listPets never answers 404/,
+    ],
+    [
+      'a status one of the matched operations never answers',
+      { steps: [{ match: { path: '/v1/pets' }, answer: { status: 415 } }] },
+      ['steps', 0, 'answer', 'status'],
+      /listPets never answers 415/,
+    ],
+    [
+      'a code of another status',
+      { steps: [{ answer: { status: 503, code: 'rate_limited' } }] },
+      ['steps', 0, 'answer', 'code'],
+      /"rate_limited" is not one of the catalogue's codes for 503: service_unavailable/,
+    ],
     ['an unknown code', { steps: [{ answer: { status: 500, code: 'boom' } }] }, ['steps', 0, 'answer', 'code'], /"boom"/],
-    ['a code of the admin API', { steps: [{ answer: { status: 401, code: 'admin_unauthorized' } }] }, ['steps', 0, 'answer', 'code'], /"admin_unauthorized" is not one of the catalogue's codes for 401: missing_api_key, malformed_authorization, invalid_api_key, revoked_api_key$/],
-    ['a code of the mock\'s sessions', { steps: [{ answer: { status: 400, code: 'invalid_session' } }] }, ['steps', 0, 'answer', 'code'], /"invalid_session" is not one/],
+    [
+      'a code of the admin API',
+      { steps: [{ answer: { status: 401, code: 'admin_unauthorized' } }] },
+      ['steps', 0, 'answer', 'code'],
+      /"admin_unauthorized" is not one of the catalogue's codes for 401: missing_api_key, malformed_authorization, invalid_api_key, revoked_api_key$/,
+    ],
+    [
+      "a code of the mock's sessions",
+      { steps: [{ answer: { status: 400, code: 'invalid_session' } }] },
+      ['steps', 0, 'answer', 'code'],
+      /"invalid_session" is not one/,
+    ],
     ['a match that fits no operation', { steps: [{ match: { method: 'POST', path: '/v1/pets/*' }, answer: 'normal' }] }, ['steps', 0], /fits no operation/],
-    ['chaos probabilities above 1', { chaos: { seed: 1, answers: [{ probability: 0.7, answer: 'normal' }, { probability: 0.4, answer: 'normal' }] } }, ['chaos', 'answers'], /add up to more than 1/],
+    [
+      'chaos probabilities above 1',
+      {
+        chaos: {
+          seed: 1,
+          answers: [
+            { probability: 0.7, answer: 'normal' },
+            { probability: 0.4, answer: 'normal' },
+          ],
+        },
+      },
+      ['chaos', 'answers'],
+      /add up to more than 1/,
+    ],
     ['latency min above max', { latency: { min: '2s', max: '1s' } }, ['latency', 'min'], /min is larger than max/],
   ])('refuses %s, naming where', (_name, spec, path, message) => {
     const error = specError(spec);
@@ -161,7 +211,15 @@ describe('ScriptedRuntime', () => {
 
   it('plays the same chaos pattern for the same seed, another for another seed', () => {
     const pattern = (seed: number) => {
-      const rt = runtimeOf({ chaos: { seed, answers: [{ probability: 0.3, answer: { status: 503 } }, { probability: 0.1, answer: { fault: 'empty' } }] } });
+      const rt = runtimeOf({
+        chaos: {
+          seed,
+          answers: [
+            { probability: 0.3, answer: { status: 503 } },
+            { probability: 0.1, answer: { fault: 'empty' } },
+          ],
+        },
+      });
       return Array.from({ length: 40 }, () => {
         const forced = rt.intercept('listPets', req('GET', '/v1/pets'), undefined);
         return forced?.fault ?? forced?.status ?? 200;

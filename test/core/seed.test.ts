@@ -18,7 +18,12 @@ function withEnglishLocale(seed: number, count: number) {
 }
 
 describe('generatePets with the pet names alone', () => {
-  it.each([[42, 150], [7, 50], [0, 10], [123_456_789, 300]])('gives for seed %d the %d animals of the whole English locale', (seed, count) => {
+  it.each([
+    [42, 150],
+    [7, 50],
+    [0, 10],
+    [123_456_789, 300],
+  ])('gives for seed %d the %d animals of the whole English locale', (seed, count) => {
     expect(generatePets(seed, count)).toEqual(withEnglishLocale(seed, count));
   });
 });

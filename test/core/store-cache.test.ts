@@ -11,7 +11,12 @@ describe('cached list bodies', () => {
   it('always equal the serialised list, whichever cache serves them, across sessions sharing a base', () => {
     const op = fc.oneof(
       fc.record({ kind: fc.constant('create' as const), store: fc.nat({ max: 2 }), status: fc.constantFrom(...STATUSES) }),
-      fc.record({ kind: fc.constant('list' as const), store: fc.nat({ max: 2 }), limit: fc.integer({ min: 1, max: 20 }), status: fc.constantFrom(...STATUSES) }),
+      fc.record({
+        kind: fc.constant('list' as const),
+        store: fc.nat({ max: 2 }),
+        limit: fc.integer({ min: 1, max: 20 }),
+        status: fc.constantFrom(...STATUSES),
+      }),
       fc.record({ kind: fc.constant('reset' as const), store: fc.nat({ max: 2 }) }),
     );
     fc.assert(

@@ -60,7 +60,7 @@ describe('the errors a person can fix', () => {
     expect(error.reason).toBe(error.message.slice('petstore-mock: '.length));
   });
 
-  it('the library\'s clock mistakes are UserErrors too', async () => {
+  it("the library's clock mistakes are UserErrors too", async () => {
     const mock = await startMock();
     try {
       expect(thrown(() => mock.clock.advance('soon'))).toBeInstanceOf(UserError);

@@ -33,7 +33,13 @@ describe('validateNewPet (compiled from the OpenAPI NewPet schema)', () => {
   it.each([
     ['{"categoryId":3}', [{ field: 'name', message: 'is required' }]],
     ['{"name":"Rex"}', [{ field: 'categoryId', message: 'is required' }]],
-    ['{}', [{ field: 'name', message: 'is required' }, { field: 'categoryId', message: 'is required' }]],
+    [
+      '{}',
+      [
+        { field: 'name', message: 'is required' },
+        { field: 'categoryId', message: 'is required' },
+      ],
+    ],
     ['{"name":5,"categoryId":3}', [{ field: 'name', message: 'must be of type string' }]],
     ['{"name":"Rex","categoryId":"3"}', [{ field: 'categoryId', message: 'must be of type integer' }]],
     ['{"name":"Rex","categoryId":1.5}', [{ field: 'categoryId', message: 'must be of type integer' }]],
@@ -68,8 +74,24 @@ describe('parseListQuery', () => {
   });
 
   it.each([
-    'limit=', 'limit', 'limit=0', 'limit=101', 'limit=-1', 'limit=1.5', 'limit=1e2', 'limit=0x10', 'limit=+7', 'limit=%205',
-    'limit=Infinity', 'limit=1e400', 'limit=5&limit=5', 'status=Sold', 'status=', 'status=available&status=sold', 'limit=%ZZ', 'status=lost',
+    'limit=',
+    'limit',
+    'limit=0',
+    'limit=101',
+    'limit=-1',
+    'limit=1.5',
+    'limit=1e2',
+    'limit=0x10',
+    'limit=+7',
+    'limit=%205',
+    'limit=Infinity',
+    'limit=1e400',
+    'limit=5&limit=5',
+    'status=Sold',
+    'status=',
+    'status=available&status=sold',
+    'limit=%ZZ',
+    'status=lost',
   ])('refuses %j with invalid_query', (query) => {
     const error = errorOf(() => parseListQuery(query));
     expect(error.code).toBe('invalid_query');

@@ -6,7 +6,11 @@ const doc = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8');
 
 describe('docs/cli.md', () => {
   it('has one row per flag of the option table, with its alias and default, and no other', () => {
-    const rows = [...doc.matchAll(/^\| `--([a-z-]+)`(?:, `-([a-z])`)? \|[^|]*\|([^|]*)\|/gm)].map((m) => ({ flag: m[1], alias: m[2], def: (m[3] ?? '').trim() }));
+    const rows = [...doc.matchAll(/^\| `--([a-z-]+)`(?:, `-([a-z])`)? \|[^|]*\|([^|]*)\|/gm)].map((m) => ({
+      flag: m[1],
+      alias: m[2],
+      def: (m[3] ?? '').trim(),
+    }));
     expect(rows.map((r) => r.flag)).toEqual(OPTIONS.map((o) => o.flag));
     for (const option of OPTIONS) {
       const row = rows.find((r) => r.flag === option.flag);

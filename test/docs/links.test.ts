@@ -9,14 +9,28 @@ const REPOSITORY = 'https://github.com/petstore-mock/petstore-mock';
 
 /** The files `npm pack` puts in the tarball, as paths from the repository root. */
 const shipped = new Set(
-  (JSON.parse(execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' })) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path),
+  (
+    JSON.parse(
+      execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' }),
+    ) as { files: { path: string }[] }[]
+  )[0]!.files.map((f) => f.path),
 );
 
-const pages = ['README.md', 'CONTRIBUTING.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const pages = [
+  'README.md',
+  'CONTRIBUTING.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
 function slug(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
 }
 
 function anchors(file: string): Set<string> {
@@ -25,7 +39,9 @@ function anchors(file: string): Set<string> {
 }
 
 function links(file: string): string[] {
-  const text = readFileSync(join(ROOT, file), 'utf8').replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
+  const text = readFileSync(join(ROOT, file), 'utf8')
+    .replace(/^```[\s\S]*?^```/gm, '')
+    .replace(/`[^`\n]*`/g, '');
   return [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
 }
 
@@ -50,13 +66,15 @@ function broken(file: string, link: string): string | undefined {
     if (shipped.has(file) && !shipped.has(target)) return `${target} is not in the package; link ${REPOSITORY}/blob/main/${target}`;
   }
   if (!existsSync(join(ROOT, target))) return `${target} does not exist`;
-  if (anchor !== undefined && statSync(join(ROOT, target)).isFile() && target.endsWith('.md') && !anchors(target).has(anchor)) return `${target} has no heading #${anchor}`;
+  if (anchor !== undefined && statSync(join(ROOT, target)).isFile() && target.endsWith('.md') && !anchors(target).has(anchor))
+    return `${target} has no heading #${anchor}`;
   return undefined;
 }
 
 describe('documentation links', () => {
   it('the package ships the README, the docs, LICENSE and the scenario schema', () => {
-    for (const file of ['README.md', 'LICENSE', 'docs/reference.md', 'docs/errors.md', 'scenarios/scenario.schema.json']) expect(shipped.has(file), file).toBe(true);
+    for (const file of ['README.md', 'LICENSE', 'docs/reference.md', 'docs/errors.md', 'scenarios/scenario.schema.json'])
+      expect(shipped.has(file), file).toBe(true);
     expect(shipped.has('CONTRIBUTING.md')).toBe(false);
   });
 

@@ -51,8 +51,12 @@ describe('the flags and keys the documentation gives', () => {
   it.each([
     ['README.md', readme],
     ['docs/reference.md', reference],
-  ])('%s gives each demo key with its plan\'s limits', (_file, text) => {
-    const rows = [...text.matchAll(/^\| `demo-([a-z]+)` \| \w+ \| ([\d,]+) \| ([\d,]+) \|$/gm)].map((m) => [m[1], Number(m[2]!.replace(/,/g, '')), Number(m[3]!.replace(/,/g, ''))]);
+  ])("%s gives each demo key with its plan's limits", (_file, text) => {
+    const rows = [...text.matchAll(/^\| `demo-([a-z]+)` \| \w+ \| ([\d,]+) \| ([\d,]+) \|$/gm)].map((m) => [
+      m[1],
+      Number(m[2]!.replace(/,/g, '')),
+      Number(m[3]!.replace(/,/g, '')),
+    ]);
     expect(rows).toEqual(Object.entries(PLAN_LIMITS).map(([plan, l]) => [plan, l.perMinute, l.perDay]));
   });
 });

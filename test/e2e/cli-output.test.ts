@@ -56,7 +56,12 @@ describe('machine-readable start and logs', () => {
     const { url } = JSON.parse(line) as { url: string };
     await traffic(url);
     await waitFor(r, /worker-7/);
-    const logs = r.stdout().trimEnd().split('\n').slice(1).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const logs = r
+      .stdout()
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(logs).toHaveLength(4);
     for (const entry of logs) {
       expect(entry).toMatchObject({ level: 'info', msg: 'request', method: 'GET' });

@@ -31,7 +31,9 @@ describe('--watch', () => {
 
     writeFileSync(file, scenario('third version', '  afer: 4\n'));
     const [line] = await waitFor(r, /^petstore-mock: .*\n/m, 15_000, 'stderr');
-    expect(line).toBe(`petstore-mock: ${file}:5:3: unknown key "afer" in ban; the keys there are after, duration; fix the file and try again. The previous version keeps running.\n`);
+    expect(line).toBe(
+      `petstore-mock: ${file}:5:3: unknown key "afer" in ban; the keys there are after, duration; fix the file and try again. The previous version keeps running.\n`,
+    );
     expect(await description(origin)).toBe('second version');
 
     writeFileSync(file, scenario('fourth version'));

@@ -38,7 +38,10 @@ describe('the petstore-mock command', () => {
     [['--prot', '0'], 'unknown option --prot (did you mean --port?); petstore-mock --help lists the options.'],
     [['--log-format', 'xml'], '--log-format takes pretty or json, not "xml".'],
     [['--port'], '--port needs a value; petstore-mock --help lists the options.'],
-    [['--watch', '--state', 'redis://127.0.0.1:6379/0'], '--watch reloads files into the sessions of this process, and with --state the sessions live in Redis; drop one of them.'],
+    [
+      ['--watch', '--state', 'redis://127.0.0.1:6379/0'],
+      '--watch reloads files into the sessions of this process, and with --state the sessions live in Redis; drop one of them.',
+    ],
     [['--host', '127.0.0.1', '--host', '127.0.0.1'], '--host was given 2 times; give it once.'],
     [['--port', '0', '--port', '1'], '--port was given 2 times; give it once.'],
     [['--admin-token', 'a', '--admin-token', 'b'], '--admin-token was given 2 times; give it once.'],
@@ -56,7 +59,12 @@ describe('the petstore-mock command', () => {
 
   const usage = 'write --key KEY:PLAN or KEY:PLAN:PER_MINUTE:PER_DAY, PLAN one of free, pro, business, enterprise.';
   it.each([
-    [['--scenario', 'nope'], `petstore-mock: unknown scenario "nope"; use one of ${shippedScenarios().map((s) => s.name).join(', ')}, or a path to a .yaml or .json scenario file (petstore-mock scenarios lists them).`],
+    [
+      ['--scenario', 'nope'],
+      `petstore-mock: unknown scenario "nope"; use one of ${shippedScenarios()
+        .map((s) => s.name)
+        .join(', ')}, or a path to a .yaml or .json scenario file (petstore-mock scenarios lists them).`,
+    ],
     [['--key', 'x:gold'], `petstore-mock: --key "x:gold" names an unknown plan "gold"; ${usage}`],
     [['--key', 'ci-key'], `petstore-mock: --key "ci-key" is not valid; ${usage}`],
     [['--key', 'ci-key:pro:0:10'], 'petstore-mock: --key "ci-key:pro:0:10" needs whole numbers of at least 1 for PER_MINUTE and PER_DAY.'],
@@ -76,7 +84,9 @@ describe('the petstore-mock command', () => {
     const port = at(await waitFor(first, /127\.0\.0\.1:(\d+)\/v1/), 1);
     const second = cli('--port', port);
     expect(await second.exited).toBe(1);
-    expect(second.stderr()).toBe(`petstore-mock: port ${port} on 127.0.0.1 is already in use; stop the other server or pass --port 0 (port: 0 to startMock) to take a free port.\n`);
+    expect(second.stderr()).toBe(
+      `petstore-mock: port ${port} on 127.0.0.1 is already in use; stop the other server or pass --port 0 (port: 0 to startMock) to take a free port.\n`,
+    );
   });
 });
 
@@ -118,7 +128,9 @@ describe('scenarios on the command line', () => {
         request({ host: '127.0.0.1', port: ready.port, path: '/__admin/clock', headers: { host } }, (res) => {
           res.resume();
           resolve(res.statusCode);
-        }).on('error', reject).end();
+        })
+          .on('error', reject)
+          .end();
       });
     expect(await statusFor(`mock.test:${ready.port}`)).toBe(200);
     expect(await statusFor(`localhost:${ready.port}`)).toBe(200);

@@ -9,7 +9,9 @@ afterEach(() => {
 
 /** Reads stdout up to the ready line, then stops reading it: the pipe fills as nobody drains it. */
 async function startUndrained(): Promise<{ url: string; origin: string; resumeUntil: (last: RegExp) => Promise<string> }> {
-  const child = spawn(process.execPath, ['dist/cli.js', '--port', '0', '--ready-json', '--log-format', 'json', '--key', `${KEY}:enterprise:1000000:10000000`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['dist/cli.js', '--port', '0', '--ready-json', '--log-format', 'json', '--key', `${KEY}:enterprise:1000000:10000000`], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(child);
   const stdout = child.stdout;
   if (!stdout) throw new Error('no stdout pipe');
@@ -73,10 +75,13 @@ describe('the request log with a stdout nobody reads', () => {
 
     // Reading again: once the stream has drained, the next line written says how many were lost.
     const out = mock.resumeUntil(/marker=end/);
-    for (let behind = true; behind; ) behind = (await health(mock.origin)).log.readerBehind;
+    for (let behind = true; behind;) behind = (await health(mock.origin)).log.readerBehind;
     const final = await health(mock.origin);
     await fetch(`${mock.url}/pets?limit=1&marker=end`, { headers: { authorization: `Bearer ${KEY}` } }).then((r) => r.arrayBuffer());
-    const lines = (await out).trimEnd().split('\n').map((l) => JSON.parse(l) as { msg: string; count?: number; query?: string });
+    const lines = (await out)
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { msg: string; count?: number; query?: string });
     expect(lines.at(-1)?.query).toBe('limit=1&marker=end');
     expect(lines.at(-2)).toEqual({ level: 'warn', msg: 'log lines dropped', count: expect.any(Number), why: 'stdout was not being read' });
     const notices = lines.filter((l) => l.msg === 'log lines dropped');

@@ -12,7 +12,16 @@ let port: number;
 const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 
 beforeAll(async () => {
-  cli = run(process.execPath, [`--max-old-space-size=${HEAP_MB}`, 'dist/cli.js', '--port', '0', '--ready-json', '--quiet', '--key', 'abuse:enterprise:1000000000:1000000000']);
+  cli = run(process.execPath, [
+    `--max-old-space-size=${HEAP_MB}`,
+    'dist/cli.js',
+    '--port',
+    '0',
+    '--ready-json',
+    '--quiet',
+    '--key',
+    'abuse:enterprise:1000000000:1000000000',
+  ]);
   port = JSON.parse((await waitFor(cli, /^\{.*"event":"ready".*\}$/m))[0]).port;
 });
 afterAll(async () => {
@@ -30,12 +39,15 @@ interface Sent {
 
 function send(req: Sent): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const r = request({ host: '127.0.0.1', port, agent, method: req.method ?? 'GET', path: req.path, headers: { authorization: 'Bearer abuse', ...req.headers } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const r = request(
+      { host: '127.0.0.1', port, agent, method: req.method ?? 'GET', path: req.path, headers: { authorization: 'Bearer abuse', ...req.headers } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     r.on('error', reject);
     r.end(req.body);
   });
@@ -76,7 +88,12 @@ describe(`the CLI with a ${HEAP_MB} MB heap`, () => {
 
   it('creates with the longest names until the stores are full, and lists of 16 sizes in each session', async () => {
     const name = 'n'.repeat(1_000);
-    const created = await flood(18_000, (i) => ({ path: '/v1/pets', method: 'POST', headers: { 'content-type': 'application/json', 'x-mock-session': `s-${i % 60}` }, body: `{"name":"${name}","categoryId":${i}}` }));
+    const created = await flood(18_000, (i) => ({
+      path: '/v1/pets',
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-mock-session': `s-${i % 60}` },
+      body: `{"name":"${name}","categoryId":${i}}`,
+    }));
     expect(created[201]).toBeGreaterThan(10_000);
     expect(created[507]).toBeGreaterThan(0);
     expect(Object.keys(created).sort()).toEqual(['201', '507']);
@@ -107,16 +124,22 @@ describe(`the CLI with a ${HEAP_MB} MB heap`, () => {
     let refused = 0;
     let allRefused: () => void = () => undefined;
     const enoughRefused = new Promise<void>((resolve) => (allRefused = resolve));
-    const idle = await Promise.all(Array.from({ length: 1_070 }, () => new Promise<{ socket: Socket }>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      let text = '';
-      socket.on('data', (d: Buffer) => {
-        text += d;
-        if (text.startsWith('HTTP/1.1 503') && text.includes('"too_many_connections"') && ++refused === 70) allRefused();
-      });
-      socket.on('error', () => undefined);
-      socket.on('connect', () => resolve({ socket }));
-    })));
+    const idle = await Promise.all(
+      Array.from(
+        { length: 1_070 },
+        () =>
+          new Promise<{ socket: Socket }>((resolve) => {
+            const socket = connect(port, '127.0.0.1');
+            let text = '';
+            socket.on('data', (d: Buffer) => {
+              text += d;
+              if (text.startsWith('HTTP/1.1 503') && text.includes('"too_many_connections"') && ++refused === 70) allRefused();
+            });
+            socket.on('error', () => undefined);
+            socket.on('connect', () => resolve({ socket }));
+          }),
+      ),
+    );
     await enoughRefused;
     expect(refused).toBeGreaterThanOrEqual(70);
     for (const { socket } of idle) socket.destroy();

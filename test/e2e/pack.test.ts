@@ -30,19 +30,33 @@ function runnableSnippets(): string[] {
 describe('the packed package', () => {
   it('installs into an empty npm init -y project without a warning; its binary serves the API, and every runnable README snippet runs as printed', async () => {
     const env = userEnv();
-    const tarball = execFileSync(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir], { cwd: resolve('.'), encoding: 'utf8', env }).trim().split('\n').pop() as string;
-    const manifest = JSON.parse(execFileSync('tar', ['-xOzf', join(dir, tarball), 'package/package.json'], { encoding: 'utf8' })) as { scripts?: Record<string, string>; repository?: { url: string }; homepage?: string; bugs?: { url: string } };
+    const tarball = execFileSync(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir], { cwd: resolve('.'), encoding: 'utf8', env })
+      .trim()
+      .split('\n')
+      .pop() as string;
+    const manifest = JSON.parse(execFileSync('tar', ['-xOzf', join(dir, tarball), 'package/package.json'], { encoding: 'utf8' })) as {
+      scripts?: Record<string, string>;
+      repository?: { url: string };
+      homepage?: string;
+      bugs?: { url: string };
+    };
     expect(Object.keys(manifest.scripts ?? {}).filter((s) => /^(pre|post)?(install|prepare)$/.test(s))).toEqual([]);
     expect(manifest.repository?.url).toBe('git+https://github.com/petstore-mock/petstore-mock.git');
     expect(manifest.homepage).toBe('https://github.com/petstore-mock/petstore-mock#readme');
     expect(manifest.bugs?.url).toBe('https://github.com/petstore-mock/petstore-mock/issues');
     const listed = execFileSync('tar', ['-tzf', join(dir, tarball)], { encoding: 'utf8' }).split('\n');
-    expect(listed).toEqual(expect.arrayContaining(['package/LICENSE', 'package/README.md', 'package/docs/reference.md', 'package/scenarios/scenario.schema.json']));
+    expect(listed).toEqual(
+      expect.arrayContaining(['package/LICENSE', 'package/README.md', 'package/docs/reference.md', 'package/scenarios/scenario.schema.json']),
+    );
 
     // As a person starts: npm init -y (a CommonJS project), then npm i -D petstore-mock.
     execFileSync(npm, ['init', '-y'], { cwd: dir, env, stdio: 'pipe' });
     expect((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { type?: string }).type ?? 'commonjs').toBe('commonjs');
-    const install = spawnSync(npm, ['install', '--save-dev', '--no-audit', '--no-fund', '--prefer-offline', join(dir, tarball)], { cwd: dir, env, encoding: 'utf8' });
+    const install = spawnSync(npm, ['install', '--save-dev', '--no-audit', '--no-fund', '--prefer-offline', join(dir, tarball)], {
+      cwd: dir,
+      env,
+      encoding: 'utf8',
+    });
     expect(install.status, install.stderr).toBe(0);
     expect(install.stderr).toBe('');
     expect(install.stdout).not.toMatch(/warn/i);
@@ -74,7 +88,10 @@ describe('the packed package', () => {
     }
 
     // And CommonJS code can require it, as docs/recipes.md says.
-    writeFileSync(join(dir, 'use.cjs'), "const { startMock } = require('petstore-mock');\nstartMock().then(async (m) => { console.log(m.url.startsWith('http://127.0.0.1:')); await m.close(); });\n");
+    writeFileSync(
+      join(dir, 'use.cjs'),
+      "const { startMock } = require('petstore-mock');\nstartMock().then(async (m) => { console.log(m.url.startsWith('http://127.0.0.1:')); await m.close(); });\n",
+    );
     const cjs = spawnSync(process.execPath, ['use.cjs'], { cwd: dir, env, encoding: 'utf8' });
     expect({ out: cjs.stdout.trim(), err: cjs.stderr }).toEqual({ out: 'true', err: '' });
   }, 120_000);
@@ -85,17 +102,21 @@ describe('the packed package', () => {
     ['SIGTERM to npx', 'SIGTERM', false],
     ['SIGHUP to npx', 'SIGHUP', false],
     ['Ctrl-C (SIGINT to the process group)', 'SIGINT', true],
-  ] as const)('%s stops the server started by `npx petstore-mock`', async (_what, signal, group) => {
-    const npx = run('npx', ['petstore-mock', '--port', '0', '--ready-json'], { cwd: dir, detached: group });
-    try {
-      const [line] = await waitFor(npx, /^\{.*\}\n/m, 60_000);
-      const { port, pid } = JSON.parse(line) as { port: number; pid: number };
-      expect(pid).not.toBe(npx.child.pid);
-      if (group) process.kill(-(npx.child.pid as number), signal);
-      else npx.child.kill(signal);
-      await waitForPortClosed(port);
-    } finally {
-      if (npx.child.exitCode === null) npx.child.kill('SIGKILL');
-    }
-  }, 90_000);
+  ] as const)(
+    '%s stops the server started by `npx petstore-mock`',
+    async (_what, signal, group) => {
+      const npx = run('npx', ['petstore-mock', '--port', '0', '--ready-json'], { cwd: dir, detached: group });
+      try {
+        const [line] = await waitFor(npx, /^\{.*\}\n/m, 60_000);
+        const { port, pid } = JSON.parse(line) as { port: number; pid: number };
+        expect(pid).not.toBe(npx.child.pid);
+        if (group) process.kill(-(npx.child.pid as number), signal);
+        else npx.child.kill(signal);
+        await waitForPortClosed(port);
+      } finally {
+        if (npx.child.exitCode === null) npx.child.kill('SIGKILL');
+      }
+    },
+    90_000,
+  );
 });

@@ -36,7 +36,11 @@ describe('createFetchHandler called directly', () => {
     expect(sold.json.length).toBeGreaterThan(0);
     expect(sold.json.every((p: { status?: string }) => p.status === 'sold')).toBe(true);
 
-    const created = await send('/v1/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Rex', categoryId: 3 }) });
+    const created = await send('/v1/pets', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Rex', categoryId: 3 }),
+    });
     expect(created.res.status).toBe(201);
     expect(created.json).toEqual({ id: 51, name: 'Rex', categoryId: 3 });
     expect(created.res.headers.get('location')).toBe('/v1/pets/51');
@@ -61,7 +65,13 @@ describe('createFetchHandler called directly', () => {
     ['a missing animal', '/v1/pets/9999', {}, 404, 'pet_not_found'],
     ['a bad body', '/v1/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":1}' }, 400, 'invalid_body'],
     ['a text body', '/v1/pets', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }, 415, 'unsupported_media_type'],
-    ['a body over 1 MiB', '/v1/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"name":"${'x'.repeat(1024 * 1024)}","categoryId":1}` }, 413, 'payload_too_large'],
+    [
+      'a body over 1 MiB',
+      '/v1/pets',
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"name":"${'x'.repeat(1024 * 1024)}","categoryId":1}` },
+      413,
+      'payload_too_large',
+    ],
     ['a target over 8 KiB', `/v1/pets?pad=${'x'.repeat(8200)}`, {}, 414, 'uri_too_long'],
   ] as const)('answers %s with the Error body', async (_name, path, init, status, code) => {
     const { res, json } = await send(path, init as RequestInit & { key?: string | null });
@@ -112,7 +122,7 @@ describe('createFetchHandler called directly', () => {
     expect(handler.requests().at(-1)?.path).toBe('/v1/pets');
   });
 
-  it('points admin calls to the handler\'s own controls', async () => {
+  it("points admin calls to the handler's own controls", async () => {
     const res = await handler(new Request(`${BASE}/__admin/clock`));
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({
@@ -126,7 +136,9 @@ describe('createFetchHandler called directly', () => {
     const head = await handler(new Request(`${BASE}/v1/pets`, { method: 'HEAD', headers: { authorization: 'Bearer demo-free' } }));
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
-    const preflight = await handler(new Request(`${BASE}/v1/pets`, { method: 'OPTIONS', headers: { origin: 'https://app.example.test', 'access-control-request-method': 'POST' } }));
+    const preflight = await handler(
+      new Request(`${BASE}/v1/pets`, { method: 'OPTIONS', headers: { origin: 'https://app.example.test', 'access-control-request-method': 'POST' } }),
+    );
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
   });

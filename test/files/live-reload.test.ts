@@ -70,7 +70,9 @@ describe('reloading files (--watch, reload())', () => {
     expect(broken?.sessions).toEqual([]);
     expect(broken?.errors).toHaveLength(1);
     expect(broken?.errors[0]).toBeInstanceOf(UserError);
-    expect(broken?.errors[0]?.message).toBe(`petstore-mock: ${file}:5:3: unknown key "afer" in ban; the keys there are after, duration; fix the file and try again.`);
+    expect(broken?.errors[0]?.message).toBe(
+      `petstore-mock: ${file}:5:3: unknown key "afer" in ban; the keys there are after, duration; fix the file and try again.`,
+    );
     expect(sessions.defaultWorld.settings).toBe(before);
     expect(sessions.resolve('new-one').settings).toBe(before);
 
@@ -113,7 +115,11 @@ describe('watching files', () => {
     writeFileSync(file, scenario(3));
     let changed!: () => void;
     let saved = new Promise<void>((resolve) => (changed = resolve));
-    const watch = watchFiles(() => [file], () => changed(), 10);
+    const watch = watchFiles(
+      () => [file],
+      () => changed(),
+      10,
+    );
     try {
       writeFileSync(file, scenario(4));
       await saved;

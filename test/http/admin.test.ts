@@ -25,26 +25,30 @@ describe('the admin API', () => {
     expect(running.json.frozen).toBe(false);
   });
 
-  it.each([
-    ['{"advance":"soon"}'],
-    ['{"set":"yesterday"}'],
-    ['{"speed":2}'],
-    ['{}'],
-    ['[1]'],
-    ['{"frozen":"yes"}'],
-    ['{not json'],
-  ])('POST clock %s -> 400 with the Error body', async (body) => {
-    const res = await admin('clock', { method: 'POST', body });
-    expect(res.status).toBe(400);
-    expect(res.json).toEqual({ code: 'admin_invalid_request', message: expect.stringContaining('petstore-mock'), status: 400 });
-  });
+  it.each([['{"advance":"soon"}'], ['{"set":"yesterday"}'], ['{"speed":2}'], ['{}'], ['[1]'], ['{"frozen":"yes"}'], ['{not json']])(
+    'POST clock %s -> 400 with the Error body',
+    async (body) => {
+      const res = await admin('clock', { method: 'POST', body });
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual({ code: 'admin_invalid_request', message: expect.stringContaining('petstore-mock'), status: 400 });
+    },
+  );
 
   it('GET requests: the journal with what was answered and why, keys redacted', async () => {
     await call(mock(), '/v1/pets?limit=2');
     await call(mock(), '/v1/pets/999999');
     const journal = (await admin('requests')).json;
     expect(journal).toEqual([
-      expect.objectContaining({ seq: 1, method: 'GET', path: '/v1/pets', query: 'limit=2', status: 200, key: 'demo…ree', at: new Date(T0).toISOString(), session: 'default' }),
+      expect.objectContaining({
+        seq: 1,
+        method: 'GET',
+        path: '/v1/pets',
+        query: 'limit=2',
+        status: 200,
+        key: 'demo…ree',
+        at: new Date(T0).toISOString(),
+        session: 'default',
+      }),
       expect.objectContaining({ seq: 2, path: '/v1/pets/999999', status: 404, code: 'pet_not_found', reason: expect.stringContaining('999999') }),
     ]);
     expect(JSON.stringify(journal)).not.toContain('demo-free');
@@ -124,18 +128,28 @@ describe('looking at a session', () => {
     ['journal', expect.objectContaining({ session: 'only-looking', entries: 0 })],
     ['health', expect.objectContaining({ scenario: 'default' })],
   ])('GET %s with X-Mock-Session of an unknown session answers as it would start, without creating it', async (path, shown) => {
-    const before = mock().engine.sessions.all().map((w) => w.id);
+    const before = mock()
+      .engine.sessions.all()
+      .map((w) => w.id);
     const res = await admin(path, { session: 'only-looking' });
     expect(res.status).toBe(200);
     expect(res.json).toEqual(shown);
-    expect(mock().engine.sessions.all().map((w) => w.id)).toEqual(before);
+    expect(
+      mock()
+        .engine.sessions.all()
+        .map((w) => w.id),
+    ).toEqual(before);
   });
 
   it('an existing session is shown as it is; a change (reset, clock) creates one', async () => {
     await call(mock(), '/v1/pets?limit=1', { headers: { 'x-mock-session': 'seen-session' } });
     expect((await admin('requests', { session: 'seen-session' })).json).toHaveLength(1);
     expect((await admin('clock', { method: 'POST', body: { advance: '1s' }, session: 'changed-session' })).status).toBe(200);
-    expect(mock().engine.sessions.all().map((w) => w.id)).toEqual(expect.arrayContaining(['seen-session', 'changed-session']));
+    expect(
+      mock()
+        .engine.sessions.all()
+        .map((w) => w.id),
+    ).toEqual(expect.arrayContaining(['seen-session', 'changed-session']));
   });
 
   it('an unusable session id is still refused', async () => {

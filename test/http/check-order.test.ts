@@ -87,7 +87,11 @@ describe('status matrix of each operation', () => {
   });
 
   it('accepts gzip bodies and UTF-8 charsets', async () => {
-    const gz = await call('/v1/pets', { method: 'POST', headers: { 'content-type': 'application/json; charset=UTF-8', 'content-encoding': 'gzip' }, body: gzipSync('{"name":"Zip","categoryId":1}') });
+    const gz = await call('/v1/pets', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=UTF-8', 'content-encoding': 'gzip' },
+      body: gzipSync('{"name":"Zip","categoryId":1}'),
+    });
     expect(gz.status).toBe(201);
     expect(gz.json.name).toBe('Zip');
   });

@@ -65,14 +65,18 @@ describe('seeded data', () => {
   });
 
   it('refuses an unreadable fixtures file with a message naming it', async () => {
-    await expect(startMock({ port: 0, fixtures: 'fixtures/missing.json' })).rejects.toThrow('cannot read the fixtures file fixtures/missing.json (no such file)');
+    await expect(startMock({ port: 0, fixtures: 'fixtures/missing.json' })).rejects.toThrow(
+      'cannot read the fixtures file fixtures/missing.json (no such file)',
+    );
   });
 });
 
 describe('animals given to the library as an array', () => {
   it('get the checks of a fixtures file: ids filled in after the largest, order by id', async () => {
     const { createFetchHandler } = await import('../../src/index.js');
-    const handler = createFetchHandler({ fixtures: [{ id: 5, name: 'Five', categoryId: 1 }, { id: 2, name: 'Two', categoryId: 1, status: 'sold' }, { name: 'NoId', categoryId: 3 } as never] });
+    const handler = createFetchHandler({
+      fixtures: [{ id: 5, name: 'Five', categoryId: 1 }, { id: 2, name: 'Two', categoryId: 1, status: 'sold' }, { name: 'NoId', categoryId: 3 } as never],
+    });
     const res = await handler(new Request('http://mock.test/v1/pets', { headers: { authorization: 'Bearer demo-free' } }));
     expect(await res.json()).toEqual([
       { id: 2, name: 'Two', categoryId: 1, status: 'sold' },
@@ -83,7 +87,13 @@ describe('animals given to the library as an array', () => {
 
   it.each([
     [[{ id: 1, categoryId: 1 }], 'petstore-mock: the fixtures option: animal #1 needs a string "name".'],
-    [[{ id: 1, name: 'A', categoryId: 1 }, { id: 1, name: 'B', categoryId: 1 }], 'petstore-mock: the fixtures option: animal #2 repeats id 1; ids must be unique.'],
+    [
+      [
+        { id: 1, name: 'A', categoryId: 1 },
+        { id: 1, name: 'B', categoryId: 1 },
+      ],
+      'petstore-mock: the fixtures option: animal #2 repeats id 1; ids must be unique.',
+    ],
     [[{ id: 1, name: 'A', categoryId: 1.5 }], 'petstore-mock: the fixtures option: animal #1 needs an integer "categoryId".'],
   ])('refuses %j with the message of a bad fixtures file', async (pets, message) => {
     const { createFetchHandler } = await import('../../src/index.js');

@@ -56,7 +56,11 @@ function freshSession(scenario?: string): string {
   return id;
 }
 
-async function send(op: OperationId, session: string, init: { key?: string | null; headers?: Record<string, string>; body?: string; query?: string; path?: string } = {}): Promise<Answer> {
+async function send(
+  op: OperationId,
+  session: string,
+  init: { key?: string | null; headers?: Record<string, string>; body?: string; query?: string; path?: string } = {},
+): Promise<Answer> {
   const { method, path } = OPERATIONS[op];
   const headers: Record<string, string> = { 'x-mock-session': session, ...init.headers };
   if (init.key !== null) headers.authorization = `Bearer ${init.key ?? 'demo-free'}`;
@@ -76,7 +80,10 @@ type Producer = () => Promise<Answer>;
 
 async function raw(op: OperationId, target: string, extra: string): Promise<Answer> {
   const { method } = OPERATIONS[op];
-  const reply = await rawRequest(mock, `${method} ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-free\r\n${extra}Content-Length: 0\r\nConnection: close\r\n\r\n`);
+  const reply = await rawRequest(
+    mock,
+    `${method} ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-free\r\n${extra}Content-Length: 0\r\nConnection: close\r\n\r\n`,
+  );
   return { status: reply.status, headers: reply.headers };
 }
 
@@ -84,7 +91,8 @@ async function raw(op: OperationId, target: string, extra: string): Promise<Answ
 const NATURAL: Record<number, (op: OperationId) => Producer | undefined> = {
   200: (op) => (op === 'createPet' ? undefined : () => send(op, freshSession())),
   201: (op) => (op === 'createPet' ? () => send(op, freshSession()) : undefined),
-  400: (op) => () => send(op, freshSession(), op === 'listPets' ? { query: '?limit=0' } : op === 'createPet' ? { body: '{"name":1}' } : { path: '/v1/pets/abc' }),
+  400: (op) => () =>
+    send(op, freshSession(), op === 'listPets' ? { query: '?limit=0' } : op === 'createPet' ? { body: '{"name":1}' } : { path: '/v1/pets/abc' }),
   401: (op) => () => send(op, freshSession(), { key: null }),
   404: (op) => (op === 'getPet' ? () => send(op, freshSession(), { path: '/v1/pets/999999' }) : undefined),
   410: (op) => (op === 'getPet' ? () => send(op, freshSession('removed')) : undefined),
@@ -133,7 +141,12 @@ for (const op of Object.keys(OPERATIONS) as OperationId[]) {
           status,
           how: `forced by a scenario${retryAfter ? ' with a retry delay' : ''}`,
           produce: () => {
-            const file = writeScenario(`force-${op.toLowerCase()}-${status}.yaml`, ['description: one forced answer', 'steps:', `  - match: { operation: ${op} }`, `    answer: { status: ${status}${retryAfter ? `, retryAfter: ${retryAfter}` : ''} }`]);
+            const file = writeScenario(`force-${op.toLowerCase()}-${status}.yaml`, [
+              'description: one forced answer',
+              'steps:',
+              `  - match: { operation: ${op} }`,
+              `    answer: { status: ${status}${retryAfter ? `, retryAfter: ${retryAfter}` : ''} }`,
+            ]);
             return send(op, freshSession(file));
           },
         });
@@ -148,17 +161,24 @@ describe('the OpenAPI document declares every header an answer carries', () => {
   it('the matrix covers every status the document lists for every operation', () => {
     for (const op of Object.keys(OPERATIONS) as OperationId[]) {
       const covered = new Set(cases.filter((c) => c.op === op).map((c) => String(c.status)));
-      expect([...covered].sort()).toEqual(Object.keys(OPERATIONS[op].responses).filter((status) => !TIMED_ONLY.includes(Number(status))).sort());
+      expect([...covered].sort()).toEqual(
+        Object.keys(OPERATIONS[op].responses)
+          .filter((status) => !TIMED_ONLY.includes(Number(status)))
+          .sort(),
+      );
     }
   });
 
-  it.each(cases.map((c) => [c.op, c.status, c.how, c] as const))('%s %i (%s): every rate-limit, Retry-After, deprecation, Link, Location and WWW-Authenticate header is declared, and every required one sent', async (op, status, _how, c) => {
-    const answer = await c.produce();
-    expect(answer.status).toBe(status);
-    const headers = declared(op, status);
-    const sent = Object.keys(answer.headers).filter((name) => FAMILY.test(name));
-    expect(sent.filter((name) => !headers.has(name))).toEqual([]);
-    const required = [...headers].filter(([, isRequired]) => isRequired).map(([name]) => name);
-    expect(required.filter((name) => answer.headers[name] === undefined)).toEqual([]);
-  });
+  it.each(cases.map((c) => [c.op, c.status, c.how, c] as const))(
+    '%s %i (%s): every rate-limit, Retry-After, deprecation, Link, Location and WWW-Authenticate header is declared, and every required one sent',
+    async (op, status, _how, c) => {
+      const answer = await c.produce();
+      expect(answer.status).toBe(status);
+      const headers = declared(op, status);
+      const sent = Object.keys(answer.headers).filter((name) => FAMILY.test(name));
+      expect(sent.filter((name) => !headers.has(name))).toEqual([]);
+      const required = [...headers].filter(([, isRequired]) => isRequired).map(([name]) => name);
+      expect(required.filter((name) => answer.headers[name] === undefined)).toEqual([]);
+    },
+  );
 });

@@ -49,7 +49,11 @@ describe('CORS', () => {
   it('answers a preflight without a key, allowing Authorization, and counts nothing', async () => {
     const res = await fetch(`${mock().url}/pets`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, x-trace' },
+      headers: {
+        origin: 'http://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, x-trace',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
@@ -70,7 +74,8 @@ describe('CORS', () => {
     expect(res.status).toBe(status);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     const exposed = res.headers.get('access-control-expose-headers') ?? '';
-    for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Deprecation', 'Sunset', 'Link', 'Location']) expect(exposed).toContain(h);
+    for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Deprecation', 'Sunset', 'Link', 'Location'])
+      expect(exposed).toContain(h);
   });
 });
 
@@ -81,7 +86,11 @@ describe('auth', () => {
     [{ authorization: 'Bearer' }, 'malformed_authorization', 'Bearer realm="petstore", error="invalid_token"'],
     [{ authorization: 'Token demo-free' }, 'malformed_authorization', 'Bearer realm="petstore", error="invalid_token"'],
   ])('%j -> 401 %s with WWW-Authenticate', async (headers, code, challenge) => {
-    for (const [path, method] of [['/v1/pets', 'GET'], ['/v1/pets', 'POST'], ['/v1/pets/1', 'GET']] as const) {
+    for (const [path, method] of [
+      ['/v1/pets', 'GET'],
+      ['/v1/pets', 'POST'],
+      ['/v1/pets/1', 'GET'],
+    ] as const) {
       const res = await call(mock(), path, { key: null, method, headers });
       expect(res.status).toBe(401);
       expect(res.json.code).toBe(code);
@@ -112,7 +121,11 @@ describe('the OpenAPI document', () => {
 
 describe('sessions', () => {
   it('X-Mock-Session worlds do not see each other', async () => {
-    const created = await call(mock(), '/v1/pets', { method: 'POST', headers: { 'content-type': 'application/json', 'x-mock-session': 'worker-1' }, body: '{"name":"Solo","categoryId":1}' });
+    const created = await call(mock(), '/v1/pets', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-mock-session': 'worker-1' },
+      body: '{"name":"Solo","categoryId":1}',
+    });
     expect(created.status).toBe(201);
     expect(created.headers.get('x-mock-session')).toBe('worker-1');
     expect((await call(mock(), `/v1/pets/${created.json.id}`, { headers: { 'x-mock-session': 'worker-1' } })).status).toBe(200);

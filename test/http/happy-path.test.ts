@@ -35,7 +35,11 @@ describe('a small store', () => {
   const small = useMock({ pets: 3 });
 
   it('lists a created animal after the seeded ones', async () => {
-    const created = await small.call('/v1/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":3,"status":"pending"}' });
+    const created = await small.call('/v1/pets', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"Rex","categoryId":3,"status":"pending"}',
+    });
     expect(created.status).toBe(201);
     const listed = await small.call('/v1/pets');
     expect(listed.json.map((p: { id: number }) => p.id)).toEqual([1, 2, 3, 4]);

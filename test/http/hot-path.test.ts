@@ -53,7 +53,12 @@ describe('Content-Length of remembered list bodies', () => {
 
   it('changes after a create adds to the list', async () => {
     const before = await lengthMatches('/v1/pets?limit=100');
-    const created = await call(mock(), '/v1/pets', { key: 'hot-key', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Ørjan","categoryId":2}' });
+    const created = await call(mock(), '/v1/pets', {
+      key: 'hot-key',
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"Ørjan","categoryId":2}',
+    });
     expect(created.status).toBe(201);
     const after = await lengthMatches('/v1/pets?limit=100');
     expect(after).toBe(before + 1 + Buffer.byteLength(`{"id":61,"name":"Ørjan","categoryId":2}`));

@@ -16,7 +16,11 @@ describe('library options are checked, naming the option', () => {
     ['keys: "k:pro"', { keys: 'k:pro' as unknown as string[] }, /"keys" must be an array/],
     ['a key without a plan', { keys: [{ key: 'k' } as never] }, /"keys\[0\]\.plan" must be one of free, pro, business, enterprise, not undefined/],
     ['a key with a space', { keys: [{ key: 'a b', plan: 'pro' } as never] }, /"keys\[0\]\.key" must be a string a bearer token can hold/],
-    ['limits of 0 a minute', { keys: [{ key: 'k', plan: 'pro', limits: { perMinute: 0, perDay: 5 } }] }, /"keys\[0\]\.limits\.perMinute" must be a whole number from 1/],
+    [
+      'limits of 0 a minute',
+      { keys: [{ key: 'k', plan: 'pro', limits: { perMinute: 0, perDay: 5 } }] },
+      /"keys\[0\]\.limits\.perMinute" must be a whole number from 1/,
+    ],
     ['allowHosts: "x"', { allowHosts: 'x' as unknown as string[] }, /"allowHosts" must be an array of host names/],
     ['an allowHosts entry with a slash', { allowHosts: ['evil/x'] }, /"allowHosts\[0\]" must be a host name/],
     ['maxConnections: 0', { maxConnections: 0 }, /"maxConnections" must be a whole number from 1/],
@@ -27,7 +31,7 @@ describe('library options are checked, naming the option', () => {
     expect(() => createFetchHandler(options as never)).toThrow(message);
   });
 
-  it('a key given as { key, plan } gets its plan\'s limits and works', async () => {
+  it("a key given as { key, plan } gets its plan's limits and works", async () => {
     const mock = await startMock({ keys: [{ key: 'lib-key', plan: 'pro' } as never] });
     try {
       const res = await call(mock, '/v1/pets?limit=1', { key: 'lib-key' });

@@ -5,7 +5,10 @@ const system = (code: string): Error => Object.assign(new Error(`listen ${code}`
 
 describe('a listen that failed', () => {
   it.each([
-    ['EADDRINUSE', 'petstore-mock: port 4010 on 127.0.0.1 is already in use; stop the other server or pass --port 0 (port: 0 to startMock) to take a free port.'],
+    [
+      'EADDRINUSE',
+      'petstore-mock: port 4010 on 127.0.0.1 is already in use; stop the other server or pass --port 0 (port: 0 to startMock) to take a free port.',
+    ],
     ['EACCES', 'petstore-mock: not allowed to listen on port 4010; pick a port above 1023, or 0 for a free one (--port, or port in startMock).'],
     ['EADDRNOTAVAIL', 'petstore-mock: cannot listen on host 127.0.0.1; use 127.0.0.1 or an address of this machine (--host, or host in startMock).'],
     ['ENOTFOUND', 'petstore-mock: cannot listen on host 127.0.0.1; use 127.0.0.1 or an address of this machine (--host, or host in startMock).'],

@@ -8,20 +8,24 @@ beforeEach(fresh);
 const MINUTE_END = (T0 + 60_000) / 1000;
 
 describe('plan rate limits over HTTP', () => {
-  it.each(Object.entries(PLAN_LIMITS).map(([plan, l]) => [plan, l.perMinute]))('demo-%s: request %i+1 within one minute gets 429 with Retry-After', async (plan, perMinute) => {
-    const key = `demo-${plan}`;
-    const statuses = await burst(mock(), perMinute, '/v1/pets?limit=1', { key });
-    expect(statuses.every((s) => s === 200)).toBe(true);
-    const refused = await call(mock(), '/v1/pets?limit=1', { key });
-    expect(refused.status).toBe(429);
-    expect(refused.json).toEqual({ code: 'rate_limited', message: expect.stringContaining('per-minute'), status: 429 });
-    expect(refused.headers.get('retry-after')).toBe('60');
-    expect(refused.headers.get('x-ratelimit-limit')).toBe(String(perMinute));
-    expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
-    expect(refused.headers.get('x-ratelimit-reset')).toBe(String(MINUTE_END));
-    mock().clock.advance('60s');
-    expect((await call(mock(), '/v1/pets?limit=1', { key })).status).toBe(200);
-  }, 60_000);
+  it.each(Object.entries(PLAN_LIMITS).map(([plan, l]) => [plan, l.perMinute]))(
+    'demo-%s: request %i+1 within one minute gets 429 with Retry-After',
+    async (plan, perMinute) => {
+      const key = `demo-${plan}`;
+      const statuses = await burst(mock(), perMinute, '/v1/pets?limit=1', { key });
+      expect(statuses.every((s) => s === 200)).toBe(true);
+      const refused = await call(mock(), '/v1/pets?limit=1', { key });
+      expect(refused.status).toBe(429);
+      expect(refused.json).toEqual({ code: 'rate_limited', message: expect.stringContaining('per-minute'), status: 429 });
+      expect(refused.headers.get('retry-after')).toBe('60');
+      expect(refused.headers.get('x-ratelimit-limit')).toBe(String(perMinute));
+      expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+      expect(refused.headers.get('x-ratelimit-reset')).toBe(String(MINUTE_END));
+      mock().clock.advance('60s');
+      expect((await call(mock(), '/v1/pets?limit=1', { key })).status).toBe(200);
+    },
+    60_000,
+  );
 
   it('demo-free: the 1,001st request of a UTC day gets 429 until midnight', async () => {
     mock().clock.set('2026-03-10T00:00:00Z');

@@ -32,7 +32,7 @@ function admin(m: RunningMock, method: string, path: string, body?: unknown): Pr
 }
 
 describe('reset and switch read the scenario files again', () => {
-  it('POST /__admin/reset and the library\'s reset() apply an edited file', async () => {
+  it("POST /__admin/reset and the library's reset() apply an edited file", async () => {
     const path = file('edited', 3);
     const m = await start({ scenario: path });
     file('edited', 6);
@@ -95,7 +95,9 @@ describe('startMock on a port in use', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(UserError);
-    expect((error as Error).message).toBe(`petstore-mock: port ${first.port} on 127.0.0.1 is already in use; stop the other server or pass --port 0 (port: 0 to startMock) to take a free port.`);
+    expect((error as Error).message).toBe(
+      `petstore-mock: port ${first.port} on 127.0.0.1 is already in use; stop the other server or pass --port 0 (port: 0 to startMock) to take a free port.`,
+    );
     expect((error as { code?: string }).code).toBe('EADDRINUSE');
   });
 });

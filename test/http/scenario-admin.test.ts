@@ -24,7 +24,10 @@ describe('scenarios through the admin API', () => {
     const mock = await startWithTime(fakeTime(T0));
     expect((await call(mock, '/v1/pets/1')).status).toBe(200);
     const switched = await admin(mock, 'scenario', put('removed'));
-    expect({ status: switched.status, json: switched.json }).toEqual({ status: 200, json: { name: 'removed', session: 'default', clock: { now: '2031-01-01T00:00:00.000Z', frozen: false } } });
+    expect({ status: switched.status, json: switched.json }).toEqual({
+      status: 200,
+      json: { name: 'removed', session: 'default', clock: { now: '2031-01-01T00:00:00.000Z', frozen: false } },
+    });
     expect((await admin(mock, 'scenario')).json).toEqual(expect.objectContaining({ name: 'removed', description: expect.stringContaining('410') }));
     expect((await call(mock, '/v1/pets/1')).status).toBe(410);
     await admin(mock, 'scenario', put('default'));
@@ -78,7 +81,7 @@ describe('scenarios through the admin API', () => {
     expect((await call(withKey, '/v1/pets', { key: 'ci-key' })).json.code).toBe('rate_limited');
   });
 
-  it('POST reset restores the scenario\'s own start: store, usage, bans, clock and journal', async () => {
+  it("POST reset restores the scenario's own start: store, usage, bans, clock and journal", async () => {
     const mock = await startWithTime(fakeTime(T0), { scenario: 'banned' });
     await admin(mock, 'clock', { method: 'POST', body: '{"advance":"5m"}' });
     const created = await call(mock, '/v1/pets', post({ name: 'Tmp', categoryId: 1 }));
@@ -128,7 +131,10 @@ describe('sessions', () => {
     expect((await call(mock, '/v1/pets/1', b)).status).toBe(410);
     expect((await call(mock, '/v1/pets/1')).status).toBe(200);
 
-    const created = await call(mock, '/v1/pets', { ...post({ name: 'OnlyB', categoryId: 1 }), headers: { 'content-type': 'application/json', 'x-mock-session': 'worker-b' } });
+    const created = await call(mock, '/v1/pets', {
+      ...post({ name: 'OnlyB', categoryId: 1 }),
+      headers: { 'content-type': 'application/json', 'x-mock-session': 'worker-b' },
+    });
     expect(created.headers.get('x-mock-session')).toBe('worker-b');
     expect((await call(mock, `/v1/pets/${created.json.id}`)).status).toBe(404);
     expect((await call(mock, '/v1/pets?limit=1', b)).headers.get('x-ratelimit-remaining')).toBe('56');
@@ -138,18 +144,26 @@ describe('sessions', () => {
     expect((await admin<ScenarioJson>(mock, 'scenario', { session: 'worker-a' })).json.name).toBe('revoked-key');
     expect((await admin<ScenarioJson>(mock, 'scenario')).json.name).toBe('default');
     expect((await admin<{ session: string }[]>(mock, 'requests', { session: 'worker-a' })).json.map((e) => e.session)).toEqual(['worker-a']);
-    expect(mock.session('worker-b').requests().every((e) => e.session === 'worker-b')).toBe(true);
+    expect(
+      mock
+        .session('worker-b')
+        .requests()
+        .every((e) => e.session === 'worker-b'),
+    ).toBe(true);
     expect(mock.session('worker-b').clock.now().getTime()).toBeGreaterThanOrEqual(Date.UTC(2031, 0, 1));
   });
 
-  it('parallel workers in their own sessions never see each other\'s requests', async () => {
+  it("parallel workers in their own sessions never see each other's requests", async () => {
     const mock = await startWithTime(fakeTime(T0));
     const workers = ['w0', 'w1', 'w2', 'w3', 'w4'];
     workers.forEach((w, i) => mock.session(w).useScenario(i % 2 === 0 ? 'empty-store' : 'default'));
     await Promise.all(
       workers.flatMap((w) =>
         Array.from({ length: 8 }, (_, i) =>
-          call(mock, '/v1/pets', { ...post({ name: `${w}-${i}`, categoryId: 1, status: 'pending' }), headers: { 'content-type': 'application/json', 'x-mock-session': w } }),
+          call(mock, '/v1/pets', {
+            ...post({ name: `${w}-${i}`, categoryId: 1, status: 'pending' }),
+            headers: { 'content-type': 'application/json', 'x-mock-session': w },
+          }),
         ),
       ),
     );
@@ -175,7 +189,12 @@ describe('concurrency at a window edge', () => {
     let ms = T0 + 59_960;
     const mock = await startWithTime({ ms, now: () => ms++ }, { scenario: file });
     const answers = await Promise.all(
-      Array.from({ length: 120 }, () => fetch(`${mock.url}/pets?limit=1`, { headers: { authorization: 'Bearer demo-free' } }).then((r) => ({ status: r.status, reset: r.headers.get('x-ratelimit-reset') }))),
+      Array.from({ length: 120 }, () =>
+        fetch(`${mock.url}/pets?limit=1`, { headers: { authorization: 'Bearer demo-free' } }).then((r) => ({
+          status: r.status,
+          reset: r.headers.get('x-ratelimit-reset'),
+        })),
+      ),
     );
     const perWindow = new Map<string, number>();
     for (const a of answers) if (a.status === 200) perWindow.set(String(a.reset), (perWindow.get(String(a.reset)) ?? 0) + 1);

@@ -41,7 +41,11 @@ describe('Date is the session clock, in whole seconds', () => {
     worker.clock.set('2029-06-01T08:00:00Z');
     expect((await call(mock, '/v1/pets', { headers: { 'x-mock-session': 'w1' } })).headers.get('date')).toBe('Fri, 01 Jun 2029 08:00:00 GMT');
     expect((await call(mock, '/v1/pets')).headers.get('date')).toBe(httpDate(T0));
-    const advanced = await fetch(`${mock.origin}/__admin/clock`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-mock-session': 'w1' }, body: JSON.stringify({ advance: '1h' }) });
+    const advanced = await fetch(`${mock.origin}/__admin/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-mock-session': 'w1' },
+      body: JSON.stringify({ advance: '1h' }),
+    });
     expect(advanced.headers.get('date')).toBe('Fri, 01 Jun 2029 09:00:00 GMT');
     expect((await fetch(`${mock.origin}/__admin/health`)).headers.get('date')).toBe(httpDate(T0));
   });

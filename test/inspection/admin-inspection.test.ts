@@ -6,7 +6,10 @@ const { mock, fresh } = useMock({ keys: ['qa-key-123456:free:3:100'] });
 beforeEach(fresh);
 
 async function admin(path: string, init: RequestInit = {}): Promise<{ status: number; json: any }> {
-  const res = await fetch(`${mock().origin}/__admin/${path}`, { ...init, headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+  const res = await fetch(`${mock().origin}/__admin/${path}`, {
+    ...init,
+    headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+  });
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) : undefined };
 }
@@ -24,7 +27,19 @@ const line = (e: { seq: number; method: string; path: string; status: number }):
 
 describe('GET /__admin/requests with filters', () => {
   it.each([
-    ['', ['1 GET /v1/pets 200', '2 POST /v1/pets 201', '3 POST /v1/pets 400', '4 GET /v1/pets/999999 404', '5 GET /v1/pets 200', '6 GET /v1/pets 200', '7 GET /v1/pets 200', '8 GET /v1/pets 429']],
+    [
+      '',
+      [
+        '1 GET /v1/pets 200',
+        '2 POST /v1/pets 201',
+        '3 POST /v1/pets 400',
+        '4 GET /v1/pets/999999 404',
+        '5 GET /v1/pets 200',
+        '6 GET /v1/pets 200',
+        '7 GET /v1/pets 200',
+        '8 GET /v1/pets 429',
+      ],
+    ],
     ['?method=POST', ['2 POST /v1/pets 201', '3 POST /v1/pets 400']],
     ['?path=/v1/pets/*', ['4 GET /v1/pets/999999 404']],
     ['?status=429', ['8 GET /v1/pets 429']],
@@ -137,7 +152,11 @@ describe('GET /__admin/sessions', () => {
       expect(s.lastUsedAt).toMatch(/Z$/);
     }
     expect(json[0].clock).toBe(new Date(T0).toISOString());
-    expect(mock().sessions().map((s) => s.id)).toEqual(['default', 'worker-b', 'worker-a']);
+    expect(
+      mock()
+        .sessions()
+        .map((s) => s.id),
+    ).toEqual(['default', 'worker-b', 'worker-a']);
   });
 });
 

@@ -91,7 +91,11 @@ describe('journal details', () => {
     const body = new TextEncoder().encode('{"name":"Rex","categoryId":1}');
     const details = captureDetails({ method: 'POST', path: '/v1/pets', query: '', headers, body }, { 'Content-Type': 'application/json' }, '{"id":151}');
     expect(details).toEqual({
-      request: { headers: { 'content-type': 'application/json', authorization: 'Bearer demo…ise', cookie: 'sid=…ijk' }, body: '{"name":"Rex","categoryId":1}', bodyBytes: 29 },
+      request: {
+        headers: { 'content-type': 'application/json', authorization: 'Bearer demo…ise', cookie: 'sid=…ijk' },
+        body: '{"name":"Rex","categoryId":1}',
+        bodyBytes: 29,
+      },
       response: { headers: { 'Content-Type': 'application/json' }, body: '{"id":151}', bodyBytes: 10 },
     });
   });
@@ -108,7 +112,11 @@ describe('journal details', () => {
   });
 
   it('describes a compressed request body instead of showing its bytes', () => {
-    const details = captureDetails({ method: 'POST', path: '/v1/pets', query: '', headers: { 'content-encoding': 'gzip' }, body: new Uint8Array(40) }, {}, undefined);
+    const details = captureDetails(
+      { method: 'POST', path: '/v1/pets', query: '', headers: { 'content-encoding': 'gzip' }, body: new Uint8Array(40) },
+      {},
+      undefined,
+    );
     expect(details.request.body).toBe('(40 bytes, gzip)');
     expect(details.response).toEqual({ headers: {} });
   });

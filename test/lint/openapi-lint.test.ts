@@ -34,7 +34,17 @@ async function report(command: string, args: string[]): Promise<string> {
 
 describe('the served OpenAPI document passes the linters client teams run', () => {
   it('Spectral, spectral:oas: no error, warning, info or hint', async () => {
-    const out = await report(bin('spectral'), ['lint', file, '--ruleset', resolve('test/lint/spectral.yaml'), '--format', 'json', '--fail-severity', 'hint', '--quiet']);
+    const out = await report(bin('spectral'), [
+      'lint',
+      file,
+      '--ruleset',
+      resolve('test/lint/spectral.yaml'),
+      '--format',
+      'json',
+      '--fail-severity',
+      'hint',
+      '--quiet',
+    ]);
     const findings = JSON.parse(out.slice(out.indexOf('['))) as { code: string; message: string; path: string[] }[];
     expect(findings.map((f) => `${f.code}: ${f.message} at ${f.path.join('.')}`)).toEqual([]);
   }, 60_000);

@@ -14,9 +14,22 @@ function engine(): MockEngine {
 }
 
 /** Sends one request to the core and asserts the answer is one the OpenAPI document declares. */
-function send(e: MockEngine, method: string, path: string, query = '', body?: string | Uint8Array, headers: Record<string, string> = {}): CoreResponse & { json: any } {
+function send(
+  e: MockEngine,
+  method: string,
+  path: string,
+  query = '',
+  body?: string | Uint8Array,
+  headers: Record<string, string> = {},
+): CoreResponse & { json: any } {
   const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
-  const res = e.handle({ method, path, query, headers: { authorization: `Bearer ${KEY.key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers }, body: bytes ?? null });
+  const res = e.handle({
+    method,
+    path,
+    query,
+    headers: { authorization: `Bearer ${KEY.key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: bytes ?? null,
+  });
   const problem = responseProblem(method, path, res.status, new Headers(res.headers), res.body ?? '');
   expect(problem).toBeUndefined();
   expect(res.status).toBeLessThan(500);
@@ -34,14 +47,19 @@ describe('valid requests get a documented success', () => {
   it('GET /v1/pets with any valid limit and status (and unknown parameters) -> 200, filtered and cut', () => {
     const e = engine();
     fc.assert(
-      fc.property(fc.option(fc.integer({ min: LIMIT_BOUNDS.minimum, max: LIMIT_BOUNDS.maximum })), fc.option(status), fc.array(fc.stringMatching(/^[a-z]{1,8}=[a-z0-9]{0,8}$/), { maxLength: 3 }), (limit, st, extra) => {
-        fc.pre(!extra.some((p) => p.startsWith('limit=') || p.startsWith('status=')));
-        const query = [...(limit === null ? [] : [`limit=${limit}`]), ...(st === null ? [] : [`status=${st}`]), ...extra].join('&');
-        const res = send(e, 'GET', '/v1/pets', query);
-        expect(res.status).toBe(200);
-        expect(res.json.length).toBeLessThanOrEqual(limit ?? LIMIT_BOUNDS.default);
-        if (st !== null) for (const pet of res.json) expect(pet.status).toBe(st);
-      }),
+      fc.property(
+        fc.option(fc.integer({ min: LIMIT_BOUNDS.minimum, max: LIMIT_BOUNDS.maximum })),
+        fc.option(status),
+        fc.array(fc.stringMatching(/^[a-z]{1,8}=[a-z0-9]{0,8}$/), { maxLength: 3 }),
+        (limit, st, extra) => {
+          fc.pre(!extra.some((p) => p.startsWith('limit=') || p.startsWith('status=')));
+          const query = [...(limit === null ? [] : [`limit=${limit}`]), ...(st === null ? [] : [`status=${st}`]), ...extra].join('&');
+          const res = send(e, 'GET', '/v1/pets', query);
+          expect(res.status).toBe(200);
+          expect(res.json.length).toBeLessThanOrEqual(limit ?? LIMIT_BOUNDS.default);
+          if (st !== null) for (const pet of res.json) expect(pet.status).toBe(st);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -77,8 +95,12 @@ describe('schema-breaking requests get a documented 4xx, never a 5xx', () => {
   const isValidNewPet = (v: unknown): boolean => {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
     const o = v as Record<string, unknown>;
-    return Object.keys(o).every((k) => NEWPET_KEYS.includes(k)) && typeof o.name === 'string' && Number.isSafeInteger(o.categoryId)
-      && (o.status === undefined || (PET_STATUSES as readonly unknown[]).includes(o.status));
+    return (
+      Object.keys(o).every((k) => NEWPET_KEYS.includes(k)) &&
+      typeof o.name === 'string' &&
+      Number.isSafeInteger(o.categoryId) &&
+      (o.status === undefined || (PET_STATUSES as readonly unknown[]).includes(o.status))
+    );
   };
 
   it('any JSON value that is not a NewPet -> 400 invalid_body or invalid_json', () => {
@@ -106,11 +128,18 @@ describe('schema-breaking requests get a documented 4xx, never a 5xx', () => {
 
   it('any query string -> 200 or 400 invalid_query', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 40 }), fc.webQueryParameters(), fc.stringMatching(/^(limit|status)=[-+.%0-9a-zA-Z ]{0,6}(&(limit|status)=[0-9a-z]{0,4})?$/)), (query) => {
-        const res = send(e, 'GET', '/v1/pets', query);
-        expect([200, 400]).toContain(res.status);
-        if (res.status === 400) expect(res.json.code).toBe('invalid_query');
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 40 }),
+          fc.webQueryParameters(),
+          fc.stringMatching(/^(limit|status)=[-+.%0-9a-zA-Z ]{0,6}(&(limit|status)=[0-9a-z]{0,4})?$/),
+        ),
+        (query) => {
+          const res = send(e, 'GET', '/v1/pets', query);
+          expect([200, 400]).toContain(res.status);
+          if (res.status === 400) expect(res.json.code).toBe('invalid_query');
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -139,7 +168,10 @@ describe('schema-breaking requests get a documented 4xx, never a 5xx', () => {
 
 describe('the store after any sequence of creates equals a simple model', () => {
   it('ids, list order, status filter and lookups all match', () => {
-    const attempt = fc.oneof({ weight: 3, arbitrary: newPet.map((p) => ({ ok: true as const, pet: p })) }, { weight: 1, arbitrary: fc.jsonValue().map((v) => ({ ok: false as const, text: JSON.stringify(v) })) });
+    const attempt = fc.oneof(
+      { weight: 3, arbitrary: newPet.map((p) => ({ ok: true as const, pet: p })) },
+      { weight: 1, arbitrary: fc.jsonValue().map((v) => ({ ok: false as const, text: JSON.stringify(v) })) },
+    );
     fc.assert(
       fc.property(fc.array(attempt, { maxLength: 40 }), (attempts) => {
         const e = engine();
@@ -157,7 +189,10 @@ describe('the store after any sequence of creates equals a simple model', () => 
         expect(all.body).toBe(`[${[...seeded.map((p) => JSON.stringify(p)), ...model.map((m) => m.body)].slice(0, 100).join(',')}]`);
         for (const st of PET_STATUSES) {
           const listed = send(e, 'GET', '/v1/pets', `status=${st}&limit=100`).json as { id: number }[];
-          const expected = [...seeded.filter((p) => (p as { status?: string }).status === st).map((p) => p.id), ...model.filter((m) => m.status === st).map((m) => m.id)];
+          const expected = [
+            ...seeded.filter((p) => (p as { status?: string }).status === st).map((p) => p.id),
+            ...model.filter((m) => m.status === st).map((m) => m.id),
+          ];
           expect(listed.map((p) => p.id)).toEqual(expected.slice(0, 100));
         }
         for (const m of model) expect(send(e, 'GET', `/v1/pets/${m.id}`).body).toBe(m.body);

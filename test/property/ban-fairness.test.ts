@@ -30,7 +30,14 @@ const scenario = fc.record({
   after: fc.integer({ min: 1, max: 4 }),
   start: fc.integer({ min: 0, max: 59_999 }),
   compliant: fc.array(fc.array(fc.integer({ min: 0, max: 999 }), { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 16 }),
-  rogues: fc.array(fc.record({ lags: fc.array(fc.integer({ min: 0, max: 999 }), { minLength: 1, maxLength: 3 }), gap: fc.integer({ min: 200, max: 1500 }), offset: fc.integer({ min: 0, max: 999 }) }), { maxLength: 2 }),
+  rogues: fc.array(
+    fc.record({
+      lags: fc.array(fc.integer({ min: 0, max: 999 }), { minLength: 1, maxLength: 3 }),
+      gap: fc.integer({ min: 200, max: 1500 }),
+      offset: fc.integer({ min: 0, max: 999 }),
+    }),
+    { maxLength: 2 },
+  ),
 });
 
 type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
@@ -38,7 +45,11 @@ type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
 /** Plays the callers against an engine until the horizon; returns each answer with who got it. */
 function play(input: Scenario, stopAtBan = false) {
   const { limits, after, start, compliant, rogues } = input;
-  const settings = { ...defaultSettings(buildBaseData({ count: 3 }), [{ key: 'shared', plan: 'free' as const, limits }]), ban: { after, durationMs: 120_000 }, clock: { start: T0 + start, frozen: true } };
+  const settings = {
+    ...defaultSettings(buildBaseData({ count: 3 }), [{ key: 'shared', plan: 'free' as const, limits }]),
+    ban: { after, durationMs: 120_000 },
+    clock: { start: T0 + start, frozen: true },
+  };
   const engine = new MockEngine({ settings });
   const clock = engine.sessions.defaultWorld.clock;
   const callers: Caller[] = [
@@ -76,14 +87,24 @@ describe('bans over interleavings of callers sharing a key, on the virtual clock
 
   it('a caller that keeps sending while told to wait gets the key banned, among any number of compliant ones', () => {
     fc.assert(
-      fc.property(scenario.filter((s) => s.rogues.length > 0), (input) => {
-        const answers = play(input, true);
-        const firstBan = answers.findIndex((a) => a.code === 'key_banned');
-        expect(firstBan).toBeGreaterThan(-1);
-        // The ban came after a caller that was told to wait sent again before its wait was over.
-        const rogueRetriedEarly = answers.slice(0, firstBan).some((a, i) => !a.caller.compliant && a.status === 429 && answers.slice(i + 1, firstBan + 1).some((b) => b.caller === a.caller && b.at < a.at + Number(a.headers['Retry-After']) * 1000));
-        expect(rogueRetriedEarly).toBe(true);
-      }),
+      fc.property(
+        scenario.filter((s) => s.rogues.length > 0),
+        (input) => {
+          const answers = play(input, true);
+          const firstBan = answers.findIndex((a) => a.code === 'key_banned');
+          expect(firstBan).toBeGreaterThan(-1);
+          // The ban came after a caller that was told to wait sent again before its wait was over.
+          const rogueRetriedEarly = answers
+            .slice(0, firstBan)
+            .some(
+              (a, i) =>
+                !a.caller.compliant &&
+                a.status === 429 &&
+                answers.slice(i + 1, firstBan + 1).some((b) => b.caller === a.caller && b.at < a.at + Number(a.headers['Retry-After']) * 1000),
+            );
+          expect(rogueRetriedEarly).toBe(true);
+        },
+      ),
       { numRuns: 100 },
     );
   });

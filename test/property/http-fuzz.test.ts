@@ -20,8 +20,23 @@ const target = fc.oneof(
 const header = fc.oneof(
   // Framing headers come only from the fixed list below, so every body is framed honestly and a
   // request that gets no answer is a failure, not a client that never finished.
-  fc.tuple(token.filter((n) => !/^(content-length|transfer-encoding)$/i.test(n)), printable).map(([n, v]) => `${n}: ${v}`),
-  fc.constantFrom('Authorization: Bearer fuzz', 'Authorization: Bearer fuzz', 'Content-Type: application/json', 'Content-Encoding: gzip', 'Transfer-Encoding: chunked', 'X-Mock-Session: fuzz', 'Origin: http://x', 'Access-Control-Request-Method: POST', 'Expect: 100-continue'),
+  fc
+    .tuple(
+      token.filter((n) => !/^(content-length|transfer-encoding)$/i.test(n)),
+      printable,
+    )
+    .map(([n, v]) => `${n}: ${v}`),
+  fc.constantFrom(
+    'Authorization: Bearer fuzz',
+    'Authorization: Bearer fuzz',
+    'Content-Type: application/json',
+    'Content-Encoding: gzip',
+    'Transfer-Encoding: chunked',
+    'X-Mock-Session: fuzz',
+    'Origin: http://x',
+    'Access-Control-Request-Method: POST',
+    'Expect: 100-continue',
+  ),
   // Any byte but CR and LF, which would start a header line of their own (a framing one among them).
   anyByte.map((s) => `X-Raw: ${s.replace(/[\r\n]/g, '')}`),
 );

@@ -25,7 +25,10 @@ class ModelKey {
   wait: { start: number; end: number } | undefined;
   counted = 0;
   bannedUntil = 0;
-  constructor(private readonly limits: Limits, private readonly ban: BanRule) {}
+  constructor(
+    private readonly limits: Limits,
+    private readonly ban: BanRule,
+  ) {}
 
   private roll(now: number): void {
     const minuteStart = now - (now % MINUTE);
@@ -87,14 +90,26 @@ function wait(until: number, now: number): number {
 }
 
 type Step =
-  | { kind: 'take'; key: number; enforce: boolean }
-  | { kind: 'advance'; ms: number }
-  | { kind: 'edge'; key: number; which: number; offset: -1 | 0 | 1 };
+  { kind: 'take'; key: number; enforce: boolean } | { kind: 'advance'; ms: number } | { kind: 'edge'; key: number; which: number; offset: -1 | 0 | 1 };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('take' as const), key: fc.integer({ min: 0, max: 1 }), enforce: fc.constantFrom(true, true, true, false) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.oneof(fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: 0, max: 3 * MINUTE })) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('edge' as const), key: fc.integer({ min: 0, max: 1 }), which: fc.nat({ max: 5 }), offset: fc.constantFrom(-1 as const, 0 as const, 1 as const) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({ kind: fc.constant('take' as const), key: fc.integer({ min: 0, max: 1 }), enforce: fc.constantFrom(true, true, true, false) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.oneof(fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: 0, max: 3 * MINUTE })) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('edge' as const),
+      key: fc.integer({ min: 0, max: 1 }),
+      which: fc.nat({ max: 5 }),
+      offset: fc.constantFrom(-1 as const, 0 as const, 1 as const),
+    }),
+  },
 );
 const config = fc.record({
   limits: fc.record({ perMinute: fc.integer({ min: 1, max: 5 }), perDay: fc.integer({ min: 1, max: 12 }) }),
@@ -138,7 +153,14 @@ describe('the engine against the same model', () => {
   it('answers 200, 429 rate_limited or 429 key_banned with the model headers at every step', () => {
     fc.assert(
       fc.property(config, ({ limits, ban, start, steps }) => {
-        const settings = { ...defaultSettings(buildBaseData({ count: 3 }), [{ key: 'k0', plan: 'free' as const, limits }, { key: 'k1', plan: 'free' as const, limits }]), ban, clock: { start: T0 + start, frozen: true } };
+        const settings = {
+          ...defaultSettings(buildBaseData({ count: 3 }), [
+            { key: 'k0', plan: 'free' as const, limits },
+            { key: 'k1', plan: 'free' as const, limits },
+          ]),
+          ban,
+          clock: { start: T0 + start, frozen: true },
+        };
         const engine = new MockEngine({ settings });
         const clock = engine.sessions.defaultWorld.clock;
         const models = [new ModelKey(limits, ban), new ModelKey(limits, ban)];

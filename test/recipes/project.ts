@@ -14,7 +14,10 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  */
 export function userProject(files: Record<string, string>, tools: string[] = [], type: 'module' | 'commonjs' = 'module'): string {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-recipe-'));
-  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'recipe-check', private: true, type, devDependencies: { 'petstore-mock': '*' } }, null, 2)}\n`);
+  writeFileSync(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name: 'recipe-check', private: true, type, devDependencies: { 'petstore-mock': '*' } }, null, 2)}\n`,
+  );
   mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
   symlinkSync(ROOT, join(dir, 'node_modules', 'petstore-mock'), 'dir');
   symlinkSync(join(ROOT, 'dist', 'cli.js'), join(dir, 'node_modules', '.bin', 'petstore-mock'));

@@ -63,7 +63,9 @@ const PYTHON = '/usr/bin/python3';
 const pythonReady = await sh(PYTHON, ['-c', 'import pytest, requests'], { cwd: ROOT }).then((r) => r.code === 0);
 const inCi = process.env.CI === 'true';
 if (!pythonReady && !inCi) {
-  console.warn('petstore-mock tests: skipping the pytest recipe: /usr/bin/python3 lacks pytest or requests; install them with "sudo apt-get install python3-pytest python3-requests" (npm test does it when run as root).');
+  console.warn(
+    'petstore-mock tests: skipping the pytest recipe: /usr/bin/python3 lacks pytest or requests; install them with "sudo apt-get install python3-pytest python3-requests" (npm test does it when run as root).',
+  );
 }
 
 describe('the recipes of docs/recipes.md', () => {
@@ -91,10 +93,16 @@ describe('the recipes of docs/recipes.md', () => {
 
   it('Playwright webServer: @playwright/test starts `npx petstore-mock`, waits for the url, runs in chromium, stops it', async () => {
     expect(existsSync('/usr/bin/chromium'), 'this test needs Debian chromium: apt-get install -y chromium').toBe(true);
-    const dir = userProject({ 'playwright.config.ts': 'test/recipes/playwright/playwright.config.ts', 'pets.spec.ts': 'test/recipes/playwright/pets.spec.ts' }, ['@playwright/test']);
+    const dir = userProject(
+      { 'playwright.config.ts': 'test/recipes/playwright/playwright.config.ts', 'pets.spec.ts': 'test/recipes/playwright/pets.spec.ts' },
+      ['@playwright/test'],
+    );
     projects.push(dir);
     const port = await freePort();
-    const { code, out } = await sh(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '--reporter=line'], { cwd: dir, env: { PETSTORE_PORT: String(port) } });
+    const { code, out } = await sh(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '--reporter=line'], {
+      cwd: dir,
+      env: { PETSTORE_PORT: String(port) },
+    });
     expect(out).toContain('2 passed');
     expect(code).toBe(0);
     expect(await refused(`http://127.0.0.1:${port}/__admin/health`)).toBe(true);
@@ -123,28 +131,37 @@ describe('the recipes of docs/recipes.md', () => {
     expect(unit.out).not.toMatch(/warning|CommonJS/i);
     expect(unit.code).toBe(0);
     const port = await freePort();
-    const e2e = await sh(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '-c', 'test/e2e', '--reporter=line'], { cwd: dir, env: { PETSTORE_PORT: String(port) } });
+    const e2e = await sh(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '-c', 'test/e2e', '--reporter=line'], {
+      cwd: dir,
+      env: { PETSTORE_PORT: String(port) },
+    });
     expect(e2e.out).toContain('2 passed');
     expect(e2e.out).not.toContain('test/unit');
     expect(e2e.code).toBe(0);
   }, 120_000);
 
   // Run wherever Debian's packages are there (npm test installs them as root), and always in CI.
-  it.skipIf(!pythonReady && !inCi)('pytest: the conftest fixture starts `npx petstore-mock` with --ready-json, the tests use requests, it stops the mock', async () => {
-    expect(pythonReady, 'the pytest recipe needs Debian python3-pytest and python3-requests: apt-get install -y python3-pytest python3-requests').toBe(true);
-    const dir = userProject({ 'conftest.py': 'test/recipes/pytest/conftest.py', 'test_pets.py': 'test/recipes/pytest/test_pets.py' });
-    projects.push(dir);
-    const { code, out } = await sh(PYTHON, ['-m', 'pytest', '-p', 'no:cacheprovider', '-q'], { cwd: dir });
-    expect(out).toMatch(/^3 passed in /m);
-    expect(code).toBe(0);
-    // The fixture stopped the mock it started: no petstore-mock is left running from this folder.
-    const left = async (): Promise<string> => (await sh('pgrep', ['-f', `${dir}/node_modules/.bin/petstore-mock`], { cwd: ROOT })).out.trim();
-    await expect.poll(left, { timeout: 5000 }).toBe('');
-  }, 90_000);
+  it.skipIf(!pythonReady && !inCi)(
+    'pytest: the conftest fixture starts `npx petstore-mock` with --ready-json, the tests use requests, it stops the mock',
+    async () => {
+      expect(pythonReady, 'the pytest recipe needs Debian python3-pytest and python3-requests: apt-get install -y python3-pytest python3-requests').toBe(true);
+      const dir = userProject({ 'conftest.py': 'test/recipes/pytest/conftest.py', 'test_pets.py': 'test/recipes/pytest/test_pets.py' });
+      projects.push(dir);
+      const { code, out } = await sh(PYTHON, ['-m', 'pytest', '-p', 'no:cacheprovider', '-q'], { cwd: dir });
+      expect(out).toMatch(/^3 passed in /m);
+      expect(code).toBe(0);
+      // The fixture stopped the mock it started: no petstore-mock is left running from this folder.
+      const left = async (): Promise<string> => (await sh('pgrep', ['-f', `${dir}/node_modules/.bin/petstore-mock`], { cwd: ROOT })).out.trim();
+      await expect.poll(left, { timeout: 5000 }).toBe('');
+    },
+    90_000,
+  );
 
   it('GitHub Actions: the start step serves on $PETSTORE_PORT with a JSON ready line, the stop step ends it', async () => {
     type Step = { name?: string; run?: string; env?: Record<string, string> };
-    const workflow = parse(readFileSync(join(ROOT, 'test/recipes/github-actions.yml'), 'utf8')) as { jobs: { test: { env: Record<string, unknown>; steps: Step[] } } };
+    const workflow = parse(readFileSync(join(ROOT, 'test/recipes/github-actions.yml'), 'utf8')) as {
+      jobs: { test: { env: Record<string, unknown>; steps: Step[] } };
+    };
     const job = workflow.jobs.test;
     expect(job.env.PETSTORE_PORT).toBe(4010);
     const step = (name: string): string => {

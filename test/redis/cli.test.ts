@@ -20,9 +20,17 @@ describe.skipIf(!run)('petstore-mock --state', () => {
     const replicas = [start('--state', redis.url), start('--state', redis.url)];
     const origins = await Promise.all(replicas.map(async (r) => (JSON.parse((await waitFor(r, /^\{.*\}$/m))[0]) as { origin: string }).origin));
     // Frozen through one replica, so both count in the same minute window whatever the wall clock does.
-    await fetch(`${origins[1]}/__admin/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"frozen":true,"set":"2026-03-10T12:00:00Z"}' });
+    await fetch(`${origins[1]}/__admin/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"frozen":true,"set":"2026-03-10T12:00:00Z"}',
+    });
     expect(await (await fetch(`${origins[0]}/__admin/clock`)).json()).toEqual({ now: '2026-03-10T12:00:00.000Z', frozen: true });
-    const created = await fetch(`${origins[0]}/v1/pets`, { method: 'POST', headers: { authorization: 'Bearer demo-free', 'content-type': 'application/json' }, body: '{"name":"Both","categoryId":1}' });
+    const created = await fetch(`${origins[0]}/v1/pets`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer demo-free', 'content-type': 'application/json' },
+      body: '{"name":"Both","categoryId":1}',
+    });
     expect(created.status).toBe(201);
     const got = await fetch(`${origins[1]}/v1/pets/51`, { headers: { authorization: 'Bearer demo-free' } });
     expect(await got.json()).toEqual({ id: 51, name: 'Both', categoryId: 1 });

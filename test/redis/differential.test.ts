@@ -18,7 +18,20 @@ import { at } from '../support/checked.js';
 const run = redisAvailable();
 
 const SESSIONS = ['default', 'w1', 'w2'] as const;
-const SCENARIOS = ['default', 'ban', 'create-fails-third', 'empty-store', 'flaky', 'removal-eve', 'removed', 'revoked-key', 'slow', 'rate-limit-minute', 'forced-429', 'keyed-forever'];
+const SCENARIOS = [
+  'default',
+  'ban',
+  'create-fails-third',
+  'empty-store',
+  'flaky',
+  'removal-eve',
+  'removed',
+  'revoked-key',
+  'slow',
+  'rate-limit-minute',
+  'forced-429',
+  'keyed-forever',
+];
 const FIXTURES = ['forced-429', 'keyed-forever'].map((name) => fileURLToPath(new URL(`./fixtures/${name}.yaml`, import.meta.url)));
 const KEYS = ['demo-free', 'demo-pro', 'nobody', ''];
 
@@ -34,21 +47,75 @@ type Command =
 const session = fc.constantFrom<string>('default', 'default', 'default', 'default', 'w1', 'w2', 'bad session!');
 const via = fc.integer({ min: 0, max: 1 });
 const apiRequest = fc.oneof(
-  fc.record({ method: fc.constant('GET'), path: fc.constant('/v1/pets'), query: fc.constantFrom('', 'limit=1', 'limit=100', 'limit=160', 'status=sold&limit=19', 'status=sold&limit=19', 'status=sold&limit=21', 'status=pending&limit=15', 'limit=0', 'limit=x') }),
-  fc.record({ method: fc.constant('GET'), path: fc.constantFrom('/v1/pets/1', '/v1/pets/50', '/v1/pets/51', '/v1/pets/53', '/v1/pets/999', '/v1/pets/abc'), query: fc.constant('') }),
+  fc.record({
+    method: fc.constant('GET'),
+    path: fc.constant('/v1/pets'),
+    query: fc.constantFrom(
+      '',
+      'limit=1',
+      'limit=100',
+      'limit=160',
+      'status=sold&limit=19',
+      'status=sold&limit=19',
+      'status=sold&limit=21',
+      'status=pending&limit=15',
+      'limit=0',
+      'limit=x',
+    ),
+  }),
+  fc.record({
+    method: fc.constant('GET'),
+    path: fc.constantFrom('/v1/pets/1', '/v1/pets/50', '/v1/pets/51', '/v1/pets/53', '/v1/pets/999', '/v1/pets/abc'),
+    query: fc.constant(''),
+  }),
   fc.record({
     method: fc.constant('POST'),
     path: fc.constant('/v1/pets'),
     query: fc.constant(''),
-    body: fc.constantFrom('{"name":"Rex","categoryId":2,"status":"sold"}', '{"name":"Max","categoryId":5,"status":"sold"}', '{"name":"Ida","categoryId":9007199254740993}', '{"name":"Pat","categoryId":3,"status":"pending"}', '{"name":1}', 'not json'),
+    body: fc.constantFrom(
+      '{"name":"Rex","categoryId":2,"status":"sold"}',
+      '{"name":"Max","categoryId":5,"status":"sold"}',
+      '{"name":"Ida","categoryId":9007199254740993}',
+      '{"name":"Pat","categoryId":3,"status":"pending"}',
+      '{"name":1}',
+      'not json',
+    ),
   }),
-  fc.record({ method: fc.constantFrom('DELETE', 'OPTIONS', 'HEAD'), path: fc.constantFrom('/v1/pets', '/v1/nope', '/v1/openapi.json'), query: fc.constant('') }),
+  fc.record({
+    method: fc.constantFrom('DELETE', 'OPTIONS', 'HEAD'),
+    path: fc.constantFrom('/v1/pets', '/v1/nope', '/v1/openapi.json'),
+    query: fc.constant(''),
+  }),
 );
 const command: fc.Arbitrary<Command> = fc.oneof(
-  { weight: 12, arbitrary: fc.record({ kind: fc.constant('api' as const), via, session, key: fc.constantFrom(...KEYS, 'demo-free', 'demo-free', 'demo-free'), request: apiRequest, times: fc.constantFrom(1, 1, 1, 1, 1, 8), beta: fc.boolean() }).map(({ request, ...rest }) => ({ ...rest, ...request })) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance' as const), via, session: fc.constantFrom(...SESSIONS), by: fc.constantFrom('1s', '2s', '3s', '30s', '61s', '1h', '1d', '400d') }) },
+  {
+    weight: 12,
+    arbitrary: fc
+      .record({
+        kind: fc.constant('api' as const),
+        via,
+        session,
+        key: fc.constantFrom(...KEYS, 'demo-free', 'demo-free', 'demo-free'),
+        request: apiRequest,
+        times: fc.constantFrom(1, 1, 1, 1, 1, 8),
+        beta: fc.boolean(),
+      })
+      .map(({ request, ...rest }) => ({ ...rest, ...request })),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('advance' as const),
+      via,
+      session: fc.constantFrom(...SESSIONS),
+      by: fc.constantFrom('1s', '2s', '3s', '30s', '61s', '1h', '1d', '400d'),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('reset' as const), via, session: fc.constantFrom(...SESSIONS) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('scenario' as const), via, session: fc.constantFrom(...SESSIONS), name: fc.constantFrom(...SCENARIOS) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('scenario' as const), via, session: fc.constantFrom(...SESSIONS), name: fc.constantFrom(...SCENARIOS) }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('journal' as const), via, session: fc.constantFrom(...SESSIONS) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('keys' as const), via, session: fc.constantFrom(...SESSIONS) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('details' as const), via, session: fc.constantFrom(...SESSIONS), on: fc.boolean() }) },
@@ -64,7 +131,14 @@ function coreRequest(c: Extract<Command, { kind: 'api' }>): CoreRequest {
     headers.origin = 'http://app.test';
     headers['access-control-request-method'] = 'POST';
   }
-  return { method: c.method, path: c.path, query: c.query, headers, body: c.body === undefined ? null : new TextEncoder().encode(c.body), remoteAddress: '10.0.0.7' };
+  return {
+    method: c.method,
+    path: c.path,
+    query: c.query,
+    headers,
+    body: c.body === undefined ? null : new TextEncoder().encode(c.body),
+    remoteAddress: '10.0.0.7',
+  };
 }
 
 /** What must be equal: the answer without the core's wall time. */
@@ -99,7 +173,9 @@ async function apply(side: Side, c: Command): Promise<unknown> {
       return answers;
     }
     case 'advance':
-      return admin.changeClock(id, { advance: c.by === '400d' ? 400 * 86_400_000 : Number.parseInt(c.by, 10) * { s: 1000, h: 3_600_000, d: 86_400_000 }[c.by.slice(-1) as 's' | 'h' | 'd'] });
+      return admin.changeClock(id, {
+        advance: c.by === '400d' ? 400 * 86_400_000 : Number.parseInt(c.by, 10) * { s: 1000, h: 3_600_000, d: 86_400_000 }[c.by.slice(-1) as 's' | 'h' | 'd'],
+      });
     case 'reset': {
       const done = await admin.reset(id);
       await settle();

@@ -50,7 +50,9 @@ describe.skipIf(!run)('the library with a shared state', () => {
     await handler.clock.advance('90s');
     expect(await mock.clock.state()).toEqual({ now: new Date(T0 + 90_000).toISOString(), frozen: true });
     expect((await mock.clock.now()).getTime()).toBe(T0 + 90_000);
-    const res = await handler(new Request('http://mock/v1/pets', { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: '{"name":"Fetch","categoryId":2}' }));
+    const res = await handler(
+      new Request('http://mock/v1/pets', { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: '{"name":"Fetch","categoryId":2}' }),
+    );
     expect(res.status).toBe(201);
     const got = await fetch(`${mock.url}/pets/51`, { headers: AUTH });
     expect(await got.json()).toEqual({ id: 51, name: 'Fetch', categoryId: 2 });

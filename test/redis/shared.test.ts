@@ -10,7 +10,11 @@ import { TestRedis, redisAvailable } from '../support/redis.js';
 
 const run = redisAvailable();
 
-async function send(mock: SharedRunningMock, path: string, init: { method?: string; key?: string; body?: string; session?: string; agent?: Agent } = {}): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
+async function send(
+  mock: SharedRunningMock,
+  path: string,
+  init: { method?: string; key?: string; body?: string; session?: string; agent?: Agent } = {},
+): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
   const headers: Record<string, string> = {};
   if (init.key) headers.authorization = `Bearer ${init.key}`;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
@@ -61,7 +65,9 @@ describe.skipIf(!run)('instances sharing one Redis', () => {
     const [a, b] = await deployment(2, { keys: ['shared-500:pro:500:100000'] });
     const agents = Array.from({ length: 50 }, () => new Agent({ keepAlive: true, maxSockets: 1 }));
     const statuses = await Promise.all(
-      Array.from({ length: 2000 }, (_, i) => send(i % 2 === 0 ? a : b, '/v1/pets?limit=1', { key: 'shared-500', agent: at(agents, i % 50) }).then((r) => r.status)),
+      Array.from({ length: 2000 }, (_, i) =>
+        send(i % 2 === 0 ? a : b, '/v1/pets?limit=1', { key: 'shared-500', agent: at(agents, i % 50) }).then((r) => r.status),
+      ),
     );
     for (const agent of agents) agent.destroy();
     expect(statuses.filter((s) => s === 200)).toHaveLength(500);
@@ -71,7 +77,9 @@ describe.skipIf(!run)('instances sharing one Redis', () => {
   it('200 parallel creates across three instances give 200 distinct ids with no gaps', async () => {
     const three = await deployment(3);
     const replies = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => send(at(three, i % 3), '/v1/pets', { method: 'POST', key: 'demo-enterprise', body: JSON.stringify({ name: `n${i}`, categoryId: 1 }) })),
+      Array.from({ length: 200 }, (_, i) =>
+        send(at(three, i % 3), '/v1/pets', { method: 'POST', key: 'demo-enterprise', body: JSON.stringify({ name: `n${i}`, categoryId: 1 }) }),
+      ),
     );
     expect(replies.map((r) => r.status)).toEqual(Array(200).fill(201));
     const ids = replies.map((r) => JSON.parse(r.body).id as number).sort((x, y) => x - y);
@@ -90,7 +98,11 @@ describe.skipIf(!run)('instances sharing one Redis', () => {
     const pending = JSON.parse((await send(b, '/v1/pets?status=pending&limit=100', { key: 'demo-pro' })).body) as { id: number }[];
     expect(pending.at(-1)?.id).toBe(51);
     const journal = (await admin(b, 'GET', 'requests')) as { seq: number; method: string; status: number }[];
-    expect(journal.map((e) => [e.seq, e.method, e.status])).toEqual([[1, 'POST', 201], [2, 'GET', 200], [3, 'GET', 200]]);
+    expect(journal.map((e) => [e.seq, e.method, e.status])).toEqual([
+      [1, 'POST', 201],
+      [2, 'GET', 200],
+      [3, 'GET', 200],
+    ]);
   });
 
   it('POST /__admin/reset on one instance resets the session for all', async () => {

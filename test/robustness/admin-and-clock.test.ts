@@ -84,7 +84,9 @@ describe('a bug in the core', () => {
       const body = (await res.json()) as { message: string };
       expect(body).toEqual({ code: 'internal_error', message: expect.stringContaining('injected fault'), status: 500 });
       // The message says where to report the bug: the package's own issue tracker.
-      expect(body.message).toContain(`please report it at ${(JSON.parse(readFileSync('package.json', 'utf8')) as { bugs: { url: string } }).bugs.url} with the request`);
+      expect(body.message).toContain(
+        `please report it at ${(JSON.parse(readFileSync('package.json', 'utf8')) as { bugs: { url: string } }).bugs.url} with the request`,
+      );
     } finally {
       engine.handle = original;
     }

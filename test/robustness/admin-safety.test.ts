@@ -16,13 +16,21 @@ beforeEach(() => {
 });
 
 /** An admin call with full control of the headers, Host included (fetch will not send a foreign Host). */
-function admin(method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; json: any }> {
+function admin(
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; json: any }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: mock.port, method, path: `/__admin/${path}`, headers: { host: `127.0.0.1:${mock.port}`, ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (d: Buffer) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, json: text ? JSON.parse(text) : undefined }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port: mock.port, method, path: `/__admin/${path}`, headers: { host: `127.0.0.1:${mock.port}`, ...headers } },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, json: text ? JSON.parse(text) : undefined }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -30,7 +38,11 @@ function admin(method: string, path: string, headers: Record<string, string> = {
 
 /** What a hostile page could change: the store, the clock, the scenario. */
 async function state(): Promise<unknown> {
-  return { pets: (await call(mock, '/v1/pets?limit=100', { key: 'demo-enterprise' })).text, clock: mock.clock.state(), scenario: (await admin('GET', 'scenario')).json.name };
+  return {
+    pets: (await call(mock, '/v1/pets?limit=100', { key: 'demo-enterprise' })).text,
+    clock: mock.clock.state(),
+    scenario: (await admin('GET', 'scenario')).json.name,
+  };
 }
 
 describe('what a page on another origin can send to the admin API', () => {
@@ -85,10 +97,13 @@ describe('the Host check (DNS rebinding)', () => {
     expect(await state()).toEqual(before);
   });
 
-  it.each(['localhost', 'LOCALHOST:4010', 'app.localhost', '127.0.0.1', '127.0.0.2:99', '[::1]:4010', 'mock.test', 'mock.test.', '192.168.1.5:4010'])('Host %s is answered', async (host) => {
-    const res = await admin('GET', 'clock', { host });
-    expect(res.status).toBe(200);
-  });
+  it.each(['localhost', 'LOCALHOST:4010', 'app.localhost', '127.0.0.1', '127.0.0.2:99', '[::1]:4010', 'mock.test', 'mock.test.', '192.168.1.5:4010'])(
+    'Host %s is answered',
+    async (host) => {
+      const res = await admin('GET', 'clock', { host });
+      expect(res.status).toBe(200);
+    },
+  );
 
   it('the host the server listens on is answered', async () => {
     const other = await startMock({ host: '127.0.0.3' });
@@ -109,13 +124,16 @@ describe('the Host check (DNS rebinding)', () => {
 });
 
 describe('instants are read strictly everywhere', () => {
-  it.each(['2030-02-30T00:00:00Z', 'December 5, 2030', '2030-12-05', '2030-12-05T24:30:00Z', '1733356800000', '2030-12-05T00:00:60Z'])('POST /__admin/clock {"set": %j} -> 400 saying what to write; the clock untouched', async (text) => {
-    const res = await admin('POST', 'clock', { 'content-type': 'application/json' }, JSON.stringify({ set: text }));
-    expect(res.status).toBe(400);
-    expect(res.json.code).toBe('admin_invalid_request');
-    expect(res.json.message).toContain('such as "2030-12-05T00:00:00Z"');
-    expect(mock.clock.now().getTime()).toBe(T0);
-  });
+  it.each(['2030-02-30T00:00:00Z', 'December 5, 2030', '2030-12-05', '2030-12-05T24:30:00Z', '1733356800000', '2030-12-05T00:00:60Z'])(
+    'POST /__admin/clock {"set": %j} -> 400 saying what to write; the clock untouched',
+    async (text) => {
+      const res = await admin('POST', 'clock', { 'content-type': 'application/json' }, JSON.stringify({ set: text }));
+      expect(res.status).toBe(400);
+      expect(res.json.code).toBe('admin_invalid_request');
+      expect(res.json.message).toContain('such as "2030-12-05T00:00:00Z"');
+      expect(mock.clock.now().getTime()).toBe(T0);
+    },
+  );
 
   it.each(['2030-02-30T00:00:00Z', 'December 5, 2030', 'tomorrow'])('clock.set(%j) throws saying what to write; the clock untouched', (text) => {
     expect(() => mock.clock.set(text)).toThrow(/such as "2030-12-05T00:00:00Z"/);

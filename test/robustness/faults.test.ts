@@ -34,31 +34,39 @@ const head = (length: number): string =>
 
 describe('clients that go away', () => {
   it('disconnects mid-body store nothing and leave the server answering', async () => {
-    await Promise.all(Array.from({ length: 30 }, async (_, i) => {
-      const socket = await open(mock());
-      socket.on('error', () => undefined);
-      socket.write(head(BODY.length) + BODY.slice(0, i % BODY.length));
-      await new Promise((r) => setImmediate(r));
-      if (i % 2) socket.resetAndDestroy();
-      else socket.destroy();
-    }));
+    await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const socket = await open(mock());
+        socket.on('error', () => undefined);
+        socket.write(head(BODY.length) + BODY.slice(0, i % BODY.length));
+        await new Promise((r) => setImmediate(r));
+        if (i % 2) socket.resetAndDestroy();
+        else socket.destroy();
+      }),
+    );
     const created = await call(mock(), '/v1/pets', { ...post(BODY), key: 'bulk' });
     expect(created.status).toBe(201);
     expect(created.json.id).toBe(SEEDED + 1);
-    expect(mock().requests().filter((e) => e.method === 'POST')).toHaveLength(1);
+    expect(
+      mock()
+        .requests()
+        .filter((e) => e.method === 'POST'),
+    ).toHaveLength(1);
   });
 
   it('disconnects mid-response leave the server answering, and creates already made stay made', async () => {
-    await Promise.all(Array.from({ length: 30 }, async (_, i) => {
-      const socket = await open(mock());
-      socket.on('error', () => undefined);
-      const gone = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-      if (i % 3 === 0) socket.write(head(BODY.length) + BODY);
-      else socket.write(`GET /v1/${i % 3 === 1 ? 'openapi.json' : 'pets?limit=100'} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer bulk\r\n\r\n`);
-      // Hang up on the first bytes of the answer, or before any when the answer is slow to come.
-      socket.once('data', () => (i % 2 ? socket.resetAndDestroy() : socket.destroy()));
-      await gone;
-    }));
+    await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const socket = await open(mock());
+        socket.on('error', () => undefined);
+        const gone = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+        if (i % 3 === 0) socket.write(head(BODY.length) + BODY);
+        else socket.write(`GET /v1/${i % 3 === 1 ? 'openapi.json' : 'pets?limit=100'} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer bulk\r\n\r\n`);
+        // Hang up on the first bytes of the answer, or before any when the answer is slow to come.
+        socket.once('data', () => (i % 2 ? socket.resetAndDestroy() : socket.destroy()));
+        await gone;
+      }),
+    );
     expect((await call(mock(), '/v1/pets?limit=1', { key: 'bulk' })).status).toBe(200);
     const next = await call(mock(), '/v1/pets', { ...post(BODY), key: 'bulk' });
     expect(next.json.id).toBe(SEEDED + 10 + 1);

@@ -100,7 +100,13 @@ const cases: Case[] = [
   ['a name of 1,001 escaped characters', `{"name":"${'\\u0041'.repeat(1001)}","categoryId":1}`, json, 400, 'invalid_json'],
   ['an object of 101 keys', `{"name":"A","categoryId":1,"x":{${Array.from({ length: 101 }, (_, i) => `"k${i}":1`).join(',')}}}`, json, 400, 'invalid_json'],
   ['an array of 1,001 items', `{"name":"A","categoryId":1,"x":[${Array(1001).fill(0).join(',')}]}`, json, 400, 'invalid_json'],
-  ['an array of 1,000 items (past the schema, within the limits)', `{"name":"A","categoryId":1,"x":[${Array(1000).fill(0).join(',')}]}`, json, 400, 'invalid_body'],
+  [
+    'an array of 1,000 items (past the schema, within the limits)',
+    `{"name":"A","categoryId":1,"x":[${Array(1000).fill(0).join(',')}]}`,
+    json,
+    400,
+    'invalid_body',
+  ],
   ['categoryId 1e-400 (a double rounds it to 0)', '{"name":"A","categoryId":1e-400}', json, 400, 'invalid_body'],
   ['categoryId 2^53 + 0.5 (a double rounds it to an integer)', '{"name":"A","categoryId":9007199254740993.5}', json, 400, 'invalid_body'],
   ['categoryId 1.0000000000000000001', '{"name":"A","categoryId":1.0000000000000000001}', json, 400, 'invalid_body'],
@@ -141,7 +147,11 @@ describe('hostile request bodies on POST /v1/pets', () => {
   });
 
   it.each([
-    ['60,000 keys', `{"name":"a","categoryId":1,${Array.from({ length: 60_000 }, (_, i) => `"k${i}":1`).join(',')}}`, 'an object has more than 100 keys (at character 802)'],
+    [
+      '60,000 keys',
+      `{"name":"a","categoryId":1,${Array.from({ length: 60_000 }, (_, i) => `"k${i}":1`).join(',')}}`,
+      'an object has more than 100 keys (at character 802)',
+    ],
     ['a 100,000-character field name', `{"name":"a","categoryId":1,"${'x'.repeat(100_000)}":1}`, 'a string is longer than 1000 characters (at character 28)'],
     ['a 1,000,000-digit categoryId', `{"name":"A","categoryId":${'9'.repeat(1_000_000)}}`, 'a number is longer than 100 characters (at character 26)'],
   ])('refuses %s before any costly work, saying which limit and where', async (_what, body, says) => {

@@ -42,14 +42,40 @@ const queries: Case[] = [
   ['an unknown parameter', '/v1/pets?page=2&sort=name', [AUTH], 200, null],
   ['an empty query', '/v1/pets?', [AUTH], 200, null],
   ['stray ampersands', '/v1/pets?&&limit=2&', [AUTH], 200, null],
-  ...['Available', 'AVAILABLE', 'sold%20', '', 'lost', 'available,sold'].map((v): Case => [`status=${v}`, `/v1/pets?status=${v}`, [AUTH], 400, 'invalid_query']),
+  ...['Available', 'AVAILABLE', 'sold%20', '', 'lost', 'available,sold'].map((v): Case => [
+    `status=${v}`,
+    `/v1/pets?status=${v}`,
+    [AUTH],
+    400,
+    'invalid_query',
+  ]),
   ['status repeated', '/v1/pets?status=sold&status=sold', [AUTH], 400, 'invalid_query'],
   ['status as an array', '/v1/pets?status[]=sold', [AUTH], 400, 'invalid_query'],
 ];
 
 const paths: Case[] = [
-  ...['abc', '1.0', '1e3', '0x1', '%2B1', '1%2F2', '%2E%2E', '..', '.', '1%00', '%00', '%ZZ', '%', '%E0%A4%A', '9223372036854775808', '-9223372036854775809', '99999999999999999999', ' 1'.replace(' ', '%20'), '%D9%A1', '%3Cscript%3E']
-    .map((id): Case => [`petId ${id}`, `/v1/pets/${id}`, [AUTH], 400, 'invalid_path_parameter']),
+  ...[
+    'abc',
+    '1.0',
+    '1e3',
+    '0x1',
+    '%2B1',
+    '1%2F2',
+    '%2E%2E',
+    '..',
+    '.',
+    '1%00',
+    '%00',
+    '%ZZ',
+    '%',
+    '%E0%A4%A',
+    '9223372036854775808',
+    '-9223372036854775809',
+    '99999999999999999999',
+    ' 1'.replace(' ', '%20'),
+    '%D9%A1',
+    '%3Cscript%3E',
+  ].map((id): Case => [`petId ${id}`, `/v1/pets/${id}`, [AUTH], 400, 'invalid_path_parameter']),
   ['petId -1 (an int64 no animal has)', '/v1/pets/-1', [AUTH], 404, 'pet_not_found'],
   ['petId 2^63-1', '/v1/pets/9223372036854775807', [AUTH], 404, 'pet_not_found'],
   ['petId 0', '/v1/pets/0', [AUTH], 404, 'pet_not_found'],
@@ -151,7 +177,8 @@ describe('hostile input: sizes and framing', () => {
 
   it('reads a chunked body', async () => {
     const body = '{"name":"Chunky","categoryId":2}';
-    const text = `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${AUTH}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n` +
+    const text =
+      `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${AUTH}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n` +
       `${(10).toString(16)}\r\n${body.slice(0, 10)}\r\n${(body.length - 10).toString(16)}\r\n${body.slice(10)}\r\n0\r\n\r\n`;
     const res = await rawRequest(mock(), text);
     expect(res.status).toBe(201);

@@ -12,7 +12,11 @@ const SEEDED = DEFAULT_PET_COUNT;
 describe('concurrent creates', () => {
   it('N = 200 concurrent creates give 200 distinct, consecutive ids and a consistent list', async () => {
     const n = 200;
-    const created = await Promise.all(Array.from({ length: n }, (_, i) => call(mock(), '/v1/pets', { ...post({ name: `Load ${i}`, categoryId: i, status: i % 2 ? 'sold' : 'pending' }), key: 'bulk' })));
+    const created = await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        call(mock(), '/v1/pets', { ...post({ name: `Load ${i}`, categoryId: i, status: i % 2 ? 'sold' : 'pending' }), key: 'bulk' }),
+      ),
+    );
     expect(created.map((r) => r.status)).toEqual(Array(n).fill(201));
     const ids = created.map((r) => r.json.id as number);
     expect(new Set(ids).size).toBe(n);
@@ -22,17 +26,28 @@ describe('concurrent creates', () => {
     expect(byId.map((r) => r.text)).toEqual(created.map((r) => r.text));
     const pending = (await call(mock(), '/v1/pets?status=pending&limit=100', { key: 'bulk' })).json as { id: number; name: string }[];
     expect(pending.every((p, i) => i === 0 || p.id > at(pending, i - 1).id)).toBe(true);
-    expect(mock().requests().filter((e) => e.method === 'POST' && e.status === 201)).toHaveLength(Math.min(n, 1000));
+    expect(
+      mock()
+        .requests()
+        .filter((e) => e.method === 'POST' && e.status === 201),
+    ).toHaveLength(Math.min(n, 1000));
   });
 
   it('concurrent creates in separate sessions number their ids independently', async () => {
     const sessions = ['w1', 'w2', 'w3', 'w4'];
     const per = 25;
     const results = await Promise.all(
-      sessions.flatMap((s) => Array.from({ length: per }, (_, i) => call(mock(), '/v1/pets', { ...post({ name: `${s}-${i}`, categoryId: 1 }, { 'x-mock-session': s }), key: 'bulk' }).then((r) => [s, r] as const))),
+      sessions.flatMap((s) =>
+        Array.from({ length: per }, (_, i) =>
+          call(mock(), '/v1/pets', { ...post({ name: `${s}-${i}`, categoryId: 1 }, { 'x-mock-session': s }), key: 'bulk' }).then((r) => [s, r] as const),
+        ),
+      ),
     );
     for (const s of sessions) {
-      const ids = results.filter(([x]) => x === s).map(([, r]) => r.json.id as number).sort((a, b) => a - b);
+      const ids = results
+        .filter(([x]) => x === s)
+        .map(([, r]) => r.json.id as number)
+        .sort((a, b) => a - b);
       expect(ids).toEqual(Array.from({ length: per }, (_, i) => SEEDED + 1 + i));
     }
     expect((await call(mock(), `/v1/pets/${SEEDED + 1}`, { key: 'bulk' })).status).toBe(404);
@@ -58,7 +73,9 @@ describe('concurrent requests on a key with a quota', () => {
   });
 
   it('the same across concurrent creates: min(M, Q) animals are stored, no more', async () => {
-    const replies = await Promise.all(Array.from({ length: 60 }, (_, i) => call(mock(), '/v1/pets', { ...post({ name: `Q${i}`, categoryId: 1 }), key: 'q20' })));
+    const replies = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => call(mock(), '/v1/pets', { ...post({ name: `Q${i}`, categoryId: 1 }), key: 'q20' })),
+    );
     expect(replies.filter((r) => r.status === 201)).toHaveLength(20);
     expect((await call(mock(), `/v1/pets/${SEEDED + 20}`, { key: 'bulk' })).status).toBe(200);
     expect((await call(mock(), `/v1/pets/${SEEDED + 21}`, { key: 'bulk' })).status).toBe(404);
@@ -71,7 +88,8 @@ describe('pipelining', () => {
     const requests = Array.from({ length: 100 }, (_, i) =>
       i % 2
         ? `GET /v1/pets/${1 + (i % SEEDED)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer bulk\r\n\r\n`
-        : `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer bulk\r\nContent-Type: application/json\r\nContent-Length: ${`{"name":"P${i}","categoryId":1}`.length}\r\n\r\n{"name":"P${i}","categoryId":1}`);
+        : `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer bulk\r\nContent-Type: application/json\r\nContent-Length: ${`{"name":"P${i}","categoryId":1}`.length}\r\n\r\n{"name":"P${i}","categoryId":1}`,
+    );
     let received = '';
     const done = new Promise<void>((resolve) => {
       socket.on('data', (d: Buffer) => {
@@ -82,7 +100,10 @@ describe('pipelining', () => {
     socket.write(requests.join(''));
     await done;
     socket.destroy();
-    const bodies = received.split(/HTTP\/1\.1 /).slice(1).map((answer) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)));
+    const bodies = received
+      .split(/HTTP\/1\.1 /)
+      .slice(1)
+      .map((answer) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)));
     expect(bodies.filter((_, i) => i % 2 === 0).map((b) => b.id)).toEqual(Array.from({ length: 50 }, (_, i) => SEEDED + 1 + i));
     expect(bodies.filter((_, i) => i % 2 === 1).map((b) => b.id)).toEqual(Array.from({ length: 50 }, (_, i) => 1 + ((2 * i + 1) % SEEDED)));
   });

@@ -72,7 +72,11 @@ describe('CORS preflights', () => {
     ['/v1/openapi.json', 'GET', ONE],
     ['/v1/nope', 'GET', PETS],
   ])('OPTIONS %s asking for %s -> 204, no key needed, nothing counted', async (path, asked, allow) => {
-    const res = await send('OPTIONS', path, ['Origin: http://app.example', `Access-Control-Request-Method: ${asked}`, 'Access-Control-Request-Headers: authorization, content-type']);
+    const res = await send('OPTIONS', path, [
+      'Origin: http://app.example',
+      `Access-Control-Request-Method: ${asked}`,
+      'Access-Control-Request-Headers: authorization, content-type',
+    ]);
     expect(res.status).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe('*');
     expect(res.headers['access-control-allow-methods']).toBe(allow);
@@ -82,7 +86,11 @@ describe('CORS preflights', () => {
   });
 
   it('reflects only well-formed header names a preflight asks for', async () => {
-    const res = await send('OPTIONS', '/v1/pets', ['Origin: http://app.example', 'Access-Control-Request-Method: POST', 'Access-Control-Request-Headers: x-trace, <script>, a b, x-ok']);
+    const res = await send('OPTIONS', '/v1/pets', [
+      'Origin: http://app.example',
+      'Access-Control-Request-Method: POST',
+      'Access-Control-Request-Headers: x-trace, <script>, a b, x-ok',
+    ]);
     const allowed = (res.headers['access-control-allow-headers'] ?? '').split(', ');
     expect(allowed).toEqual(expect.arrayContaining(['x-trace', 'x-ok']));
     expect(allowed).not.toContain('<script>');

@@ -39,20 +39,25 @@ describe('listening', () => {
     const [, port] = await waitFor(r, /listening on http:\/\/0\.0\.0\.0:(\d+)\/v1/);
     // The warning follows the ready line on another stream; give it until the process has said it.
     for (let i = 0; i < 200 && !r.stderr().includes('\n'); i++) await new Promise((done) => setTimeout(done, 25));
-    expect(r.stderr()).toBe(`petstore-mock: listening on 0.0.0.0, so other machines can reach this mock and ${exposed}; use --host 127.0.0.1 to keep it local.\n`);
+    expect(r.stderr()).toBe(
+      `petstore-mock: listening on 0.0.0.0, so other machines can reach this mock and ${exposed}; use --host 127.0.0.1 to keep it local.\n`,
+    );
     expect((await fetch(`http://127.0.0.1:${port}/v1/openapi.json`)).status).toBe(200);
   });
 });
 
 describe('a protected admin API', () => {
   const locked = useMock({ adminToken: 's3cret' });
-  it.each(['/__admin', '/__admin/', '/__admin/?session=x'])('serves the page at GET %s without the token, with no data in it (the page asks for the token)', async (target) => {
-    const res = await rawRequest(locked.mock(), `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
-    expect(res.status).toBe(200);
-    expect(res.body).toContain('id="token-form"');
-    expect(res.body).not.toContain('demo-');
-    expect(res.body).not.toContain('s3cret');
-  });
+  it.each(['/__admin', '/__admin/', '/__admin/?session=x'])(
+    'serves the page at GET %s without the token, with no data in it (the page asks for the token)',
+    async (target) => {
+      const res = await rawRequest(locked.mock(), `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+      expect(res.status).toBe(200);
+      expect(res.body).toContain('id="token-form"');
+      expect(res.body).not.toContain('demo-');
+      expect(res.body).not.toContain('s3cret');
+    },
+  );
 
   it('still refuses the page under a host name it does not answer to', async () => {
     const res = await rawRequest(locked.mock(), 'GET /__admin/ HTTP/1.1\r\nHost: rebinding.example\r\nConnection: close\r\n\r\n');
@@ -61,8 +66,16 @@ describe('a protected admin API', () => {
   });
 
   it.each([
-    '/__admin/requests', '/__admin/keys', '/__admin//keys', '/__admin/%6Beys', '/__admin/KEYS',
-    '/__admin/keys/', '/__admin/../__admin/keys', '/__admin/./keys', '/__admin/keys?token=wrong', '/__admin/clock',
+    '/__admin/requests',
+    '/__admin/keys',
+    '/__admin//keys',
+    '/__admin/%6Beys',
+    '/__admin/KEYS',
+    '/__admin/keys/',
+    '/__admin/../__admin/keys',
+    '/__admin/./keys',
+    '/__admin/keys?token=wrong',
+    '/__admin/clock',
   ])('refuses GET %s without the token', async (target) => {
     const res = await rawRequest(locked.mock(), `GET ${target} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer demo-free\r\nConnection: close\r\n\r\n`);
     expect(res.status).toBe(401);
@@ -72,7 +85,11 @@ describe('a protected admin API', () => {
 
   it('refuses a state change without the token and leaves the state alone', async () => {
     const before = locked.mock().clock.now().getTime();
-    const res = await fetch(`${locked.mock().origin}/__admin/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advance":"1d"}' });
+    const res = await fetch(`${locked.mock().origin}/__admin/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"advance":"1d"}',
+    });
     expect(res.status).toBe(401);
     expect(locked.mock().clock.now().getTime()).toBe(before);
   });

@@ -46,7 +46,9 @@ describe('the shipped scenarios', () => {
     const folder = mkdtempSync(join(tmpdir(), 'petstore-scenario-'));
     writeFileSync(join(folder, 'mine.json'), JSON.stringify({ description: 'from JSON', ban: { after: 1 } }));
     writeFileSync(join(folder, 'other.yml'), 'name: renamed\ndescription: from YAML\n');
-    expect(loadScenario(join(folder, 'mine.json')).settings(host)).toEqual(expect.objectContaining({ scenario: 'mine', ban: { after: 1, durationMs: 300_000 } }));
+    expect(loadScenario(join(folder, 'mine.json')).settings(host)).toEqual(
+      expect.objectContaining({ scenario: 'mine', ban: { after: 1, durationMs: 300_000 } }),
+    );
     expect(loadScenario(join(folder, 'other.yml')).name).toBe('renamed');
     expect(loadScenario('ban').file).toBe(join(dir, 'ban.yaml'));
   });
@@ -78,30 +80,170 @@ describe('a scenario file with a mistake', () => {
   it.each([
     ['yaml syntax', 'a.yaml', 'description: ok\nban: [1, 2\n', 3, 1, /^Flow sequence in block collection must be sufficiently indented and end with a \]$/],
     ['a duplicate key', 'b.yaml', 'description: ok\nban:\n  after: 1\n  after: 2\n', 4, 3, /^Map keys must be unique$/],
-    ['an unknown top-level key', 'c.yaml', 'description: ok\nbanAfter: 3\n', 2, 1, /^unknown key "banAfter" in the scenario; the keys there are name, description, data, plans, keys, ban, usage, clock, deprecation, latency, steps, repeat, chaos, journal$/],
-    ['an unknown nested key', 'd.yaml', 'description: ok\nban:\n  after: 3\n  lenght: 2m\n', 4, 3, /^unknown key "lenght" in ban; the keys there are after, duration$/],
+    [
+      'an unknown top-level key',
+      'c.yaml',
+      'description: ok\nbanAfter: 3\n',
+      2,
+      1,
+      /^unknown key "banAfter" in the scenario; the keys there are name, description, data, plans, keys, ban, usage, clock, deprecation, latency, steps, repeat, chaos, journal$/,
+    ],
+    [
+      'an unknown nested key',
+      'd.yaml',
+      'description: ok\nban:\n  after: 3\n  lenght: 2m\n',
+      4,
+      3,
+      /^unknown key "lenght" in ban; the keys there are after, duration$/,
+    ],
     ['a missing description', 'e.yaml', 'ban:\n  after: 3\n', 1, 1, /^the scenario needs the key "description"$/],
     ['a wrong type', 'f.yaml', 'description: ok\nban:\n  after: lots\n', 3, 3, /^ban\.after must be an integer$/],
-    ['a bad duration', 'g.yaml', 'description: ok\nban:\n  duration: 5 minutes\n', 3, 3, /^ban\.duration is not valid: a duration such as "250ms", "90s", "1m30s", "2h" or "1d", or a number of milliseconds$/],
-    ['a bad instant', 'h.yaml', 'description: ok\nclock:\n  start: tomorrow\n', 3, 3, /^clock\.start is not valid: an ISO-8601 instant with a zone, such as "2030-12-05T00:00:00Z"$/],
-    ['a bad plan name', 'i.yaml', 'description: ok\nkeys:\n  - key: qa\n    plan: gold\n', 4, 5, /^keys\[0\]\.plan is "gold", which is not allowed there; use one of "free", "pro", "business", "enterprise"$/],
-    ['a status a scenario cannot force', 't.yaml', 'description: ok\nsteps:\n  - answer: { status: 418 }\n', 3, 15, /^steps\[0\]\.answer\.status is 418, which is not allowed there; use one of 200, 201, 400, 401, 404, 410, 413, 415, 429, 500, 502, 503, 504$/],
-    ['a fault that does not exist', 'u.yaml', 'description: ok\nsteps:\n  - answer: { fault: crash }\n', 3, 15, /^steps\[0\]\.answer\.fault is "crash", which is not allowed there; use one of "reset", "empty", "truncate"$/],
-    ['a forced status with a bad Retry-After', 'v.yaml', 'description: ok\nsteps:\n  - answer: { status: 503, retryAfter: 0 }\n', 3, 28, /^steps\[0\]\.answer\.retryAfter must be >= 1$/],
-    ['an unknown key beside a forced status', 'x.yaml', 'description: ok\nsteps:\n  - answer: { status: 503, foo: 1 }\n', 3, 28, /^unknown key "foo" in steps\[0\]\.answer; the keys there are status, code, message, retryAfter$/],
-    ['an answer of no shape at all', 'w.yaml', 'description: ok\nsteps:\n  - answer: nrmal\n', 3, 5, /^steps\[0\]\.answer is not valid: "normal" for the usual answer, or a forced one/],
-    ['an unknown key in usage', 'j.yaml', 'description: ok\nusage:\n  - key: nobody\n    minute: full\n', 3, 5, /^usage names the key "nobody", which this server does not have; add it under keys, or write "\*" for every key$/],
-    ['a status the operation never answers', 'k.yaml', 'description: ok\nsteps:\n  - match: { operation: listPets }\n    answer: { status: 404 }\n', 4, 15, /^listPets never answers 404 \(its documented statuses are 200, 400, 401, 408, 414, 429, 431, 500, 502, 503, 504\); narrow the match or pick one of those$/],
+    [
+      'a bad duration',
+      'g.yaml',
+      'description: ok\nban:\n  duration: 5 minutes\n',
+      3,
+      3,
+      /^ban\.duration is not valid: a duration such as "250ms", "90s", "1m30s", "2h" or "1d", or a number of milliseconds$/,
+    ],
+    [
+      'a bad instant',
+      'h.yaml',
+      'description: ok\nclock:\n  start: tomorrow\n',
+      3,
+      3,
+      /^clock\.start is not valid: an ISO-8601 instant with a zone, such as "2030-12-05T00:00:00Z"$/,
+    ],
+    [
+      'a bad plan name',
+      'i.yaml',
+      'description: ok\nkeys:\n  - key: qa\n    plan: gold\n',
+      4,
+      5,
+      /^keys\[0\]\.plan is "gold", which is not allowed there; use one of "free", "pro", "business", "enterprise"$/,
+    ],
+    [
+      'a status a scenario cannot force',
+      't.yaml',
+      'description: ok\nsteps:\n  - answer: { status: 418 }\n',
+      3,
+      15,
+      /^steps\[0\]\.answer\.status is 418, which is not allowed there; use one of 200, 201, 400, 401, 404, 410, 413, 415, 429, 500, 502, 503, 504$/,
+    ],
+    [
+      'a fault that does not exist',
+      'u.yaml',
+      'description: ok\nsteps:\n  - answer: { fault: crash }\n',
+      3,
+      15,
+      /^steps\[0\]\.answer\.fault is "crash", which is not allowed there; use one of "reset", "empty", "truncate"$/,
+    ],
+    [
+      'a forced status with a bad Retry-After',
+      'v.yaml',
+      'description: ok\nsteps:\n  - answer: { status: 503, retryAfter: 0 }\n',
+      3,
+      28,
+      /^steps\[0\]\.answer\.retryAfter must be >= 1$/,
+    ],
+    [
+      'an unknown key beside a forced status',
+      'x.yaml',
+      'description: ok\nsteps:\n  - answer: { status: 503, foo: 1 }\n',
+      3,
+      28,
+      /^unknown key "foo" in steps\[0\]\.answer; the keys there are status, code, message, retryAfter$/,
+    ],
+    [
+      'an answer of no shape at all',
+      'w.yaml',
+      'description: ok\nsteps:\n  - answer: nrmal\n',
+      3,
+      5,
+      /^steps\[0\]\.answer is not valid: "normal" for the usual answer, or a forced one/,
+    ],
+    [
+      'an unknown key in usage',
+      'j.yaml',
+      'description: ok\nusage:\n  - key: nobody\n    minute: full\n',
+      3,
+      5,
+      /^usage names the key "nobody", which this server does not have; add it under keys, or write "\*" for every key$/,
+    ],
+    [
+      'a status the operation never answers',
+      'k.yaml',
+      'description: ok\nsteps:\n  - match: { operation: listPets }\n    answer: { status: 404 }\n',
+      4,
+      15,
+      /^listPets never answers 404 \(its documented statuses are 200, 400, 401, 408, 414, 429, 431, 500, 502, 503, 504\); narrow the match or pick one of those$/,
+    ],
     ['a JSON file', 'l.json', '{\n  "description": "ok",\n  "latency": { "min": "1s" }\n}\n', 3, 3, /^latency needs the key "max"$/],
     ['an empty file', 'm.yaml', '', 1, 1, /^the scenario must be an object$/],
-    ['a day that does not exist', 'q.yaml', 'description: ok\ndeprecation:\n  removalAt: "2030-02-30T00:00:00Z"\n', 3, 3, /^"2030-02-30T00:00:00Z" is not an instant that exists; write one such as "2030-12-05T00:00:00Z"$/],
-    ['a month that does not exist', 'r.yaml', 'description: ok\nclock:\n  start: "2030-13-05T00:00:00Z"\n', 3, 3, /^"2030-13-05T00:00:00Z" is not an instant that exists/],
-    ['an hour that does not exist', 's.yaml', 'description: ok\nclock:\n  start: "2030-12-05T24:30Z"\n', 3, 3, /^"2030-12-05T24:30Z" is not an instant that exists/],
-    ['a file name that is no scenario name', 'My Test.yaml', 'description: ok\n', 1, 1, /^the file name "My Test" is no scenario name \(lower-case letters, digits and -, as the admin API switches by it\); add "name: my-test" or rename the file$/],
-    ['empty data with a count', 'o.yaml', 'description: ok\ndata:\n  empty: true\n  count: 3\n', 3, 3, /^data\.empty cannot go with count or fixtures; keep one of them$/],
-    ['fixtures with a seed', 'p.yaml', 'description: ok\ndata:\n  seed: 1\n  fixtures: pets.json\n', 4, 3, /^data\.fixtures cannot go with seed or count; keep one of them$/],
-    ['a YAML alias bomb', 'bomb.yaml', 'description: ok\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d]\n', 3, 8, /^its aliases \(\*name\) expand to too many values \(an alias bomb\?\); write the values out, or use each anchor a few times only$/],
-    ['an alias of no anchor', 'alias.yaml', 'description: ok\nban:\n  after: *three\n', 3, 10, /^the alias \*three names no anchor \(&three\) defined before it$/],
+    [
+      'a day that does not exist',
+      'q.yaml',
+      'description: ok\ndeprecation:\n  removalAt: "2030-02-30T00:00:00Z"\n',
+      3,
+      3,
+      /^"2030-02-30T00:00:00Z" is not an instant that exists; write one such as "2030-12-05T00:00:00Z"$/,
+    ],
+    [
+      'a month that does not exist',
+      'r.yaml',
+      'description: ok\nclock:\n  start: "2030-13-05T00:00:00Z"\n',
+      3,
+      3,
+      /^"2030-13-05T00:00:00Z" is not an instant that exists/,
+    ],
+    [
+      'an hour that does not exist',
+      's.yaml',
+      'description: ok\nclock:\n  start: "2030-12-05T24:30Z"\n',
+      3,
+      3,
+      /^"2030-12-05T24:30Z" is not an instant that exists/,
+    ],
+    [
+      'a file name that is no scenario name',
+      'My Test.yaml',
+      'description: ok\n',
+      1,
+      1,
+      /^the file name "My Test" is no scenario name \(lower-case letters, digits and -, as the admin API switches by it\); add "name: my-test" or rename the file$/,
+    ],
+    [
+      'empty data with a count',
+      'o.yaml',
+      'description: ok\ndata:\n  empty: true\n  count: 3\n',
+      3,
+      3,
+      /^data\.empty cannot go with count or fixtures; keep one of them$/,
+    ],
+    [
+      'fixtures with a seed',
+      'p.yaml',
+      'description: ok\ndata:\n  seed: 1\n  fixtures: pets.json\n',
+      4,
+      3,
+      /^data\.fixtures cannot go with seed or count; keep one of them$/,
+    ],
+    [
+      'a YAML alias bomb',
+      'bomb.yaml',
+      'description: ok\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d]\n',
+      3,
+      8,
+      /^its aliases \(\*name\) expand to too many values \(an alias bomb\?\); write the values out, or use each anchor a few times only$/,
+    ],
+    [
+      'an alias of no anchor',
+      'alias.yaml',
+      'description: ok\nban:\n  after: *three\n',
+      3,
+      10,
+      /^the alias \*three names no anchor \(&three\) defined before it$/,
+    ],
     ['fixtures that cannot be read', 'n.yaml', 'description: ok\ndata:\n  fixtures: nope.json\n', 3, 3, /^cannot read .*nope\.json \(no such file\)$/],
   ])('%s: names the file, line and column, and what is wrong', (_what, name, text, line, col, message) => {
     const text2 = errorOf(name, text);
@@ -114,11 +256,15 @@ describe('a scenario file with a mistake', () => {
 
   it('an unknown name lists the shipped ones', () => {
     expect(() => loadScenario('nope')).toThrow(
-      `petstore-mock: unknown scenario "nope"; use one of ${shippedScenarios().map((s) => s.name).join(', ')}, or a path to a .yaml or .json scenario file (petstore-mock scenarios lists them).`,
+      `petstore-mock: unknown scenario "nope"; use one of ${shippedScenarios()
+        .map((s) => s.name)
+        .join(', ')}, or a path to a .yaml or .json scenario file (petstore-mock scenarios lists them).`,
     );
   });
 
   it('a missing file says so', () => {
-    expect(() => loadScenario('./missing.yaml')).toThrow('petstore-mock: cannot read the scenario file missing.yaml (no such file); check the path given to --scenario.');
+    expect(() => loadScenario('./missing.yaml')).toThrow(
+      'petstore-mock: cannot read the scenario file missing.yaml (no such file); check the path given to --scenario.',
+    );
   });
 });

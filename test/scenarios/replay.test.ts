@@ -40,7 +40,12 @@ describe('each shipped scenario, replayed over HTTP with the clock advanced', ()
 
   it('rate-limit-minute: 429 with Retry-After until the minute ends, then normal', async () => {
     const mock = await startWithTime(fakeTime(T0 + 30_000), { scenario: 'rate-limit-minute' });
-    for (const [key, limit] of [['demo-free', 60], ['demo-pro', 300], ['demo-business', 1000], ['demo-enterprise', 5000]] as const) {
+    for (const [key, limit] of [
+      ['demo-free', 60],
+      ['demo-pro', 300],
+      ['demo-business', 1000],
+      ['demo-enterprise', 5000],
+    ] as const) {
       const refused = await call(mock, '/v1/pets', { key });
       expect(refused.status).toBe(429);
       expect(refused.json.code).toBe('rate_limited');
@@ -143,7 +148,11 @@ describe('each shipped scenario, replayed over HTTP with the clock advanced', ()
 
   it('slow: every answer is delayed by a seeded latency between 100 ms and 1 s', async () => {
     const mock = await startWithTime(fakeTime(T0), { scenario: 'slow' });
-    const delays = () => Array.from({ length: 50 }, () => mock.engine.handle({ method: 'GET', path: '/v1/pets', query: 'limit=1', headers: { authorization: 'Bearer demo-pro' } }).delayMs ?? 0);
+    const delays = () =>
+      Array.from(
+        { length: 50 },
+        () => mock.engine.handle({ method: 'GET', path: '/v1/pets', query: 'limit=1', headers: { authorization: 'Bearer demo-pro' } }).delayMs ?? 0,
+      );
     const first = delays();
     expect(Math.min(...first)).toBeGreaterThanOrEqual(100);
     expect(Math.max(...first)).toBeLessThanOrEqual(1000);
@@ -195,7 +204,10 @@ describe('each shipped scenario, replayed over HTTP with the clock advanced', ()
     const first = await replay();
     expect(new Set(first)).toEqual(new Set([200, 500, 502, 503, 'dropped']));
     expect(first.filter((s) => s === 200).length).toBeGreaterThan(30);
-    const faults = mock.requests().filter((e) => e.fault).map((e) => e.fault);
+    const faults = mock
+      .requests()
+      .filter((e) => e.fault)
+      .map((e) => e.fault);
     expect(faults.length).toBe(first.filter((s) => s === 'dropped').length);
     expect(faults.every((f) => f === 'reset' || f === 'empty' || f === 'truncate')).toBe(true);
     mock.reset();
@@ -215,7 +227,12 @@ describe('each shipped scenario, replayed over HTTP with the clock advanced', ()
     expect(failed.headers.get('x-ratelimit-limit')).toBe('60');
     expect((await create('D')).json).toEqual({ id: 6, name: 'D', categoryId: 1 });
     expect(((await call(mock, '/v1/pets')).json as { name: string }[]).map((p) => p.name).slice(3)).toEqual(['A', 'B', 'D']);
-    expect(mock.requests().map((e) => [e.status, e.reason]).filter(([s]) => s === 503)).toEqual([[503, 'scenario create-fails-third, step 2: forced 503']]);
+    expect(
+      mock
+        .requests()
+        .map((e) => [e.status, e.reason])
+        .filter(([s]) => s === 503),
+    ).toEqual([[503, 'scenario create-fails-third, step 2: forced 503']]);
   });
 });
 

@@ -42,7 +42,8 @@ steps:
 
 describe('forced success answers', () => {
   it('answers the body the file gives, with the usual headers, and changes nothing in the store', async () => {
-    const mock = await mockWith(`description: a fixed list, then a fixed create
+    const mock = await mockWith(
+      `description: a fixed list, then a fixed create
 steps:
   - match: { operation: listPets }
     answer:
@@ -50,7 +51,9 @@ steps:
       body: [{ id: 7, name: Bonnie, categoryId: 2, status: sold }]
   - match: { operation: createPet }
     answer: { status: 201, body: { id: 9000, name: Clyde, categoryId: 2 } }
-`, 'fixed.yaml');
+`,
+      'fixed.yaml',
+    );
     const list = await call(mock, '/v1/pets');
     expect(list.status).toBe(200);
     expect(list.json).toEqual([{ id: 7, name: 'Bonnie', categoryId: 2, status: 'sold' }]);

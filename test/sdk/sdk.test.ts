@@ -137,7 +137,11 @@ describe('an SDK generated from the served OpenAPI document (openapi-typescript 
     expect(third.response.status).toBe(200);
     expect(sleeps).toEqual([60_000]);
     expect(mock().clock.now().toISOString()).toBe(new Date(T0 + 60_000).toISOString());
-    expect(mock().requests().map((e) => e.status)).toEqual([200, 200, 429, 200]);
+    expect(
+      mock()
+        .requests()
+        .map((e) => e.status),
+    ).toEqual([200, 200, 429, 200]);
   });
 
   it('backs off exponentially while the quota keeps running out, never waiting less than Retry-After', async () => {
@@ -150,7 +154,11 @@ describe('an SDK generated from the served OpenAPI document (openapi-typescript 
     expect(res.response.status).toBe(200);
     // max(Retry-After 60 s, 30 s × 2^n): 60 s, 60 s, 120 s, then 60 s × 2^3 = 240 s.
     expect(sleeps).toEqual([60_000, 60_000, 120_000, 240_000]);
-    expect(mock().requests().filter((e) => e.code === 'key_banned')).toEqual([]);
+    expect(
+      mock()
+        .requests()
+        .filter((e) => e.code === 'key_banned'),
+    ).toEqual([]);
   });
 
   it('honours a day-long Retry-After once the daily quota is spent', async () => {

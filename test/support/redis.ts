@@ -10,8 +10,11 @@ const BINARY = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p)
 /** Whether the Redis tests can run here; prints why not. In CI a missing redis-server fails the run. */
 export function redisAvailable(): boolean {
   if (BINARY) return true;
-  if (process.env.CI === 'true') throw new Error('petstore-mock tests: CI must run the Redis tests, and redis-server is missing; install Debian\'s redis-server.');
-  console.warn("petstore-mock tests: skipping the shared-state (Redis) tests: redis-server is not installed; install it with 'sudo apt-get install redis-server' to run them.");
+  if (process.env.CI === 'true')
+    throw new Error("petstore-mock tests: CI must run the Redis tests, and redis-server is missing; install Debian's redis-server.");
+  console.warn(
+    "petstore-mock tests: skipping the shared-state (Redis) tests: redis-server is not installed; install it with 'sudo apt-get install redis-server' to run them.",
+  );
   return false;
 }
 
@@ -48,7 +51,11 @@ export class TestRedis {
 
   /** Starts (or restarts) the server on its port, empty. */
   async launch(): Promise<void> {
-    const child = spawn(BINARY ?? 'redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      BINARY ?? 'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     this.child = child;
     await new Promise<void>((resolve, reject) => {
       let out = '';

@@ -7,7 +7,12 @@ import type { HeaderBag } from '../types.js';
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The compressed codings the mock reads, by their Content-Encoding names. */
-const CODINGS: ReadonlyMap<string, 'gzip' | 'deflate' | 'br'> = new Map([['gzip', 'gzip'], ['x-gzip', 'gzip'], ['deflate', 'deflate'], ['br', 'br']]);
+const CODINGS: ReadonlyMap<string, 'gzip' | 'deflate' | 'br'> = new Map([
+  ['gzip', 'gzip'],
+  ['x-gzip', 'gzip'],
+  ['deflate', 'deflate'],
+  ['br', 'br'],
+]);
 
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
@@ -28,7 +33,10 @@ function mediaTypeProblem(contentType: string | undefined, hasBody: boolean): st
   for (const param of params) {
     const [name = '', rawValue = ''] = param.split('=');
     if (name.trim().toLowerCase() !== 'charset') continue;
-    const value = rawValue.trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    const value = rawValue
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
     if (value !== 'utf-8' && value !== 'utf8') {
       return `The charset ${JSON.stringify(value.slice(0, 40))} is not supported; send UTF-8 JSON (charset=utf-8 or none).`;
     }
@@ -52,7 +60,11 @@ export function readJsonBody(headers: HeaderBag, body: Uint8Array | null | undef
   try {
     return parseJsonBody(bytes);
   } catch (error) {
-    if (error instanceof JsonLimitError) throw new MockError('invalid_json', `The body is past a limit of petstore-mock: ${error.message}. A NewPet needs only {"name": string, "categoryId": integer, "status"?: string}.`);
+    if (error instanceof JsonLimitError)
+      throw new MockError(
+        'invalid_json',
+        `The body is past a limit of petstore-mock: ${error.message}. A NewPet needs only {"name": string, "categoryId": integer, "status"?: string}.`,
+      );
     if (error instanceof JsonSyntaxError) throw new MockError('invalid_json', `The body is not valid JSON: ${error.message}.`);
     throw error;
   }
@@ -72,12 +84,18 @@ export function contentCodings(header: string | undefined): string[] {
     const coding = part.trim().toLowerCase();
     if (coding === '' || coding === 'identity') continue;
     if (!CODINGS.has(coding)) {
-      throw new MockError('unsupported_media_type', `The Content-Encoding ${JSON.stringify(coding.slice(0, 40))} is not supported; send the body uncompressed or as gzip, deflate or br.`);
+      throw new MockError(
+        'unsupported_media_type',
+        `The Content-Encoding ${JSON.stringify(coding.slice(0, 40))} is not supported; send the body uncompressed or as gzip, deflate or br.`,
+      );
     }
     codings.push(coding);
   }
   if (codings.length > MAX_CODINGS) {
-    throw new MockError('unsupported_media_type', `The Content-Encoding lists ${codings.length} compressions; petstore-mock undoes at most ${MAX_CODINGS}. Compress the body once.`);
+    throw new MockError(
+      'unsupported_media_type',
+      `The Content-Encoding lists ${codings.length} compressions; petstore-mock undoes at most ${MAX_CODINGS}. Compress the body once.`,
+    );
   }
   return codings;
 }

@@ -45,7 +45,8 @@ export function checkPets(items: readonly unknown[], source: string): Pet[] {
   const ids = new Set<number>();
   items.forEach((item, index) => {
     const where = `${source}: animal #${index + 1}`;
-    if (item === null || typeof item !== 'object' || Array.isArray(item) || item instanceof NonInteger) throw new FixtureError(`${where} is not a JSON object.`);
+    if (item === null || typeof item !== 'object' || Array.isArray(item) || item instanceof NonInteger)
+      throw new FixtureError(`${where} is not a JSON object.`);
     const { id, name, categoryId, status } = item as { id?: unknown; name?: unknown; categoryId?: unknown; status?: unknown };
     if (typeof name !== 'string') throw new FixtureError(`${where} needs a string "name".`);
     if (!(typeof categoryId === 'bigint' || (typeof categoryId === 'number' && Number.isInteger(categoryId)))) {

@@ -18,8 +18,14 @@ const H = {
   limit: header('Requests allowed in the reported window.', true, integer),
   remaining: header('Requests left in the reported window.', true, integer),
   reset: header('Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After.', true, integer),
-  retryAfter: header('Whole seconds to wait before retrying: to the reset, or to the end of a ban. Retrying after it never counts toward a ban.', true, { type: 'integer', minimum: 1 }),
-  retryAfterForced: header('Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay.', false, { type: 'integer', minimum: 1 }),
+  retryAfter: header('Whole seconds to wait before retrying: to the reset, or to the end of a ban. Retrying after it never counts toward a ban.', true, {
+    type: 'integer',
+    minimum: 1,
+  }),
+  retryAfterForced: header('Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay.', false, {
+    type: 'integer',
+    minimum: 1,
+  }),
   challenge: header('The bearer challenge.', true, text),
   location: header('The URL of the created animal.', true, text),
   deprecation: header('When the operation was deprecated (RFC 9745).', true, text),
@@ -56,7 +62,10 @@ function commonErrors(routed: Record<string, unknown>, unrouted: Record<string, 
     '431': errorResponse('The request headers are too large.', unrouted),
     '500': errorResponse('An internal error (or one forced by a scenario).', { ...routed, ...forcedRetry }),
     '502': errorResponse('A bad gateway (forced by a scenario).', { ...routed, ...forcedRetry }),
-    '503': errorResponse('The service is unavailable (forced by a scenario), holds its maximum of open connections (`too_many_connections`), or cannot reach the shared state of a replicated mock (`state_unavailable`, with Retry-After).', { ...routed, ...forcedRetry }),
+    '503': errorResponse(
+      'The service is unavailable (forced by a scenario), holds its maximum of open connections (`too_many_connections`), or cannot reach the shared state of a replicated mock (`state_unavailable`, with Retry-After).',
+      { ...routed, ...forcedRetry },
+    ),
     '504': errorResponse('A gateway timeout (forced by a scenario).', { ...routed, ...forcedRetry }),
   };
 }
@@ -66,8 +75,7 @@ export const openapiDocument = {
   info: {
     title: 'Animal Store API',
     version: '1.0.0',
-    description:
-      'An adoption store interface for browsing and managing individual animals, as served by petstore-mock.',
+    description: 'An adoption store interface for browsing and managing individual animals, as served by petstore-mock.',
     contact: { name: 'petstore-mock, a local mock of this API' },
     license: { name: 'MIT', identifier: 'MIT' },
   },
@@ -125,7 +133,10 @@ export const openapiDocument = {
           '400': errorResponse('The body lacks required fields or holds invalid values.', forcedRetry),
           '413': errorResponse('The body is larger than 1 MiB.', forcedRetry),
           '415': errorResponse('The body is not application/json, or its Content-Encoding is not one the mock can undo.', forcedRetry),
-          '507': errorResponse("The session's store is full (petstore-mock: `store_full`): it holds the most animals or bytes a session, or all sessions together, may create. Resetting the session empties it.", forcedRetry),
+          '507': errorResponse(
+            "The session's store is full (petstore-mock: `store_full`): it holds the most animals or bytes a session, or all sessions together, may create. Resetting the session empties it.",
+            forcedRetry,
+          ),
           ...commonErrors({}, {}),
         },
       },
@@ -135,8 +146,7 @@ export const openapiDocument = {
         operationId: 'getPet',
         tags: ['pets'],
         summary: 'Fetch one animal (deprecated)',
-        description:
-          'Deprecated; removed on 5 December 2030. Use `GET /pets` with the `status` filter instead.',
+        description: 'Deprecated; removed on 5 December 2030. Use `GET /pets` with the `status` filter instead.',
         deprecated: true,
         parameters: [
           {

@@ -46,7 +46,10 @@ export function schemaProblems(schemaName: 'Pet' | 'Pets', value: unknown): { pa
   const validate = getValidators().schema(schemaName);
   if (validate(value)) return [];
   return (validate.errors ?? []).map((error) => {
-    const path: (string | number)[] = error.instancePath.split('/').slice(1).map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
+    const path: (string | number)[] = error.instancePath
+      .split('/')
+      .slice(1)
+      .map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
     if (error.keyword === 'additionalProperties') path.push(String(error.params.additionalProperty));
     const where = path.length === 0 ? 'the body' : path.join('.');
     if (error.keyword === 'required') return { path, message: `${where} needs the field ${JSON.stringify(error.params.missingProperty)}` };
@@ -191,7 +194,10 @@ function readListQuery(rawQuery: string): ListQuery {
       if (seenLimit) throw queryError('limit', 'must be given at most once');
       seenLimit = true;
       if (!DIGITS.test(value) || Number(value) < LIMIT_BOUNDS.minimum || Number(value) > LIMIT_BOUNDS.maximum) {
-        throw queryError('limit', `must be a whole number from ${LIMIT_BOUNDS.minimum} to ${LIMIT_BOUNDS.maximum} written in decimal digits (default ${LIMIT_BOUNDS.default})`);
+        throw queryError(
+          'limit',
+          `must be a whole number from ${LIMIT_BOUNDS.minimum} to ${LIMIT_BOUNDS.maximum} written in decimal digits (default ${LIMIT_BOUNDS.default})`,
+        );
       }
       result.limit = Number(value);
     } else {
@@ -234,7 +240,11 @@ export function parsePetId(segment: string): number | bigint {
 
 function petIdError(text: string): MockError {
   const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
-  return new MockError('invalid_path_parameter', `The petId ${JSON.stringify(shown)} is not an int64 integer; use the numeric id of an animal from GET /v1/pets.`, {
-    details: [{ field: 'petId', message: 'must be an integer within int64' }],
-  });
+  return new MockError(
+    'invalid_path_parameter',
+    `The petId ${JSON.stringify(shown)} is not an int64 integer; use the numeric id of an animal from GET /v1/pets.`,
+    {
+      details: [{ field: 'petId', message: 'must be an integer within int64' }],
+    },
+  );
 }

@@ -16,7 +16,10 @@ const QUERY_KEY_VALUE = /(^|&)(api_key|apikey|api-key|key|token|access_token|aut
  */
 export function redactQuery(query: string): string {
   if (!QUERY_KEY.test(query)) return query;
-  return query.replace(QUERY_KEY_VALUE, (_all, sep: string, name: string, value: string) => `${sep}${name}=${encodeURIComponent(redactKey(safeDecode(value)))}`);
+  return query.replace(
+    QUERY_KEY_VALUE,
+    (_all, sep: string, name: string, value: string) => `${sep}${name}=${encodeURIComponent(redactKey(safeDecode(value)))}`,
+  );
 }
 
 function safeDecode(value: string): string {
@@ -60,9 +63,7 @@ function countHeader(rawHeaders: readonly string[] | undefined, name: string): n
 export function authenticate(headers: HeaderBag, rawHeaders: readonly string[] | undefined, keys: ReadonlyMap<string, KeyConfig>, query: string): AuthResult {
   const header = headers.authorization;
   if (header === undefined || header === '') {
-    const hint = QUERY_KEY.test(query)
-      ? ' Keys in the query string are not accepted; send the header instead.'
-      : '';
+    const hint = QUERY_KEY.test(query) ? ' Keys in the query string are not accepted; send the header instead.' : '';
     return fail('missing_api_key', `No API key was sent. Send the header "Authorization: Bearer <API_KEY>", for example Bearer demo-free.${hint}`, false);
   }
   if (Array.isArray(header) || countHeader(rawHeaders, 'authorization') > 1) {
@@ -70,7 +71,11 @@ export function authenticate(headers: HeaderBag, rawHeaders: readonly string[] |
   }
   const token = bearerToken(header);
   if (token === undefined) {
-    return fail('malformed_authorization', 'The Authorization header must be "Bearer <API_KEY>": the Bearer scheme and one key of letters, digits and -._~+/.', true);
+    return fail(
+      'malformed_authorization',
+      'The Authorization header must be "Bearer <API_KEY>": the Bearer scheme and one key of letters, digits and -._~+/.',
+      true,
+    );
   }
   const key = keys.get(token);
   if (!key) return fail('invalid_api_key', `The API key ${redactKey(token)} is not valid. Use one of the keys printed at start, such as demo-free.`, true);

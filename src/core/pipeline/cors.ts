@@ -2,8 +2,18 @@ import type { HeaderBag } from '../types.js';
 
 /** Headers a browser page may read from any answer. */
 const EXPOSED = [
-  'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After',
-  'Deprecation', 'Sunset', 'Link', 'Location', 'WWW-Authenticate', 'Allow', 'X-Mock-Session', 'X-Mock-Session-Evicted',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+  'Deprecation',
+  'Sunset',
+  'Link',
+  'Location',
+  'WWW-Authenticate',
+  'Allow',
+  'X-Mock-Session',
+  'X-Mock-Session-Evicted',
 ].join(', ');
 const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Content-Encoding', 'X-Mock-Session'];
 
@@ -21,7 +31,7 @@ export function isPreflight(method: string, headers: HeaderBag): boolean {
 /** The headers of a preflight answer; it needs no key. */
 export function preflightHeaders(allow: string, requestHeaders: HeaderBag): Record<string, string> {
   const asked = requestHeaders['access-control-request-headers'];
-  const askedList = (Array.isArray(asked) ? asked.join(',') : asked ?? '')
+  const askedList = (Array.isArray(asked) ? asked.join(',') : (asked ?? ''))
     .split(',')
     .map((h) => h.trim())
     .filter((h) => /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(h));

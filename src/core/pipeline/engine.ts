@@ -117,9 +117,10 @@ export class MockEngine implements ApiCore {
 
       if (where.kind === 'document' || where.kind === 'options') {
         ctx.report = world.limiter.peek(bucket, limits, now);
-        outcome = where.kind === 'document'
-          ? { status: 200, body: this.documentBody, reason: 'served the OpenAPI document' }
-          : { status: 204, headers: { Allow: where.allow }, reason: 'OPTIONS' };
+        outcome =
+          where.kind === 'document'
+            ? { status: 200, body: this.documentBody, reason: 'served the OpenAPI document' }
+            : { status: 204, headers: { Allow: where.allow }, reason: 'OPTIONS' };
         return this.finish(ctx, outcome);
       }
 
@@ -251,11 +252,17 @@ function withoutRetry(report: RateReport): RateReport {
 export function earlyError(where: Route, world: Pick<World, 'settings'>, now: number, auth: AuthResult): MockError | undefined {
   switch (where.kind) {
     case 'not-found':
-      return new MockError('route_not_found', 'No operation lives at this path. The API has GET and POST /v1/pets and GET /v1/pets/{petId}; paths are case-sensitive with no trailing slash.');
+      return new MockError(
+        'route_not_found',
+        'No operation lives at this path. The API has GET and POST /v1/pets and GET /v1/pets/{petId}; paths are case-sensitive with no trailing slash.',
+      );
     case 'method-not-allowed':
       return new MockError('method_not_allowed', `This path does not answer that method; it answers ${where.allow}.`, { headers: { Allow: where.allow } });
     case 'not-implemented':
-      return new MockError('not_implemented', 'petstore-mock does not implement store orders: the specification mentions them but does not define their method, path or payloads.');
+      return new MockError(
+        'not_implemented',
+        'petstore-mock does not implement store orders: the specification mentions them but does not define their method, path or payloads.',
+      );
     default:
       break;
   }
@@ -271,15 +278,22 @@ export function limitError(decision: Exclude<RateDecision, { outcome: 'allowed' 
   const retry = decision.report.retryAfter ?? 1;
   if (decision.outcome === 'banned') {
     const until = new Date(decision.bannedUntil).toISOString();
-    return new MockError('key_banned', `The API key ${key ? redactKey(key) : ''} is temporarily banned until ${until} for sending requests while rate limited. Retry after ${retry} s and back off exponentially.`);
+    return new MockError(
+      'key_banned',
+      `The API key ${key ? redactKey(key) : ''} is temporarily banned until ${until} for sending requests while rate limited. Retry after ${retry} s and back off exponentially.`,
+    );
   }
   const which = decision.window === 'minute' ? 'per-minute' : 'per-day';
-  return new MockError('rate_limited', `The ${which} rate limit of ${decision.report.limit} requests is used up. Retry after ${retry} s; requests sent while limited can get the key banned.`);
+  return new MockError(
+    'rate_limited',
+    `The ${which} rate limit of ${decision.report.limit} requests is used up. Retry after ${retry} s; requests sent while limited can get the key banned.`,
+  );
 }
 
 /** A scenario's forced answer: still a valid answer of the API, with the headers its status needs. */
 export function forcedOutcome(forced: ForcedAnswer, now: number): Outcome {
-  if (forced.body !== undefined) return { status: forced.status, body: forced.body, reason: forced.reason, headers: forced.location ? { Location: forced.location } : undefined };
+  if (forced.body !== undefined)
+    return { status: forced.status, body: forced.body, reason: forced.reason, headers: forced.location ? { Location: forced.location } : undefined };
   const code = forced.code ?? 'internal_error';
   const message = forced.message ?? `A scenario forced this ${forced.status} answer (${forced.reason}).`;
   const headers: Record<string, string> = {};
@@ -297,7 +311,13 @@ export function forcedOutcome(forced: ForcedAnswer, now: number): Outcome {
 
 export function toOutcome(error: unknown): Outcome {
   if (error instanceof MockError) {
-    return { status: error.status, body: errorBody(error.code, error.message, error.status, error.details), headers: error.headers, code: error.code, reason: error.message };
+    return {
+      status: error.status,
+      body: errorBody(error.code, error.message, error.status, error.details),
+      headers: error.headers,
+      code: error.code,
+      reason: error.message,
+    };
   }
   const message = internalErrorMessage(error);
   return { status: 500, body: errorBody('internal_error', message, 500), code: 'internal_error', reason: message };

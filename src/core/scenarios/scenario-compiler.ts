@@ -97,7 +97,14 @@ const DEFAULT_FORCED_CODES: Readonly<Record<number, ErrorCode>> = {
 };
 
 /** Codes of the admin API and of the mock's own sessions: no answer of the Animal Store API has them. */
-const NOT_API_CODES: ReadonlySet<string> = new Set(['admin_invalid_request', 'admin_unauthorized', 'admin_host_forbidden', 'scenario_invalid', 'invalid_session', 'too_many_connections']);
+const NOT_API_CODES: ReadonlySet<string> = new Set([
+  'admin_invalid_request',
+  'admin_unauthorized',
+  'admin_host_forbidden',
+  'scenario_invalid',
+  'invalid_session',
+  'too_many_connections',
+]);
 
 const { paths } = openapiDocument;
 /** Each operation with a concrete path to test patterns on and the statuses the document declares for it. */
@@ -119,7 +126,10 @@ export function compileScenario(spec: ScenarioSpec, name: string, ctx: CompileCo
   const byKey = new Map(keys.map((k) => [k.key, k]));
   const usage = (spec.usage ?? []).flatMap((line, i) => {
     if (line.key !== '*' && !byKey.has(line.key)) {
-      throw new ScenarioSpecError(['usage', i, 'key'], `usage names the key ${JSON.stringify(line.key)}, which this server does not have; add it under keys, or write "*" for every key`);
+      throw new ScenarioSpecError(
+        ['usage', i, 'key'],
+        `usage names the key ${JSON.stringify(line.key)}, which this server does not have; add it under keys, or write "*" for every key`,
+      );
     }
     const targets = line.key === '*' ? keys : [byKey.get(line.key) as KeyConfig];
     return targets.map((key) => ({
@@ -198,7 +208,7 @@ function compileRuntime(spec: ScenarioSpec, name: string, keys: ReadonlySet<stri
     if (all[i - 1]?.times === 'forever') {
       throw new ScenarioSpecError(['steps', i], `this step never runs: step ${i} before it answers forever; remove it, or give step ${i} a number of times`);
     }
-    return { match, times: step.times === 'forever' ? Infinity : step.times ?? 1, answer: compileAnswer(step.answer, match, ['steps', i, 'answer']) };
+    return { match, times: step.times === 'forever' ? Infinity : (step.times ?? 1), answer: compileAnswer(step.answer, match, ['steps', i, 'answer']) };
   });
   const chaosMatch = compileMatch(spec.chaos?.match, keys, ['chaos', 'match']);
   const chaos = spec.chaos && {
@@ -227,7 +237,10 @@ function compileLatency(latency: ScenarioSpec['latency']): { minMs: number; maxM
 
 function compileMatch(match: MatchSpec | undefined, keys: ReadonlySet<string>, where: (string | number)[]): CompiledMatch {
   if (match?.key !== undefined && !keys.has(match.key)) {
-    throw new ScenarioSpecError([...where, 'key'], `match names the key ${JSON.stringify(match.key)}, which this server does not have, so the step would never run; add it under keys`);
+    throw new ScenarioSpecError(
+      [...where, 'key'],
+      `match names the key ${JSON.stringify(match.key)}, which this server does not have, so the step would never run; add it under keys`,
+    );
   }
   const pattern = match?.path === undefined ? undefined : pathPattern(match.path);
   const operations = OPERATIONS.filter(
@@ -245,13 +258,19 @@ function compileMatch(match: MatchSpec | undefined, keys: ReadonlySet<string>, w
 
 /** `/v1/pets/*` style: `*` stands for one whole path segment. */
 function pathPattern(path: string): RegExp {
-  const source = path.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+');
+  const source = path
+    .split('*')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^/]+');
   return new RegExp(`^${source}$`);
 }
 
 function compileAnswer(answer: AnswerSpec, match: CompiledMatch, where: (string | number)[]): CompiledAnswer {
   if (match.operations.size === 0) {
-    throw new ScenarioSpecError(where.slice(0, -1), 'this match fits no operation of the API (GET /v1/pets, POST /v1/pets, GET /v1/pets/{petId}); check operation, method and path');
+    throw new ScenarioSpecError(
+      where.slice(0, -1),
+      'this match fits no operation of the API (GET /v1/pets, POST /v1/pets, GET /v1/pets/{petId}); check operation, method and path',
+    );
   }
   if (answer === 'normal') return { kind: 'normal' };
   if ('fault' in answer) return { kind: 'fault', fault: answer.fault };
@@ -259,14 +278,22 @@ function compileAnswer(answer: AnswerSpec, match: CompiledMatch, where: (string 
   for (const op of OPERATIONS) {
     if (!match.operations.has(op.id)) continue;
     if (!op.statuses.includes(String(answer.status))) {
-      throw new ScenarioSpecError([...where, 'status'], `${op.id} never answers ${answer.status} (its documented statuses are ${op.statuses.join(', ')}); narrow the match or pick one of those`);
+      throw new ScenarioSpecError(
+        [...where, 'status'],
+        `${op.id} never answers ${answer.status} (its documented statuses are ${op.statuses.join(', ')}); narrow the match or pick one of those`,
+      );
     }
   }
   const code = answer.code ?? DEFAULT_FORCED_CODES[answer.status];
   const entry = code === undefined ? undefined : (ERROR_CATALOGUE as Record<string, { status: number } | undefined>)[code];
   if (code === undefined || !entry || entry.status !== answer.status || NOT_API_CODES.has(code)) {
-    const fitting = Object.entries(ERROR_CATALOGUE).filter(([c, v]) => v.status === answer.status && !NOT_API_CODES.has(c)).map(([c]) => c);
-    const given = code === undefined ? `status ${answer.status} has no default code; name one with "code"` : `the code ${JSON.stringify(code)} is not one of the catalogue's codes for ${answer.status}`;
+    const fitting = Object.entries(ERROR_CATALOGUE)
+      .filter(([c, v]) => v.status === answer.status && !NOT_API_CODES.has(c))
+      .map(([c]) => c);
+    const given =
+      code === undefined
+        ? `status ${answer.status} has no default code; name one with "code"`
+        : `the code ${JSON.stringify(code)} is not one of the catalogue's codes for ${answer.status}`;
     throw new ScenarioSpecError([...where, 'code'], `${given}: ${fitting.join(', ')}`);
   }
   const compiled: Extract<CompiledAnswer, { kind: 'error' }> = { kind: 'error', status: answer.status, code: code as ErrorCode };
@@ -283,12 +310,18 @@ function compileSuccess(answer: { status: number; body: unknown }, match: Compil
   for (const op of OPERATIONS) {
     if (!match.operations.has(op.id)) continue;
     if (op.success.status !== answer.status) {
-      throw new ScenarioSpecError([...where, 'status'], `${op.id} answers success with ${op.success.status}, not ${answer.status}; narrow the match or use ${op.success.status}`);
+      throw new ScenarioSpecError(
+        [...where, 'status'],
+        `${op.id} answers success with ${op.success.status}, not ${answer.status}; narrow the match or use ${op.success.status}`,
+      );
     }
     const [problem] = schemaProblems(op.success.schema, answer.body);
     if (problem) {
       const what = op.success.schema === 'Pets' ? 'a list of animals ({id, name, categoryId, status?})' : 'one animal ({id, name, categoryId, status?})';
-      throw new ScenarioSpecError([...where, 'body', ...problem.path], `the forced body is not what ${op.id} answers: ${problem.message}; ${op.id} answers ${what}`);
+      throw new ScenarioSpecError(
+        [...where, 'body', ...problem.path],
+        `the forced body is not what ${op.id} answers: ${problem.message}; ${op.id} answers ${what}`,
+      );
     }
   }
   const compiled: CompiledAnswer = { kind: 'success', status: answer.status, body: JSON.stringify(answer.body) };

@@ -38,11 +38,20 @@ export function pickError(all: readonly ErrorObject[]): { path: Path; message: s
   if (deepest === undefined) return undefined;
   const unknown = errors.find((e) => e.keyword === 'additionalProperties');
   const chosen = unknown && depth(unknown) >= depth(deepest) - 1 ? unknown : deepest;
-  const path = chosen.instancePath.split('/').slice(1).map((part) => {
-    const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
-    return /^\d+$/.test(key) ? Number(key) : key;
-  });
-  const where = path.length === 0 ? 'the scenario' : path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').replace(/^\./, '');
+  const path = chosen.instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => {
+      const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+      return /^\d+$/.test(key) ? Number(key) : key;
+    });
+  const where =
+    path.length === 0
+      ? 'the scenario'
+      : path
+          .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
+          .join('')
+          .replace(/^\./, '');
   if (chosen.keyword === 'additionalProperties') {
     const key = String((chosen.params as { additionalProperty: string }).additionalProperty);
     const allowed = Object.keys((chosen.parentSchema as { properties?: object } | undefined)?.properties ?? {}).filter((k) => k !== '$schema');
@@ -62,7 +71,11 @@ export function pickError(all: readonly ErrorObject[]): { path: Path; message: s
   }
   if (chosen.keyword === 'enum') {
     // Every shape's values for this place: a status 418 is told of the success statuses too.
-    const values = new Set(all.filter((e) => e.keyword === 'enum' && e.instancePath === chosen.instancePath).flatMap((e) => (e.params as { allowedValues: unknown[] }).allowedValues));
+    const values = new Set(
+      all
+        .filter((e) => e.keyword === 'enum' && e.instancePath === chosen.instancePath)
+        .flatMap((e) => (e.params as { allowedValues: unknown[] }).allowedValues),
+    );
     const sorted = [...values].every((v) => typeof v === 'number') ? [...values].sort((x, y) => Number(x) - Number(y)) : [...values];
     const allowed = sorted.map((v) => JSON.stringify(v)).join(', ');
     // The value given is there when Ajv runs verbose, as both loaders do.
@@ -71,7 +84,10 @@ export function pickError(all: readonly ErrorObject[]): { path: Path; message: s
   }
   if (chosen.keyword === 'pattern') {
     const description = (chosen.parentSchema as { description?: string } | undefined)?.description;
-    return { path, message: `${where} is not valid${description ? `: ${lowerFirst(description)}` : ` (must match ${(chosen.params as { pattern: string }).pattern})`}` };
+    return {
+      path,
+      message: `${where} is not valid${description ? `: ${lowerFirst(description)}` : ` (must match ${(chosen.params as { pattern: string }).pattern})`}`,
+    };
   }
   return { path, message: `${where} ${chosen.message ?? 'is not valid'}` };
 }

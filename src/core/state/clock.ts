@@ -87,7 +87,9 @@ export class VirtualClock {
    */
   set(instantMs: number): void {
     if (!isValidInstant(instantMs)) {
-      throw new RangeError(named(`the clock cannot be set to ${instantMs} ms; it holds instants within ±${MAX_INSTANT_MS} ms of 1970 (years -271821 to 275760).`));
+      throw new RangeError(
+        named(`the clock cannot be set to ${instantMs} ms; it holds instants within ±${MAX_INSTANT_MS} ms of 1970 (years -271821 to 275760).`),
+      );
     }
     if (this.frozenAt !== undefined) this.frozenAt = instantMs;
     else this.offsetMs = instantMs - this.realNow();
@@ -138,7 +140,13 @@ export function parseInstant(text: string): number | undefined {
   // setUTCFullYear, not Date.UTC: Date.UTC reads the years 0 to 99 as 1900 to 1999.
   fields.setUTCFullYear(year, month - 1, day);
   fields.setUTCHours(hour, minute, second);
-  const exists = fields.getUTCFullYear() === year && fields.getUTCMonth() === month - 1 && fields.getUTCDate() === day && fields.getUTCHours() === hour && fields.getUTCMinutes() === minute && fields.getUTCSeconds() === second;
+  const exists =
+    fields.getUTCFullYear() === year &&
+    fields.getUTCMonth() === month - 1 &&
+    fields.getUTCDate() === day &&
+    fields.getUTCHours() === hour &&
+    fields.getUTCMinutes() === minute &&
+    fields.getUTCSeconds() === second;
   const ms = Date.parse(text);
   return exists && isValidInstant(ms) ? ms : undefined;
 }

@@ -63,7 +63,8 @@ export function captureDetails(req: CoreRequest, headers: Record<string, string>
   } else if (req.body && req.body.length > 0) {
     request.bodyBytes = req.body.length;
     const encoding = req.headers['content-encoding'];
-    if (typeof encoding === 'string' && !['', 'identity'].includes(encoding.trim().toLowerCase())) request.body = `(${req.body.length} bytes, ${encoding.trim()})`;
+    if (typeof encoding === 'string' && !['', 'identity'].includes(encoding.trim().toLowerCase()))
+      request.body = `(${req.body.length} bytes, ${encoding.trim()})`;
     else Object.assign(request, boundText(req.body));
   }
   const response: JournalMessage = { headers: { ...headers } };

@@ -37,7 +37,10 @@ export class JournalFilterError extends UserError {}
 export const FILTER_FIELDS = ['method', 'path', 'status', 'code', 'key', 'since'] as const;
 
 function wildcard(pattern: string): RegExp {
-  const source = pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const source = pattern
+    .split('*')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
   return new RegExp(`^${source}$`);
 }
 
@@ -53,7 +56,10 @@ function statusTest(value: number | string): (status: number) => boolean {
 
 function instantOf(value: Date | string | number): number {
   const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : (parseInstant(value) ?? NaN);
-  if (!Number.isFinite(ms)) throw new JournalFilterError(`the journal filter since must be an ISO-8601 instant such as 2030-12-05T00:00:00Z (or a Date), not ${JSON.stringify(String(value).slice(0, 40))}.`);
+  if (!Number.isFinite(ms))
+    throw new JournalFilterError(
+      `the journal filter since must be an ISO-8601 instant such as 2030-12-05T00:00:00Z (or a Date), not ${JSON.stringify(String(value).slice(0, 40))}.`,
+    );
   return ms;
 }
 
@@ -128,11 +134,21 @@ export function verifyEntries(entries: readonly JournalEntry[], filter: JournalF
   const matching = entries.filter((e) => query.matches(e));
   const { atLeast, atMost } = typeof count === 'number' ? { atLeast: count, atMost: count } : count;
   if ((atLeast === undefined || matching.length >= atLeast) && (atMost === undefined || matching.length <= atMost)) return matching;
-  const wanted = atLeast === atMost ? `exactly ${atLeast}` : [atLeast !== undefined ? `at least ${atLeast}` : '', atMost !== undefined ? `at most ${atMost}` : ''].filter(Boolean).join(' and ');
+  const wanted =
+    atLeast === atMost
+      ? `exactly ${atLeast}`
+      : [atLeast !== undefined ? `at least ${atLeast}` : '', atMost !== undefined ? `at most ${atMost}` : ''].filter(Boolean).join(' and ');
   const near = entries.filter((e) => query.nearMiss(e));
-  const lines = [named(`expected ${wanted} request${(atMost ?? atLeast) === 1 && (atLeast ?? 1) === 1 ? '' : 's'} matching ${query.describe()}, but the journal has ${matching.length}.`)];
+  const lines = [
+    named(
+      `expected ${wanted} request${(atMost ?? atLeast) === 1 && (atLeast ?? 1) === 1 ? '' : 's'} matching ${query.describe()}, but the journal has ${matching.length}.`,
+    ),
+  ];
   lines.push(...section('Matching', matching), ...section('Near misses (one criterion off)', near));
-  if (matching.length === 0 && near.length === 0) lines.push(`The journal holds ${entries.length} request${entries.length === 1 ? '' : 's'}; check the filter, the session (X-Mock-Session) and that the requests reached this mock.`);
+  if (matching.length === 0 && near.length === 0)
+    lines.push(
+      `The journal holds ${entries.length} request${entries.length === 1 ? '' : 's'}; check the filter, the session (X-Mock-Session) and that the requests reached this mock.`,
+    );
   throw new Error(lines.join('\n'));
 }
 

@@ -75,7 +75,16 @@ export class RateLimiter {
       // Anonymous clients are tracked by address; the map must not grow without bound.
       if (this.buckets.size >= MAX_BUCKETS) this.buckets.delete(this.buckets.keys().next().value as string);
       // No window yet (NaN equals none), no wait and no ban: 0 would be an instant in 1970, in force for a clock before it.
-      bucket = { minuteWindow: NaN, minuteCount: 0, dayWindow: NaN, dayCount: 0, waitFrom: -Infinity, waitUntil: -Infinity, counted: 0, bannedUntil: -Infinity };
+      bucket = {
+        minuteWindow: NaN,
+        minuteCount: 0,
+        dayWindow: NaN,
+        dayCount: 0,
+        waitFrom: -Infinity,
+        waitUntil: -Infinity,
+        counted: 0,
+        bannedUntil: -Infinity,
+      };
       this.buckets.set(id, bucket);
     }
     const minuteWindow = Math.floor(now / MINUTE_MS);

@@ -29,7 +29,7 @@ export class BaseData {
     const cacheKey = status ? `${status}:${limit}` : `:${limit}`;
     let body = this.bodies.get(cacheKey);
     if (body === undefined) {
-      body = `[${(status ? this.byStatus.get(status) ?? [] : this.all).slice(0, limit).map(petJson).join(',')}]`;
+      body = `[${(status ? (this.byStatus.get(status) ?? []) : this.all).slice(0, limit).map(petJson).join(',')}]`;
       this.bodies.set(cacheKey, body);
     }
     return body;
@@ -148,9 +148,10 @@ export class PetStore {
     this.checkRoom(bytes);
     // A name read from a body may be a view into the whole body's text.
     const name = ownString(input.name);
-    const pet: Pet = input.status === undefined
-      ? { id: this.nextId, name, categoryId: input.categoryId }
-      : { id: this.nextId, name, categoryId: input.categoryId, status: input.status };
+    const pet: Pet =
+      input.status === undefined
+        ? { id: this.nextId, name, categoryId: input.categoryId }
+        : { id: this.nextId, name, categoryId: input.categoryId, status: input.status };
     this.nextId++;
     this.created.push(pet);
     if (pet.status) this.createdByStatus.get(pet.status)?.push(pet);
@@ -163,13 +164,28 @@ export class PetStore {
   private checkRoom(bytes: number): void {
     const reset = 'POST /__admin/reset (with this X-Mock-Session) or reset() in the library empties it';
     if (!Number.isSafeInteger(this.nextId)) {
-      throw new MockError('store_full', named(`this session's store has no id left: the next would pass 2^53 - 1, the largest id a JSON client reads exactly. Start from fixtures with smaller ids; ${reset}.`));
+      throw new MockError(
+        'store_full',
+        named(
+          `this session's store has no id left: the next would pass 2^53 - 1, the largest id a JSON client reads exactly. Start from fixtures with smaller ids; ${reset}.`,
+        ),
+      );
     }
     if (this.created.length >= this.limits.maxCreated || this.createdBytes + bytes > this.limits.maxCreatedBytes) {
-      throw new MockError('store_full', named(`this session's store is full: a session may create ${this.limits.maxCreated} animals holding ${this.limits.maxCreatedBytes / 1024 / 1024} MiB; ${reset}.`));
+      throw new MockError(
+        'store_full',
+        named(
+          `this session's store is full: a session may create ${this.limits.maxCreated} animals holding ${this.limits.maxCreatedBytes / 1024 / 1024} MiB; ${reset}.`,
+        ),
+      );
     }
     if (!this.limits.created.fits(bytes)) {
-      throw new MockError('store_full', named(`the animals created in all sessions together hold the ${Math.round(this.limits.created.limit / 1024 / 1024)} MiB this server allows; reset sessions you no longer need (${reset}).`));
+      throw new MockError(
+        'store_full',
+        named(
+          `the animals created in all sessions together hold the ${Math.round(this.limits.created.limit / 1024 / 1024)} MiB this server allows; reset sessions you no longer need (${reset}).`,
+        ),
+      );
     }
   }
 
@@ -187,8 +203,8 @@ export class PetStore {
 
   /** The first `limit` animals in id order, optionally only those with `status`. */
   list(limit: number, status?: PetStatus): Pet[] {
-    const first = status ? this.base.byStatus.get(status) ?? [] : this.base.all;
-    const second = status ? this.createdByStatus.get(status) ?? [] : this.created;
+    const first = status ? (this.base.byStatus.get(status) ?? []) : this.base.all;
+    const second = status ? (this.createdByStatus.get(status) ?? []) : this.created;
     const out = first.slice(0, limit);
     if (out.length < limit) out.push(...second.slice(0, limit - out.length));
     return out;
@@ -196,7 +212,7 @@ export class PetStore {
 
   /** The serialised body of `list(limit, status)`, cached until the store changes. */
   listBody(limit: number, status?: PetStatus): string {
-    const inBase = status ? this.base.byStatus.get(status)?.length ?? 0 : this.base.all.length;
+    const inBase = status ? (this.base.byStatus.get(status)?.length ?? 0) : this.base.all.length;
     if (this.created.length === 0 || inBase >= limit) return this.base.listBody(limit, status);
     const cacheKey = status ? `${status}:${limit}` : `:${limit}`;
     const cached = this.bodies.get(cacheKey);
