@@ -3,6 +3,8 @@
 import type { JournalEntry } from './core/state/journal.js';
 import type { KeyConfig, Pet } from './core/types.js';
 import type { ReloadReport } from './files/live-reload.js';
+import type { AdminState } from './core/state/backend.js';
+import type { HttpOptions } from './http/options.js';
 
 /** Options of `startMock` (and of the CLI, which maps its flags onto them). */
 export interface MockOptions {
@@ -71,4 +73,17 @@ export interface SharedFetchOptions extends Omit<FetchHandlerOptions, 'now'> {
   statePrefix?: string;
   /** How long a Redis command may take before the answer is a 503 (1000 ms by default). */
   stateTimeoutMs?: number;
+}
+
+/** The HTTP server's options from the library's, with the library's defaults (127.0.0.1, a free port). */
+export function serverOptions(options: MockOptions, admin: AdminState): HttpOptions {
+  return {
+    port: options.port ?? 0,
+    host: options.host ?? '127.0.0.1',
+    adminToken: options.adminToken,
+    allowHosts: options.allowHosts,
+    maxConnections: options.maxConnections,
+    admin,
+    logStats: options.logStats,
+  };
 }

@@ -10,6 +10,7 @@ import { listen, type RunningServer } from './http/server.js';
 import { memoryAdmin, type AdminState } from './core/state/backend.js';
 import { sharedFetchHandler, startShared, type SharedFetchHandler, type SharedRunningMock } from './shared-mock.js';
 import type { FetchHandlerOptions, MockOptions, SharedFetchOptions, SharedMockOptions } from './library-options.js';
+import { serverOptions } from './library-options.js';
 import { prepareHost } from './files/host-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
 import { reloadSessions, watchFiles, type ReloadReport } from './files/live-reload.js';
@@ -94,15 +95,7 @@ export async function startMock(options: MockOptions | SharedMockOptions = {}): 
   const { engine, keys, admin, session, reload, stop } = createCore(options);
   let running: RunningServer;
   try {
-    running = await listen(engine, {
-      port: options.port ?? 0,
-      host: options.host ?? '127.0.0.1',
-      adminToken: options.adminToken,
-      allowHosts: options.allowHosts,
-      maxConnections: options.maxConnections,
-      admin,
-      logStats: options.logStats,
-    });
+    running = await listen(engine, serverOptions(options, admin));
   } catch (error) {
     stop();
     throw error;

@@ -12,6 +12,7 @@ import { listen } from './http/server.js';
 import { prepareHost } from './files/host-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
 import type { SharedFetchOptions, SharedMockOptions } from './library-options.js';
+import { serverOptions } from './library-options.js';
 import { checkOptions } from './mock-options.js';
 import { MockError, UserError, renderError } from './core/errors.js';
 import { setRateHeaders } from './core/state/limiter.js';
@@ -121,15 +122,7 @@ export async function startShared(options: SharedMockOptions): Promise<SharedRun
   const state = (): Promise<SharedState> => Promise.resolve(shared);
   let running;
   try {
-    running = await listen(shared.engine, {
-      port: options.port ?? 0,
-      host: options.host ?? '127.0.0.1',
-      adminToken: options.adminToken,
-      allowHosts: options.allowHosts,
-      maxConnections: options.maxConnections,
-      admin: shared.admin,
-      logStats: options.logStats,
-    });
+    running = await listen(shared.engine, serverOptions(options, shared.admin));
   } catch (error) {
     await shared.close();
     throw error;

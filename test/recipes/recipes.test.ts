@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT, userProject } from './project.js';
 import { at } from '../support/checked.js';
+import { freePort } from '../support/ports.js';
 
 const exec = promisify(execFile);
 const recipes = readFileSync(join(ROOT, 'docs/recipes.md'), 'utf8');
@@ -25,18 +25,6 @@ afterAll(() => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
-
-/** A port free right now on 127.0.0.1. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function refused(url: string): Promise<boolean> {
   try {

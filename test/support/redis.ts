@@ -3,7 +3,7 @@
 // it), the Redis tests are skipped with the reason printed; in CI they must run.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from './ports.js';
 
 const BINARY = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => existsSync(p));
 
@@ -16,17 +16,6 @@ export function redisAvailable(): boolean {
     "petstore-mock tests: skipping the shared-state (Redis) tests: redis-server is not installed; install it with 'sudo apt-get install redis-server' to run them.",
   );
   return false;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A redis-server this test file owns. */

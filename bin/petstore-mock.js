@@ -1,0 +1,16 @@
+#!/usr/bin/env node
+// The command `petstore-mock`. An installed package ships dist/; a clone of the repository has
+// none until it is built (installing runs no build script, so that installing the package
+// announces none), so the first start in a clone builds it here, printing only on stderr: stdout
+// carries the ready line harnesses read.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cli = new URL('../dist/cli.js', import.meta.url);
+if (!existsSync(cli) && existsSync(new URL('../scripts/build.mjs', import.meta.url))) {
+  process.stderr.write('petstore-mock: building dist/ first (a clone of the repository, not yet built)\n');
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: ['ignore', 2, 2] });
+}
+await import(cli.href);
