@@ -124,12 +124,17 @@ export function cpuMs(pid) {
  * Runs autocannon as its own process on the load core against one server and returns what it
  * measured, plus the server's CPU time per answered request.
  */
-export async function load(port, pid, { path, method = 'GET', body, connections = 50, seconds = 4 }) {
+export async function load(port, pid, { path, method = 'GET', body, connections = 50, seconds = 4, resetEveryMs }) {
   const args = [AUTOCANNON, '--json', '-n', '-c', String(connections), '-d', String(seconds), '-m', method, '-H', `Authorization=${AUTH}`];
   if (body !== undefined) args.push('-H', 'Content-Type=application/json', '-b', body);
   args.push(`http://127.0.0.1:${port}${path}`);
   const [command, commandArgs] = pinned(LOAD_CORE, process.execPath, args);
   const cpuBefore = cpuMs(pid);
+  const resets = resetEveryMs
+    ? setInterval(() => {
+        fetch(`http://127.0.0.1:${port}/__admin/reset`, { method: 'POST', headers: { 'content-type': 'application/json' } }).catch(() => undefined);
+      }, resetEveryMs)
+    : undefined;
   const out = await new Promise((resolve, reject) => {
     const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'ignore'] });
     let text = '';
@@ -137,6 +142,7 @@ export async function load(port, pid, { path, method = 'GET', body, connections 
     child.once('error', reject);
     child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`autocannon exited with ${code}`))));
   });
+  clearInterval(resets);
   const cpu = cpuMs(pid) - cpuBefore;
   const result = JSON.parse(out);
   const answered = result['2xx'] + result.non2xx;

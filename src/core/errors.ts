@@ -68,7 +68,12 @@ export class MockError extends Error {
   readonly headers?: Record<string, string>;
 
   constructor(code: ErrorCode, message: string, options: { details?: ErrorDetail[]; headers?: Record<string, string>; status?: number } = {}) {
+    // A MockError is an answer, not a bug: nobody reads its stack, and capturing one cost more than
+    // the rest of a refusal (every 429 of a flood, every 507 of a full store).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.name = 'MockError';
     this.code = code;
     this.status = options.status ?? ERROR_CATALOGUE[code].status;
