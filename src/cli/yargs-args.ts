@@ -3,6 +3,7 @@ import { VERSION } from './messages.js';
 import { OPTIONS, choiceMistake, defaultValue, isChoice, type Option, type RawArgs } from './options.js';
 import { UsageError, startFromArgs } from './start.js';
 import { usageMistake } from './usage-mistakes.js';
+import { runVerifyCommand, verifyOptions } from './verify-command.js';
 
 /**
  * A value a choice option does not take, found while yargs parsed: yargs hands the error of a
@@ -88,6 +89,7 @@ export async function runYargs(args: readonly string[]): Promise<void> {
       const width = Math.max(...list.map((s) => s.name.length));
       process.stdout.write(list.map((s) => `${s.name.padEnd(width)}  ${s.description}`).join('\n') + '\n');
     })
+    .command('verify <base-url>', 'Check a deployment of the API against the specification (docs/verify.md)', verifyOptions, runVerifyCommand)
     .command('$0', 'Start the mock server', serverOptions, async (argv) => {
       await startFromArgs(toRawArgs(argv));
     })
@@ -97,6 +99,7 @@ export async function runYargs(args: readonly string[]): Promise<void> {
     .example('$0 --scenario my-scenario.yaml --watch', 'Replay a scenario file, reloading it on every save')
     .example('$0 --key ci-key:enterprise:100000:10000000', 'Add a key with custom limits')
     .example('$0 --fixtures db.json', 'Serve the animals of a json-server db.json')
+    .example('$0 verify https://staging.example.com/v1 --key "$KEY" --read-only', 'Check staging against the specification, sending no POST')
     .example('$0 --state redis://127.0.0.1:6379/0', 'One replica of a deployment sharing its state in Redis')
     .strict()
     .version(VERSION)

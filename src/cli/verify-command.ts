@@ -1,0 +1,38 @@
+// The `verify` subcommand as yargs declares it. Only the declaration lives here: the runner loads
+// when the command runs, so neither a server start nor `--help` pays for it.
+import type { Argv } from 'yargs';
+import { UsageError } from './start.js';
+
+/** The options of `petstore-mock verify BASE_URL`. */
+export function verifyOptions<T>(y: Argv<T>) {
+  return y
+    .positional('base-url', { type: 'string', describe: 'The API base URL, ending in /v1 (e.g. https://staging.example.com/v1)' })
+    .option('key', { type: 'string', requiresArg: true, describe: 'The API key to send as a bearer token (never printed)' })
+    .option('read-only', { type: 'boolean', default: false, describe: 'Send no POST: skip the create rules' })
+    .option('rate-limits', { type: 'boolean', default: false, describe: 'Also exhaust the quota to check 429, Retry-After and no ban (waits as told)' })
+    .option('max-requests', { type: 'string', requiresArg: true, default: '60', describe: 'The most requests to send, retries included' })
+    .option('reporter', { choices: ['pretty', 'json', 'junit'] as const, requiresArg: true, default: 'pretty' as const, describe: 'How to print the report' });
+}
+
+/** Runs `verify` with what yargs parsed; sets the exit code (0 all hold, 1 a rule fails, 2 could not run). */
+export async function runVerifyCommand(argv: Record<string, unknown>): Promise<void> {
+  const once = (name: string): unknown => {
+    const value = argv[name];
+    if (Array.isArray(value)) throw new UsageError(`--${name} was given ${value.length} times; give it once.`);
+    return value;
+  };
+  const key = once('key');
+  if (typeof key !== 'string' || key === '') throw new UsageError('verify needs --key KEY: the API key to send (it is never printed).');
+  const maxRequests = String(once('max-requests'));
+  if (!/^\d+$/.test(maxRequests) || Number(maxRequests) < 1 || Number(maxRequests) > 100_000)
+    throw new UsageError(`--max-requests must be a whole number from 1 to 100000, not ${JSON.stringify(maxRequests)}.`);
+  const { verifyCommand } = await import('../verify/cli.js');
+  process.exitCode = await verifyCommand({
+    baseUrl: String(argv['base-url']),
+    key,
+    readOnly: once('read-only') === true,
+    rateLimits: once('rate-limits') === true,
+    maxRequests: Number(maxRequests),
+    reporter: once('reporter') as 'pretty' | 'json' | 'junit',
+  });
+}

@@ -1,0 +1,31 @@
+// `petstore-mock verify`: the runner with its report printed, and the exit code the contract
+// fixes: 0 every rule holds, 1 a rule fails, 2 verify could not run (or stopped before the end).
+import { named } from '../core/errors.js';
+import { render, type ReporterName } from './reporters.js';
+import { runVerify } from './run.js';
+import { VerifyCouldNotRun } from './types.js';
+
+export interface VerifyArgs {
+  baseUrl: string;
+  key: string;
+  readOnly: boolean;
+  rateLimits: boolean;
+  maxRequests: number;
+  reporter: ReporterName;
+}
+
+/** Runs verify from the command line, prints the report, and returns the exit code. */
+export async function verifyCommand(args: VerifyArgs): Promise<number> {
+  let report;
+  try {
+    report = await runVerify(args.baseUrl, { key: args.key, readOnly: args.readOnly, rateLimits: args.rateLimits, maxRequests: args.maxRequests });
+  } catch (error) {
+    if (!(error instanceof VerifyCouldNotRun)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return 2;
+  }
+  process.stdout.write(render(report, args.reporter));
+  if (report.stopped !== undefined) process.stderr.write(`${named(`verify stopped before the end: ${report.stopped}.`)}\n`);
+  if (report.failed > 0) return 1;
+  return report.stopped === undefined ? 0 : 2;
+}

@@ -1,0 +1,188 @@
+// The only way verify talks to a service: it counts every request against the budget, keeps every
+// exchange (with the key replaced) for the rules that judge all answers, and stops sending at a
+// 429 unless told to wait, so that verifying a real service never earns its key a ban.
+import type { Exchange, VerifyOptions } from './types.js';
+
+/** The operations of the specification, to find the schema of an answer. */
+export type Operation = 'listPets' | 'createPet' | 'getPet';
+
+/** Who the request says it is: the key, no Authorization at all, or a key no service issued. */
+export type Auth = 'key' | 'none' | 'wrong';
+
+/** A key no deployment should accept; printed as it is, unlike the real one. */
+export const WRONG_KEY = 'petstore-mock-verify-not-a-key';
+
+export interface Request {
+  operation: Operation;
+  method: 'GET' | 'POST';
+  /** Path and query below the base URL: `/pets?limit=0`. */
+  path: string;
+  auth: Auth;
+  body?: string;
+  /** Return a 429 as it is instead of stopping or waiting (the rate-limit rules want it). */
+  accept429?: boolean;
+}
+
+/** An exchange as the rules see it: what it was for, and the answer parsed once. */
+export interface Logged {
+  operation: Operation;
+  auth: Auth;
+  exchange: Exchange;
+  /** The answer's JSON body, or undefined when it had none or it did not parse. */
+  json: unknown;
+  /** The service's time when it answered: its Date header, else this machine's clock. */
+  at: number;
+}
+
+/** The budget of requests is spent: the rule that needed one more is skipped. */
+export class BudgetSpent extends Error {}
+
+/** The run must stop sending (a 429 not to be waited for); the rules not reached are skipped. */
+export class StopSending extends Error {}
+
+const MARGIN_MS = 250;
+
+/** Waits `seconds` of real time, a little more and never less. */
+function realWait(seconds: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, seconds * 1000 + MARGIN_MS));
+}
+
+/** The whole seconds of a Retry-After header, or undefined when it is absent or not a number of seconds. */
+export function retryAfterOf(exchange: Exchange): number | undefined {
+  const value = exchange.response?.headers['retry-after'];
+  return value !== undefined && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined;
+}
+
+export class Client {
+  readonly log: Logged[] = [];
+  sent = 0;
+  private readonly base: string;
+  private readonly max: number;
+  private readonly timeoutMs: number;
+  private readonly maxWait: number;
+  private readonly wait: (seconds: number) => Promise<void>;
+
+  constructor(
+    base: string,
+    private readonly options: VerifyOptions,
+  ) {
+    this.base = base;
+    this.max = options.maxRequests ?? 60;
+    this.timeoutMs = (options.timeout ?? 10) * 1000;
+    this.maxWait = options.maxWait ?? 90;
+    this.wait = options.wait ?? realWait;
+  }
+
+  /** Requests left in the budget. */
+  get left(): number {
+    return this.max - this.sent;
+  }
+
+  /** The budget as the message of a skipped rule names it. */
+  budgetLine(): string {
+    return `the request budget (${this.max}, --max-requests) is spent`;
+  }
+
+  /** The longest wait allowed, for messages. */
+  get waitLimit(): number {
+    return this.maxWait;
+  }
+
+  /** Waits a Retry-After as told (the rate-limit rules call it too). */
+  async honour(seconds: number): Promise<void> {
+    await this.wait(seconds);
+  }
+
+  /**
+   * Sends one request and returns what came back. A 429 stops the run (`StopSending`) unless
+   * `rateLimits` is on: then verify waits the Retry-After it was given and sends the request again.
+   */
+  async send(request: Request): Promise<Logged> {
+    for (;;) {
+      const logged = await this.once(request);
+      if (logged.exchange.response?.status !== 429 || request.accept429) return logged;
+      const seconds = retryAfterOf(logged.exchange);
+      const said = `${request.method} ${this.shown(request.path)} answered 429${seconds === undefined ? ' without a Retry-After in seconds' : ` with Retry-After: ${seconds}`}`;
+      if (!this.options.rateLimits)
+        throw new StopSending(`${said}, so verify stopped sending rather than risk a ban; run it again later, or with --rate-limits to wait as told`);
+      if (seconds === undefined) throw new StopSending(`${said}, so verify cannot tell how long to wait and stopped sending`);
+      if (seconds > this.maxWait) throw new StopSending(`${said}, longer than the ${this.maxWait} s verify waits, so it stopped sending`);
+      await this.wait(seconds);
+    }
+  }
+
+  private shown(path: string): string {
+    return new URL(this.base + path).pathname + new URL(this.base + path).search;
+  }
+
+  private async once(request: Request): Promise<Logged> {
+    if (this.sent >= this.max) throw new BudgetSpent(this.budgetLine());
+    this.sent++;
+    const url = this.base + request.path;
+    const headers: Record<string, string> = { accept: 'application/json', ...this.options.headers };
+    if (request.auth === 'key') headers.authorization = `Bearer ${this.options.key}`;
+    if (request.auth === 'wrong') headers.authorization = `Bearer ${WRONG_KEY}`;
+    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    const exchange: Exchange = {
+      request: {
+        method: request.method,
+        url: this.scrub(url),
+        headers: this.scrubHeaders(headers),
+        ...(request.body === undefined ? {} : { body: this.scrub(request.body) }),
+      },
+    };
+    let json: unknown;
+    let at = Date.now();
+    try {
+      const res = await fetch(url, {
+        method: request.method,
+        headers,
+        body: request.body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      const body = await res.text();
+      at = Date.now();
+      const answered: Record<string, string> = {};
+      res.headers.forEach((value, name) => {
+        answered[name] = value;
+      });
+      const date = Date.parse(answered.date ?? '');
+      if (Number.isFinite(date)) at = date;
+      exchange.response = { status: res.status, headers: this.scrubHeaders(answered), body: this.scrub(body) };
+      try {
+        json = body === '' ? undefined : (JSON.parse(body) as unknown);
+      } catch {
+        json = undefined;
+      }
+    } catch (error) {
+      exchange.error = describeFailure(error, this.timeoutMs);
+    }
+    const logged: Logged = { operation: request.operation, auth: request.auth, exchange, json, at };
+    this.log.push(logged);
+    return logged;
+  }
+
+  /** Replaces the key wherever it shows. A key shorter than 4 characters is replaced only in Authorization. */
+  private scrub(text: string): string {
+    const key = this.options.key;
+    return key.length >= 4 ? text.split(key).join('<key>') : text;
+  }
+
+  private scrubHeaders(headers: Record<string, string>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headers)) {
+      out[name] = name.toLowerCase() === 'authorization' && value === `Bearer ${this.options.key}` ? 'Bearer <key>' : this.scrub(value);
+    }
+    return out;
+  }
+}
+
+/** Why fetch got no answer, in words: the system's code when there is one. */
+export function describeFailure(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `no answer within ${timeoutMs / 1000} s`;
+  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  if (cause?.message) return cause.message;
+  if (cause?.code) return cause.code;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,99 @@
+// The three ways a report is printed: for a person (pretty), for a program (one JSON object, as
+// the public contract fixes it) and for CI test views (JUnit XML).
+import type { Exchange, RuleResult, VerifyReport } from './types.js';
+import { VERIFY_RULES } from './run.js';
+
+export type ReporterName = 'pretty' | 'json' | 'junit';
+
+/** The longest body an evidence shows. */
+const BODY_CHARS = 2000;
+
+function cut(text: string, max = BODY_CHARS): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
+}
+
+/** The report with evidence bodies cut to a readable length. */
+function trimmed(rule: RuleResult): RuleResult {
+  const evidence = rule.evidence.map((e) => ({
+    ...e,
+    request: { ...e.request, ...(e.request.body === undefined ? {} : { body: cut(e.request.body) }) },
+    ...(e.response ? { response: { ...e.response, body: cut(e.response.body) } } : {}),
+  }));
+  return { ...rule, evidence };
+}
+
+/** The JSON reporter: one object, `{base, passed, failed, skipped, rules}`, on one line. */
+export function jsonReport(report: VerifyReport): string {
+  const { base, passed, failed, skipped, rules } = report;
+  return `${JSON.stringify({ base, passed, failed, skipped, rules: rules.map(trimmed) })}\n`;
+}
+
+/** The answer headers evidence shows a person: those the rules judge. */
+const SHOWN = /^(content-type|date|retry-after|x-ratelimit-.*|deprecation|sunset|link|www-authenticate|location)$/;
+
+/** What was sent and what came back, indented under a failed rule. */
+export function evidenceText(exchange: Exchange, indent: string): string {
+  const lines = [`sent  ${exchange.request.method} ${exchange.request.url}`];
+  for (const [name, value] of Object.entries(exchange.request.headers)) if (name !== 'accept') lines.push(`      ${name}: ${value}`);
+  if (exchange.request.body !== undefined) lines.push(`      ${cut(exchange.request.body, 500)}`);
+  const response = exchange.response;
+  if (!response) lines.push(`got   no answer: ${exchange.error ?? 'unknown'}`);
+  else {
+    lines.push(`got   ${response.status}`);
+    for (const [name, value] of Object.entries(response.headers)) if (SHOWN.test(name)) lines.push(`      ${name}: ${value}`);
+    if (response.body !== '') lines.push(`      ${cut(response.body, 500).replace(/\n/g, `\n${indent}      `)}`);
+  }
+  return lines.map((line) => `${indent}${line}`).join('\n');
+}
+
+const MARK = { pass: 'pass', fail: 'FAIL', skip: 'skip' };
+
+/** The pretty reporter: a line per rule, and under a failed rule what was sent and what came back. */
+export function prettyReport(report: VerifyReport): string {
+  const width = Math.max(...report.rules.map((r) => r.id.length));
+  const lines = [`petstore-mock verify ${report.base}`, ''];
+  for (const rule of report.rules) {
+    const mark = rule.ok ? MARK.pass : rule.skipped ? MARK.skip : MARK.fail;
+    lines.push(`  ${mark}  ${rule.id.padEnd(width)}  ${rule.message}`);
+    for (const exchange of rule.evidence) lines.push(evidenceText(exchange, `        ${' '.repeat(width)}`));
+  }
+  lines.push('', `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped; ${report.requests} requests sent`);
+  return `${lines.join('\n')}\n`;
+}
+
+// Characters XML 1.0 cannot hold at all, and the five it needs escaped.
+const NOT_XML = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
+function xml(text: string): string {
+  return text.replace(NOT_XML, '\ufffd').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+}
+
+/** The JUnit reporter: one test suite, one test case per rule, failures with their evidence. */
+export function junitReport(report: VerifyReport): string {
+  const titles = new Map(VERIFY_RULES.map((r) => [r.id, r.title]));
+  const counts = `tests="${report.rules.length}" failures="${report.failed}" errors="0" skipped="${report.skipped}"`;
+  const cases = report.rules.map((rule) => {
+    const open = `    <testcase classname="petstore-mock.verify" name="${xml(`${rule.id}: ${titles.get(rule.id) ?? ''}`)}">`;
+    if (rule.skipped) return `${open}\n      <skipped message="${xml(rule.message)}"/>\n    </testcase>`;
+    if (!rule.ok) {
+      const evidence = rule.evidence.map((e) => evidenceText(e, '')).join('\n\n');
+      return `${open}\n      <failure message="${xml(rule.message)}" type="rule">${xml(evidence)}</failure>\n    </testcase>`;
+    }
+    return `${open}\n      <system-out>${xml(rule.message)}</system-out>\n    </testcase>`;
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="petstore-mock verify" ${counts}>`,
+    `  <testsuite name="${xml(`petstore-mock verify ${report.base}`)}" ${counts}>`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+/** The report as the named reporter prints it. */
+export function render(report: VerifyReport, reporter: ReporterName): string {
+  if (reporter === 'json') return jsonReport(report);
+  if (reporter === 'junit') return junitReport(report);
+  return prettyReport(report);
+}

@@ -1,0 +1,75 @@
+// The rules that need the quota exhausted, run only when asked (--rate-limits): the 429 and its
+// Retry-After, then one request after waiting exactly as told, which must not be refused.
+import { retryAfterOf } from './client.js';
+import { answered, fail, pass, skip, statusOf, type Rule } from './rule.js';
+
+const ASK = 'needs the quota exhausted; run with --rate-limits to check it';
+
+const retryAfter: Rule = {
+  id: 'ratelimit.retry-after',
+  title: 'past the quota: 429 with Retry-After matching X-RateLimit-Reset',
+  async run(ctx) {
+    if (!ctx.options.rateLimits) return skip(ASK);
+    const last = [...ctx.client.log].reverse().find((l) => l.auth === 'key' && l.exchange.response?.headers['x-ratelimit-remaining'] !== undefined);
+    const remaining = Number(last?.exchange.response?.headers['x-ratelimit-remaining']);
+    if (!last || !Number.isSafeInteger(remaining) || remaining < 0)
+      return skip('no answer told X-RateLimit-Remaining, so verify cannot tell how many requests exhaust the quota');
+    // One more than the quota left brings the 429; one after the wait for the no-ban rule.
+    const needed = remaining + 2;
+    if (needed > ctx.client.left)
+      return skip(
+        `exhausting the quota takes ${remaining + 1} more requests (X-RateLimit-Remaining: ${remaining}) and one after the wait, but ${ctx.client.left} of the budget are left; raise --max-requests to ${ctx.client.sent + needed}`,
+      );
+    for (let i = 0; i <= remaining; i++) {
+      const logged = await ctx.client.send({ operation: 'listPets', method: 'GET', path: '/pets?limit=1', auth: 'key', accept429: true });
+      if (statusOf(logged) === 429) {
+        ctx.refusal = logged;
+        break;
+      }
+    }
+    const refusal = ctx.refusal;
+    if (!refusal) return fail(`sent ${remaining + 1} requests after X-RateLimit-Remaining said ${remaining} and none was refused with 429`, last);
+    const seconds = retryAfterOf(refusal.exchange);
+    const headers = refusal.exchange.response?.headers ?? {};
+    if (seconds === undefined || seconds < 1)
+      return fail(`${answered(refusal)} with Retry-After ${JSON.stringify(headers['retry-after'] ?? null)}, not whole seconds of at least 1`, refusal);
+    const reset = Number(headers['x-ratelimit-reset']);
+    if (!Number.isSafeInteger(reset)) return fail(`${answered(refusal)} without a whole-number X-RateLimit-Reset to match Retry-After against`, refusal);
+    const date = Math.floor(refusal.at / 1000);
+    // Date is whole seconds and Retry-After is rounded up: a second either way is the same instant.
+    if (Math.abs(date + seconds - reset) > 1)
+      return fail(
+        `${answered(refusal)} with Retry-After: ${seconds}, but X-RateLimit-Reset ${reset} is ${reset - date} s after its Date (${new Date(refusal.at).toUTCString()})`,
+        refusal,
+      );
+    return pass(`429 with Retry-After: ${seconds}, and X-RateLimit-Reset ${reset} = Date + ${reset - date} s`);
+  },
+};
+
+const noBan: Rule = {
+  id: 'ratelimit.no-ban',
+  title: 'after waiting Retry-After, the next request is answered, not refused or banned',
+  async run(ctx) {
+    if (!ctx.options.rateLimits) return skip(ASK);
+    const refusal = ctx.refusal;
+    if (!refusal) return skip('ratelimit.retry-after brought no 429 to honour');
+    const seconds = retryAfterOf(refusal.exchange);
+    if (seconds === undefined || seconds < 1) return skip('the 429 gave no Retry-After to honour');
+    if (seconds > ctx.client.waitLimit) return skip(`the 429 asked to wait ${seconds} s, longer than the ${ctx.client.waitLimit} s verify waits`);
+    await ctx.client.honour(seconds);
+    const after = await ctx.client.send({ operation: 'listPets', method: 'GET', path: '/pets?limit=1', auth: 'key', accept429: true });
+    const status = statusOf(after);
+    if (status === 429) {
+      const code = (after.json as { code?: unknown } | undefined)?.code;
+      return fail(
+        `waited the ${seconds} s Retry-After asked for, then ${answered(after)}${typeof code === 'string' ? ` (${code})` : ''}: refused though the wait was honoured`,
+        refusal,
+        after,
+      );
+    }
+    if (status === undefined || status >= 300) return fail(`waited the ${seconds} s Retry-After asked for, then ${answered(after)}`, after);
+    return pass(`waited the ${seconds} s Retry-After asked for; the next request answered ${status}`);
+  },
+};
+
+export const RATE_RULES: readonly Rule[] = [retryAfter, noBan];

@@ -1,0 +1,136 @@
+// The runner: checks the options, sends the first request (which decides whether verify can run
+// at all), runs the rules in an order that lets later ones use what earlier ones learned, and
+// reports them in a fixed order.
+import { UserError } from '../core/errors.js';
+import { DEFAULT_REMOVAL_AT } from '../core/pipeline/deprecation.js';
+import { BudgetSpent, Client, StopSending, type Logged } from './client.js';
+import { petsOf, requestLine, type Context, type Rule, type Verdict } from './rule.js';
+import { ANSWER_RULES } from './rules-answers.js';
+import { LIST_RULES } from './rules-list.js';
+import { PET_RULES } from './rules-pets.js';
+import { RATE_RULES } from './rules-rate.js';
+import { VerifyCouldNotRun, type RuleResult, type VerifyOptions, type VerifyReport } from './types.js';
+
+const ALL: readonly Rule[] = [...LIST_RULES, ...PET_RULES, ...RATE_RULES, ...ANSWER_RULES];
+
+/** The order the report lists the rules in. */
+const REPORT_ORDER = [
+  'auth.required',
+  'auth.invalid-key',
+  'error.shape',
+  'list.default-limit',
+  'list.limit-bounds',
+  'list.status-filter',
+  'create.assigns-id',
+  'create.rejects-invalid',
+  'get.found',
+  'get.not-found',
+  'deprecation.headers',
+  'deprecation.removal',
+  'ratelimit.headers',
+  'ratelimit.retry-after',
+  'ratelimit.no-ban',
+  'openapi.bodies',
+];
+
+/** Every rule verify checks, in the report's order: its id and what it checks. */
+export const VERIFY_RULES: readonly { id: string; title: string }[] = REPORT_ORDER.map((id) => {
+  const rule = ALL.find((r) => r.id === id);
+  if (!rule) throw new Error(`verify: no rule ${id}`);
+  return { id, title: rule.title };
+});
+
+function checkOptions(baseUrl: string, options: VerifyOptions): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new UserError(`verify needs the API's base URL, such as https://staging.example.com/v1, not ${JSON.stringify(baseUrl)}.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UserError(`verify talks HTTP: give an http:// or https:// base URL, not ${JSON.stringify(baseUrl)}.`);
+  if (typeof options.key !== 'string' || options.key === '' || /[\s]/.test(options.key))
+    throw new UserError('verify needs the API key to send (--key KEY, or the key option): one word, no spaces.');
+  const whole = (name: string, value: number | undefined, min: number): void => {
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < min))
+      throw new UserError(`verify's ${name} must be a whole number of at least ${min}, not ${String(value)}.`);
+  };
+  whole('maxRequests', options.maxRequests, 1);
+  whole('timeout', options.timeout, 1);
+  whole('maxWait', options.maxWait, 0);
+  return url.href.replace(/[?#].*$/, '').replace(/\/+$/, '');
+}
+
+/** The first request: whether the service answers at all and accepts the key. */
+async function probe(client: Client, base: string): Promise<Logged> {
+  let first: Logged;
+  try {
+    first = await client.send({ operation: 'listPets', method: 'GET', path: '/pets?limit=100', auth: 'key' });
+  } catch (error) {
+    if (error instanceof StopSending) throw new VerifyCouldNotRun(`could not run: the key is rate-limited now: ${error.message}.`, 'rate-limited');
+    throw error;
+  }
+  const response = first.exchange.response;
+  if (!response)
+    throw new VerifyCouldNotRun(
+      `could not run: ${base} is unreachable (${first.exchange.error ?? 'no answer'}); check the URL and that the service is up.`,
+      'unreachable',
+    );
+  if (response.status === 401) {
+    const code = (first.json as { code?: unknown } | undefined)?.code;
+    throw new VerifyCouldNotRun(
+      `could not run: ${base} refused the key (${requestLine(first)} answered 401${typeof code === 'string' ? ` ${code}` : ''}); check --key.`,
+      'key-refused',
+    );
+  }
+  return first;
+}
+
+function result(id: string, verdict: Verdict): RuleResult {
+  return {
+    id,
+    ok: verdict.kind === 'pass',
+    skipped: verdict.kind === 'skip',
+    message: verdict.message,
+    evidence: verdict.kind === 'fail' ? verdict.evidence : [],
+  };
+}
+
+/**
+ * Runs the specification's behavioural contract against the deployment at `baseUrl` (ending in
+ * /v1). Throws `VerifyCouldNotRun` when the address does not answer or refuses the key.
+ */
+export async function runVerify(baseUrl: string, options: VerifyOptions): Promise<VerifyReport> {
+  const base = checkOptions(baseUrl, options);
+  const client = new Client(base, options);
+  const first = await probe(client, base);
+  const ctx: Context = { client, options, probe: first, pets: petsOf(first.json) ?? [], removed: first.at >= DEFAULT_REMOVAL_AT };
+  const verdicts = new Map<string, Verdict>();
+  let stopped: string | undefined;
+  // Rules that send run first; those judging every answer run last, over all of them.
+  for (const rule of [...ALL.filter((r) => !r.judgesAll), ...ALL.filter((r) => r.judgesAll)]) {
+    if (stopped !== undefined && !rule.judgesAll) {
+      verdicts.set(rule.id, { kind: 'skip', message: `not checked: ${stopped}` });
+      continue;
+    }
+    try {
+      verdicts.set(rule.id, await rule.run(ctx));
+    } catch (error) {
+      if (error instanceof BudgetSpent) verdicts.set(rule.id, { kind: 'skip', message: `not checked: ${error.message}; raise --max-requests` });
+      else if (error instanceof StopSending) {
+        stopped = error.message;
+        verdicts.set(rule.id, { kind: 'skip', message: `not checked: ${stopped}` });
+      } else throw error;
+    }
+  }
+  const rules = REPORT_ORDER.map((id) => result(id, verdicts.get(id) ?? { kind: 'skip', message: 'not run' }));
+  return {
+    base,
+    passed: rules.filter((r) => r.ok).length,
+    failed: rules.filter((r) => !r.ok && !r.skipped).length,
+    skipped: rules.filter((r) => r.skipped).length,
+    rules,
+    requests: client.sent,
+    ...(stopped === undefined ? {} : { stopped }),
+  };
+}

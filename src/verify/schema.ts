@@ -1,0 +1,61 @@
+// Answers judged against the project's OpenAPI document, with the same Ajv set-up the mock
+// validates requests with, so a real service is held to exactly the document the mock serves.
+import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
+import { openApiAjv } from '../core/input/validation.js';
+import { nodePlatform } from '../node-platform.js';
+import type { Operation } from './client.js';
+
+let ajv: Ajv2020 | undefined;
+const compiled = new Map<string, ValidateFunction>();
+
+const PATHS: Record<Operation, { path: string; method: string }> = {
+  listPets: { path: '/pets', method: 'get' },
+  createPet: { path: '/pets', method: 'post' },
+  getPet: { path: '/pets/{petId}', method: 'get' },
+};
+
+function validator(pointer: string): ValidateFunction | undefined {
+  let found = compiled.get(pointer);
+  if (found) return found;
+  ajv ??= openApiAjv(nodePlatform.loadAjv());
+  found = ajv.getSchema(`openapi.json#${pointer}`);
+  if (found) compiled.set(pointer, found);
+  return found;
+}
+
+function problems(validate: ValidateFunction, value: unknown): string | undefined {
+  if (validate(value)) return undefined;
+  return (validate.errors ?? [])
+    .slice(0, 3)
+    .map((e) => {
+      const extra = e.keyword === 'additionalProperties' ? ` (${String(e.params.additionalProperty)})` : '';
+      return `${e.instancePath || 'the body'} ${e.message ?? e.keyword}${extra}`;
+    })
+    .join('; ');
+}
+
+/** Whether a media type is JSON's, parameters aside. */
+export function isJson(contentType: string | undefined): boolean {
+  return contentType !== undefined && contentType.split(';')[0]?.trim().toLowerCase() === 'application/json';
+}
+
+/**
+ * What is wrong with a successful answer's body by the document: undefined when it validates, or
+ * when the document declares no body for that status (the behaviour rules judge the status).
+ */
+export function successBodyProblem(operation: Operation, status: number, json: unknown): string | undefined {
+  const { path, method } = PATHS[operation];
+  const escaped = path.replace(/~/g, '~0').replace(/\//g, '~1');
+  const validate = validator(`/paths/${escaped}/${method}/responses/${status}/content/application~1json/schema`);
+  if (!validate) return undefined;
+  if (json === undefined) return 'the body is not JSON';
+  return problems(validate, json);
+}
+
+/** What is wrong with an Error body by the document's `Error` schema, or undefined. */
+export function errorBodyProblem(json: unknown): string | undefined {
+  const validate = validator('/components/schemas/Error');
+  if (!validate) throw new Error('the OpenAPI document has no Error schema');
+  if (json === undefined) return 'the body is not JSON';
+  return problems(validate, json);
+}
