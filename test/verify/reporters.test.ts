@@ -1,0 +1,106 @@
+// The three reporters: the pretty one for a person, one JSON object in the contract's shape, and
+// JUnit XML that parses whatever the service sent back.
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+import { jsonReport, junitReport, prettyReport } from '../../src/verify/reporters.js';
+import type { VerifyReport } from '../../src/index.js';
+
+const report: VerifyReport = {
+  base: 'https://staging.example.com/v1',
+  passed: 1,
+  failed: 1,
+  skipped: 1,
+  requests: 3,
+  rules: [
+    { id: 'auth.required', ok: true, skipped: false, message: 'listPets answer 401 without Authorization', evidence: [] },
+    {
+      id: 'list.limit-bounds',
+      ok: false,
+      skipped: false,
+      message: 'GET /v1/pets?limit=0 answered 422; limit is 1 to 100, so the specification says 400 & "quotes" <tags>',
+      evidence: [
+        {
+          request: {
+            method: 'GET',
+            url: 'https://staging.example.com/v1/pets?limit=0&x=<y>',
+            headers: { accept: 'application/json', authorization: 'Bearer <key>' },
+          },
+          response: {
+            status: 422,
+            headers: { 'content-type': 'application/json', 'x-ratelimit-limit': '60', server: 'not shown', 'retry-after': '3' },
+            body: '{"code":"bad","message":"control \u0001 and \u001b chars ]]> end","status":422}',
+          },
+        },
+        {
+          request: { method: 'POST', url: 'https://staging.example.com/v1/pets', headers: { authorization: 'Bearer <key>' }, body: '{"name":"x"}' },
+          error: 'ECONNRESET',
+        },
+      ],
+    },
+    { id: 'deprecation.removal', ok: false, skipped: true, message: "the service's clock reads 2026, before the removal", evidence: [] },
+  ],
+};
+
+describe('the pretty reporter', () => {
+  it('prints a line per rule and, under a failure, what was sent and what came back', () => {
+    const text = prettyReport(report);
+    expect(text).toContain('petstore-mock verify https://staging.example.com/v1\n');
+    expect(text).toMatch(/^ {2}pass {2}auth\.required {8}listPets answer 401/m);
+    expect(text).toMatch(/^ {2}FAIL {2}list\.limit-bounds {4}GET \/v1\/pets\?limit=0 answered 422/m);
+    expect(text).toMatch(/^ {2}skip {2}deprecation\.removal/m);
+    expect(text).toContain('sent  GET https://staging.example.com/v1/pets?limit=0&x=<y>\n');
+    expect(text).toMatch(/ {6}authorization: Bearer <key>\n/);
+    expect(text).toMatch(/got {3}422\n/);
+    // The headers the rules judge, not the others.
+    expect(text).toContain('x-ratelimit-limit: 60');
+    expect(text).toContain('retry-after: 3');
+    expect(text).not.toContain('server: not shown');
+    expect(text).toContain('got   no answer: ECONNRESET');
+    expect(text).toContain('{"name":"x"}');
+    expect(text.trimEnd().split('\n').at(-1)).toBe('1 passed, 1 failed, 1 skipped; 3 requests sent');
+  });
+});
+
+describe('the JSON reporter', () => {
+  it('prints one object with base, passed, failed, skipped and rules {id, ok, skipped, message, evidence}', () => {
+    const text = jsonReport(report);
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(text.trimEnd().split('\n')).toHaveLength(1);
+    const parsed = JSON.parse(text);
+    expect(Object.keys(parsed)).toEqual(['base', 'passed', 'failed', 'skipped', 'rules']);
+    for (const rule of parsed.rules) expect(Object.keys(rule)).toEqual(['id', 'ok', 'skipped', 'message', 'evidence']);
+    expect(parsed.rules[1].evidence[0].response.status).toBe(422);
+    expect(parsed.rules[2]).toMatchObject({ ok: false, skipped: true, evidence: [] });
+  });
+
+  it('cuts a long body in the evidence and says how much it left out', () => {
+    const long = structuredClone(report);
+    const response = long.rules[1]?.evidence[0]?.response;
+    if (!response) throw new Error('the fixture has a response');
+    response.body = 'x'.repeat(5000);
+    const parsed = JSON.parse(jsonReport(long));
+    expect(parsed.rules[1].evidence[0].response.body).toBe(`${'x'.repeat(2000)}… (3000 more characters)`);
+  });
+});
+
+describe('the JUnit reporter', () => {
+  it('is well-formed XML with one test case per rule, whatever the service sent back', () => {
+    const text = junitReport(report);
+    expect(XMLValidator.validate(text)).toBe(true);
+    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(text);
+    const suite = parsed.testsuites.testsuite;
+    expect(suite).toMatchObject({ name: 'petstore-mock verify https://staging.example.com/v1', tests: '3', failures: '1', skipped: '1', errors: '0' });
+    const cases = suite.testcase;
+    expect(cases.map((c: { name: string }) => c.name)).toEqual([
+      'auth.required: every operation answers 401 without Authorization',
+      'list.limit-bounds: limit takes 1 to 100; 0 and 101 are refused with 400',
+      'deprecation.removal: GET /pets/{petId} answers 410 from 5 December 2030',
+    ]);
+    expect(cases[1].failure.message).toBe(report.rules[1]?.message);
+    // Escaped in the file, as sent once read back.
+    expect(text).toContain('sent  GET https://staging.example.com/v1/pets?limit=0&amp;x=&lt;y&gt;');
+    expect(cases[1].failure['#text']).toContain('sent  GET https://staging.example.com/v1/pets?limit=0&x=<y>');
+    expect(cases[1].failure['#text']).toContain('control \ufffd and \ufffd chars ]]> end');
+    expect(cases[2].skipped.message).toBe(report.rules[2]?.message);
+  });
+});
