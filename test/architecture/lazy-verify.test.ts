@@ -1,0 +1,44 @@
+// verify is Node-side and loads only when run: neither a server start, nor the library's import,
+// nor the core reaches its runner except through import().
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+/** The source files an entry reaches by static imports, and those it reaches only through import(). */
+async function reach(entry: string): Promise<{ statics: Set<string>; lazy: Set<string> }> {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'silent',
+    outdir: 'unused',
+    define: { __PETSTORE_PET_NAMES__: '[]', __PETSTORE_VERSION__: '"0"' },
+  });
+  const inputs = result.metafile.inputs;
+  const statics = new Set<string>();
+  const lazy = new Set<string>();
+  const walk = (file: string, dynamic: boolean): void => {
+    const into = dynamic ? lazy : statics;
+    if (into.has(file)) return;
+    into.add(file);
+    for (const imported of inputs[file]?.imports ?? []) if (!imported.external) walk(imported.path, dynamic || imported.kind === 'dynamic-import');
+  };
+  walk(entry, false);
+  return { statics, lazy };
+}
+
+describe('the verify runner', () => {
+  it.each(['src/cli/main.ts', 'src/index.ts'])('is reached from %s only through import()', async (entry) => {
+    const { statics, lazy } = await reach(entry);
+    expect([...statics].filter((file) => file.startsWith('src/verify/') && file !== 'src/verify/entry.ts' && file !== 'src/verify/types.ts')).toEqual([]);
+    expect(lazy.has('src/verify/run.ts')).toBe(true);
+  });
+
+  it('lives outside the core, which imports nothing of it', async () => {
+    const { statics } = await reach('src/core/pipeline/engine.ts');
+    expect([...statics].filter((file) => file.startsWith('src/verify/'))).toEqual([]);
+  });
+});
