@@ -99,7 +99,7 @@ export async function runYargs(args: readonly string[]): Promise<void> {
     .example('$0 --scenario my-scenario.yaml --watch', 'Replay a scenario file, reloading it on every save')
     .example('$0 --key ci-key:enterprise:100000:10000000', 'Add a key with custom limits')
     .example('$0 --fixtures db.json', 'Serve the animals of a json-server db.json')
-    .example('$0 verify https://staging.example.com/v1 --key "$KEY" --read-only', 'Check staging against the specification, sending no POST')
+    .example('$0 verify "$URL" --key "$KEY"', 'Check a deployment (staging, say) against the specification')
     .example('$0 --state redis://127.0.0.1:6379/0', 'One replica of a deployment sharing its state in Redis')
     .strict()
     .version(VERSION)

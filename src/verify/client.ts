@@ -38,7 +38,15 @@ export interface Logged {
 export class BudgetSpent extends Error {}
 
 /** The run must stop sending (a 429 not to be waited for); the rules not reached are skipped. */
-export class StopSending extends Error {}
+export class StopSending extends Error {
+  constructor(
+    message: string,
+    /** The reason in a few words, for the rules that were not reached. */
+    readonly short: string,
+  ) {
+    super(message);
+  }
+}
 
 const MARGIN_MS = 250;
 
@@ -103,10 +111,11 @@ export class Client {
       if (logged.exchange.response?.status !== 429 || request.accept429) return logged;
       const seconds = retryAfterOf(logged.exchange);
       const said = `${request.method} ${this.shown(request.path)} answered 429${seconds === undefined ? ' without a Retry-After in seconds' : ` with Retry-After: ${seconds}`}`;
+      const short = `verify stopped sending at a 429${seconds === undefined ? '' : ` (Retry-After: ${seconds})`}`;
       if (!this.options.rateLimits)
-        throw new StopSending(`${said}, so verify stopped sending rather than risk a ban; run it again later, or with --rate-limits to wait as told`);
-      if (seconds === undefined) throw new StopSending(`${said}, so verify cannot tell how long to wait and stopped sending`);
-      if (seconds > this.maxWait) throw new StopSending(`${said}, longer than the ${this.maxWait} s verify waits, so it stopped sending`);
+        throw new StopSending(`${said}, so verify stopped sending rather than risk a ban; run it again later, or with --rate-limits to wait as told`, short);
+      if (seconds === undefined) throw new StopSending(`${said}, so verify cannot tell how long to wait and stopped sending`, short);
+      if (seconds > this.maxWait) throw new StopSending(`${said}, longer than the ${this.maxWait} s verify waits, so it stopped sending`, short);
       await this.wait(seconds);
     }
   }

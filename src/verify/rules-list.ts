@@ -68,7 +68,7 @@ const defaultLimit: Rule = {
     return pass(
       all > 20
         ? `GET /pets returned 20 of the ${all === 100 ? '100 or more' : all} animals`
-        : `the store holds ${all} animals, fewer than 20; GET /pets returned them all`,
+        : `the store holds ${all} animal${all === 1 ? '' : 's'}, fewer than 20; GET /pets returned ${all === 1 ? 'it' : 'them all'}`,
     );
   },
 };

@@ -107,10 +107,11 @@ export async function runVerify(baseUrl: string, options: VerifyOptions): Promis
   const ctx: Context = { client, options, probe: first, pets: petsOf(first.json) ?? [], removed: first.at >= DEFAULT_REMOVAL_AT };
   const verdicts = new Map<string, Verdict>();
   let stopped: string | undefined;
+  let stoppedShort = '';
   // Rules that send run first; those judging every answer run last, over all of them.
   for (const rule of [...ALL.filter((r) => !r.judgesAll), ...ALL.filter((r) => r.judgesAll)]) {
     if (stopped !== undefined && !rule.judgesAll) {
-      verdicts.set(rule.id, { kind: 'skip', message: `not checked: ${stopped}` });
+      verdicts.set(rule.id, { kind: 'skip', message: `not checked: ${stoppedShort}` });
       continue;
     }
     try {
@@ -119,6 +120,7 @@ export async function runVerify(baseUrl: string, options: VerifyOptions): Promis
       if (error instanceof BudgetSpent) verdicts.set(rule.id, { kind: 'skip', message: `not checked: ${error.message}; raise --max-requests` });
       else if (error instanceof StopSending) {
         stopped = error.message;
+        stoppedShort = error.short;
         verdicts.set(rule.id, { kind: 'skip', message: `not checked: ${stopped}` });
       } else throw error;
     }
