@@ -83,6 +83,16 @@ async function probe(client: Client, base: string): Promise<Logged> {
       'key-refused',
     );
   }
+  if (response.status >= 300 && response.status < 400)
+    throw new VerifyCouldNotRun(
+      `could not run: ${requestLine(first)} answered ${response.status}, a redirect${response.headers.location ? ` to ${response.headers.location}` : ''}; give the base URL it leads to.`,
+      'not-the-api',
+    );
+  if (response.status === 404)
+    throw new VerifyCouldNotRun(
+      `could not run: ${requestLine(first)} answered 404, so ${base} is not the API's base URL; give the one that ends in /v1, such as https://staging.example.com/v1.`,
+      'not-the-api',
+    );
   return first;
 }
 

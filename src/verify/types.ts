@@ -65,13 +65,14 @@ export interface VerifyReport {
 }
 
 /**
- * verify could not run at all: the address did not answer, or the service refused the key (or
- * the quota) on the first request. `reason` says which and what to do; the CLI exits 2.
+ * verify could not run at all: the address did not answer, the service refused the key (or the
+ * quota) on the first request, or what answered is not the API (a redirect, a 404 for the list).
+ * `reason` says which and what to do; the CLI exits 2.
  */
 export class VerifyCouldNotRun extends UserError {
   constructor(
     reason: string,
-    readonly kind: 'unreachable' | 'key-refused' | 'rate-limited' | 'unexpected',
+    readonly kind: 'unreachable' | 'key-refused' | 'rate-limited' | 'not-the-api',
   ) {
     super(reason);
   }
