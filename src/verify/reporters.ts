@@ -70,9 +70,11 @@ function xml(text: string): string {
 /** The JUnit reporter: one test suite, one test case per rule, failures with their evidence. */
 export function junitReport(report: VerifyReport): string {
   const titles = new Map(VERIFY_RULES.map((r) => [r.id, r.title]));
-  const counts = `tests="${report.rules.length}" failures="${report.failed}" errors="0" skipped="${report.skipped}"`;
+  const seconds = (id: string): string => ((report.timings[id] ?? 0) / 1000).toFixed(3);
+  const total = (Object.values(report.timings).reduce((a, b) => a + b, 0) / 1000).toFixed(3);
+  const counts = `tests="${report.rules.length}" failures="${report.failed}" errors="0" skipped="${report.skipped}" time="${total}"`;
   const cases = report.rules.map((rule) => {
-    const open = `    <testcase classname="petstore-mock.verify" name="${xml(`${rule.id}: ${titles.get(rule.id) ?? ''}`)}">`;
+    const open = `    <testcase classname="petstore-mock.verify" name="${xml(`${rule.id}: ${titles.get(rule.id) ?? ''}`)}" time="${seconds(rule.id)}">`;
     if (rule.skipped) return `${open}\n      <skipped message="${xml(rule.message)}"/>\n    </testcase>`;
     if (!rule.ok) {
       const evidence = rule.evidence.map((e) => evidenceText(e, '')).join('\n\n');

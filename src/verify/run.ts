@@ -116,6 +116,7 @@ export async function runVerify(baseUrl: string, options: VerifyOptions): Promis
   const first = await probe(client, base);
   const ctx: Context = { client, options, probe: first, pets: petsOf(first.json) ?? [], removed: first.at >= DEFAULT_REMOVAL_AT };
   const verdicts = new Map<string, Verdict>();
+  const timings: Record<string, number> = {};
   let stopped: string | undefined;
   let stoppedShort = '';
   // Rules that send run first; those judging every answer run last, over all of them.
@@ -124,6 +125,7 @@ export async function runVerify(baseUrl: string, options: VerifyOptions): Promis
       verdicts.set(rule.id, { kind: 'skip', message: `not checked: ${stoppedShort}` });
       continue;
     }
+    const started = performance.now();
     try {
       verdicts.set(rule.id, await rule.run(ctx));
     } catch (error) {
@@ -133,6 +135,8 @@ export async function runVerify(baseUrl: string, options: VerifyOptions): Promis
         stoppedShort = error.short;
         verdicts.set(rule.id, { kind: 'skip', message: `not checked: ${stopped}` });
       } else throw error;
+    } finally {
+      timings[rule.id] = Math.round(performance.now() - started);
     }
   }
   const rules = REPORT_ORDER.map((id) => result(id, verdicts.get(id) ?? { kind: 'skip', message: 'not run' }));
@@ -143,6 +147,7 @@ export async function runVerify(baseUrl: string, options: VerifyOptions): Promis
     skipped: rules.filter((r) => r.skipped).length,
     rules,
     requests: client.sent,
+    timings,
     ...(stopped === undefined ? {} : { stopped }),
   };
 }

@@ -57,6 +57,8 @@ export interface VerifyReport {
   rules: RuleResult[];
   /** Requests sent, retries included. */
   requests: number;
+  /** Milliseconds each rule took by id, waits included (the JUnit reporter's times). */
+  timings: Record<string, number>;
   /**
    * Set when the run stopped before every rule was checked (the service answered 429 and
    * `rateLimits` was off, so verify stopped sending); the rules not reached say so.

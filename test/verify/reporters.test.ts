@@ -11,6 +11,7 @@ const report: VerifyReport = {
   failed: 1,
   skipped: 1,
   requests: 3,
+  timings: { 'auth.required': 12, 'list.limit-bounds': 1500, 'deprecation.removal': 0 },
   rules: [
     { id: 'auth.required', ok: true, skipped: false, message: 'listPets answer 401 without Authorization', evidence: [] },
     {
@@ -89,13 +90,21 @@ describe('the JUnit reporter', () => {
     expect(XMLValidator.validate(text)).toBe(true);
     const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(text);
     const suite = parsed.testsuites.testsuite;
-    expect(suite).toMatchObject({ name: 'petstore-mock verify https://staging.example.com/v1', tests: '3', failures: '1', skipped: '1', errors: '0' });
+    expect(suite).toMatchObject({
+      name: 'petstore-mock verify https://staging.example.com/v1',
+      tests: '3',
+      failures: '1',
+      skipped: '1',
+      errors: '0',
+      time: '1.512',
+    });
     const cases = suite.testcase;
     expect(cases.map((c: { name: string }) => c.name)).toEqual([
       'auth.required: every operation answers 401 without Authorization',
       'list.limit-bounds: limit takes 1 to 100; 0 and 101 are refused with 400',
       'deprecation.removal: GET /pets/{petId} answers 410 from 5 December 2030',
     ]);
+    expect(cases.map((c: { time: string }) => c.time)).toEqual(['0.012', '1.500', '0.000']);
     expect(cases[1].failure.message).toBe(report.rules[1]?.message);
     // Escaped in the file, as sent once read back.
     expect(text).toContain('sent  GET https://staging.example.com/v1/pets?limit=0&amp;x=&lt;y&gt;');
