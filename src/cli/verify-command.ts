@@ -10,7 +10,13 @@ export function verifyOptions<T>(y: Argv<T>) {
     .option('key', { type: 'string', requiresArg: true, describe: 'The API key to send as a bearer token (never printed)' })
     .option('read-only', { type: 'boolean', default: false, describe: 'Send no POST: skip the create rules' })
     .option('rate-limits', { type: 'boolean', default: false, describe: 'Also exhaust the quota to check 429, Retry-After and no ban (waits as told)' })
-    .option('max-requests', { type: 'string', requiresArg: true, default: '60', describe: 'The most requests to send, retries included' })
+    .option('max-requests', {
+      type: 'string',
+      requiresArg: true,
+      default: '60',
+      defaultDescription: '60',
+      describe: 'The most requests to send, retries included',
+    })
     .option('reporter', { choices: ['pretty', 'json', 'junit'] as const, requiresArg: true, default: 'pretty' as const, describe: 'How to print the report' });
 }
 
@@ -21,6 +27,9 @@ export async function runVerifyCommand(argv: Record<string, unknown>): Promise<v
     if (Array.isArray(value)) throw new UsageError(`--${name} was given ${value.length} times; give it once.`);
     return value;
   };
+  const baseUrl = once('base-url');
+  if (typeof baseUrl !== 'string' || baseUrl === '')
+    throw new UsageError('verify needs the base URL of the API to check: petstore-mock verify https://staging.example.com/v1 --key KEY.');
   const key = once('key');
   if (typeof key !== 'string' || key === '') throw new UsageError('verify needs --key KEY: the API key to send (it is never printed).');
   const maxRequests = String(once('max-requests'));
@@ -28,7 +37,7 @@ export async function runVerifyCommand(argv: Record<string, unknown>): Promise<v
     throw new UsageError(`--max-requests must be a whole number from 1 to 100000, not ${JSON.stringify(maxRequests)}.`);
   const { verifyCommand } = await import('../verify/cli.js');
   process.exitCode = await verifyCommand({
-    baseUrl: String(argv['base-url']),
+    baseUrl,
     key,
     readOnly: once('read-only') === true,
     rateLimits: once('rate-limits') === true,

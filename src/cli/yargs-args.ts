@@ -89,7 +89,7 @@ export async function runYargs(args: readonly string[]): Promise<void> {
       const width = Math.max(...list.map((s) => s.name.length));
       process.stdout.write(list.map((s) => `${s.name.padEnd(width)}  ${s.description}`).join('\n') + '\n');
     })
-    .command('verify <base-url>', 'Check a deployment of the API against the specification (docs/verify.md)', verifyOptions, runVerifyCommand)
+    .command('verify [base-url]', 'Check a deployment of the API against the specification (docs/verify.md)', verifyOptions, runVerifyCommand)
     .command('$0', 'Start the mock server', serverOptions, async (argv) => {
       await startFromArgs(toRawArgs(argv));
     })

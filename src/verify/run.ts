@@ -49,7 +49,7 @@ function checkOptions(baseUrl: string, options: VerifyOptions): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new UserError(`verify talks HTTP: give an http:// or https:// base URL, not ${JSON.stringify(baseUrl)}.`);
-  if (typeof options.key !== 'string' || options.key === '' || /[\s]/.test(options.key))
+  if (typeof options?.key !== 'string' || options.key === '' || /\s/.test(options.key))
     throw new UserError('verify needs the API key to send (--key KEY, or the key option): one word, no spaces.');
   const whole = (name: string, value: number | undefined, min: number): void => {
     if (value !== undefined && (!Number.isSafeInteger(value) || value < min))

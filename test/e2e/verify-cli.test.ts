@@ -138,7 +138,11 @@ describe('petstore-mock verify', () => {
       [[mock.url], /^petstore-mock: verify needs --key KEY: the API key to send \(it is never printed\)\.\n$/],
       [[mock.url, '--key', 'demo-pro', '--max-requests', '0'], /^petstore-mock: --max-requests must be a whole number from 1 to 100000, not "0"\.\n$/],
       [[mock.url, '--key', 'demo-pro', '--reporter', 'tap'], /^petstore-mock: .*tap.*; petstore-mock --help lists the options\.\n$/],
-      [['--key', 'demo-pro'], /^petstore-mock: .*; petstore-mock --help lists the options\.\n$/],
+      [
+        ['--key', 'demo-pro'],
+        /^petstore-mock: verify needs the base URL of the API to check: petstore-mock verify https:\/\/staging\.example\.com\/v1 --key KEY\.\n$/,
+      ],
+      [[mock.url, mock.url, '--key', 'demo-pro'], /^petstore-mock: unknown command http:.*; petstore-mock --help lists the options\.\n$/],
       [
         ['staging.example.com', '--key', 'demo-pro'],
         /^petstore-mock: verify needs the API's base URL, such as https:\/\/staging\.example\.com\/v1, not "staging\.example\.com"\.\n$/,

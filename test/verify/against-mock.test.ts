@@ -161,6 +161,7 @@ describe('verify cannot run', () => {
     await expect(verify('staging.example.com/v1', { key: 'k' })).rejects.toThrow(/verify needs the API's base URL, such as https:/);
     await expect(verify('ftp://example.com/v1', { key: 'k' })).rejects.toThrow(/give an http:\/\/ or https:\/\/ base URL/);
     await expect(verify(mock().url, { key: '' })).rejects.toThrow(/verify needs the API key to send/);
+    await expect(verify(mock().url, undefined as never)).rejects.toThrow(/verify needs the API key to send \(--key KEY, or the key option\)/);
     await expect(verify(mock().url, { key: 'k', maxRequests: 0 })).rejects.toThrow(/maxRequests must be a whole number of at least 1, not 0/);
   });
 });
