@@ -89,7 +89,7 @@ export async function runYargs(args: readonly string[]): Promise<void> {
       process.stdout.write(list.map((s) => `${s.name.padEnd(width)}  ${s.description}`).join('\n') + '\n');
     })
     .command('$0', 'Start the mock server', serverOptions, async (argv) => {
-      await startFromArgs(toRawArgs(argv));
+      await startFromArgs(toRawArgs(argv), args);
     })
     .example('$0', 'Serve on http://127.0.0.1:4010/v1 with 50 seeded animals')
     .example('$0 --port 0 --ready-json', 'Take a free port and print one JSON line when ready (for CI)')
