@@ -98,7 +98,11 @@ export async function checkTestcontainers(): Promise<void> {
 
 /** Stops what the recipes started: containers, compose projects and the API service. */
 export async function stopRecipes(): Promise<void> {
-  for (const project of composeProjects) await sh('podman-compose', ['-p', project, 'down'], { cwd: join(WORK, 'compose'), timeoutMs: 60_000 });
+  for (const project of composeProjects) {
+    await sh('podman-compose', ['-p', project, 'down'], { cwd: join(WORK, 'compose'), timeoutMs: 60_000 });
+    // podman-compose 1.0.3 leaves the project's network behind.
+    await sh('podman', ['network', 'rm', '-f', `${project}_default`]);
+  }
   if (containers.length > 0) await sh('podman', ['rm', '-f', '-i', ...containers]);
   service?.kill('SIGTERM');
 }
