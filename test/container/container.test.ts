@@ -66,6 +66,12 @@ describe.runIf(ready || inCi)('the container image', () => {
     const top = await podman('top', name, 'user', 'pid', 'args');
     expect(top).toMatch(/^10001\s+1\s+node \/app\/bin\/petstore-mock\.js/m);
     expect(await podman('exec', name, 'id', '-u')).toBe('10001');
+  });
+
+  it('holds the shipped scenarios and fixtures and the production dependencies, no dev dependency', async () => {
+    const files = (await podman('exec', name, 'ls', '/app', '/app/scenarios', '/app/fixtures', '/app/node_modules')).split('\n');
+    expect(files).toEqual(expect.arrayContaining(['ban.yaml', 'slow.yaml', 'db.json', 'pets.json', 'express', 'yargs', 'dist', 'bin']));
+    for (const dev of ['vitest', 'typescript', 'esbuild', 'testcontainers', 'eslint']) expect(files).not.toContain(dev);
     expect(await podman('image', 'inspect', '--format', '{{.Config.User}} {{json .Config.ExposedPorts}}', IMAGE)).toBe('10001:10001 {"4010/tcp":{}}');
   });
 
