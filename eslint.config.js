@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.bench/**', 'test/sdk/generated/**', 'test/recipes/**/node_modules/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.bench/**', '.image/**', 'test/sdk/generated/**', 'test/recipes/**/node_modules/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -6,7 +6,7 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const simple = parseSimpleArgs(argv);
   if (simple) {
-    await startFromArgs(simple);
+    await startFromArgs(simple, argv);
     return;
   }
   // Help, version, subcommands and mistakes go to yargs, loaded only for them.

@@ -18,6 +18,7 @@ import {
   startFailure,
   type ReadyInfo,
 } from './messages.js';
+import { withEnvironment } from './env-options.js';
 import type { RawArgs } from './options.js';
 import { createRequestLogger, type LogFormat, type LogStats } from './request-log.js';
 
@@ -139,54 +140,62 @@ async function serve(args: ServeArgs): Promise<void> {
   if (warning) process.stderr.write(warning);
 }
 
+/** `name` is how the value was given: `--port`, or `PETSTORE_MOCK_PORT` from the environment. */
 function parseInteger(name: string, min: number, max: number) {
   return (value: string | undefined): number | undefined => {
     if (value === undefined) return undefined;
     if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
-      throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}.`);
+      throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}.`);
     return Number(value);
   };
 }
 
 /** The prefix goes inside a Redis hash tag, so braces (and anything unusual in a key name) are refused. */
-function statePrefix(value: string | undefined, state: string | undefined): string | undefined {
+function statePrefix(value: string | undefined, state: string | undefined, label: (flag: string) => string): string | undefined {
   if (value !== undefined && state === undefined)
-    throw new UsageError('--state-prefix names a deployment in Redis and needs --state redis://HOST:PORT/DB too.');
+    throw new UsageError(`${label('state-prefix')} names a deployment in Redis and needs ${label('state')} redis://HOST:PORT/DB too.`);
   if (value !== undefined && !/^[A-Za-z0-9._:-]{1,64}$/.test(value))
-    throw new UsageError(`--state-prefix must be 1 to 64 letters, digits and ._:-, not ${JSON.stringify(value)}.`);
+    throw new UsageError(`${label('state-prefix')} must be 1 to 64 letters, digits and ._:-, not ${JSON.stringify(value)}.`);
   return value;
 }
 
 /** Live reload restarts this process's sessions; with --state they live in Redis, shared with other instances. */
-function watchWith(watch: boolean, state: string | undefined): boolean {
+function watchWith(watch: boolean, state: string | undefined, label: (flag: string) => string): boolean {
   if (watch && state !== undefined)
-    throw new UsageError('--watch reloads files into the sessions of this process, and with --state the sessions live in Redis; drop one of them.');
+    throw new UsageError(
+      `${label('watch')} reloads files into the sessions of this process, and with ${label('state')} the sessions live in Redis; drop one of them.`,
+    );
   return watch;
 }
 
-/** Checks the arguments of a server start and starts it; a person's mistake exits with one line. */
-export async function startFromArgs(args: RawArgs): Promise<void> {
+/**
+ * Checks the arguments of a server start and starts it; a person's mistake exits with one line.
+ * `argv` is the command line as typed: options it does not give come from `PETSTORE_MOCK_*`
+ * variables (env-options.ts).
+ */
+export async function startFromArgs(commandLine: RawArgs, argv: readonly string[]): Promise<void> {
   try {
+    const { args, label } = withEnvironment(commandLine, argv);
     await serve({
-      port: parseInteger('port', 0, 65535)(args.port) ?? 4010,
+      port: parseInteger(label('port'), 0, 65535)(args.port) ?? 4010,
       host: args.host,
-      seed: parseInteger('seed', 0, Number.MAX_SAFE_INTEGER)(args.seed),
-      pets: parseInteger('pets', 0, 10_000_000)(args.pets),
+      seed: parseInteger(label('seed'), 0, Number.MAX_SAFE_INTEGER)(args.seed),
+      pets: parseInteger(label('pets'), 0, 10_000_000)(args.pets),
       fixtures: args.fixtures,
       scenario: args.scenario,
       key: args.key,
       allowHost: args.allowHost.map((name) => {
         if (!/^[A-Za-z0-9.:[\]-]+$/.test(name))
-          throw new UsageError(`--allow-host ${JSON.stringify(name)} is not a host name; give a name or address such as mock.test or 192.168.1.5.`);
+          throw new UsageError(`${label('allow-host')} ${JSON.stringify(name)} is not a host name; give a name or address such as mock.test or 192.168.1.5.`);
         return name;
       }),
       adminToken: args.adminToken,
       logFormat: args.logFormat,
       quiet: args.quiet,
       readyJson: args.readyJson,
-      watch: watchWith(args.watch, args.state),
+      watch: watchWith(args.watch, args.state, label),
       state: args.state,
-      statePrefix: statePrefix(args.statePrefix, args.state),
+      statePrefix: statePrefix(args.statePrefix, args.state, label),
     });
   } catch (error) {
     if (error instanceof UserError) fail(error);

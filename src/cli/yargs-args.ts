@@ -91,7 +91,7 @@ export async function runYargs(args: readonly string[]): Promise<void> {
     })
     .command('verify [base-url]', 'Check a deployment of the API against the specification (docs/verify.md)', verifyOptions, runVerifyCommand)
     .command('$0', 'Start the mock server', serverOptions, async (argv) => {
-      await startFromArgs(toRawArgs(argv));
+      await startFromArgs(toRawArgs(argv), args);
     })
     .example('$0', 'Serve on http://127.0.0.1:4010/v1 with 50 seeded animals')
     .example('$0 --port 0 --ready-json', 'Take a free port and print one JSON line when ready (for CI)')

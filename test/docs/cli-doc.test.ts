@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { envName } from '../../src/cli/env-options.js';
 import { OPTIONS } from '../../src/cli/options.js';
 
 const doc = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8');
@@ -17,6 +18,11 @@ describe('docs/cli.md', () => {
       expect(row?.alias).toBe('alias' in option ? option.alias : undefined);
       if ('default' in option) expect(row?.def).toBe(`\`${option.default}\``);
     }
+  });
+
+  it('lists the environment variable of every flag, and no other', () => {
+    const rows = [...doc.matchAll(/^\| `(PETSTORE_MOCK_[A-Z_]+)` \| `--([a-z-]+)` \|$/gm)].map((m) => [m[2], m[1]]);
+    expect(rows).toEqual(OPTIONS.map((o) => [o.flag, envName(o)]));
   });
 
   it('documents the three ways to send the admin token', () => {

@@ -12,8 +12,8 @@ export interface CliRun {
 }
 
 /** Spawns a command and collects its output. */
-export function run(command: string, args: string[], options: { cwd?: string; detached?: boolean } = {}): CliRun {
-  const child = spawn(command, args, { cwd: options.cwd, detached: options.detached, env: { ...process.env, NO_COLOR: '1' } });
+export function run(command: string, args: string[], options: { cwd?: string; detached?: boolean; env?: NodeJS.ProcessEnv } = {}): CliRun {
+  const child = spawn(command, args, { cwd: options.cwd, detached: options.detached, env: { ...process.env, NO_COLOR: '1', ...options.env } });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));

@@ -1,0 +1,26 @@
+# The petstore-mock image: the packed package and its production dependencies on a Node 20 base.
+# `npm run image` stages them in .image/app on the host first (build, pack, npm ci --omit=dev),
+# so the build itself needs no network; see docs/container.md.
+ARG NODE_IMAGE=node:20-bookworm-slim
+FROM ${NODE_IMAGE}
+
+# In a container the mock listens on every interface and its admin API answers to the service
+# name `petstore` besides loopback names; every setting is a PETSTORE_MOCK_ variable (docs/cli.md).
+ENV NODE_ENV=production \
+    PETSTORE_MOCK_HOST=0.0.0.0 \
+    PETSTORE_MOCK_PORT=4010 \
+    PETSTORE_MOCK_ALLOW_HOST=petstore
+
+WORKDIR /app
+# Owned by root and read-only to the mock: it writes nothing to disk.
+COPY .image/app/ /app/
+
+# A numeric user, so `runAsNonRoot` checks can see it is not root without a passwd entry.
+USER 10001:10001
+EXPOSE 4010
+STOPSIGNAL SIGTERM
+# Node's own fetch, so the image needs no curl; the port and token follow the settings.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
+  CMD ["node", "-e", "const e=process.env,t=e.PETSTORE_MOCK_ADMIN_TOKEN;fetch(`http://127.0.0.1:${e.PETSTORE_MOCK_PORT||4010}/__admin/health`,{headers:t?{authorization:`Bearer ${t}`}:{},signal:AbortSignal.timeout(2500)}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# The mock itself is PID 1, so SIGTERM from `docker stop` reaches it and it finishes its answers.
+ENTRYPOINT ["node", "/app/bin/petstore-mock.js"]

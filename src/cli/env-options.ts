@@ -1,0 +1,111 @@
+// Every flag of the option table (options.ts) can also be given as an environment variable, where
+// containers carry their configuration: a CI `services:` entry or a compose file sets variables
+// and cannot pass arguments. The names and the reading are derived from the table alone, so a new
+// flag gets its variable with no change here. A flag on the command line wins over its variable.
+import { UserError } from '../core/errors.js';
+import { OPTIONS, type Option, type RawArgs } from './options.js';
+import { editDistance } from './usage-mistakes.js';
+
+/** The prefix of every variable petstore-mock reads. */
+export const ENV_PREFIX = 'PETSTORE_MOCK_';
+
+/** The variable of a flag: `--allow-host` is `PETSTORE_MOCK_ALLOW_HOST`. */
+export function envName(option: Option): string {
+  return `${ENV_PREFIX}${option.flag.toUpperCase().replace(/-/g, '_')}`;
+}
+
+const TRUE = new Set(['1', 'true', 'yes', 'on']);
+const FALSE = new Set(['0', 'false', 'no', 'off']);
+
+/**
+ * The long flags a command line gives, in any form a parser takes: `--port 1`, `--port=1`,
+ * `-p1`, `--no-quiet`, `--allowHost x`. Words after `--` are not flags.
+ */
+export function flagsGiven(argv: readonly string[]): Set<string> {
+  const given = new Set<string>();
+  for (const arg of argv) {
+    if (arg === '--') break;
+    if (arg.startsWith('--')) {
+      const typed = (arg.slice(2).split('=')[0] as string).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+      for (const option of OPTIONS) {
+        if (typed === option.flag || (option.kind === 'boolean' && typed === `no-${option.flag}`)) given.add(option.flag);
+      }
+    } else if (/^-[A-Za-z]/.test(arg)) {
+      for (const letter of arg.slice(1).match(/^[A-Za-z]+/)?.[0] ?? '') {
+        for (const option of OPTIONS) if ('alias' in option && option.alias === letter) given.add(option.flag);
+      }
+    }
+  }
+  return given;
+}
+
+function mistake(reason: string): UserError {
+  return new UserError(reason);
+}
+
+/** A variable's text as the value its flag would have had, or a mistake that names the variable. */
+function readValue(option: Option, name: string, text: string): string | boolean | string[] {
+  switch (option.kind) {
+    case 'boolean': {
+      const word = text.toLowerCase();
+      if (TRUE.has(word)) return true;
+      if (FALSE.has(word)) return false;
+      throw mistake(`${name} takes true or false (or 1 or 0), not ${JSON.stringify(text)}.`);
+    }
+    case 'list':
+      // Keys (KEY:PLAN:N:N) and host names hold neither commas nor spaces, so both separate.
+      return text.split(/[\s,]+/).filter((item) => item !== '');
+    case 'choice':
+      if (!(option.choices as readonly string[]).includes(text)) throw mistake(`${name} takes ${option.choices.join(' or ')}, not ${JSON.stringify(text)}.`);
+      return text;
+    default:
+      return text;
+  }
+}
+
+/** The closest variable name to a mistyped one, when it is close enough to be what was meant. */
+function nearest(name: string): string | undefined {
+  const typed = name.slice(ENV_PREFIX.length);
+  let best: string | undefined;
+  let distance = Number.POSITIVE_INFINITY;
+  for (const option of OPTIONS) {
+    const d = editDistance(typed, envName(option).slice(ENV_PREFIX.length));
+    if (d < distance) [best, distance] = [envName(option), d];
+  }
+  return distance <= Math.max(1, Math.floor(typed.length / 3)) ? best : undefined;
+}
+
+/** The command line completed from the environment, and how each value was given, for messages. */
+export interface ArgsWithSources {
+  args: RawArgs;
+  /** How a person gave a flag's value: `--port`, or `PETSTORE_MOCK_PORT` when it came from there. */
+  label: (flag: string) => string;
+}
+
+/**
+ * Fills every option the command line (`argv`, as typed) does not give from its `PETSTORE_MOCK_`
+ * variable. An empty variable counts as unset; an unknown `PETSTORE_MOCK_` variable or a value
+ * its flag would not take is a `UserError` naming the variable.
+ */
+export function withEnvironment(parsed: RawArgs, argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ArgsWithSources {
+  const known = new Set(OPTIONS.map(envName));
+  for (const name of Object.keys(env)) {
+    if (!name.startsWith(ENV_PREFIX) || known.has(name)) continue;
+    const near = nearest(name);
+    throw mistake(
+      `${name} is not a petstore-mock setting${near ? ` (did you mean ${near}?)` : ''}; each flag's variable is ${ENV_PREFIX} and the flag in capitals, listed in docs/cli.md.`,
+    );
+  }
+  const given = flagsGiven(argv);
+  const args: Record<string, unknown> = { ...parsed };
+  const fromEnv = new Set<string>();
+  for (const option of OPTIONS) {
+    const name = envName(option);
+    const text = env[name]?.trim();
+    if (text === undefined || text === '' || given.has(option.flag)) continue;
+    args[option.key] = readValue(option, name, text);
+    fromEnv.add(option.flag);
+  }
+  const label = (flag: string): string => (fromEnv.has(flag) ? `${ENV_PREFIX}${flag.toUpperCase().replace(/-/g, '_')}` : `--${flag}`);
+  return { args: args as RawArgs, label };
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { envName, flagsGiven, withEnvironment } from '../../src/cli/env-options.js';
+import { defaultArgs, parseSimpleArgs, type RawArgs } from '../../src/cli/fast-args.js';
+import { OPTIONS, type Option } from '../../src/cli/options.js';
+
+/** A value each kind of option takes, as a variable's text and as the flags that say the same. */
+function sample(option: Option): { text: string; argv: string[] } {
+  switch (option.kind) {
+    case 'boolean':
+      return { text: 'true', argv: [`--${option.flag}`] };
+    case 'choice': {
+      const last = option.choices[option.choices.length - 1] as string;
+      return { text: last, argv: [`--${option.flag}`, last] };
+    }
+    case 'number':
+      return { text: '17', argv: [`--${option.flag}`, '17'] };
+    case 'list':
+      return { text: 'a:pro, b:free c:pro', argv: [`--${option.flag}`, 'a:pro', `--${option.flag}`, 'b:free', `--${option.flag}`, 'c:pro'] };
+    default:
+      return { text: `${option.flag}-value`, argv: [`--${option.flag}`, `${option.flag}-value`] };
+  }
+}
+
+function fromEnv(env: Record<string, string>, argv: string[] = []): RawArgs {
+  return withEnvironment(parseSimpleArgs(argv) ?? defaultArgs(), argv, env).args;
+}
+
+describe('environment variables for the flags', () => {
+  it('names each flag PETSTORE_MOCK_ and the flag in capitals with _ for -', () => {
+    const names = Object.fromEntries(OPTIONS.map((o) => [o.flag, envName(o)]));
+    expect(names).toMatchObject({ port: 'PETSTORE_MOCK_PORT', scenario: 'PETSTORE_MOCK_SCENARIO', 'allow-host': 'PETSTORE_MOCK_ALLOW_HOST' });
+    for (const option of OPTIONS) expect(envName(option)).toMatch(/^PETSTORE_MOCK_[A-Z_]+$/);
+  });
+
+  it.each(OPTIONS.map((o) => [envName(o), o] as const))('%s reads as its flag does', (name, option) => {
+    const { text, argv } = sample(option);
+    expect(fromEnv({ [name]: text })).toEqual(parseSimpleArgs(argv));
+  });
+
+  it('reads every variable at once as the command line with every flag', () => {
+    const env = Object.fromEntries(OPTIONS.map((o) => [envName(o), sample(o).text]));
+    expect(fromEnv(env)).toEqual(parseSimpleArgs(OPTIONS.flatMap((o) => sample(o).argv)));
+  });
+
+  it('lets a flag win over its variable, lists included, whatever form the flag takes', () => {
+    const env = { PETSTORE_MOCK_PORT: '5000', PETSTORE_MOCK_KEY: 'env-key:pro', PETSTORE_MOCK_QUIET: 'true', PETSTORE_MOCK_SEED: '3' };
+    const args = fromEnv(env, ['--port', '0', '--key', 'flag-key:free']);
+    expect(args).toMatchObject({ port: '0', key: ['flag-key:free'], quiet: true, seed: '3' });
+    expect([...flagsGiven(['-p0', '--allowHost', 'x', '--no-quiet', '--seed=4', '--', '--pets'])].sort()).toEqual(['allow-host', 'port', 'quiet', 'seed']);
+  });
+
+  it('takes booleans as true/false, 1/0, yes/no, on/off and an empty variable as unset', () => {
+    for (const [text, value] of [
+      ['1', true],
+      ['YES', true],
+      ['on', true],
+      ['0', false],
+      ['false', false],
+      ['off', false],
+    ] as const)
+      expect(fromEnv({ PETSTORE_MOCK_WATCH: text }).watch).toBe(value);
+    expect(fromEnv({ PETSTORE_MOCK_PORT: '', PETSTORE_MOCK_KEY: ' ' })).toEqual(defaultArgs());
+  });
+
+  it.each([
+    [{ PETSTORE_MOCK_QUIET: 'maybe' }, 'petstore-mock: PETSTORE_MOCK_QUIET takes true or false (or 1 or 0), not "maybe".'],
+    [{ PETSTORE_MOCK_LOG_FORMAT: 'xml' }, 'petstore-mock: PETSTORE_MOCK_LOG_FORMAT takes pretty or json, not "xml".'],
+    [
+      { PETSTORE_MOCK_PROT: '4010' },
+      "petstore-mock: PETSTORE_MOCK_PROT is not a petstore-mock setting (did you mean PETSTORE_MOCK_PORT?); each flag's variable is PETSTORE_MOCK_ and the flag in capitals, listed in docs/cli.md.",
+    ],
+  ])('refuses %j in one line that names the variable', (env, message) => {
+    expect(() => fromEnv(env)).toThrow(message);
+  });
+
+  it('labels a value by how it was given, for the start-up checks', () => {
+    const { label } = withEnvironment(defaultArgs(), ['--seed', '1'], { PETSTORE_MOCK_PORT: 'x', PETSTORE_MOCK_SEED: '2' });
+    expect([label('port'), label('seed'), label('pets')]).toEqual(['PETSTORE_MOCK_PORT', '--seed', '--pets']);
+  });
+});

@@ -1,0 +1,122 @@
+// Podman for the container tests: a containers.conf of the tests' own (never /etc), a Debian
+// trixie base image with Node 20 made by debootstrap and kept between runs, and the image built
+// from a copy of the working tree by `npm run image`'s script.
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { ROOT } from '../recipes/project.js';
+
+/** The local base image: Debian trixie's nodejs (20.19), as no registry is reachable here. */
+export const BASE_IMAGE = 'localhost/petstore-mock-base:trixie-node20';
+/** The image `npm run image` builds. */
+export const IMAGE = 'localhost/petstore-mock:local';
+
+const work = mkdtempSync(join(tmpdir(), 'petstore-podman-'));
+// Debian's podman runs as root here only with runc and no default ulimits (crun cannot set
+// RLIMIT_NOFILE in this sandbox); the file is named by CONTAINERS_CONF, /etc stays untouched.
+writeFileSync(join(work, 'containers.conf'), '[containers]\ndefault_ulimits = []\n\n[engine]\nruntime = "runc"\n');
+
+/** The environment every podman command of the tests runs with. */
+export const PODMAN_ENV: NodeJS.ProcessEnv = { ...process.env, CONTAINERS_CONF: join(work, 'containers.conf') };
+
+/** Whether podman can run containers here: installed and run as root (the tests do not go rootless). */
+export function podmanReady(): boolean {
+  return process.getuid?.() === 0 && spawnSync('podman', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+/** Whether a command is on PATH. */
+export function installed(command: string): boolean {
+  return spawnSync(command, ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+export interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command with the tests' podman environment; resolves with its output whatever its exit code. */
+export function sh(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<Result> {
+  return new Promise((resolve) => {
+    execFile(
+      command,
+      args,
+      { cwd: options.cwd, env: { ...PODMAN_ENV, ...options.env }, timeout: options.timeoutMs ?? 60_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** Runs podman and fails with its output unless it exits 0. */
+export async function podman(...args: string[]): Promise<string> {
+  const r = await sh('podman', args);
+  if (r.code !== 0) throw new Error(`podman ${args.join(' ')} exited ${r.code}:\n${r.stdout}${r.stderr}`);
+  return r.stdout.trim();
+}
+
+/** Polls `check` every 100 ms until it returns a value, or fails after `timeoutMs` with `what`. */
+export async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Makes the base image unless it exists: debootstrap (minbase with nodejs, ~30 s to a few
+ * minutes with the mirror's speed), documentation dropped, `podman import` of the root.
+ */
+export async function ensureBaseImage(): Promise<void> {
+  if ((await sh('podman', ['image', 'exists', BASE_IMAGE])).code === 0) return;
+  const root = join(work, 'root');
+  const boot = await sh('debootstrap', ['--variant=minbase', '--include=nodejs', 'trixie', root, 'http://deb.debian.org/debian'], { timeoutMs: 600_000 });
+  if (boot.code !== 0) throw new Error(`debootstrap of Debian trixie failed (${boot.code}):\n${boot.stdout.slice(-2000)}${boot.stderr.slice(-2000)}`);
+  for (const dir of ['usr/share/doc', 'usr/share/man', 'usr/share/info', 'var/cache/apt', 'var/lib/apt/lists'])
+    rmSync(join(root, dir), { recursive: true, force: true });
+  await new Promise<void>((resolve, reject) => {
+    const tar = spawn('tar', ['-C', root, '-c', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const importer = spawn('podman', ['import', '--change', 'CMD ["node"]', '-', BASE_IMAGE], { env: PODMAN_ENV, stdio: ['pipe', 'ignore', 'pipe'] });
+    let err = '';
+    importer.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    tar.stdout.pipe(importer.stdin);
+    importer.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`podman import exited ${code}: ${err}`))));
+  });
+  rmSync(root, { recursive: true, force: true });
+}
+
+/**
+ * Builds IMAGE with scripts/image.mjs from a copy of the working tree, so that its build of
+ * dist/ cannot pull the files from under the other tests running meanwhile.
+ */
+export async function buildImage(): Promise<void> {
+  const tree = join(work, 'tree');
+  mkdirSync(tree);
+  const files = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\0');
+  for (const file of files.filter((f) => f !== '' && existsSync(join(ROOT, f)))) {
+    mkdirSync(dirname(join(tree, file)), { recursive: true });
+    cpSync(join(ROOT, file), join(tree, file));
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(tree, 'node_modules'), 'dir');
+  const r = await sh(process.execPath, ['scripts/image.mjs'], {
+    cwd: tree,
+    env: { CONTAINER_ENGINE: 'podman', NODE_IMAGE: BASE_IMAGE, IMAGE },
+    timeoutMs: 600_000,
+  });
+  if (r.code !== 0) throw new Error(`npm run image failed (${r.code}):\n${r.stdout}${r.stderr.slice(-4000)}`);
+}
+
+/** Removes what the tests made: the containers named, and the working folder. */
+export async function cleanUp(containers: readonly string[]): Promise<void> {
+  if (containers.length > 0) await sh('podman', ['rm', '-f', '-i', ...containers]);
+  rmSync(work, { recursive: true, force: true });
+}
+
+/** The folder of this run's files. */
+export const WORK = work;
