@@ -22,7 +22,9 @@ export interface CorePlatform {
 }
 
 /** Thrown by `decompress` when the inflated body would pass its limit. */
-export class BodyTooLarge extends Error {}
+export class BodyTooLarge extends Error {
+  override name = 'BodyTooLarge';
+}
 
 let installed: CorePlatform | undefined;
 
