@@ -60,7 +60,7 @@ const INDEX_HTML =
 
 /**
  * Writes the app into `dir`: the snippets, index.html, tsconfig.json, a package.json, the worker
- * script `npx msw init public/` writes (run through MSW's own CLI), and node_modules with
+ * script from the page's own `npx msw init` line (run through MSW's CLI), and node_modules with
  * petstore-mock (this checkout, as an installed copy resolves it: through its exports), msw and vite.
  */
 export function writeDocApp(dir: string): void {
@@ -74,5 +74,11 @@ export function writeDocApp(dir: string): void {
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(resolve('.'), join(dir, 'node_modules', 'petstore-mock'), 'dir');
   for (const pkg of ['msw', 'vite']) symlinkSync(resolve('node_modules', pkg), join(dir, 'node_modules', pkg), 'dir');
-  execFileSync(process.execPath, [resolve('node_modules/msw/cli/index.js'), 'init', 'public', '--no-save'], { cwd: dir, stdio: 'ignore' });
+  const init = browserDocSnippets()
+    .filter((s) => s.lang === 'sh')
+    .flatMap((s) => s.code.split('\n'))
+    .find((line) => line.startsWith('npx msw init '));
+  if (!init) throw new Error(`${DOC}: the setup has no "npx msw init" line`);
+  const args = (init.split('#')[0] ?? '').trim().split(/\s+/).slice(2);
+  execFileSync(process.execPath, [resolve('node_modules/msw/cli/index.js'), ...args], { cwd: dir, stdio: 'ignore' });
 }
