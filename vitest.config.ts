@@ -2,16 +2,18 @@ import { faker as english } from '@faker-js/faker/locale/en';
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import { shippedScenarioObjects } from './scripts/shipped-scenarios.mjs';
+import { viteValidators } from './scripts/browser-validators.mjs';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
 export default defineConfig({
   // As in scripts/build.mjs: the seeded animals' names, read from Faker's English locale, the
-  // scenario schema and the shipped scenarios the browser build has in place of files, and the version.
+  // shipped scenarios the browser build has in place of files, and the version; and the browser
+  // build's validators, generated as code.
+  plugins: [viteValidators()],
   define: {
     __PETSTORE_VERSION__: JSON.stringify(version),
     __PETSTORE_PET_NAMES__: JSON.stringify(english.rawDefinitions.animal?.pet_name),
-    __PETSTORE_SCENARIO_SCHEMA__: readFileSync('scenarios/scenario.schema.json', 'utf8'),
     __PETSTORE_SHIPPED_SCENARIOS__: JSON.stringify(shippedScenarioObjects()),
   },
   test: {

@@ -4,6 +4,7 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { shippedScenarioObjects } from './shipped-scenarios.mjs';
+import { esbuildValidators } from './browser-validators.mjs';
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 // The seeded animals' names come from Faker's English locale; defining them at build time spares
@@ -29,8 +30,11 @@ await build({
   logLevel: 'warning',
   define,
 });
-// The browser has no disk to read the scenario schema and the shipped scenarios from, and nothing
-// to import packages with: both are defined into the bundle and every dependency is bundled.
+// --- The browser build (dist/browser.js) ------------------------------------------------------
+// The browser has no disk to read the shipped scenarios from, and nothing to import packages with:
+// they are defined into the bundle and every dependency is bundled. The schema validators are
+// generated here as plain code (scripts/browser-validators.mjs): a page under a strict
+// Content-Security-Policy cannot compile them, and the bundle then carries none of Ajv.
 await build({
   entryPoints: { browser: 'src/browser/index.ts' },
   outdir: 'dist',
@@ -40,12 +44,13 @@ await build({
   target: 'es2022',
   sourcemap: true,
   logLevel: 'warning',
+  plugins: [esbuildValidators()],
   define: {
     ...define,
-    __PETSTORE_SCENARIO_SCHEMA__: readFileSync('scenarios/scenario.schema.json', 'utf8'),
     __PETSTORE_SHIPPED_SCENARIOS__: JSON.stringify(shippedScenarioObjects()),
   },
 });
+// --- end of the browser build -----------------------------------------------------------------
 chmodSync('dist/cli.js', 0o755);
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 const { openapiDocument } = await import('../dist/index.js');

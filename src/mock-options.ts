@@ -5,7 +5,9 @@ import { PLAN_LIMITS, PLAN_NAMES, parseKeySpec } from './core/state/plans.js';
 import type { KeyConfig, PlanName } from './core/types.js';
 
 /** A library option with a value the mock cannot use; the message names the option. */
-export class MockOptionError extends UserError {}
+export class MockOptionError extends UserError {
+  override name = 'MockOptionError';
+}
 
 function fail(option: string, wanted: string, value: unknown): never {
   const shown = typeof value === 'function' ? 'a function' : typeof value === 'bigint' ? `${value}n` : (JSON.stringify(value) ?? String(value));

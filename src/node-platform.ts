@@ -1,9 +1,10 @@
 import { createRequire } from 'node:module';
 import { BodyTooLarge, installPlatform, type CorePlatform } from './core/platform.js';
+import { compileOpenApiValidators } from './core/input/openapi-ajv.js';
 
-/** The core's platform services on Node: Ajv through `require` (CommonJS, loaded when first needed) and zlib. */
+/** The core's platform services on Node: validators compiled by Ajv (required, CommonJS, when first needed) and zlib. */
 export const nodePlatform: CorePlatform = {
-  loadAjv: () => (createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020,
+  loadValidators: () => compileOpenApiValidators((createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020),
   decompress: (encoding, body, maxBytes) => {
     const options = { maxOutputLength: maxBytes };
     // zlib is loaded on the first compressed body: most clients never send one, and start-up is shorter without it.

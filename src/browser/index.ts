@@ -3,8 +3,8 @@
  * `setupWorker`, with no server. Scenarios are given as objects; nothing here reads a disk or
  * imports a Node built-in.
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { installPlatform } from '../core/platform.js';
+import { browserPlatform } from './platform.js';
 import { MockEngine } from '../core/pipeline/engine.js';
 import { createHost, type HostData } from '../core/scenarios/host.js';
 import { ScenarioError } from '../core/scenarios/scenario-compiler.js';
@@ -17,9 +17,7 @@ import { checkOptions } from '../mock-options.js';
 import { answerFetch } from '../http/fetch-handler.js';
 import { compileScenarioObject, shippedScenarioObjects, type ScenarioObject } from './scenarios.js';
 
-// Bundled: the browser cannot load Ajv lazily with require, and has no synchronous zlib, so
-// compressed request bodies are refused with 415 here.
-installPlatform({ loadAjv: () => Ajv2020 });
+installPlatform(browserPlatform);
 
 /** Options of the browser's `createFetchHandler`. */
 export interface BrowserMockOptions extends HostData {

@@ -1,5 +1,4 @@
-import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { platform } from '../core/platform.js';
+import { validateScenario } from 'virtual:petstore-mock/scenario-validator';
 import { ScenarioError, ScenarioSpecError, compileScenario, isScenarioName, type ScenarioSpec } from '../core/scenarios/scenario-compiler.js';
 import type { ScenarioHost } from '../core/scenarios/host.js';
 import { pickError } from '../core/scenarios/schema-errors.js';
@@ -9,11 +8,9 @@ import type { WorldSettings } from '../core/state/world.js';
 export type ScenarioObject = Omit<ScenarioSpec, '$schema' | 'name'> & { name: string };
 
 /**
- * scenarios/scenario.schema.json, defined at build time (scripts/build.mjs, vitest.config.ts): the
- * browser has no disk to read it from.
+ * The shipped scenarios (scenarios/*.yaml) as objects, defined at build time (scripts/build.mjs,
+ * vitest.config.ts): the browser has no disk to read them from.
  */
-declare const __PETSTORE_SCENARIO_SCHEMA__: object;
-/** The shipped scenarios (scenarios/*.yaml) as objects, defined at build time as the schema is. */
 declare const __PETSTORE_SHIPPED_SCENARIOS__: readonly ScenarioObject[];
 
 /** The shipped scenarios, as objects; a reset or a switch starts them as the server would. */
@@ -21,15 +18,10 @@ export function shippedScenarioObjects(): readonly ScenarioObject[] {
   return __PETSTORE_SHIPPED_SCENARIOS__;
 }
 
-let validator: ValidateFunction | undefined;
-
+// scenarios/scenario.schema.json, checked as scenario files are (src/files/scenario-files.ts) by
+// code generated at build time: compiling a schema in the page needs 'unsafe-eval'.
 function schemaErrors(value: unknown): Parameters<typeof pickError>[0] {
-  if (!validator) {
-    const { $schema: _draft, ...schema } = __PETSTORE_SCENARIO_SCHEMA__ as { $schema?: string };
-    const Ajv = platform().loadAjv();
-    validator = new Ajv({ allErrors: true, verbose: true, strict: true }).compile(schema);
-  }
-  return validator(value) ? [] : (validator.errors ?? []);
+  return validateScenario(value) ? [] : (validateScenario.errors ?? []);
 }
 
 /** `steps[0].answer.status` style, for messages about an object (there are no lines to point at). */

@@ -23,7 +23,9 @@ import type { RawArgs } from './options.js';
 import { createRequestLogger, type LogFormat, type LogStats } from './request-log.js';
 
 /** A command line that cannot be used: printed as one line, exit code 1. */
-export class UsageError extends UserError {}
+export class UsageError extends UserError {
+  override name = 'UsageError';
+}
 
 /** Prints the one line of a failed start and exits 1. */
 export function fail(error: unknown): never {

@@ -117,7 +117,9 @@ export class UserError extends Error {
   constructor(reason: string) {
     super(named(reason));
     this.reason = reason;
-    this.name = new.target.name;
+    // Each subclass names itself with a string: an app's minifier renames classes, and a
+    // `new.target.name` would then read `xg` (test/browser/error-names.test.ts keeps them named).
+    this.name = 'UserError';
   }
 }
 

@@ -1,15 +1,19 @@
-import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { named } from './errors.js';
+import type { OpenApiValidators } from './input/openapi-ajv.js';
 
 /**
  * What the core needs from the platform it runs on and cannot import itself without tying it to
- * Node: the validator library (loaded on the first body that needs it, so start-up does not pay
- * for it) and decompression. Node's entry points install `nodePlatform` (src/node-platform.ts);
+ * Node: the schema validators (made on the first body that needs them, so start-up does not pay
+ * for them) and decompression. Node's entry points install `nodePlatform` (src/node-platform.ts);
  * a browser build installs its own.
  */
 export interface CorePlatform {
-  /** Ajv's JSON Schema 2020-12 class, loaded synchronously on first use. */
-  loadAjv(): typeof Ajv2020;
+  /**
+   * The validators of the OpenAPI document's schemas, made synchronously on first use: Node
+   * compiles them with Ajv; the browser build has them generated at build time, since compiling
+   * in a page needs `'unsafe-eval'`, which a strict Content-Security-Policy refuses.
+   */
+  loadValidators(): OpenApiValidators;
   /**
    * Inflates a gzip, deflate or br body to at most `maxBytes`; throws `BodyTooLarge` past that.
    * Absent where the platform cannot decompress synchronously: compressed bodies are then refused.
@@ -18,7 +22,9 @@ export interface CorePlatform {
 }
 
 /** Thrown by `decompress` when the inflated body would pass its limit. */
-export class BodyTooLarge extends Error {}
+export class BodyTooLarge extends Error {
+  override name = 'BodyTooLarge';
+}
 
 let installed: CorePlatform | undefined;
 

@@ -2,6 +2,7 @@ import { UserError } from '../core/errors.js';
 
 /** A port or host the server cannot listen on: something the person can change. */
 export class ListenError extends UserError {
+  override name = 'ListenError';
   constructor(
     reason: string,
     /** The system's code: EADDRINUSE, EACCES, EADDRNOTAVAIL or ENOTFOUND. */

@@ -52,7 +52,9 @@ const FLAG_OF: Record<string, string> = {
 };
 
 /** A start refused because the deployment in Redis was started with other settings. */
-export class DeploymentMismatch extends UserError {}
+export class DeploymentMismatch extends UserError {
+  override name = 'DeploymentMismatch';
+}
 
 /**
  * Connects to Redis and joins (or founds) the deployment under the prefix. Throws an Error naming

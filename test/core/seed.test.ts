@@ -17,12 +17,16 @@ function withEnglishLocale(seed: number, count: number) {
   }));
 }
 
-describe('generatePets with the pet names alone', () => {
+describe('generatePets without Faker at run time', () => {
   it.each([
     [42, 150],
     [7, 50],
     [0, 10],
     [123_456_789, 300],
+    // Past 32 bits the seed is still kept whole in the generator's first word, as Faker keeps it.
+    [2 ** 31, 20],
+    [2 ** 32 + 5, 20],
+    [Number.MAX_SAFE_INTEGER, 700],
   ])('gives for seed %d the %d animals of the whole English locale', (seed, count) => {
     expect(generatePets(seed, count)).toEqual(withEnglishLocale(seed, count));
   });

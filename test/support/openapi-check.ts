@@ -1,6 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { openapiDocument } from '../../src/core/input/openapi.js';
-import { openApiAjv } from '../../src/core/input/validation.js';
+import { openApiAjv } from '../../src/core/input/openapi-ajv.js';
 
 const ajv = openApiAjv(Ajv2020);
 

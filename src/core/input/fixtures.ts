@@ -13,7 +13,9 @@ export function readFailure(error: unknown): string {
 }
 
 /** A fixture file that cannot be used; the message names the file and what to fix. */
-export class FixtureError extends UserError {}
+export class FixtureError extends UserError {
+  override name = 'FixtureError';
+}
 
 /**
  * Reads animals from fixture text: a JSON array of animals, or a json-server `db.json` object

@@ -1,49 +1,26 @@
-import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import { platform } from '../platform.js';
-import { MockError, named, type ErrorDetail } from '../errors.js';
+import { MockError, type ErrorDetail } from '../errors.js';
 import { NonInteger, type JsonValue } from './json.js';
-import { LIMIT_BOUNDS, PET_STATUSES, openapiDocument } from './openapi.js';
+import { LIMIT_BOUNDS, PET_STATUSES } from './openapi.js';
+import type { OpenApiValidators } from './openapi-ajv.js';
 import type { PetStatus } from '../types.js';
 
-let validators: { newPet: ValidateFunction; schema(name: string): ValidateFunction } | undefined;
+let validators: OpenApiValidators | undefined;
 
 /**
- * Ajv is loaded and compiled on the first body that needs it, so start-up pays for neither: its
- * import alone took about as long as a bare node:http server takes to start. The platform loads it
- * synchronously, inside the request that needs it.
+ * The validators are made on the first body that needs them, so start-up pays nothing for them:
+ * on Node, Ajv's import alone took about as long as a bare node:http server takes to start. The
+ * platform gives them synchronously, inside the request that needs them (compiled on Node,
+ * generated at build time in the browser, where a page's CSP may forbid compiling code).
  */
-function getValidators(): { newPet: ValidateFunction; schema(name: string): ValidateFunction } {
-  if (validators) return validators;
-  const ajv = openApiAjv(platform().loadAjv());
-  const newPet = ajv.getSchema('openapi.json#/components/schemas/NewPet');
-  if (!newPet) throw new Error(named('the OpenAPI document has no NewPet schema'));
-  const schema = (name: string): ValidateFunction => {
-    const found = ajv.getSchema(`openapi.json#/components/schemas/${name}`);
-    if (!found) throw new Error(named(`the OpenAPI document has no ${name} schema`));
-    return found;
-  };
-  validators = { newPet, schema };
-  return validators;
-}
-
-/**
- * An Ajv that knows the OpenAPI document as `openapi.json`, so any schema in it can be reached by
- * pointer. The request validator and the tests' check of every answer share this set-up.
- */
-export function openApiAjv(Ajv: typeof Ajv2020): Ajv2020 {
-  const ajv = new Ajv({ allErrors: true, strict: true });
-  // The document's top-level OpenAPI fields are not JSON Schema keywords; refs still resolve into them.
-  ajv.addVocabulary(['openapi', 'info', 'servers', 'security', 'tags', 'paths', 'components']);
-  // int64 values beyond 2^53 reach Ajv as approximate numbers; their exact range is checked apart.
-  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
-  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
-  ajv.addSchema(openapiDocument, 'openapi.json');
-  return ajv;
+function getValidators(): OpenApiValidators {
+  return (validators ??= platform().loadValidators());
 }
 
 /** Where a value breaks a schema of the document: a path into the value and a sentence, first mistake first. */
 export function schemaProblems(schemaName: 'Pet' | 'Pets', value: unknown): { path: (string | number)[]; message: string }[] {
-  const validate = getValidators().schema(schemaName);
+  const validate = schemaName === 'Pet' ? getValidators().pet : getValidators().pets;
   if (validate(value)) return [];
   return (validate.errors ?? []).map((error) => {
     const path: (string | number)[] = error.instancePath

@@ -60,7 +60,9 @@ export function isScenarioName(text: string): boolean {
 }
 
 /** A scenario that cannot be used; the message names the file or name, the line, and what to fix. */
-export class ScenarioError extends UserError {}
+export class ScenarioError extends UserError {
+  override name = 'ScenarioError';
+}
 
 /** A mistake the schema cannot see, at a place in the scenario (keys and indexes from the top). */
 export class ScenarioSpecError extends Error {

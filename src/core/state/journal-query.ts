@@ -31,7 +31,9 @@ interface Criterion {
 }
 
 /** A filter that cannot be used; the message says which field and what it takes. */
-export class JournalFilterError extends UserError {}
+export class JournalFilterError extends UserError {
+  override name = 'JournalFilterError';
+}
 
 /** The names a filter has, in the order messages show them. */
 export const FILTER_FIELDS = ['method', 'path', 'status', 'code', 'key', 'since'] as const;

@@ -26,7 +26,9 @@ export function demoKeys(): KeyConfig[] {
 }
 
 /** A `--key` value that cannot be used; the message says how to write one. */
-export class KeySpecError extends UserError {}
+export class KeySpecError extends UserError {
+  override name = 'KeySpecError';
+}
 
 /** Parses `KEY:PLAN[:PER_MINUTE:PER_DAY]`, as the `--key` flag takes it. */
 export function parseKeySpec(spec: string): KeyConfig {

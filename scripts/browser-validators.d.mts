@@ -1,0 +1,9 @@
+import type { Plugin as EsbuildPlugin } from 'esbuild';
+import type { Plugin as VitePlugin } from 'vite';
+
+/** The generated validator modules by name (`virtual:petstore-mock/...`), made once per process. */
+export function validatorModules(): Promise<Record<string, string>>;
+/** An esbuild plugin that resolves `virtual:petstore-mock/...` to the generated validators. */
+export function esbuildValidators(): EsbuildPlugin;
+/** The same for Vite. */
+export function viteValidators(): VitePlugin;

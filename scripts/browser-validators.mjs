@@ -1,0 +1,95 @@
+// The browser build's schema validators, generated at build time as plain code (Ajv's standalone
+// output) so that a page never compiles code: Ajv compiles with `new Function`, which a
+// Content-Security-Policy without 'unsafe-eval' refuses, and the page carries none of Ajv.
+// scripts/build.mjs bundles them through `esbuildValidators()`; vitest.config.ts serves the same
+// modules to the tests through `viteValidators()`.
+import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const require = createRequire(import.meta.url);
+const PREFIX = 'virtual:petstore-mock/';
+
+// Ajv's run-time helpers the generated code may require, and what the page calls instead.
+const RUNTIME = {
+  'ajv/dist/runtime/ucs2length': { name: 'ucs2length', from: 'src/browser/validator-runtime.ts' },
+};
+
+/** Ajv's standalone code as an ES module: its `require`s of run-time helpers become imports of ours. */
+function asModule(code, imports) {
+  const used = new Map();
+  // A module is strict already; Ajv's directive would land after the imports.
+  const body = code.replace(/^"use strict";/, '').replace(/require\("([^"]+)"\)(\.default)?/g, (_all, path) => {
+    const helper = RUNTIME[path];
+    if (!helper) {
+      throw new Error(`petstore-mock build: a generated validator needs ${path}; give the page its own version in RUNTIME (scripts/browser-validators.mjs).`);
+    }
+    used.set(helper.name, helper.from);
+    return helper.name;
+  });
+  const lines = [...imports, ...[...used].map(([name, from]) => `import { ${name} } from ${JSON.stringify(join(ROOT, from))};`)];
+  return `${lines.join('\n')}\n${body}\n`;
+}
+
+async function generate() {
+  const { Ajv, _ } = require('ajv');
+  const { Ajv2020 } = require('ajv/dist/2020.js');
+  const standaloneCode = require('ajv/dist/standalone/index.js').default;
+  // The OpenAPI validators come from the same set-up Node compiles at run time
+  // (src/core/input/openapi-ajv.ts), bundled here for Node to import.
+  const bundled = await build({
+    entryPoints: [join(ROOT, 'src/core/input/openapi-ajv.ts')],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'neutral',
+    packages: 'external',
+    logLevel: 'warning',
+  });
+  const { openApiAjv, OPENAPI_VALIDATOR_REFS } = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`);
+  const openapi = openApiAjv(Ajv2020, { code: { source: true, esm: true, formats: _`__formats` } });
+  const formatsFrom = JSON.stringify(join(ROOT, 'src/core/input/openapi-ajv.ts'));
+  // As src/files/scenario-files.ts checks scenario files: draft-07, every error, with the values.
+  const schema = JSON.parse(readFileSync(join(ROOT, 'scenarios/scenario.schema.json'), 'utf8'));
+  const scenarios = new Ajv({ allErrors: true, verbose: true, strict: true, code: { source: true, esm: true } });
+  scenarios.addSchema(schema);
+  return {
+    [`${PREFIX}openapi-validators`]: asModule(standaloneCode(openapi, OPENAPI_VALIDATOR_REFS), [
+      `import { INTEGER_FORMATS as __formats } from ${formatsFrom};`,
+    ]),
+    [`${PREFIX}scenario-validator`]: asModule(standaloneCode(scenarios, { validateScenario: schema.$id }), []),
+  };
+}
+
+let modules;
+/** The generated modules by name, made once per process. */
+export function validatorModules() {
+  return (modules ??= generate());
+}
+
+/** An esbuild plugin that resolves `virtual:petstore-mock/...` to the generated validators. */
+export function esbuildValidators() {
+  return {
+    name: 'petstore-mock-validators',
+    setup(b) {
+      b.onResolve({ filter: /^virtual:petstore-mock\// }, (args) => ({ path: args.path, namespace: 'petstore-mock-validators' }));
+      b.onLoad({ filter: /.*/, namespace: 'petstore-mock-validators' }, async (args) => {
+        const contents = (await validatorModules())[args.path];
+        if (contents === undefined) return { errors: [{ text: `no generated module ${args.path}` }] };
+        return { contents, loader: 'js', resolveDir: ROOT };
+      });
+    },
+  };
+}
+
+/** The same for Vite (the tests' config): `virtual:petstore-mock/...` resolves to the generated validators. */
+export function viteValidators() {
+  return {
+    name: 'petstore-mock-validators',
+    resolveId: (id) => (id.startsWith(PREFIX) ? `\0${id}` : undefined),
+    load: async (id) => (id.startsWith(`\0${PREFIX}`) ? (await validatorModules())[id.slice(1)] : undefined),
+  };
+}

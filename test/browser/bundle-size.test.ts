@@ -1,0 +1,27 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { browserBuildParts, measureBrowserBuild } from '../../scripts/browser-size.mjs';
+
+// What petstore-mock/browser adds to an app, bundled and minified as `vite build` does: a budget,
+// like the benchmarks' targets (docs/performance.md has the figures before and after).
+const BUDGET_GZIP = 60_000;
+
+describe('the browser build in an app', () => {
+  it(`adds at most ${BUDGET_GZIP / 1000} kB gzip to a minified app`, async () => {
+    const { minified, gzip } = await measureBrowserBuild();
+    expect(minified).toBeGreaterThan(50_000);
+    expect(gzip).toBeLessThanOrEqual(BUDGET_GZIP);
+  });
+
+  it('compiles no code in the page: no Ajv, no Function constructor, no eval, so script-src without unsafe-eval is enough', () => {
+    const bundle = readFileSync(resolve('dist/browser.js'), 'utf8');
+    expect(bundle).not.toMatch(/new Function|\bFunction\(|\beval\(/);
+    expect(bundle).not.toMatch(/node_modules\/ajv\//);
+  });
+
+  it('bundles no package at all: the validators are generated code, the animals need no Faker', async () => {
+    const parts = (await browserBuildParts()).map(([part]) => part);
+    expect(parts.sort()).toEqual(['generated openapi-validators', 'generated scenario-validator', 'petstore-mock code', 'shipped scenarios and pet names']);
+  });
+});
