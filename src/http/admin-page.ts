@@ -1,4 +1,5 @@
 import { ADMIN_SCRIPT } from './admin-page-script.js';
+import { LIMITS_SECTION, LIMITS_STYLE } from './admin-limits-section.js';
 
 /**
  * The admin page: a self-contained live view over the admin API for QA. It polls the admin API
@@ -13,7 +14,7 @@ export function adminPage(): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>petstore-mock admin</title>
 <link rel="icon" href="data:,">
-<style>${STYLE}</style>
+<style>${STYLE}${LIMITS_STYLE}</style>
 </head><body>
 <header><h1>petstore-mock</h1>
   <label class="inline">session <select id="session" aria-label="session"><option value="default">default</option></select></label>
@@ -36,6 +37,7 @@ export function adminPage(): string {
 <p id="message" role="status"></p>
 <h2>Keys</h2>
 <table id="keys" class="stack"><thead><tr><th>key</th><th>plan</th><th>limits</th><th>remaining</th><th>resets</th><th>state</th></tr></thead><tbody></tbody></table>
+${LIMITS_SECTION}
 <h2>Requests <span class="count" id="request-count"></span></h2>
 <form id="filter" class="filters" autocomplete="off">
   <select id="f-method" aria-label="method"><option value="">any method</option><option>GET</option><option>HEAD</option><option>POST</option><option>OPTIONS</option><option>PUT</option><option>PATCH</option><option>DELETE</option></select>
