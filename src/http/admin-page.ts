@@ -1,5 +1,6 @@
 import { ADMIN_SCRIPT } from './admin-page-script.js';
 import { LIMITS_SECTION, LIMITS_STYLE } from './admin-limits-section.js';
+import { HAR_BUTTON, HAR_SCRIPT } from './admin-har-button.js';
 
 /**
  * The admin page: a self-contained live view over the admin API for QA. It polls the admin API
@@ -47,12 +48,12 @@ ${LIMITS_SECTION}
   <input id="f-key" placeholder="key" aria-label="key" size="12">
   <button type="button" id="f-clear" class="secondary">Clear</button>
 </form>
-<div class="row"><label class="inline"><input type="checkbox" id="record"> record headers and bodies</label></div>
+<div class="row"><label class="inline"><input type="checkbox" id="record"> record headers and bodies</label>${HAR_BUTTON}</div>
 <p id="filter-message" class="muted" role="status"></p>
 <table id="requests" class="stack"><thead><tr><th>#</th><th>clock</th><th>request</th><th>status</th><th>key</th><th>why</th></tr></thead><tbody></tbody></table>
 <p class="muted">Select a request to see its headers and bodies.</p>
 </main>
-<script>${ADMIN_SCRIPT}</script></body></html>`;
+<script>${ADMIN_SCRIPT}${HAR_SCRIPT}</script></body></html>`;
 }
 
 const STYLE = `

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startMock } from '../../src/index.js';
+import { startMock, type Har } from '../../src/index.js';
 import { T0 } from '../support/mock.js';
 import { launchChromium } from './chromium.js';
 
@@ -72,9 +72,27 @@ describe('a HAR of a session, replayed in Chromium with routeFromHAR', () => {
     const file = join(dir, 'session.har');
     try {
       recorded = await session(await appPage(mock.origin), mock.url);
-      const res = await fetch(`${mock.origin}/__admin/requests?format=har&path=/v1/*`);
-      expect(res.headers.get('content-disposition')).toBe('attachment; filename="petstore-mock-default.har"');
-      writeFileSync(file, await res.text());
+      // Exported as QA would: the admin page's "Download HAR" button, the journal filtered to the API.
+      const admin = await appPage(mock.origin).then(async (p) => {
+        await p.goto(`${mock.origin}/__admin/`);
+        return p;
+      });
+      await admin.fill('#f-path', '/v1/*');
+      await admin.waitForFunction(
+        () =>
+          (globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }).document.querySelector('#request-count')
+            ?.textContent === '4 requests match',
+      );
+      const [download] = await Promise.all([admin.waitForEvent('download'), admin.click('#har-download')]);
+      expect(download.suggestedFilename()).toBe('petstore-mock-default.har');
+      await download.saveAs(file);
+      const har = JSON.parse(readFileSync(file, 'utf8')) as Har;
+      expect(har.log.entries.map((e) => `${e.request.method} ${e.request.url.slice(mock.origin.length)} ${e.response.status}`)).toEqual([
+        'GET /v1/pets?limit=2 200',
+        'POST /v1/pets 201',
+        'GET /v1/pets/1 200',
+        'GET /v1/pets?limit=3 429',
+      ]);
     } finally {
       await mock.close();
     }
