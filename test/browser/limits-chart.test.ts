@@ -69,8 +69,11 @@ describe('the chart of a key’s limits on the admin page, 390 px wide', () => {
     expect(state.timeline.points.map((p) => p.minuteLeft)).toEqual([4, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 4]);
     expect(state.timeline.points.map((p) => p.at)).toEqual(journal.map((e) => Date.parse(e.at)));
     // uPlot's columns: x in seconds on the session clock, the quota line, one series per lane.
-    expect(state.data[0]).toEqual(journal.map((e) => Date.parse(e.at) / 1000));
-    expect(state.data[1]).toEqual([4, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 4]);
+    // The minute's end between the last refusal and the next request shows the quota refilled.
+    const times = journal.map((e) => Date.parse(e.at) / 1000);
+    expect(state.data[0]).toEqual([...times.slice(0, 11), (T0 + 60_000) / 1000, times[11]]);
+    expect(state.data[1]).toEqual([4, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 5, 4]);
+    expect(state.data[2 + 4]?.map((lane) => lane !== null)).toEqual(expected.map((k) => k === 'ok').toSpliced(11, 0, false));
     expect(await page.textContent('#limits-summary')).toBe(
       'demo-free: 12 requests in 2 minute windows; after the latest, 4 of 5 left this minute and 94 of 100 today.',
     );

@@ -27,12 +27,21 @@ let chart;
 let shown = '';
 let chosen = '';
 
-/** The uPlot data: x in seconds, the quota line, then one series per lane (null where another kind). */
-function columns(timeline) {
-  const xs = timeline.points.map((p) => p.at / 1000);
-  const quota = timeline.points.map((p) => p.minuteLeft);
-  const lanes = LANES.map((lane, i) => timeline.points.map((p) => (p.kind === lane.kind ? i : null)));
-  return [xs, quota, ...lanes];
+/**
+ * The uPlot data: x in seconds, the quota line, then one series per lane (null where another
+ * kind). Where a minute window ends between two requests, a point at its end shows the quota
+ * refilled, so the line does not stay at 0 over minutes that had quota again.
+ */
+function columns(timeline, perMinute) {
+  const rows = [];
+  let previous;
+  for (const p of timeline.points) {
+    const end = previous === undefined ? undefined : (Math.floor(previous.at / 60000) + 1) * 60000;
+    if (end !== undefined && p.at >= end && previous.minuteLeft < perMinute) rows.push({ at: end, minuteLeft: perMinute, kind: null });
+    rows.push(p);
+    previous = p;
+  }
+  return [rows.map((r) => r.at / 1000), rows.map((r) => r.minuteLeft), ...LANES.map((lane, i) => rows.map((r) => (r.kind === lane.kind ? i : null)))];
 }
 
 function options(width, perMinute) {
@@ -81,7 +90,7 @@ async function refreshChart() {
   if (!key) return;
   const entries = await api('requests?limit=1000&key=' + encodeURIComponent(key.key));
   const timeline = limitsTimeline(entries, key.limits);
-  const data = columns(timeline);
+  const data = columns(timeline, key.limits.perMinute);
   const last = timeline.points.at(-1);
   window.petstoreLimitsChart = { key: key.key, limits: key.limits, timeline, data };
   $('limits-summary').textContent = timeline.points.length
