@@ -52,4 +52,21 @@ export default tseslint.config(
       },
     },
   },
+  {
+    // The Jest recipe for CommonJS projects: require, module.exports and Jest's globals.
+    files: ['test/recipes/jest/**/*.js', 'test/recipes/jest-ts/*.js'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        test: 'readonly',
+        describe: 'readonly',
+        expect: 'readonly',
+        beforeAll: 'readonly',
+        afterAll: 'readonly',
+      },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

@@ -1,10 +1,13 @@
-// Builds dist/: bundled ESM for the CLI and the library (dependencies stay external), the
+// Builds dist/: bundled ESM for the CLI and the library (dependencies stay external), a CommonJS
+// build of the library (dist/cjs/), the
 // browser build (everything bundled, no Node built-ins), the library's type declarations, and the
 // OpenAPI document as a file.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { shippedScenarioObjects } from './shipped-scenarios.mjs';
 import { esbuildValidators } from './browser-validators.mjs';
+import { buildCommonJs } from './build-cjs.mjs';
+import { buildAdminChart } from './build-admin-chart.mjs';
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 // The seeded animals' names come from Faker's English locale; defining them at build time spares
@@ -53,5 +56,9 @@ await build({
 // --- end of the browser build -----------------------------------------------------------------
 chmodSync('dist/cli.js', 0o755);
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+// The CommonJS build (its own step, scripts/build-cjs.mjs): after the declarations it copies.
+await buildCommonJs(define);
+// The admin page's chart of a key's limits (its own step, scripts/build-admin-chart.mjs).
+await buildAdminChart();
 const { openapiDocument } = await import('../dist/index.js');
 writeFileSync('dist/openapi.json', `${JSON.stringify(openapiDocument, null, 2)}\n`);

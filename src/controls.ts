@@ -6,6 +6,7 @@ import type { MockEngine } from './core/pipeline/engine.js';
 import type { JournalEntry } from './core/state/journal.js';
 import { compileFilter, verifyEntries, type JournalFilter, type VerifyCount } from './core/state/journal-query.js';
 import { summarizeSessions, type SessionSummary } from './core/state/sessions.js';
+import { toHar, type Har } from './core/state/har.js';
 import type { World, WorldSettings } from './core/state/world.js';
 
 /** The clock of the default session, as tests drive it. */
@@ -46,6 +47,11 @@ export interface SessionHandle {
   verify(filter: JournalFilter, count?: VerifyCount): JournalEntry[];
   /** Makes the session's journal keep request and answer headers and bodies (bounded, keys redacted), or stop. */
   recordDetails(on?: boolean): void;
+  /**
+   * The journal (a filter narrows it) as an HTTP Archive, HAR 1.2, with the headers and bodies of
+   * the requests recorded with details: for a bug report, DevTools or Playwright's routeFromHAR.
+   */
+  har(filter?: JournalFilter): Har;
 }
 
 /** Wraps a world's clock for tests. */
@@ -82,9 +88,24 @@ export interface ScenarioSource {
   latest?(name: string): WorldSettings;
 }
 
-/** The controls of one session (the default one for `undefined`); scenarios come from `scenarios`. */
-export function sessionControls(engine: MockEngine, id: string | undefined, scenarios: ScenarioSource): SessionHandle {
+/**
+ * The controls of one session (the default one for `undefined`); scenarios come from `scenarios`,
+ * the HAR's URLs from `origin` (the server's, once it listens).
+ */
+export function sessionControls(
+  engine: MockEngine,
+  id: string | undefined,
+  scenarios: ScenarioSource,
+  origin = (): string => 'http://localhost',
+): SessionHandle {
   const world = (): World => engine.sessions.resolve(id);
+  const requests = (query: RequestsQuery = {}): JournalEntry[] => {
+    const { details, ...filter } = query;
+    const test = compileFilter(filter);
+    return world()
+      .journal.list(details === true)
+      .filter((e) => test.matches(e));
+  };
   return {
     clock: clockOf(world),
     reset: () => {
@@ -92,15 +113,10 @@ export function sessionControls(engine: MockEngine, id: string | undefined, scen
       w.apply(scenarios.latest ? scenarios.latest(w.settings.scenario) : w.settings);
     },
     useScenario: (nameOrFile) => world().apply(scenarios.settings(nameOrFile)),
-    requests: (query = {}) => {
-      const { details, ...filter } = query;
-      const test = compileFilter(filter);
-      return world()
-        .journal.list(details === true)
-        .filter((e) => test.matches(e));
-    },
+    requests,
     verify: (filter, count) => verifyEntries(world().journal.list(), filter, count),
     recordDetails: (on = true) => world().recordDetails(on),
+    har: (filter = {}) => toHar(requests({ ...filter, details: true }), origin()),
   };
 }
 

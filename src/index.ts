@@ -20,6 +20,7 @@ export type { SessionSummary } from './core/state/sessions.js';
 export type { ClockState } from './core/state/clock.js';
 export type { ReloadReport } from './files/live-reload.js';
 export type { JournalEntry } from './core/state/journal.js';
+export type { Har, HarEntry } from './core/state/har.js';
 export type { CoreRequest, CoreResponse, KeyConfig, Limits, Pet, PetStatus, PlanName } from './core/types.js';
 export { ERROR_CATALOGUE, UserError, type ErrorCode } from './core/errors.js';
 export { openapiDocument } from './core/input/openapi.js';

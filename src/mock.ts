@@ -53,6 +53,8 @@ interface Core {
   reload(): ReloadReport | undefined;
   /** Stops watching files. */
   stop(): void;
+  /** Tells the controls the server's origin. */
+  listening(origin: string): void;
 }
 
 function createCore(options: MockOptions & { clientAddress?: string }): Core {
@@ -79,9 +81,11 @@ function createCore(options: MockOptions & { clientAddress?: string }): Core {
     },
     latest: (name) => scenarios.latest(name),
   };
-  const session = (id: string | undefined): SessionHandle => sessionControls(engine, id, source);
+  // The HAR's URLs: the server's origin once it listens (a fetch handler has none of its own).
+  let origin = 'http://localhost';
+  const session = (id: string | undefined): SessionHandle => sessionControls(engine, id, source, () => origin);
   const admin = memoryAdmin(engine.sessions, scenarios);
-  return { engine, keys: [...settings.keys], admin, session, reload, stop: () => watching?.close() };
+  return { engine, keys: [...settings.keys], admin, session, reload, stop: () => watching?.close(), listening: (at) => (origin = at) };
 }
 
 /**
@@ -92,7 +96,7 @@ export async function startMock(options: SharedMockOptions): Promise<SharedRunni
 export async function startMock(options?: MockOptions): Promise<RunningMock>;
 export async function startMock(options: MockOptions | SharedMockOptions = {}): Promise<RunningMock | SharedRunningMock> {
   if ('state' in options && typeof options.state === 'string') return startShared(options);
-  const { engine, keys, admin, session, reload, stop } = createCore(options);
+  const { engine, keys, admin, session, reload, stop, listening } = createCore(options);
   let running: RunningServer;
   try {
     running = await listen(engine, serverOptions(options, admin));
@@ -100,6 +104,7 @@ export async function startMock(options: MockOptions | SharedMockOptions = {}): 
     stop();
     throw error;
   }
+  listening(running.origin);
   return {
     url: `${running.origin}/v1`,
     origin: running.origin,

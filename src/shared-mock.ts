@@ -3,6 +3,7 @@
 import { parseDuration, type ClockState } from './core/state/clock.js';
 import type { AdminState, ApiCore } from './core/state/backend.js';
 import type { JournalEntry } from './core/state/journal.js';
+import { toHar, type Har } from './core/state/har.js';
 import { compileFilter, verifyEntries, type JournalFilter, type VerifyCount } from './core/state/journal-query.js';
 import type { SessionSummary } from './core/state/sessions.js';
 import type { RequestsQuery } from './controls.js';
@@ -35,6 +36,8 @@ export interface SharedSessionHandle {
   requests(query?: RequestsQuery): Promise<JournalEntry[]>;
   /** Asserts how many requests of the journal match, as `SessionHandle.verify` does. */
   verify(filter: JournalFilter, count?: VerifyCount): Promise<JournalEntry[]>;
+  /** The journal as HAR 1.2, as `SessionHandle.har` gives it. */
+  har(filter?: JournalFilter): Promise<Har>;
 }
 
 /** A running mock on a shared state, as `startMock({ state })` returns it. */
@@ -54,7 +57,7 @@ export interface SharedRunningMock extends SharedSessionHandle {
 }
 
 /** Session controls through the admin state, so they act exactly as the admin API does. */
-function sharedHandle(state: () => Promise<SharedState>, id: string | undefined): SharedSessionHandle {
+function sharedHandle(state: () => Promise<SharedState>, id: string | undefined, origin = 'http://localhost'): SharedSessionHandle {
   const admin = async (): Promise<SharedState['admin']> => (await state()).admin;
   const change = async (c: Parameters<AdminState['changeClock']>[1]): Promise<void> => {
     await (await admin()).changeClock(id, c);
@@ -88,6 +91,13 @@ function sharedHandle(state: () => Promise<SharedState>, id: string | undefined)
       return (await (await admin()).requests(id, details === true)).filter((e) => test.matches(e));
     },
     verify: async (filter, count) => verifyEntries(await (await admin()).requests(id), filter, count),
+    har: async (filter = {}) => {
+      const test = compileFilter(filter);
+      return toHar(
+        (await (await admin()).requests(id, true)).filter((e) => test.matches(e)),
+        origin,
+      );
+    },
   };
 }
 
@@ -133,8 +143,8 @@ export async function startShared(options: SharedMockOptions): Promise<SharedRun
     port: Number(new URL(running.origin).port),
     keys,
     statePrefix: shared.prefix,
-    ...sharedHandle(state, undefined),
-    session: (id) => sharedHandle(state, id),
+    ...sharedHandle(state, undefined, running.origin),
+    session: (id) => sharedHandle(state, id, running.origin),
     sessions: () => shared.admin.sessions(),
     engine: shared.engine,
     admin: shared.admin,

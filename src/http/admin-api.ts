@@ -7,6 +7,7 @@ import { createAdminGuard } from './admin-guard.js';
 import { bodyError, parseClockChange } from './admin-input.js';
 import { addJournalRoutes } from './admin-journal.js';
 import { adminPage } from './admin-page.js';
+import { CHART_PATH, addAssetRoutes } from './admin-assets.js';
 import type { HttpOptions } from './options.js';
 
 const startedAt = Date.now();
@@ -39,7 +40,7 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
     dateOnSessionClock(res, () => state.dateNow(passed ? sessionHeader(req) : undefined));
     // The page itself holds no data and asks for the token, so the admin link of a protected
     // server opens it instead of a JSON 401; the host check still applies to it.
-    const page = (req.method === 'GET' || req.method === 'HEAD') && req.path === '/';
+    const page = (req.method === 'GET' || req.method === 'HEAD') && (req.path === '/' || req.path === CHART_PATH);
     guard({ method: req.method, headers: req.headers, queryToken: typeof req.query.token === 'string' ? req.query.token : undefined }, { token: !page });
     passed = true;
     if (req.method === 'OPTIONS') {
@@ -107,6 +108,7 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
     res.json(await state.changeClock(session(req), parseClockChange(req.body)));
   });
   addJournalRoutes(router, state, session);
+  addAssetRoutes(router);
   router.get('/evictions', async (_req, res) => {
     res.json(await state.evictions());
   });

@@ -2,9 +2,10 @@ import type { Request, Router } from 'express';
 import { MockError } from '../core/errors.js';
 import type { AdminState } from '../core/state/backend.js';
 import { FILTER_FIELDS, JournalFilterError, compileFilter, type JournalFilter } from '../core/state/journal-query.js';
+import { toHar } from '../core/state/har.js';
 
 /** Query parameters the journal routes take besides the filter; `token` is the admin token's. */
-const OTHER_PARAMS = new Set(['details', 'limit', 'token']);
+const OTHER_PARAMS = new Set(['details', 'limit', 'format', 'token']);
 
 function single(req: Request, name: string): string | undefined {
   const value = req.query[name];
@@ -19,7 +20,7 @@ function filterOf(req: Request): JournalFilter {
     if (!(FILTER_FIELDS as readonly string[]).includes(name) && !OTHER_PARAMS.has(name)) {
       throw new MockError(
         'admin_invalid_request',
-        `the journal has no filter ${JSON.stringify(name.slice(0, 40))}; filter by ${FILTER_FIELDS.join(', ')} (and ask for details=1 or limit=N).`,
+        `the journal has no filter ${JSON.stringify(name.slice(0, 40))}; filter by ${FILTER_FIELDS.join(', ')} (and ask for details=1, limit=N or format=har).`,
       );
     }
   }
@@ -48,8 +49,8 @@ function flag(req: Request, name: string): boolean {
 }
 
 /**
- * The inspection routes: sessions, the filtered journal with optional details, a count for
- * assertions, and recording of details per session.
+ * The inspection routes: sessions, the filtered journal with optional details (or as a HAR file),
+ * a count for assertions, and recording of details per session.
  */
 export function addJournalRoutes(router: Router, state: AdminState, session: (req: Request) => string | undefined): void {
   router.get('/sessions', async (_req, res) => {
@@ -60,8 +61,18 @@ export function addJournalRoutes(router: Router, state: AdminState, session: (re
     const limit = single(req, 'limit');
     if (limit !== undefined && !/^[1-9]\d{0,6}$/.test(limit))
       throw new MockError('admin_invalid_request', 'limit takes a whole number of entries from 1, the latest ones.');
-    const matching = (await state.requests(session(req), flag(req, 'details'))).filter((e) => query.matches(e));
-    res.json(limit === undefined ? matching : matching.slice(-Number(limit)));
+    const format = single(req, 'format') ?? 'json';
+    if (format !== 'json' && format !== 'har') throw new MockError('admin_invalid_request', 'format takes json (the default) or har (HTTP Archive 1.2).');
+    // A HAR carries the recorded headers and bodies whenever there are some.
+    const matching = (await state.requests(session(req), format === 'har' || flag(req, 'details'))).filter((e) => query.matches(e));
+    const entries = limit === undefined ? matching : matching.slice(-Number(limit));
+    if (format === 'json') {
+      res.json(entries);
+      return;
+    }
+    const id = entries[0]?.session ?? session(req) ?? 'default';
+    res.setHeader('Content-Disposition', `attachment; filename="petstore-mock-${id.replace(/[^\w.-]/g, '_').slice(0, 64)}.har"`);
+    res.json(toHar(entries, `${req.protocol}://${req.headers.host ?? 'localhost'}`));
   });
   router.get('/requests/count', async (req, res) => {
     const query = compiled(filterOf(req));

@@ -1,4 +1,6 @@
 import { ADMIN_SCRIPT } from './admin-page-script.js';
+import { LIMITS_SECTION, LIMITS_STYLE } from './admin-limits-section.js';
+import { HAR_BUTTON, HAR_SCRIPT } from './admin-har-button.js';
 
 /**
  * The admin page: a self-contained live view over the admin API for QA. It polls the admin API
@@ -13,7 +15,7 @@ export function adminPage(): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>petstore-mock admin</title>
 <link rel="icon" href="data:,">
-<style>${STYLE}</style>
+<style>${STYLE}${LIMITS_STYLE}</style>
 </head><body>
 <header><h1>petstore-mock</h1>
   <label class="inline">session <select id="session" aria-label="session"><option value="default">default</option></select></label>
@@ -36,6 +38,7 @@ export function adminPage(): string {
 <p id="message" role="status"></p>
 <h2>Keys</h2>
 <table id="keys" class="stack"><thead><tr><th>key</th><th>plan</th><th>limits</th><th>remaining</th><th>resets</th><th>state</th></tr></thead><tbody></tbody></table>
+${LIMITS_SECTION}
 <h2>Requests <span class="count" id="request-count"></span></h2>
 <form id="filter" class="filters" autocomplete="off">
   <select id="f-method" aria-label="method"><option value="">any method</option><option>GET</option><option>HEAD</option><option>POST</option><option>OPTIONS</option><option>PUT</option><option>PATCH</option><option>DELETE</option></select>
@@ -45,12 +48,12 @@ export function adminPage(): string {
   <input id="f-key" placeholder="key" aria-label="key" size="12">
   <button type="button" id="f-clear" class="secondary">Clear</button>
 </form>
-<div class="row"><label class="inline"><input type="checkbox" id="record"> record headers and bodies</label></div>
+<div class="row"><label class="inline"><input type="checkbox" id="record"> record headers and bodies</label>${HAR_BUTTON}</div>
 <p id="filter-message" class="muted" role="status"></p>
 <table id="requests" class="stack"><thead><tr><th>#</th><th>clock</th><th>request</th><th>status</th><th>key</th><th>why</th></tr></thead><tbody></tbody></table>
 <p class="muted">Select a request to see its headers and bodies.</p>
 </main>
-<script>${ADMIN_SCRIPT}</script></body></html>`;
+<script>${ADMIN_SCRIPT}${HAR_SCRIPT}</script></body></html>`;
 }
 
 const STYLE = `

@@ -63,6 +63,15 @@ describe('the recipes of docs/recipes.md', () => {
     'test/recipes/vitest/pets.spec.ts',
     'test/recipes/playwright/playwright.config.ts',
     'test/recipes/github-actions.yml',
+    'test/recipes/jest/jest.config.js',
+    'test/recipes/jest/global-setup.js',
+    'test/recipes/jest/global-teardown.js',
+    'test/recipes/jest/pets.spec.js',
+    'test/recipes/jest-ts/jest.config.js',
+    'test/recipes/jest-ts/tsconfig.json',
+    'test/recipes/jest-ts/global-setup.ts',
+    'test/recipes/jest-ts/global-teardown.ts',
+    'test/recipes/jest-ts/pets.spec.ts',
   ])('docs/recipes.md prints %s verbatim', (file) => {
     const text = readFileSync(join(ROOT, file), 'utf8');
     expect(recipes).toContain(`\n${text}\`\`\`\n`);

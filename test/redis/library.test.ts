@@ -76,4 +76,14 @@ describe.skipIf(!run)('the library with a shared state', () => {
     const scenario = (await (await fetch(`${mock.origin}/__admin/scenario`, { headers: { 'x-mock-session': 'w1' } })).json()) as { name: string };
     expect(scenario.name).toBe('only-gets-fail');
   });
+
+  it('har(): the journal of the shared state as HAR 1.2, with the details the session records, on the server origin', async () => {
+    const session = { 'content-type': 'application/json', 'x-mock-session': 'har' };
+    expect((await fetch(`${mock.origin}/__admin/journal`, { method: 'PUT', headers: session, body: '{"details":true}' })).status).toBe(200);
+    const res = await fetch(`${mock.url}/pets?limit=1`, { headers: { ...AUTH, 'x-mock-session': 'har' } });
+    const body = await res.text();
+    const har = await mock.session('har').har({ status: '2xx' });
+    expect(har.log.entries.map((e) => [e.request.url, e.response.status, e.response.content.text])).toEqual([[`${mock.url}/pets?limit=1`, 200, body]]);
+    expect((await handler.session('har').har()).log.entries[0]?.request.url).toBe('http://localhost/v1/pets?limit=1');
+  });
 });

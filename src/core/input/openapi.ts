@@ -96,6 +96,7 @@ export const openapiDocument = {
             required: false,
             description: 'Maximum number of animals to return.',
             schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 100, default: 20 },
+            example: 5,
           },
           {
             name: 'status',
@@ -103,6 +104,7 @@ export const openapiDocument = {
             required: false,
             description: 'Keeps only animals with this status.',
             schema: { $ref: '#/components/schemas/PetStatus' },
+            example: 'available',
           },
         ],
         responses: {
@@ -122,7 +124,7 @@ export const openapiDocument = {
         description: 'Adds a new animal; the service assigns its `id`. The body is a `NewPet` as `application/json`, at most 1 MiB.',
         requestBody: {
           required: true,
-          content: { [json]: { schema: { $ref: '#/components/schemas/NewPet' } } },
+          content: { [json]: { schema: { $ref: '#/components/schemas/NewPet' }, example: { name: 'Rex', categoryId: 3, status: 'available' } } },
         },
         responses: {
           '201': {
@@ -155,6 +157,8 @@ export const openapiDocument = {
             required: true,
             description: 'Identifier of the animal to fetch.',
             schema: { type: 'integer', format: 'int64' },
+            // Contract testers (Dredd, Portman) call the operation with it: an id the seeded store always has.
+            example: 1,
           },
         ],
         responses: {
@@ -187,6 +191,7 @@ export const openapiDocument = {
           status: { $ref: '#/components/schemas/PetStatus' },
         },
         additionalProperties: false,
+        examples: [{ id: 1, name: 'Ginger', categoryId: 2, status: 'available' }],
       },
       NewPet: {
         type: 'object',
@@ -197,6 +202,7 @@ export const openapiDocument = {
           status: { $ref: '#/components/schemas/PetStatus' },
         },
         additionalProperties: false,
+        examples: [{ name: 'Rex', categoryId: 3, status: 'available' }],
       },
       Pets: { type: 'array', items: { $ref: '#/components/schemas/Pet' } },
       Error: {

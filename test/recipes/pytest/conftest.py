@@ -19,24 +19,46 @@ COMMAND = shlex.split(os.environ.get("PETSTORE_MOCK", "npx petstore-mock"))
 @pytest.fixture(scope="session")
 def petstore_mock():
     """Starts petstore-mock on a free port for the whole session; yields its ready line as a dict
-    (url, origin, port, admin, keys, scenario, pid) and stops it afterwards."""
+    (url, origin, port, admin, keys, scenario, pid) and stops it afterwards, also when pytest is
+    interrupted (Ctrl-C), terminated (a CI timeout's SIGTERM) or hung up on (SIGHUP)."""
     # --quiet: only the ready line is printed, so nothing waits for this pipe to be read.
     # A session of its own: npx does not pass a signal on to the server it started, so the fixture
     # stops the whole group.
     process = subprocess.Popen([*COMMAND, "--port", "0", "--ready-json", "--quiet"], stdout=subprocess.PIPE, text=True, start_new_session=True)
+    previous = {sig: signal.signal(sig, _stop_then_end(process)) for sig in (signal.SIGTERM, signal.SIGHUP)}
     try:
         line = process.stdout.readline()
         if not line:
             raise RuntimeError(f"petstore-mock exited with code {process.wait()} before it was ready; run '{shlex.join(COMMAND)} --port 0' to see why.")
         yield json.loads(line)
     finally:
-        _stop(process, signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            _stop(process, signal.SIGKILL)
-            process.wait()
-        process.stdout.close()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        _shutdown(process)
+
+
+def _stop_then_end(process):
+    """A signal handler: Python skips `finally` when SIGTERM or SIGHUP ends it, so the handler
+    stops the mock, then lets the signal end pytest as it would have."""
+
+    def handler(signum, _frame):
+        _shutdown(process)
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+    return handler
+
+
+def _shutdown(process):
+    if process.returncode is not None:
+        return
+    _stop(process, signal.SIGTERM)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        _stop(process, signal.SIGKILL)
+        process.wait()
+    process.stdout.close()
 
 
 def _stop(process, sig):

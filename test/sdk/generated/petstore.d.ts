@@ -52,6 +52,14 @@ export interface components {
     schemas: {
         /** @enum {string} */
         PetStatus: "available" | "pending" | "sold";
+        /**
+         * @example {
+         *       "id": 1,
+         *       "name": "Ginger",
+         *       "categoryId": 2,
+         *       "status": "available"
+         *     }
+         */
         Pet: {
             /**
              * Format: int64
@@ -63,6 +71,13 @@ export interface components {
             categoryId: number;
             status?: components["schemas"]["PetStatus"];
         };
+        /**
+         * @example {
+         *       "name": "Rex",
+         *       "categoryId": 3,
+         *       "status": "available"
+         *     }
+         */
         NewPet: {
             name: string;
             /** Format: int64 */
@@ -91,9 +106,15 @@ export interface operations {
     listPets: {
         parameters: {
             query?: {
-                /** @description Maximum number of animals to return. */
+                /**
+                 * @description Maximum number of animals to return.
+                 * @example 5
+                 */
                 limit?: number;
-                /** @description Keeps only animals with this status. */
+                /**
+                 * @description Keeps only animals with this status.
+                 * @example available
+                 */
                 status?: components["schemas"]["PetStatus"];
             };
             header?: never;
@@ -294,6 +315,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Rex",
+                 *       "categoryId": 3,
+                 *       "status": "available"
+                 *     }
+                 */
                 "application/json": components["schemas"]["NewPet"];
             };
         };
@@ -539,7 +567,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the animal to fetch. */
+                /**
+                 * @description Identifier of the animal to fetch.
+                 * @example 1
+                 */
                 petId: number;
             };
             cookie?: never;

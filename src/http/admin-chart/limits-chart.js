@@ -1,0 +1,120 @@
+// The admin page's chart of a key's limits, run in the browser: a bundle of its own
+// (dist/admin-chart.js, built by scripts/build-admin-chart.mjs) that only the admin page loads.
+// It uses the page's `api` helper (so the admin token and the session apply) and draws, on the
+// session clock, each request of the chosen key by what it got, and the minute's quota left.
+import uPlot from 'uplot';
+import css from 'uplot/dist/uPlot.min.css';
+import { limitsTimeline } from '../../core/state/limits-timeline.ts';
+import { redactKey } from '../../core/pipeline/auth.ts';
+
+/* global api */
+
+/** The lanes of the right-hand axis, bottom to top. */
+const LANES = [
+  { kind: 'banned', label: 'banned', color: '#1d2330' },
+  { kind: 'counted', label: 'counted', color: '#d92d20' },
+  { kind: 'refused', label: '429', color: '#f79009' },
+  { kind: 'error', label: 'error', color: '#98a2b3' },
+  { kind: 'ok', label: '2xx', color: '#067647' },
+];
+
+const style = document.createElement('style');
+style.textContent = css;
+document.head.append(style);
+
+const $ = (id) => document.getElementById(id);
+let chart;
+let shown = '';
+let chosen = '';
+
+/**
+ * The uPlot data: x in seconds, the quota line, then one series per lane (null where another
+ * kind). Where a minute window ends between two requests, a point at its end shows the quota
+ * refilled, so the line does not stay at 0 over minutes that had quota again.
+ */
+function columns(timeline, perMinute) {
+  const rows = [];
+  let previous;
+  for (const p of timeline.points) {
+    const end = previous === undefined ? undefined : (Math.floor(previous.at / 60000) + 1) * 60000;
+    if (end !== undefined && p.at >= end && previous.minuteLeft < perMinute) rows.push({ at: end, minuteLeft: perMinute, kind: null });
+    rows.push(p);
+    previous = p;
+  }
+  return [rows.map((r) => r.at / 1000), rows.map((r) => r.minuteLeft), ...LANES.map((lane, i) => rows.map((r) => (r.kind === lane.kind ? i : null)))];
+}
+
+function options(width, perMinute) {
+  return {
+    width,
+    height: 240,
+    legend: { live: false },
+    cursor: { points: { show: false } },
+    scales: { x: { time: true }, quota: { range: [0, Math.max(1, perMinute)] }, lane: { range: [-0.5, LANES.length - 0.5] } },
+    axes: [
+      // The session clock in UTC, as the rest of the page shows it.
+      { space: 50, values: (_u, splits) => splits.map((s) => new Date(s * 1000).toISOString().slice(11, splits.every((x) => x % 60 === 0) ? 16 : 19)) },
+      { scale: 'quota', label: 'quota left this minute', labelSize: 18, size: 36 },
+      { scale: 'lane', side: 1, size: 64, splits: () => LANES.map((_, i) => i), values: () => LANES.map((l) => l.label), grid: { show: false } },
+    ],
+    series: [
+      { label: 'session clock' },
+      { label: 'quota left', scale: 'quota', stroke: '#3b5bdb', width: 2, paths: uPlot.paths.stepped({ align: 1 }), points: { show: false } },
+      ...LANES.map((lane) => ({
+        label: lane.label,
+        scale: 'lane',
+        stroke: lane.color,
+        fill: lane.color,
+        paths: () => null,
+        points: { show: true, size: 9, fill: lane.color },
+      })),
+    ],
+  };
+}
+
+async function keysWithLatest() {
+  const [keys, latest] = await Promise.all([api('keys'), api('requests?limit=1')]);
+  return { keys, latestKey: latest[0]?.key };
+}
+
+async function refreshChart() {
+  const { keys, latestKey } = await keysWithLatest();
+  const select = $('limits-key');
+  const names = keys.map((k) => k.key);
+  if ([...select.options].map((o) => o.value).join('\n') !== names.join('\n')) {
+    select.replaceChildren(...names.map((n) => Object.assign(document.createElement('option'), { value: n, textContent: n })));
+  }
+  if (!chosen || !names.includes(chosen)) chosen = names.find((n) => redactKey(n) === latestKey) ?? names[0] ?? '';
+  select.value = chosen;
+  const key = keys.find((k) => k.key === chosen);
+  if (!key) return;
+  const entries = await api('requests?limit=1000&key=' + encodeURIComponent(key.key));
+  const timeline = limitsTimeline(entries, key.limits);
+  const data = columns(timeline, key.limits.perMinute);
+  const last = timeline.points.at(-1);
+  window.petstoreLimitsChart = { key: key.key, limits: key.limits, timeline, data };
+  $('limits-summary').textContent = timeline.points.length
+    ? `${key.key}: ${timeline.points.length} requests in ${timeline.windows.length} minute windows; after the latest, ${last.minuteLeft} of ${key.limits.perMinute} left this minute and ${last.dayLeft} of ${key.limits.perDay} today.`
+    : `${key.key}: no requests in the journal yet.`;
+  const signature = key.key + ' ' + JSON.stringify(data) + ' ' + $('limits-chart').clientWidth;
+  if (signature === shown) return;
+  shown = signature;
+  chart?.destroy();
+  chart = new uPlot(options($('limits-chart').clientWidth, key.limits.perMinute), data, $('limits-chart'));
+}
+
+async function tick() {
+  try {
+    await refreshChart();
+  } catch {
+    // The page shows the connection state; the chart waits for the next tick.
+  }
+}
+
+$('limits-key').onchange = () => {
+  chosen = $('limits-key').value;
+  tick();
+};
+window.addEventListener('resize', () => tick());
+tick();
+setInterval(tick, 1000);

@@ -1,0 +1,10 @@
+// Jest globalSetup: one mock for the whole run. Jest ignores what globalSetup returns (unlike
+// vitest), so the mock is kept on globalThis, which only globalTeardown shares, and closed there.
+// Test files run in other processes: they get the URL through an environment variable.
+const { startMock } = require('petstore-mock');
+
+module.exports = async function globalSetup() {
+  const mock = await startMock({ port: 0 });
+  globalThis.petstoreMock = mock;
+  process.env.PETSTORE_URL = mock.url;
+};

@@ -1,0 +1,5 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  globalSetup: './global-setup.js',
+  globalTeardown: './global-teardown.js',
+};
