@@ -2,9 +2,14 @@ import { createRequire } from 'node:module';
 import { BodyTooLarge, installPlatform, type CorePlatform } from './core/platform.js';
 import { compileOpenApiValidators } from './core/input/openapi-ajv.js';
 
+/** Ajv's 2020 draft class, required (CommonJS) when first needed: the mock's validators and verify's answer checks share it. */
+export function requireAjv(): typeof import('ajv/dist/2020.js').Ajv2020 {
+  return (createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020;
+}
+
 /** The core's platform services on Node: validators compiled by Ajv (required, CommonJS, when first needed) and zlib. */
 export const nodePlatform: CorePlatform = {
-  loadValidators: () => compileOpenApiValidators((createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020),
+  loadValidators: () => compileOpenApiValidators(requireAjv()),
   decompress: (encoding, body, maxBytes) => {
     const options = { maxOutputLength: maxBytes };
     // zlib is loaded on the first compressed body: most clients never send one, and start-up is shorter without it.

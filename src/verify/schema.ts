@@ -1,8 +1,8 @@
 // Answers judged against the project's OpenAPI document, with the same Ajv set-up the mock
 // validates requests with, so a real service is held to exactly the document the mock serves.
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
-import { openApiAjv } from '../core/input/validation.js';
-import { nodePlatform } from '../node-platform.js';
+import { openApiAjv } from '../core/input/openapi-ajv.js';
+import { requireAjv } from '../node-platform.js';
 import type { Operation } from './client.js';
 
 let ajv: Ajv2020 | undefined;
@@ -17,7 +17,7 @@ const PATHS: Record<Operation, { path: string; method: string }> = {
 function validator(pointer: string): ValidateFunction | undefined {
   let found = compiled.get(pointer);
   if (found) return found;
-  ajv ??= openApiAjv(nodePlatform.loadAjv());
+  ajv ??= openApiAjv(requireAjv());
   found = ajv.getSchema(`openapi.json#${pointer}`);
   if (found) compiled.set(pointer, found);
   return found;
