@@ -1,8 +1,7 @@
 // The server start behind the command line: checks the parsed arguments, starts the mock and
 // prints the banner. Both argument parsers (the fast one and yargs) end here.
 import { UserError } from '../core/errors.js';
-import { redactKey } from '../core/pipeline/auth.js';
-import { demoKeys } from '../core/state/plans.js';
+import { shownKey } from '../core/state/backend.js';
 import { startMock, type RunningMock, type SharedRunningMock } from '../index.js';
 import type { ReloadReport } from '../files/live-reload.js';
 import { watchLauncher } from './launcher.js';
@@ -29,12 +28,6 @@ export function fail(error: unknown): never {
   process.stderr.write(startFailure(error));
   process.exit(1);
 }
-
-/** The banner shows the public demo keys whole and redacts keys given with --key, as the log does. */
-function shownKey(key: string): string {
-  return DEMO_KEYS.has(key) ? key : redactKey(key);
-}
-const DEMO_KEYS = new Set(demoKeys().map((k) => k.key));
 
 interface ServeArgs {
   port: number;
