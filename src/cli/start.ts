@@ -43,6 +43,7 @@ interface ServeArgs {
   quiet: boolean;
   readyJson: boolean;
   watch: boolean;
+  drainTime: number;
   state: string | undefined;
   statePrefix: string | undefined;
 }
@@ -82,6 +83,7 @@ async function serve(args: ServeArgs): Promise<void> {
     keys: args.key,
     allowHosts: args.allowHost,
     adminToken: args.adminToken,
+    drainTime: args.drainTime,
     onRequest: args.quiet ? undefined : createRequestLogger(args.logFormat, out, { stats: logStats }),
     logStats,
   };
@@ -98,12 +100,16 @@ async function serve(args: ServeArgs): Promise<void> {
   }
 
   // Stop cleanly from the moment anyone can know we are ready: a harness may signal right after the ready line.
+  // The first signal drains (docs/cli.md#stopping); a second one stops at once.
   let stopping = false;
   const stop = (): void => {
-    if (stopping) return;
+    if (stopping) {
+      process.stderr.write('petstore-mock: stopped at once on a second signal; answers still in flight were cut.\n');
+      process.exit(0);
+    }
     stopping = true;
-    const force = setTimeout(() => process.exit(0), 3000);
-    force.unref();
+    // Past the drain, only closing the shared state's connection is left; it must not hold the exit.
+    setTimeout(() => process.exit(0), args.drainTime * 1000 + 5000).unref();
     void mock.close().then(() => process.exit(0));
   };
   process.on('SIGINT', stop);
@@ -178,6 +184,7 @@ export async function startFromArgs(args: RawArgs): Promise<void> {
       quiet: args.quiet,
       readyJson: args.readyJson,
       watch: watchWith(args.watch, args.state),
+      drainTime: parseInteger('drain-time', 0, 3600)(args.drainTime) ?? 10,
       state: args.state,
       statePrefix: statePrefix(args.statePrefix, args.state),
     });

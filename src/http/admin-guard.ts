@@ -75,7 +75,7 @@ export function createAdminGuard(options: GuardOptions): (req: GuardedRequest, c
   const allowed = new Set([options.host, ...(options.allowHosts ?? [])].map(hostName));
   return (req, checks = {}) => {
     const host = req.headers.host;
-    // HTTP/1.0 may leave Host out, and Node refuses HTTP/1.1 without it; a browser always sends it.
+    // HTTP/1.0 may leave Host out, and the server refuses HTTP/1.1 without it; a browser always sends it.
     if (host !== undefined && !LOOPBACK_NAMES.test(hostName(host)) && !allowed.has(hostName(host))) {
       const shown = JSON.stringify(host.slice(0, 100));
       throw new MockError(
