@@ -44,12 +44,28 @@ function owedRequest(socket: Socket): string | undefined {
   return req ? `${req.method ?? '?'} ${(req.url ?? '/').slice(0, 120)}` : undefined;
 }
 
+/** A server being stopped: `settle` closes a connection once it owes nothing; `done` resolves when all are closed. */
+export interface Drain {
+  done: Promise<void>;
+  settle(socket: Socket): void;
+}
+
 /**
  * Stops accepting, lets every connection finish the answers it owes (a scenario's latency
  * included), closes each as it is done, and after `drainMs` cuts whatever is left, saying what
- * through `log`. Connections that owe nothing (idle keep-alive, never sent a request) close at once.
+ * through `log`. Connections that owe nothing close at once: idle keep-alive ones, and fresh ones
+ * that sent nothing by the next turn of the event loop (which reads what has already arrived).
+ * A fresh connection whose request is arriving is served, then closed (the server calls `settle`
+ * for each request it gets while draining).
  */
-export function drain(server: Server, sockets: ReadonlySet<Socket>, served: WeakSet<Socket>, drainMs: number, log: (line: string) => void): Promise<void> {
+export function drain(server: Server, sockets: ReadonlySet<Socket>, served: WeakSet<Socket>, drainMs: number, log: (line: string) => void): Drain {
+  const settled = new WeakSet<Socket>();
+  const settle = (socket: Socket): void => {
+    if (settled.has(socket)) return;
+    settled.add(socket);
+    // Closed for good once written: a request the client sends meanwhile finds the connection gone, not half-served.
+    afterOwedAnswers(socket, () => socket.end(() => socket.destroy()));
+  };
   const cut = (): void => {
     const left = [...sockets];
     if (left.length === 0) return;
@@ -60,18 +76,18 @@ export function drain(server: Server, sockets: ReadonlySet<Socket>, served: Weak
     );
     for (const socket of left) socket.destroy();
   };
-  return new Promise<void>((done) => {
+  const done = new Promise<void>((resolve) => {
     const timer = setTimeout(cut, drainMs);
     timer.unref();
     server.close(() => {
       clearTimeout(timer);
-      done();
+      resolve();
     });
     server.closeIdleConnections();
-    for (const socket of sockets) {
-      if (!served.has(socket)) socket.destroy();
-      // Closed for good once written: a request the client sends meanwhile finds the connection gone, not half-served.
-      else afterOwedAnswers(socket, () => socket.end(() => socket.destroy()));
-    }
+    for (const socket of sockets) if (served.has(socket)) settle(socket);
+    setImmediate(() => {
+      for (const socket of sockets) if (!served.has(socket) && socket.bytesRead === 0) socket.destroy();
+    });
   });
+  return { done, settle };
 }

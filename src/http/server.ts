@@ -4,7 +4,7 @@ import type { ApiCore } from '../core/state/backend.js';
 import { MockError, named, renderError } from '../core/errors.js';
 import { listenFailure } from './listen-failure.js';
 import { answerOnSocket, handleApiRequest, inLatency } from './node-adapter.js';
-import { afterOwedAnswers, drain } from './owed-answers.js';
+import { afterOwedAnswers, drain, type Drain } from './owed-answers.js';
 import { API_CORS, answerClientError, refuseConnection } from './raw-answers.js';
 import type { HttpOptions } from './options.js';
 
@@ -36,6 +36,8 @@ export interface RunningServer {
  */
 export function listen(engine: ApiCore, options: HttpOptions): Promise<RunningServer> {
   let admin: Promise<AdminHandler> | undefined;
+  // Set once close() is called: the drain in progress.
+  let stopping: Drain | undefined;
   // Sockets that have sent a whole request; Node closes those between requests itself on close.
   const served = new WeakSet<Socket>();
   // Sockets over the connection cap, already answered 503: whatever they send is not served.
@@ -43,6 +45,7 @@ export function listen(engine: ApiCore, options: HttpOptions): Promise<RunningSe
   const dispatch = (req: IncomingMessage, res: ServerResponse, expectsContinue = false): void => {
     if (refused.has(req.socket)) return;
     served.add(req.socket);
+    stopping?.settle(req.socket);
     if (req.headers.host === undefined && req.httpVersion === '1.1') {
       missingHost(req, res);
       return;
@@ -114,7 +117,6 @@ export function listen(engine: ApiCore, options: HttpOptions): Promise<RunningSe
     socket.on('close', () => sockets.delete(socket));
   });
 
-  let closing: Promise<void> | undefined;
   const log = options.log ?? ((line: string): void => void process.stderr.write(line));
   return new Promise((resolve, reject) => {
     const failed = (error: unknown): void => reject(listenFailure(error, options.port, options.host));
@@ -126,7 +128,10 @@ export function listen(engine: ApiCore, options: HttpOptions): Promise<RunningSe
       resolve({
         server,
         origin: `http://${host}:${address.port}`,
-        close: () => (closing ??= drain(server, sockets, served, (options.drainTimeS ?? DEFAULT_DRAIN_TIME_S) * 1000, log)),
+        close: () => {
+          stopping ??= drain(server, sockets, served, (options.drainTimeS ?? DEFAULT_DRAIN_TIME_S) * 1000, log);
+          return stopping.done;
+        },
       });
     });
   });
