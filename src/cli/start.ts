@@ -1,6 +1,6 @@
 // The server start behind the command line: checks the parsed arguments, starts the mock and
 // prints the banner. Both argument parsers (the fast one and yargs) end here.
-import { UserError } from '../core/errors.js';
+import { UserError, named } from '../core/errors.js';
 import { shownKey } from '../core/state/backend.js';
 import { startMock, type RunningMock, type SharedRunningMock } from '../index.js';
 import type { ReloadReport } from '../files/live-reload.js';
@@ -104,7 +104,7 @@ async function serve(args: ServeArgs): Promise<void> {
   let stopping = false;
   const stop = (): void => {
     if (stopping) {
-      process.stderr.write('petstore-mock: stopped at once on a second signal; answers still in flight were cut.\n');
+      process.stderr.write(`${named('stopped at once on a second signal; answers still in flight were cut.')}\n`);
       process.exit(0);
     }
     stopping = true;

@@ -4,6 +4,7 @@
 // chain costs nothing on the hot path: nothing is tracked per request.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { named } from '../core/errors.js';
 
 type Owing = Socket & { _httpMessage?: ServerResponse<IncomingMessage> | null };
 
@@ -72,7 +73,7 @@ export function drain(server: Server, sockets: ReadonlySet<Socket>, served: Weak
     const owed = left.map(owedRequest).filter((r): r is string => r !== undefined);
     const what = owed.length > 0 ? `: ${owed.slice(0, 10).join(', ')}${owed.length > 10 ? ` and ${owed.length - 10} more` : ''}` : '';
     log(
-      `petstore-mock: the drain time of ${drainMs / 1000} s ran out; closed ${left.length} connection${left.length === 1 ? '' : 's'} with answers still owed${what}.\n`,
+      `${named(`the drain time of ${drainMs / 1000} s ran out; closed ${left.length} connection${left.length === 1 ? '' : 's'} with answers still owed${what}.`)}\n`,
     );
     for (const socket of left) socket.destroy();
   };
