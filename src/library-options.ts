@@ -28,6 +28,11 @@ export interface MockOptions {
   allowHosts?: readonly string[];
   /** Open connections past which a new one gets 503 `too_many_connections` (1,000 by default). */
   maxConnections?: number;
+  /**
+   * Seconds `close()` waits for the answers in flight, a scenario's latency included, before it
+   * cuts them and says so on stderr (10 by default; `--drain-time` on the command line).
+   */
+  drainTime?: number;
   /** `X-Mock-Session` sessions kept at once; past it the least recently used is dropped (1,000 by default). */
   maxSessions?: number;
   /** Called once per answered API request (the CLI logs with it). */
@@ -48,7 +53,7 @@ export interface MockOptions {
 /** Options of `createFetchHandler`: those of `startMock` without the networking ones. */
 export interface FetchHandlerOptions extends Omit<
   MockOptions,
-  'port' | 'host' | 'adminToken' | 'allowHosts' | 'maxConnections' | 'logStats' | 'watch' | 'onReload'
+  'port' | 'host' | 'adminToken' | 'allowHosts' | 'maxConnections' | 'drainTime' | 'logStats' | 'watch' | 'onReload'
 > {
   /** The client address requests without a key are counted under (127.0.0.1 by default). */
   clientAddress?: string;
@@ -83,6 +88,7 @@ export function serverOptions(options: MockOptions, admin: AdminState): HttpOpti
     adminToken: options.adminToken,
     allowHosts: options.allowHosts,
     maxConnections: options.maxConnections,
+    drainTimeS: options.drainTime,
     admin,
     logStats: options.logStats,
   };

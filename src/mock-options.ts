@@ -39,6 +39,7 @@ export interface CheckedOptions {
   adminToken?: unknown;
   allowHosts?: unknown;
   maxConnections?: unknown;
+  drainTime?: unknown;
   maxSessions?: unknown;
   onRequest?: unknown;
   now?: unknown;
@@ -69,6 +70,9 @@ export function checkOptions(options: CheckedOptions): KeyConfig[] {
   }
   integer('maxConnections', options.maxConnections, 1, 1_000_000);
   integer('maxSessions', options.maxSessions, 1, 100_000);
+  const drain = options.drainTime;
+  if (drain !== undefined && (typeof drain !== 'number' || !Number.isFinite(drain) || drain < 0 || drain > 3600))
+    fail('drainTime', 'a number of seconds from 0 to 3600', drain);
   callable('onRequest', options.onRequest);
   callable('onReload', options.onReload);
   if (options.watch !== undefined && typeof options.watch !== 'boolean') fail('watch', 'true or false', options.watch);

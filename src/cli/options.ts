@@ -39,6 +39,13 @@ export const OPTIONS = [
   { flag: 'quiet', key: 'quiet', kind: 'boolean', describe: 'Print only the ready line, no banner or request log' },
   { flag: 'ready-json', key: 'readyJson', kind: 'boolean', describe: 'Print one JSON line with URL, keys and scenario when ready' },
   { flag: 'watch', key: 'watch', kind: 'boolean', describe: 'Reload scenario files and fixtures when they change' },
+  {
+    flag: 'drain-time',
+    key: 'drainTime',
+    kind: 'number',
+    default: '10',
+    describe: 'Seconds to let answers in flight finish on SIGTERM/SIGINT before cutting them',
+  },
   { flag: 'state', key: 'state', kind: 'text', describe: 'Share sessions between instances in Redis: redis://HOST:PORT/DB' },
   { flag: 'state-prefix', key: 'statePrefix', kind: 'text', describe: 'Key prefix of this deployment in Redis (default petstore-mock)' },
 ] as const satisfies readonly OptionSpec[];

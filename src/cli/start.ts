@@ -1,8 +1,7 @@
 // The server start behind the command line: checks the parsed arguments, starts the mock and
 // prints the banner. Both argument parsers (the fast one and yargs) end here.
-import { UserError } from '../core/errors.js';
-import { redactKey } from '../core/pipeline/auth.js';
-import { demoKeys } from '../core/state/plans.js';
+import { UserError, named } from '../core/errors.js';
+import { shownKey } from '../core/state/backend.js';
 import { startMock, type RunningMock, type SharedRunningMock } from '../index.js';
 import type { ReloadReport } from '../files/live-reload.js';
 import { watchLauncher } from './launcher.js';
@@ -33,12 +32,6 @@ export function fail(error: unknown): never {
   process.exit(1);
 }
 
-/** The banner shows the public demo keys whole and redacts keys given with --key, as the log does. */
-function shownKey(key: string): string {
-  return DEMO_KEYS.has(key) ? key : redactKey(key);
-}
-const DEMO_KEYS = new Set(demoKeys().map((k) => k.key));
-
 interface ServeArgs {
   port: number;
   host: string;
@@ -53,6 +46,7 @@ interface ServeArgs {
   quiet: boolean;
   readyJson: boolean;
   watch: boolean;
+  drainTime: number;
   state: string | undefined;
   statePrefix: string | undefined;
 }
@@ -92,6 +86,7 @@ async function serve(args: ServeArgs): Promise<void> {
     keys: args.key,
     allowHosts: args.allowHost,
     adminToken: args.adminToken,
+    drainTime: args.drainTime,
     onRequest: args.quiet ? undefined : createRequestLogger(args.logFormat, out, { stats: logStats }),
     logStats,
   };
@@ -108,12 +103,16 @@ async function serve(args: ServeArgs): Promise<void> {
   }
 
   // Stop cleanly from the moment anyone can know we are ready: a harness may signal right after the ready line.
+  // The first signal drains (docs/cli.md#stopping); a second one stops at once.
   let stopping = false;
   const stop = (): void => {
-    if (stopping) return;
+    if (stopping) {
+      process.stderr.write(`${named('stopped at once on a second signal; answers still in flight were cut.')}\n`);
+      process.exit(0);
+    }
     stopping = true;
-    const force = setTimeout(() => process.exit(0), 3000);
-    force.unref();
+    // Past the drain, only closing the shared state's connection is left; it must not hold the exit.
+    setTimeout(() => process.exit(0), args.drainTime * 1000 + 5000).unref();
     void mock.close().then(() => process.exit(0));
   };
   process.on('SIGINT', stop);
@@ -196,6 +195,7 @@ export async function startFromArgs(commandLine: RawArgs, argv: readonly string[
       quiet: args.quiet,
       readyJson: args.readyJson,
       watch: watchWith(args.watch, args.state, label),
+      drainTime: parseInteger(label('drain-time'), 0, 3600)(args.drainTime) ?? 10,
       state: args.state,
       statePrefix: statePrefix(args.statePrefix, args.state, label),
     });

@@ -23,6 +23,10 @@ export const ERROR_CATALOGUE = {
     status: 403,
     summary: 'An admin call came with a `Host` that is not a loopback name, the `--host` value or an `--allow-host` value.',
   },
+  admin_cross_site_forbidden: {
+    status: 403,
+    summary: 'An admin call came from a web page of another origin, as its `Origin` or `Sec-Fetch-Site` header said.',
+  },
   pet_not_found: { status: 404, summary: 'No animal has that id.' },
   route_not_found: { status: 404, summary: 'No operation lives at that path.' },
   method_not_allowed: { status: 405, summary: 'The path exists but not with that method; see the `Allow` header.' },

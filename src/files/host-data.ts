@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { FixtureError, parseFixtures, readFailure } from '../core/input/fixtures.js';
 import { createHost, type ScenarioHost } from '../core/scenarios/host.js';
 import type { KeyConfig, Pet } from '../core/types.js';
+import { MAX_FIXTURES_FILE_BYTES, readUserFile } from './read-file.js';
 
 /** What the command line (or the library's options) says about data and keys. */
 export interface HostOptions {
@@ -26,7 +26,7 @@ export interface LiveHost extends ScenarioHost {
 
 function readFixturesText(file: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readUserFile(file, MAX_FIXTURES_FILE_BYTES);
   } catch (error) {
     throw new FixtureError(`cannot read the fixtures file ${file} (${readFailure(error)}); check the path given to --fixtures.`);
   }

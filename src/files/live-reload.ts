@@ -5,6 +5,7 @@ import type { SessionRegistry } from '../core/state/sessions.js';
 import type { World, WorldSettings } from '../core/state/world.js';
 import type { ScenarioCatalogue } from './scenario-catalogue.js';
 import { displayPath } from './scenario-files.js';
+import { prefetch, withPrefetched } from './read-file.js';
 
 /** What one reload did: the files that changed, the sessions restarted, the mistakes found. */
 export interface ReloadReport {
@@ -72,8 +73,12 @@ export function watchFiles(files: () => readonly string[], onChange: () => void,
   const fire = (): void => {
     timer = undefined;
     if (closed) return;
-    onChange();
-    sync();
+    // Read ahead without blocking; the reload then reads them from memory.
+    void prefetch(files()).then((texts) => {
+      if (closed) return;
+      withPrefetched(texts, onChange);
+      sync();
+    });
   };
   const sync = (): void => {
     if (closed) return;

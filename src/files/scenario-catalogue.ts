@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ScenarioError, isScenarioName } from '../core/scenarios/scenario-compiler.js';
 import type { WorldSettings } from '../core/state/world.js';
 import type { LiveHost } from './host-data.js';
+import { MAX_FIXTURES_FILE_BYTES, readUserFile } from './read-file.js';
 import { ScenarioSource, loadScenario, scenariosDir, shippedScenarios, type ScenarioHost } from './scenario-files.js';
 
 interface Listed {
@@ -18,9 +18,10 @@ interface Compiled {
   inputs: Map<string, string | undefined>;
 }
 
+/** A watched file's text to tell a change by (a scenario file or a fixtures file); undefined when it cannot be read. */
 function readText(file: string): string | undefined {
   try {
-    return readFileSync(file, 'utf8');
+    return readUserFile(file, MAX_FIXTURES_FILE_BYTES);
   } catch {
     return undefined;
   }

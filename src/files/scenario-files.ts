@@ -10,6 +10,7 @@ import { FixtureError, parseFixtures, readFailure } from '../core/input/fixtures
 import { ScenarioError, ScenarioSpecError, compileScenario, isScenarioName, type DataSpec, type ScenarioSpec } from '../core/scenarios/scenario-compiler.js';
 import type { BaseData } from '../core/state/store.js';
 import type { WorldSettings } from '../core/state/world.js';
+import { MAX_FIXTURES_FILE_BYTES, MAX_SCENARIO_FILE_BYTES, readUserFile } from './read-file.js';
 
 export type { ScenarioHost };
 
@@ -67,7 +68,7 @@ export class ScenarioSource {
   static read(file: string): ScenarioSource {
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readUserFile(file, MAX_SCENARIO_FILE_BYTES);
     } catch (error) {
       throw new ScenarioError(`cannot read the scenario file ${displayPath(file)} (${readFailure(error)}); check the path given to --scenario.`);
     }
@@ -136,7 +137,7 @@ export class ScenarioSource {
       throw new ScenarioSpecError(['data', 'fixtures'], 'data.fixtures cannot go with seed or count; keep one of them');
     const fixtures = resolve(dirname(this.file), data.fixtures);
     try {
-      return host.baseFor({ pets: parseFixtures(readFileSync(fixtures, 'utf8'), displayPath(fixtures)) });
+      return host.baseFor({ pets: parseFixtures(readUserFile(fixtures, MAX_FIXTURES_FILE_BYTES), displayPath(fixtures)) });
     } catch (error) {
       const reason = error instanceof FixtureError ? error.reason : `cannot read ${displayPath(fixtures)} (${readFailure(error)})`;
       throw new ScenarioSpecError(['data', 'fixtures'], reason);

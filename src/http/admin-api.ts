@@ -4,7 +4,7 @@ import { httpDate } from '../core/state/clock.js';
 import type { AdminState } from '../core/state/backend.js';
 import { COMMON_HEADERS, MockError, UserError, named, renderError } from '../core/errors.js';
 import { createAdminGuard } from './admin-guard.js';
-import { bodyError, parseClockChange } from './admin-input.js';
+import { bodyError, checkDepth, parseClockChange } from './admin-input.js';
 import { addJournalRoutes } from './admin-journal.js';
 import { adminPage } from './admin-page.js';
 import { CHART_PATH, addAssetRoutes } from './admin-assets.js';
@@ -20,7 +20,7 @@ function sessionHeader(req: Request): string | undefined {
 /**
  * The admin API under `/__admin`: health, reset, scenarios, clock, request journal and a page.
  * `X-Mock-Session` selects the world, as on the API. Three parts: the guard every call passes
- * (host, token, content type; see admin-guard.ts), the routes, and one error handler. Express
+ * (host, origin, token; see admin-guard.ts), the routes, and one error handler. Express
  * hosts it because speed does not matter here; it is loaded on the first admin request.
  */
 export function createAdminHandler(state: AdminState, options: HttpOptions): (req: IncomingMessage, res: ServerResponse) => void {
@@ -50,7 +50,9 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
     }
     next();
   });
-  router.use(express.json({ limit: '64kb', strict: true }));
+  // JSON whatever the Content-Type says (curl -d sends a form type), and no body at all for calls
+  // that need none: cross-site requests are refused by the guard, not by their content type.
+  router.use(express.json({ limit: '64kb', strict: true, type: () => true, verify: checkDepth }));
 
   const session = sessionHeader;
 

@@ -1,7 +1,9 @@
 // What every admin call must pass before any route sees it. A developer's mock is reachable from
 // every page their browser opens, so the admin API trusts no web page: it grants no CORS, names
-// the hosts it answers to (a DNS-rebinding page sends its own name), and takes state changes only
-// as application/json, which no cross-site simple request can send.
+// the hosts it answers to (a DNS-rebinding page sends its own name), and refuses every request a
+// browser marks as sent by a page of another origin (`Origin`, `Sec-Fetch-Site`), reads
+// included: a no-cors GET or an <img> cannot read the answer, but it can make the mock work.
+// Clients that are not browsers send neither header and are not affected.
 import type { IncomingHttpHeaders } from 'node:http';
 import { MockError } from '../core/errors.js';
 
@@ -24,7 +26,6 @@ export interface GuardedRequest {
 }
 
 const LOOPBACK_NAMES = /^(localhost|[a-z0-9.-]+\.localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|0:0:0:0:0:0:0:1)$/;
-const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** A Host header or a host option as one comparable name: lower case, no port, no brackets, no final dot. */
 export function hostName(value: string): string {
@@ -34,15 +35,47 @@ export function hostName(value: string): string {
   return name.replace(/\.$/, '');
 }
 
+/** Whether an `Origin` header names the origin the request was sent to (its `Host`); `null` never does. */
+function sameOrigin(origin: string, host: string | undefined): boolean {
+  if (host === undefined) return false;
+  const page = parsed(origin);
+  const self = parsed(`http://${host}`);
+  // The scheme is left out: behind a TLS proxy the page is https and the mock sees plain http.
+  return (
+    page !== undefined &&
+    self !== undefined &&
+    /^https?:$/.test(page.protocol) &&
+    hostName(page.hostname) === hostName(self.hostname) &&
+    page.port === self.port
+  );
+}
+
+function parsed(url: string): URL | undefined {
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why a browser's request came from another origin, or undefined when nothing says so. */
+function crossSite(headers: IncomingHttpHeaders): string | undefined {
+  const site = headers['sec-fetch-site'];
+  if (site === 'cross-site' || site === 'same-site') return `Sec-Fetch-Site: ${site}`;
+  const origin = headers.origin;
+  if (origin !== undefined && !sameOrigin(origin, headers.host)) return `Origin: ${JSON.stringify(origin.slice(0, 100))}`;
+  return undefined;
+}
+
 /**
- * Checks host, token and content type, in that order; throws the MockError to answer with.
+ * Checks host, origin and token, in that order; throws the MockError to answer with.
  * `checks.token: false` skips the token, for the admin page, which holds no data and asks for it.
  */
 export function createAdminGuard(options: GuardOptions): (req: GuardedRequest, checks?: { token?: boolean }) => void {
   const allowed = new Set([options.host, ...(options.allowHosts ?? [])].map(hostName));
   return (req, checks = {}) => {
     const host = req.headers.host;
-    // HTTP/1.0 may leave Host out, and Node refuses HTTP/1.1 without it; a browser always sends it.
+    // HTTP/1.0 may leave Host out, and the server refuses HTTP/1.1 without it; a browser always sends it.
     if (host !== undefined && !LOOPBACK_NAMES.test(hostName(host)) && !allowed.has(hostName(host))) {
       const shown = JSON.stringify(host.slice(0, 100));
       throw new MockError(
@@ -50,24 +83,22 @@ export function createAdminGuard(options: GuardOptions): (req: GuardedRequest, c
         `the admin API does not answer to the host ${shown}, so that no web page can reach it through a name of its own; use localhost or 127.0.0.1, or start the mock with --allow-host ${JSON.stringify(hostName(host).slice(0, 100))} (allowHosts in the library) if that name is yours.`,
       );
     }
+    // Following a link to the page itself (a top-level navigation) is harmless: the page holds no
+    // data, and what it then fetches is same-origin.
+    const navigation = checks.token === false && req.headers['sec-fetch-dest'] === 'document';
+    const foreign = navigation ? undefined : crossSite(req.headers);
+    if (foreign !== undefined) {
+      throw new MockError(
+        'admin_cross_site_forbidden',
+        `the admin API answers no web page of another origin (this request came with ${foreign}); open the admin page itself at /__admin/, or call the admin API from a script, curl or the library.`,
+      );
+    }
     if (checks.token !== false && options.adminToken !== undefined && tokenOf(req) !== options.adminToken) {
       throw new MockError('admin_unauthorized', 'this admin API is protected; send "Authorization: Bearer <admin token>" (the value of --admin-token).', {
         headers: { 'WWW-Authenticate': 'Bearer realm="petstore-mock admin"' },
       });
     }
-    if (!READS.has(req.method) && !isJson(req.headers['content-type'])) {
-      throw new MockError(
-        'unsupported_media_type',
-        `admin calls that change state take "Content-Type: application/json", even with no body (so that no web page can send them as a form); ${req.method} was sent ${req.headers['content-type'] === undefined ? 'without one' : `as ${JSON.stringify(req.headers['content-type'].slice(0, 60))}`}.`,
-      );
-    }
   };
-}
-
-function isJson(contentType: string | undefined): boolean {
-  if (contentType === undefined) return false;
-  const [type = ''] = contentType.split(';');
-  return type.trim().toLowerCase() === 'application/json';
 }
 
 function tokenOf(req: GuardedRequest): string | undefined {

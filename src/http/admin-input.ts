@@ -2,9 +2,34 @@
 import { INSTANT_HINT, parseDuration, parseInstant } from '../core/state/clock.js';
 import { MockError } from '../core/errors.js';
 import type { ClockChange } from '../core/state/backend.js';
+import { MAX_JSON_DEPTH } from '../core/input/json.js';
+
+/** Thrown by `checkDepth`, so that bodyError can tell it from the body reader's own refusals. */
+class TooDeep extends Error {}
+
+/**
+ * The admin body reader's `verify`: refuses JSON nested deeper than the API allows before it is
+ * parsed. Every admin body is a flat object; a deep one only exists to exhaust the stack of what
+ * reads or prints it (5,000 levels in `"set"` were a 500). Reads the bytes once.
+ */
+export function checkDepth(_req: unknown, _res: unknown, bytes: Buffer): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_JSON_DEPTH) throw new TooDeep(`admin request bodies nest at most ${MAX_JSON_DEPTH} levels deep; send a flat JSON object.`);
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+}
 
 /** The request-body errors of express.json (too large, bad charset or encoding, not JSON) as catalogue errors. */
 export function bodyError(error: unknown): MockError | undefined {
+  if (error instanceof TooDeep) return new MockError('admin_invalid_request', error.message);
   const { type, status } = error as { type?: unknown; status?: unknown };
   switch (type) {
     case 'entity.parse.failed':
@@ -22,6 +47,13 @@ export function bodyError(error: unknown): MockError | undefined {
   }
 }
 
+/** A value as a message shows it, without printing (or recursing into) whatever was sent. */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.slice(0, 80));
+  if (Array.isArray(value)) return 'an array';
+  return value !== null && typeof value === 'object' ? 'an object' : String(value);
+}
+
 /** Reads `{"set": ISO}`, `{"advance": "90s"}` and/or `{"frozen": bool}`; the state applies it all or nothing. */
 export function parseClockChange(body: unknown): ClockChange {
   const usage = 'POST /__admin/clock takes {"set": "2030-12-05T00:00:00Z"}, {"advance": "90s"} and/or {"frozen": true|false}.';
@@ -31,7 +63,7 @@ export function parseClockChange(body: unknown): ClockChange {
   const change: ClockChange = {};
   if (set !== undefined) {
     const instant = typeof set === 'string' ? parseInstant(set) : undefined;
-    if (instant === undefined) throw new MockError('admin_invalid_request', `"set" must be ${INSTANT_HINT}, not ${JSON.stringify(set).slice(0, 80)}. ${usage}`);
+    if (instant === undefined) throw new MockError('admin_invalid_request', `"set" must be ${INSTANT_HINT}, not ${shown(set)}. ${usage}`);
     change.set = instant;
   }
   if (advance !== undefined) {

@@ -3,11 +3,9 @@ import type { Socket } from 'node:net';
 import { MAX_BODY_BYTES } from '../core/input/body.js';
 import { MAX_TARGET_BYTES, targetTooLong } from '../core/input/request-target.js';
 import type { ApiCore } from '../core/state/backend.js';
-import { COMMON_HEADERS, errorBody, renderError } from '../core/errors.js';
+import { renderError } from '../core/errors.js';
+import { API_CORS, headerLines } from './raw-answers.js';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
-
-/** What the API grants any origin on answers given outside the core (see core/pipeline/cors.ts). */
-const API_CORS = { 'Access-Control-Allow-Origin': '*' };
 
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
 
@@ -148,6 +146,14 @@ function readBody(req: IncomingMessage, done: (body: Buffer, tooLarge: boolean) 
   });
 }
 
+/** Sockets with answers held back by a scenario's latency, which the write timeout must not count. */
+const delaying = new WeakMap<Socket, number>();
+
+/** Whether an answer on this socket is waiting out a scenario's latency. */
+export function inLatency(socket: Socket): boolean {
+  return (delaying.get(socket) ?? 0) > 0;
+}
+
 /** Writes a core response, acting out its latency and connection fault. */
 export function writeResponse(req: IncomingMessage, res: ServerResponse, response: CoreResponse): void {
   if (response.delayMs !== undefined && response.delayMs > 0) {
@@ -155,11 +161,15 @@ export function writeResponse(req: IncomingMessage, res: ServerResponse, respons
     const socket = req.socket;
     const idleTimeout = socket.timeout ?? 0;
     if (idleTimeout > 0) socket.setTimeout(0);
+    delaying.set(socket, (delaying.get(socket) ?? 0) + 1);
     const timer = setTimeout(() => {
       if (idleTimeout > 0 && !socket.destroyed) socket.setTimeout(idleTimeout);
       writeNow(req, res, response);
     }, response.delayMs);
-    res.on('close', () => clearTimeout(timer));
+    res.on('close', () => {
+      clearTimeout(timer);
+      delaying.set(socket, (delaying.get(socket) ?? 1) - 1);
+    });
     return;
   }
   writeNow(req, res, response);
@@ -249,70 +259,4 @@ function writeOnSocket(socket: Socket, response: CoreResponse): void {
   const body = response.body ?? '';
   const headers = { ...response.headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
   socket.end(`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}\r\n${headerLines(headers)}\r\n${body}`);
-}
-
-/** A header block for a raw socket answer, each line ending in CRLF. */
-function headerLines(headers: Record<string, string>): string {
-  return Object.entries(headers)
-    .map(([name, value]) => `${name}: ${value}\r\n`)
-    .join('');
-}
-
-/** What answerClientError answers for each of Node's parser and timeout errors. */
-function clientErrorAnswer(code: string | undefined): [status: number, code: string, reason: string, message: string] {
-  switch (code) {
-    case 'HPE_HEADER_OVERFLOW':
-      return [431, 'headers_too_large', 'Request Header Fields Too Large', 'The request headers are larger than 16 KiB; send fewer or shorter headers.'];
-    case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return [
-        408,
-        'request_timeout',
-        'Request Timeout',
-        'petstore-mock did not receive the whole request in time (headers within 60 s, the whole request within 300 s); send it again without pausing.',
-      ];
-    default:
-      return [400, 'bad_request', 'Bad Request', 'The request is not valid HTTP/1.1.'];
-  }
-}
-
-/**
- * Answers what Node's HTTP parser refused before any request existed: headers over its limit
- * get 431, a request that did not arrive in time 408, anything else unparseable 400, all with
- * the Error body.
- */
-export function answerClientError(error: Error & { code?: string }, socket: Socket, extraHeaders: Record<string, string> = {}): void {
-  // A client that reset the connection is gone: there is nobody to answer.
-  if (!socket.writable || error.code === 'ECONNRESET') {
-    socket.destroy();
-    return;
-  }
-  const [status, code, reason, message] = clientErrorAnswer(error.code);
-  const body = errorBody(code, message, status);
-  const headers = {
-    'Content-Type': 'application/json',
-    'Content-Length': String(Buffer.byteLength(body)),
-    ...extraHeaders,
-    ...API_CORS,
-    ...COMMON_HEADERS,
-    Connection: 'close',
-  };
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${headerLines(headers)}\r\n${body}`);
-}
-
-/** Answers a connection over the cap with 503 `too_many_connections` and closes it. */
-export function refuseConnection(socket: Socket, maxConnections: number): void {
-  socket.on('error', () => socket.destroy());
-  const body = errorBody(
-    'too_many_connections',
-    `petstore-mock holds its maximum of ${maxConnections} open connections; close idle ones (or reuse them with keep-alive) and retry.`,
-    503,
-  );
-  const headers = {
-    'Content-Type': 'application/json',
-    'Content-Length': String(Buffer.byteLength(body)),
-    'Retry-After': '1',
-    ...COMMON_HEADERS,
-    Connection: 'close',
-  };
-  socket.end(`HTTP/1.1 503 Service Unavailable\r\n${headerLines(headers)}\r\n${body}`);
 }

@@ -15,6 +15,10 @@ export interface HttpOptions {
   maxConnections?: number;
   /** How long an answer may wait for a client that does not read it (DEFAULT_WRITE_TIMEOUT_MS). */
   writeTimeoutMs?: number;
+  /** Seconds `close()` lets answers in flight finish before it cuts them (DEFAULT_DRAIN_TIME_S). */
+  drainTimeS?: number;
+  /** Where a line for a person goes (what a drain cut); stderr by default. */
+  log?: (line: string) => void;
   /** What the admin API reads and changes: the sessions of the state engine and the scenarios (none: no admin API). */
   admin?: AdminState;
   /** Counts of the request log's output, for the health answer. */

@@ -3,7 +3,9 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { ApiCore } from '../core/state/backend.js';
 import { MockError, named, renderError } from '../core/errors.js';
 import { listenFailure } from './listen-failure.js';
-import { answerClientError, answerOnSocket, handleApiRequest, refuseConnection } from './node-adapter.js';
+import { answerOnSocket, handleApiRequest, inLatency } from './node-adapter.js';
+import { afterOwedAnswers, drain, type Drain } from './owed-answers.js';
+import { API_CORS, answerClientError, refuseConnection } from './raw-answers.js';
 import type { HttpOptions } from './options.js';
 
 export type { HttpOptions } from './options.js';
@@ -16,6 +18,8 @@ export const DEFAULT_MAX_CONNECTIONS = 1_000;
  * the largest list body) for as long as the client liked.
  */
 export const DEFAULT_WRITE_TIMEOUT_MS = 30_000;
+/** Seconds a stopping server gives the answers in flight (`--drain-time`, `drainTime`). */
+export const DEFAULT_DRAIN_TIME_S = 10;
 
 type AdminHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -32,6 +36,8 @@ export interface RunningServer {
  */
 export function listen(engine: ApiCore, options: HttpOptions): Promise<RunningServer> {
   let admin: Promise<AdminHandler> | undefined;
+  // Set once close() is called: the drain in progress.
+  let stopping: Drain | undefined;
   // Sockets that have sent a whole request; Node closes those between requests itself on close.
   const served = new WeakSet<Socket>();
   // Sockets over the connection cap, already answered 503: whatever they send is not served.
@@ -39,6 +45,11 @@ export function listen(engine: ApiCore, options: HttpOptions): Promise<RunningSe
   const dispatch = (req: IncomingMessage, res: ServerResponse, expectsContinue = false): void => {
     if (refused.has(req.socket)) return;
     served.add(req.socket);
+    stopping?.settle(req.socket);
+    if (req.headers.host === undefined && req.httpVersion === '1.1') {
+      missingHost(req, res);
+      return;
+    }
     const url = req.url ?? '/';
     if (url === '/__admin' || url.startsWith('/__admin/') || url.startsWith('/__admin?')) {
       if (expectsContinue) res.writeContinue();
@@ -63,8 +74,10 @@ export function listen(engine: ApiCore, options: HttpOptions): Promise<RunningSe
     }
     handleApiRequest(engine, req, res, expectsContinue);
   };
-  const server = createServer({ keepAliveTimeout: 5000 }, (req, res) => dispatch(req, res));
-  server.timeout = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
+  // Node's own answer to a missing Host is a bare 400; dispatch gives the catalogue's.
+  const server = createServer({ keepAliveTimeout: 5000, requireHostHeader: false }, (req, res) => dispatch(req, res));
+  const writeTimeout = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
+  server.timeout = writeTimeout;
   const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   // Node answers an Expect other than 100-continue with a bare 417 of its own; like most servers,
   // the mock ignores an expectation it does not know and answers the request as usual.
@@ -72,9 +85,20 @@ export function listen(engine: ApiCore, options: HttpOptions): Promise<RunningSe
   // Expect: 100-continue: the API answers at once when the head settles the answer (401, 413,
   // 415, …), so the client does not upload a body only to have it refused; otherwise 100 Continue.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => dispatch(req, res, true));
-  server.on('clientError', (error: Error & { code?: string }, socket: Socket) =>
-    answerClientError(error, socket, engine.anonymousRateHeaders(socket.remoteAddress)),
-  );
+  // A request the parser cannot read ends the connection, but only after the answers owed to the
+  // requests before it, in order: a client pairs answers with requests by position, and an error
+  // written ahead of them was taken for the answer to an earlier POST (which it then retried).
+  const broken = new WeakSet<Socket>();
+  server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
+    // The parser reports its error again for every chunk that follows; one answer is enough.
+    if (broken.has(socket)) return;
+    broken.add(socket);
+    // Node stopped the write timeout; a client that does not read what it is owed must still go.
+    if (!inLatency(socket) && socket.writable) socket.setTimeout(writeTimeout);
+    const answer = (): void => answerClientError(error, socket, engine.anonymousRateHeaders(socket.remoteAddress));
+    if (error.code === 'ECONNRESET' || !socket.writable) answer();
+    else afterOwedAnswers(socket, answer, true);
+  });
   // Without this listener Node drops a CONNECT without a word; the mock answers it (405 or 404).
   // Upgrade requests need no listener: without one Node serves them as plain requests.
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
@@ -93,6 +117,7 @@ export function listen(engine: ApiCore, options: HttpOptions): Promise<RunningSe
     socket.on('close', () => sockets.delete(socket));
   });
 
+  const log = options.log ?? ((line: string): void => void process.stderr.write(line));
   return new Promise((resolve, reject) => {
     const failed = (error: unknown): void => reject(listenFailure(error, options.port, options.host));
     server.once('error', failed);
@@ -103,20 +128,22 @@ export function listen(engine: ApiCore, options: HttpOptions): Promise<RunningSe
       resolve({
         server,
         origin: `http://${host}:${address.port}`,
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            // Idle sockets would hold the close open: keep-alive ones between requests, and ones
-            // that never sent a whole request (a browser's preconnect, a stalled client). Busy
-            // ones finish their answer first.
-            server.closeIdleConnections();
-            for (const socket of sockets) if (!served.has(socket)) socket.destroy();
-            const timer = setTimeout(() => {
-              for (const socket of sockets) socket.destroy();
-            }, 2000);
-            timer.unref();
-          }),
+        close: () => {
+          stopping ??= drain(server, sockets, served, (options.drainTimeS ?? DEFAULT_DRAIN_TIME_S) * 1000, log);
+          return stopping.done;
+        },
       });
     });
   });
+}
+
+/** HTTP/1.1 requires Host: 400 `bad_request` with the Error body (Node's own answer has none), then close. */
+function missingHost(req: IncomingMessage, res: ServerResponse): void {
+  req.resume();
+  const answer = renderError(
+    new MockError('bad_request', 'An HTTP/1.1 request must carry a Host header (HTTP/1.1, RFC 9112 section 3.2); send one, as every client library does.'),
+    { ...API_CORS, Connection: 'close' },
+  );
+  res.writeHead(answer.status, { ...answer.headers, 'Content-Length': String(Buffer.byteLength(answer.body)) });
+  res.end(answer.body);
 }

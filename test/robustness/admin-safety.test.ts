@@ -28,7 +28,13 @@ function admin(
       (res) => {
         let text = '';
         res.on('data', (d: Buffer) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, json: text ? JSON.parse(text) : undefined }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            json: text && String(res.headers['content-type']).includes('json') ? JSON.parse(text) : text,
+          }),
+        );
       },
     );
     req.on('error', reject);
@@ -47,35 +53,89 @@ async function state(): Promise<unknown> {
 
 describe('what a page on another origin can send to the admin API', () => {
   const page = { origin: 'https://evil.example' };
+  const refused = { code: 'admin_cross_site_forbidden', status: 403, message: expect.stringContaining('another origin') };
   it.each([
     ['a text/plain POST /reset', 'POST', 'reset', { ...page, 'content-type': 'text/plain' }, ''],
     ['a form POST /reset', 'POST', 'reset', { ...page, 'content-type': 'application/x-www-form-urlencoded' }, 'a=1'],
     ['a POST /reset with no Content-Type', 'POST', 'reset', page, undefined],
+    ['a JSON POST /reset', 'POST', 'reset', { ...page, 'content-type': 'application/json' }, '{}'],
     ['a text/plain POST /clock', 'POST', 'clock', { ...page, 'content-type': 'text/plain' }, '{"advance":"1d"}'],
     ['a multipart POST /clock', 'POST', 'clock', { ...page, 'content-type': 'multipart/form-data; boundary=x' }, '--x--'],
     ['a text/plain PUT /scenario', 'PUT', 'scenario', { ...page, 'content-type': 'text/plain' }, '{"name":"ban"}'],
-  ])('%s -> 415, nothing changed, no CORS grant', async (_what, method, path, headers, body) => {
+    ['an Origin of null (a sandboxed frame, a file)', 'POST', 'reset', { origin: 'null' }, undefined],
+    ['an Origin on another port', 'POST', 'reset', { origin: 'http://127.0.0.1:1' }, undefined],
+    ['Sec-Fetch-Site: cross-site without Origin', 'POST', 'reset', { 'sec-fetch-site': 'cross-site' }, undefined],
+    ['Sec-Fetch-Site: same-site (another port of localhost)', 'POST', 'clock', { 'sec-fetch-site': 'same-site' }, '{"advance":"1d"}'],
+  ])('%s -> 403 admin_cross_site_forbidden, nothing changed, no CORS grant', async (_what, method, path, headers, body) => {
     await call(mock, '/v1/pets', { ...post({ name: 'Mine', categoryId: 1 }), key: 'demo-enterprise' });
     const before = await state();
     const res = await admin(method, path, headers, body);
-    expect(res.status).toBe(415);
-    expect(res.json).toEqual({ code: 'unsupported_media_type', status: 415, message: expect.stringContaining('Content-Type: application/json') });
+    expect(res.status).toBe(403);
+    expect(res.json).toEqual(refused);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
     expect(await state()).toEqual(before);
   });
 
-  it.each(['GET requests', 'GET keys', 'GET clock', 'GET health'])('%s carries no CORS grant, so the page cannot read it', async (what) => {
-    const res = await admin('GET', at(what.split(' '), 1), page);
-    expect(res.status).toBe(200);
-    expect(Object.keys(res.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
-  });
+  it.each(['GET requests', 'GET keys', 'GET clock', 'GET health', 'GET sessions'])(
+    '%s from another origin is refused too: a read costs the mock work',
+    async (what) => {
+      for (const headers of [page, { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' }]) {
+        const res = await admin('GET', at(what.split(' '), 1), headers);
+        expect(res.status).toBe(403);
+        expect(res.json).toEqual(refused);
+        expect(Object.keys(res.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+      }
+    },
+  );
 
-  it.each(['scenario', 'reset', 'clock'])('a preflight for /__admin/%s grants nothing', async (path) => {
+  it.each(['scenario', 'reset', 'clock'])('a preflight for /__admin/%s is refused and grants nothing', async (path) => {
     const res = await admin('OPTIONS', path, { ...page, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type' });
-    expect(res.status).toBe(204);
+    expect(res.status).toBe(403);
     expect(Object.keys(res.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
   });
 
+  it('a link from another site to the admin page opens it (a navigation; the page holds no data)', async () => {
+    const res = await admin('GET', '', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' });
+    expect(res.status).toBe(200);
+    expect((await admin('GET', '', { 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'iframe' })).status).toBe(403);
+  });
+
+  it.each([
+    ['the page itself (same-origin)', { 'sec-fetch-site': 'same-origin', origin: 'ORIGIN' }],
+    ['a typed address or bookmark', { 'sec-fetch-site': 'none' }],
+    ['a same-origin Origin, another spelling of the port', { origin: 'ORIGIN' }],
+  ])('%s is answered', async (_what, headers) => {
+    const own = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v.replace('ORIGIN', `http://127.0.0.1:${mock.port}`)]));
+    expect((await admin('POST', 'clock', own, '{"advance":"1m"}')).status).toBe(200);
+    expect(mock.clock.now().getTime()).toBe(T0 + 60_000);
+  });
+});
+
+describe('admin calls as people type them (curl, scripts: no Origin, no Content-Type)', () => {
+  it('curl -X POST /__admin/reset with no body and no Content-Type resets', async () => {
+    await call(mock, '/v1/pets', { ...post({ name: 'Mine', categoryId: 1 }), key: 'demo-enterprise' });
+    expect((await call(mock, '/v1/pets?limit=100', { key: 'demo-enterprise' })).text).toContain('"Mine"');
+    const res = await admin('POST', 'reset');
+    expect(res.status).toBe(200);
+    expect(res.json.reset).toBe(true);
+    expect((await call(mock, '/v1/pets?limit=100', { key: 'demo-enterprise' })).text).not.toContain('"Mine"');
+  });
+
+  it("curl -d '{...}' (sent as a form type) is read as JSON", async () => {
+    const res = await admin('POST', 'clock', { 'content-type': 'application/x-www-form-urlencoded' }, '{"advance":"1m"}');
+    expect(res.status).toBe(200);
+    expect(mock.clock.now().getTime()).toBe(T0 + 60_000);
+  });
+
+  it('a body that is not JSON is a 400 saying so', async () => {
+    const res = await admin('POST', 'clock', { 'content-type': 'text/plain' }, 'advance=1m');
+    expect(res.status).toBe(400);
+    expect(res.json.code).toBe('admin_invalid_request');
+  });
+});
+
+describe('the API stays open to pages', () => {
+  const page = { origin: 'https://evil.example' };
   it('the API path keeps its open CORS', async () => {
     const res = await call(mock, '/v1/pets?limit=1', { headers: page });
     expect(res.headers.get('access-control-allow-origin')).toBe('*');

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
 import { MockEngine } from '../../src/core/pipeline/engine.js';
 import { buildBaseData, defaultSettings } from '../../src/core/state/world-settings.js';
-import { answerClientError } from '../../src/http/node-adapter.js';
+import { answerClientError } from '../../src/http/raw-answers.js';
 import { listen } from '../../src/http/server.js';
 import { rawRequest } from '../support/raw.js';
 
@@ -65,6 +65,13 @@ describe('a client that does not read its answers', () => {
       const closed = serverSide.then((socket) => new Promise<boolean>((resolve) => socket.on('close', () => resolve(true))));
       // Far more answer than the socket buffers hold, so the server is left holding the rest.
       stalled.write('GET /v1/pets?limit=100 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-enterprise\r\n\r\n'.repeat(2_000));
+      // The other client connects once the server has answered the burst it read in one go and
+      // stopped reading for backpressure. Connected earlier, its connection sat unread while the
+      // server (this process) spent longer than the 200 ms write timeout on that burst, so it was
+      // closed as idle with its request unread, and fetch waited for ever: one run in four.
+      const server = await serverSide;
+      for (let i = 0; i < 10_000 && !server.isPaused() && !server.destroyed; i++) await new Promise((resolve) => setImmediate(resolve));
+      expect(server.isPaused() || server.destroyed).toBe(true);
       const other = await fetch(`${running.origin}/v1/pets?limit=1`, { headers: { authorization: 'Bearer demo-free' } });
       expect(other.status).toBe(200);
       expect(await closed).toBe(true);

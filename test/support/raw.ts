@@ -148,3 +148,44 @@ export function expectContinue(mock: RunningMock, head: string, body: Buffer, ti
     socket.write(head);
   });
 }
+
+/**
+ * Sends bytes (in the chunks given) over one connection and reads every answer until the server
+ * closes it or `timeoutMs` passes, in the order they came: for pipelines.
+ */
+export function rawExchange(
+  mock: RunningMock,
+  chunks: readonly (string | Buffer)[],
+  timeoutMs = 10_000,
+): Promise<{ replies: RawReply[]; rest: string; closed: boolean }> {
+  return new Promise((resolve) => {
+    const socket = connect(mock.port, '127.0.0.1');
+    const received: Buffer[] = [];
+    let closed = false;
+    const finish = (): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      let buffer = Buffer.concat(received);
+      const replies: RawReply[] = [];
+      for (;;) {
+        const parts = split(buffer);
+        if (!parts) break;
+        const length = /\r\ncontent-length: *(\d+)/i.exec(parts.head);
+        const bodyLength = length ? Number(length[1]) : parts.body.length;
+        if (parts.body.length < bodyLength) break;
+        const consumed = buffer.length - parts.body.length + bodyLength;
+        replies.push(parseReply(buffer.subarray(0, consumed)));
+        buffer = buffer.subarray(consumed);
+      }
+      resolve({ replies, rest: buffer.toString('latin1'), closed });
+    };
+    const timer = setTimeout(finish, timeoutMs);
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    socket.on('close', () => {
+      closed = true;
+      finish();
+    });
+    socket.on('error', () => undefined);
+    for (const chunk of chunks) socket.write(chunk);
+  });
+}

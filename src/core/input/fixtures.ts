@@ -5,12 +5,16 @@ import { UserError } from '../errors.js';
 
 /** Why a file could not be read, in words: "no such file" rather than ENOENT. */
 export function readFailure(error: unknown): string {
+  if (error instanceof UnreadableFile) return error.message;
   const code = (error as NodeJS.ErrnoException)?.code;
   if (code === 'ENOENT') return 'no such file';
   if (code === 'EISDIR') return 'it is a directory';
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
   return code ?? String(error);
 }
+
+/** A file petstore-mock refuses to read (not a regular file, or past its size cap); the message says why. */
+export class UnreadableFile extends Error {}
 
 /** A fixture file that cannot be used; the message names the file and what to fix. */
 export class FixtureError extends UserError {

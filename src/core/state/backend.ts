@@ -2,6 +2,8 @@
 // synchronously (its hot path stays as it is); a shared state such as Redis answers with a promise.
 import { isValidInstant, type ClockState } from './clock.js';
 import { MockError } from '../errors.js';
+import { redactKey } from '../pipeline/auth.js';
+import { demoKeys } from './plans.js';
 import type { JournalEntry } from './journal.js';
 import { summarizeSessions, type Eviction, type SessionRegistry, type SessionSummary } from './sessions.js';
 import type { CoreRequest, CoreResponse, Limits, PlanName } from '../types.js';
@@ -101,10 +103,20 @@ export function applyClockChange(clock: World['clock'], change: ClockChange): vo
   if (change.frozen === false) clock.unfreeze();
 }
 
+const DEMO_KEYS = new Set(demoKeys().map((k) => k.key));
+
+/**
+ * A key as the admin API and page show it: the public demo keys whole, every other key redacted
+ * as the banner and the journal show it (a key given with --key is a secret of its owner's).
+ */
+export function shownKey(key: string): string {
+  return DEMO_KEYS.has(key) ? key : redactKey(key);
+}
+
 /** A key's admin view from its limiter report. */
 export function keyView(k: WorldSettings['keys'][number], report: { remaining: number; limit: number; reset: number; bannedUntil?: number }): KeyView {
   return {
-    key: k.key,
+    key: shownKey(k.key),
     plan: k.plan,
     limits: k.limits,
     revoked: k.revoked === true,

@@ -1,6 +1,7 @@
 import { UserError, named } from '../errors.js';
 import { redactKey } from '../pipeline/auth.js';
 import { parseInstant } from './clock.js';
+import { compileGlob } from './glob.js';
 import type { JournalEntry } from './journal.js';
 
 /**
@@ -38,14 +39,6 @@ export class JournalFilterError extends UserError {
 /** The names a filter has, in the order messages show them. */
 export const FILTER_FIELDS = ['method', 'path', 'status', 'code', 'key', 'since'] as const;
 
-function wildcard(pattern: string): RegExp {
-  const source = pattern
-    .split('*')
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(`^${source}$`);
-}
-
 function statusTest(value: number | string): (status: number) => boolean {
   const text = String(value).trim();
   if (/^[1-5]\d\d$/.test(text)) return (status) => status === Number(text);
@@ -72,7 +65,8 @@ function criteria(filter: JournalFilter): Criterion[] {
     out.push({ name: 'method', shown: `method ${method}`, test: (e) => e.method === method });
   }
   if (filter.path !== undefined && filter.path !== '') {
-    const pattern = wildcard(filter.path);
+    // Linear in the path, whatever the pattern: the filter is user input (see glob.ts).
+    const pattern = compileGlob(filter.path);
     out.push({ name: 'path', shown: `path ${filter.path}`, test: (e) => pattern.test(e.path) });
   }
   if (filter.status !== undefined && filter.status !== '') {

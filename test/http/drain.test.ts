@@ -1,0 +1,64 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startMock } from '../../src/index.js';
+import { rawExchange } from '../support/raw.js';
+
+// close() drains: the answers in flight are finished (a scenario's latency included, real time
+// kept short), for drainTime seconds at most, and what is cut then is said on stderr.
+
+function latencyScenario(latency: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'petstore-drain-')), 'held.yaml');
+  writeFileSync(file, `description: every answer held back\nlatency: ${latency}\n`);
+  return file;
+}
+
+const GET = 'GET /v1/pets/3 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-pro\r\n\r\n';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('close() of the library', () => {
+  it('finishes the answers in flight, pipelined ones included, then closes their connection', async () => {
+    const mock = await startMock({ scenario: latencyScenario('300ms') });
+    const exchange = rawExchange(mock, [GET + GET]);
+    await vi.waitUntil(() => mock.requests().length === 2, { timeout: 5000, interval: 5 });
+    await mock.close();
+    const { replies, closed } = await exchange;
+    expect(replies.map((r) => [r.status, r.json?.id])).toEqual([
+      [200, 3],
+      [200, 3],
+    ]);
+    expect(closed).toBe(true);
+  });
+
+  it('cuts what is left after drainTime and says so on stderr', async () => {
+    const lines: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((line: string | Uint8Array) => lines.push(String(line)) > 0);
+    const mock = await startMock({ scenario: latencyScenario('10s'), drainTime: 0.2 });
+    const exchange = rawExchange(mock, [GET]);
+    await vi.waitUntil(() => mock.requests().length === 1, { timeout: 5000, interval: 5 });
+    await mock.close();
+    const { replies, closed } = await exchange;
+    expect(replies).toEqual([]);
+    expect(closed).toBe(true);
+    expect(lines).toEqual(['petstore-mock: the drain time of 0.2 s ran out; closed 1 connection with answers still owed: GET /v1/pets/3.\n']);
+  });
+
+  it('closes idle keep-alive connections at once', async () => {
+    const mock = await startMock({ drainTime: 30 });
+    const res = await fetch(`${mock.url}/pets/1`, { headers: { authorization: 'Bearer demo-pro' } });
+    expect(res.status).toBe(200);
+    await res.text();
+    const started = Date.now();
+    await mock.close();
+    // Not a timing assertion on the mock's speed: a close that waited for the drain time would take 30 s.
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it.each([-1, 3601, Number.NaN, '5'])('drainTime %j is refused, naming the option', async (value) => {
+    await expect(startMock({ drainTime: value as number })).rejects.toThrow('the option "drainTime" must be a number of seconds from 0 to 3600');
+  });
+});
