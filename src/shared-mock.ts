@@ -1,11 +1,11 @@
 // Assembles a mock whose sessions live in Redis (`state: 'redis://…'`): the same front ends, the
 // shared engine and admin state. The Redis module is imported here, on demand, and nowhere else.
-import { parseDuration, type ClockState } from './core/state/clock.js';
+import type { ClockState } from './core/state/clock.js';
 import type { AdminState, ApiCore } from './core/state/backend.js';
 import type { JournalEntry } from './core/state/journal.js';
 import { compileFilter, verifyEntries, type JournalFilter, type VerifyCount } from './core/state/journal-query.js';
 import type { SessionSummary } from './core/state/sessions.js';
-import type { RequestsQuery } from './controls.js';
+import { clockDuration, clockInstant, type RequestsQuery } from './controls.js';
 import type { KeyConfig } from './core/types.js';
 import { answerFetch } from './http/fetch-handler.js';
 import { listen } from './http/server.js';
@@ -13,8 +13,8 @@ import { prepareHost } from './files/host-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
 import type { SharedFetchOptions, SharedMockOptions } from './library-options.js';
 import { serverOptions } from './library-options.js';
-import { checkOptions } from './mock-options.js';
-import { MockError, UserError, renderError } from './core/errors.js';
+import { checkOptions, checkSharedOptions } from './mock-options.js';
+import { MockError, renderError } from './core/errors.js';
 import { setRateHeaders } from './core/state/limiter.js';
 import type { SharedState } from './state-redis/index.js';
 
@@ -35,6 +35,8 @@ export interface SharedSessionHandle {
   requests(query?: RequestsQuery): Promise<JournalEntry[]>;
   /** Asserts how many requests of the journal match, as `SessionHandle.verify` does. */
   verify(filter: JournalFilter, count?: VerifyCount): Promise<JournalEntry[]>;
+  /** Makes the session's journal keep request and answer headers and bodies (bounded, keys redacted), or stop. */
+  recordDetails(on?: boolean): Promise<void>;
 }
 
 /** A running mock on a shared state, as `startMock({ state })` returns it. */
@@ -63,16 +65,9 @@ function sharedHandle(state: () => Promise<SharedState>, id: string | undefined)
     clock: {
       now: async () => new Date((await (await admin()).clock(id)).now),
       state: async () => (await admin()).clock(id),
-      set: (instant) => {
-        const ms = instant instanceof Date ? instant.getTime() : typeof instant === 'number' ? instant : Date.parse(instant);
-        if (Number.isNaN(ms)) throw new UserError(`clock.set needs a Date, an ISO-8601 string or epoch milliseconds, not ${JSON.stringify(instant)}.`);
-        return change({ set: ms });
-      },
-      advance: (duration) => {
-        const ms = parseDuration(duration);
-        if (ms === undefined) throw new UserError(`clock.advance needs a duration such as '61s', '1m30s' or '1d', not ${JSON.stringify(duration)}.`);
-        return change({ advance: ms });
-      },
+      // Parsed before Redis is asked, as in memory: a wrong value changes nothing.
+      set: async (instant) => change({ set: clockInstant(instant) }),
+      advance: async (duration) => change({ advance: clockDuration(duration) }),
       freeze: () => change({ frozen: true }),
       unfreeze: () => change({ frozen: false }),
     },
@@ -88,11 +83,15 @@ function sharedHandle(state: () => Promise<SharedState>, id: string | undefined)
       return (await (await admin()).requests(id, details === true)).filter((e) => test.matches(e));
     },
     verify: async (filter, count) => verifyEntries(await (await admin()).requests(id), filter, count),
+    recordDetails: async (on = true) => {
+      await (await admin()).recordDetails(id, on);
+    },
   };
 }
 
 /** The catalogue and keys of an instance, known before Redis is asked anything. */
 function hostOf(options: SharedMockOptions): { scenarios: ScenarioCatalogue; keys: KeyConfig[] } {
+  checkSharedOptions(options);
   const keysGiven = checkOptions(options);
   const scenarios = new ScenarioCatalogue(prepareHost({ ...options, keys: keysGiven }));
   const keys = [...(options.scenario ? scenarios.settings(options.scenario) : scenarios.startSettings()).keys];
