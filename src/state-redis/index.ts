@@ -93,10 +93,15 @@ export async function openSharedState(options: SharedStateOptions): Promise<Shar
     throw error;
   }
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const engine = new RedisEngine(conn, prefix, registry, maxSessions, register, options.onRequest);
   return {
-    engine: new RedisEngine(conn, prefix, registry, maxSessions, register, options.onRequest),
+    engine,
     admin: new RedisAdmin(conn, prefix, registry, options.scenarios, maxSessions, register),
     prefix,
-    close: () => conn.close(),
+    close: async () => {
+      // The journal entries of the last answers have not ridden with a request yet.
+      await engine.flush();
+      await conn.close();
+    },
   };
 }
