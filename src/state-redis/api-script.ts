@@ -19,7 +19,7 @@ local ev = meta[11] or ''
 if ev ~= '' then redis.call('HDEL', mk, 'ev') end
 -- Last use, for GET /__admin/sessions (API requests only, as in memory).
 local real = realNow()
-redis.call('HSET', mk, 'lu', s(real))
+redis.call('HSET', mk, 'lu', s(realMicros()))
 -- The journal entry's number now, in the order of decisions; the entry follows with a later
 -- call, and until it lands (or 2 s pass) journal reads wait for it.
 local seq = redis.call('HINCRBY', mk, 'jseq', 1)

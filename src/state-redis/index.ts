@@ -3,7 +3,7 @@
 import { UserError } from '../core/errors.js';
 import type { JournalEntry } from '../core/state/journal.js';
 import { petJson } from '../core/state/store.js';
-import type { AdminState, ApiCore } from '../core/state/backend.js';
+import type { AdminState } from '../core/state/backend.js';
 import type { ScenarioCatalogue } from '../files/scenario-catalogue.js';
 import { DEFAULT_PET_COUNT, DEFAULT_SEED } from '../core/state/seed.js';
 import { DEFAULT_MAX_SESSIONS } from '../core/state/sessions.js';
@@ -35,7 +35,7 @@ export interface SharedStateOptions {
 
 /** One instance's view of a shared state. */
 export interface SharedState {
-  engine: ApiCore;
+  engine: RedisEngine;
   admin: RedisAdmin & AdminState;
   prefix: string;
   close(): Promise<void>;
@@ -96,7 +96,7 @@ export async function openSharedState(options: SharedStateOptions): Promise<Shar
   const engine = new RedisEngine(conn, prefix, registry, maxSessions, register, options.onRequest);
   return {
     engine,
-    admin: new RedisAdmin(conn, prefix, registry, options.scenarios, maxSessions, register),
+    admin: new RedisAdmin(conn, prefix, registry, options.scenarios, maxSessions, register, () => engine.flush()),
     prefix,
     close: async () => {
       // The journal entries of the last answers have not ridden with a request yet.

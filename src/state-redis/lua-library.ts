@@ -16,6 +16,11 @@ local function realNow()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
+-- Last use in microseconds: sessions are listed by it, and milliseconds tie too often.
+local function realMicros()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000000 + tonumber(t[2])
+end
 local function clockNow(off, fz, real)
   if fz and fz ~= '' then return tonumber(fz) end
   return math.min(MAXI, (real or realNow()) + tonumber(off or '0'))
@@ -125,8 +130,9 @@ local function applySettings(sid, setId)
   local raw = redis.call('GET', P .. ':init:' .. setId)
   if not raw then return false end
   local init = cjson.decode(raw)
-  -- Recording of details chosen for the session outlives resets and scenario switches.
-  local kept = redis.call('HMGET', metaKey(sid), 'do', 'lu')
+  -- Recording of details chosen for the session outlives resets and scenario switches, as do its
+  -- last use and the news, not yet told, that an earlier session of its id was evicted.
+  local kept = redis.call('HMGET', metaKey(sid), 'do', 'lu', 'ev')
   local override = kept[1] or ''
   dropData(sid)
   local real = realNow()
@@ -137,7 +143,8 @@ local function applySettings(sid, setId)
     fz = s(real)
   end
   local mk = metaKey(sid)
-  redis.call('HSET', mk, 'set', setId, 'off', s(off), 'fz', fz, 'st', '0', 'tk', '0', 'cs', s(init.chaosSeed), 'ls', s(init.latencySeed), 'nid', s(init.nextId), 'pc', '0', 'cb', '0', 'jseq', '0', 'jb', '0', 'do', override, 'lu', kept[2] or s(real), 'ep', s(redis.call('INCR', P .. ':epoch')))
+  redis.call('HSET', mk, 'set', setId, 'off', s(off), 'fz', fz, 'st', '0', 'tk', '0', 'cs', s(init.chaosSeed), 'ls', s(init.latencySeed), 'nid', s(init.nextId), 'pc', '0', 'cb', '0', 'jseq', '0', 'jb', '0', 'do', override, 'lu', kept[2] or s(realMicros()), 'ep', s(redis.call('INCR', P .. ':epoch')))
+  if kept[3] then redis.call('HSET', mk, 'ev', kept[3]) end
   local now = clockNow(s(off), fz)
   for _, u in ipairs(init.usage) do
     local id = 'key:' .. u.key

@@ -50,6 +50,8 @@ export class RedisAdmin implements AdminState {
     private readonly scenarios: ScenarioCatalogue,
     private readonly maxSessions: number,
     private readonly register: () => Promise<void>,
+    /** Sends this instance's journal entries still on their way, so a read of the journal need not wait for them. */
+    private readonly flushJournal: () => Promise<void> = async () => undefined,
   ) {}
 
   /** The last session clock an admin call read: it dates that call's answer. */
@@ -74,6 +76,7 @@ export class RedisAdmin implements AdminState {
 
   private async call(session: string | undefined, action: string, args: AdminArgs = {}): Promise<AdminReply> {
     const sid = sessionIdOf(session);
+    if (action === 'journal' || action === 'jinfo' || action === 'details') await this.flushJournal();
     const input = JSON.stringify({ sid, max: this.maxSessions, action, arg: args.arg ?? '', peeks: args.peeks ?? [] });
     for (let attempt = 0; ; attempt++) {
       const reply = JSON.parse(String(await this.conn.run('petAdmin', `${this.prefix}:s:${sid}`, [this.prefix, input]))) as AdminAnswer;
@@ -178,7 +181,7 @@ export class RedisAdmin implements AdminState {
         summary: {
           id,
           scenario: (await this.registry.entry(setId)).settings.scenario,
-          lastUsedAt: new Date(Number(lastUsed)).toISOString(),
+          lastUsedAt: new Date(Math.round(Number(lastUsed) / 1000)).toISOString(),
           requests: Number(total),
           clock: new Date(Number(now)).toISOString(),
         },

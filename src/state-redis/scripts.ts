@@ -19,8 +19,8 @@ return 1
  * clock (arg: freeze | unfreeze | set:MS | advance:MS, comma-separated, applied in order),
  * journal, jinfo, details (arg: 1 | 0), evictions, sessions, peek. The answer is one JSON object
  * with the settings id, the clock's now and whether it is frozen, and the action's `extra`.
- * Reading a session that does not exist (state, journal, jinfo, peek) neither creates it nor
- * evicts another: a fresh copy is read and dropped.
+ * Reading a session (state, journal, jinfo, peek) does not count as using it; reading one that
+ * does not exist neither creates it nor evicts another: a fresh copy is read and dropped.
  */
 export const ADMIN_SCRIPT = `${LIBRARY}
 if redis.call('EXISTS', P .. ':deploy') == 0 then return cjson.encode({ st = 'unregistered' }) end
@@ -30,12 +30,16 @@ local READS = { state = true, journal = true, jinfo = true, peek = true }
 local sid = q.sid
 local mk
 local scratch = false
-if READS[action] and sid ~= 'default' and redis.call('EXISTS', metaKey(sid)) == 0 then
-  -- No session id holds a space: this name is never a real session's.
-  sid = ' look'
-  scratch = true
-  if not applySettings(sid, 'start') then return cjson.encode({ st = 'unregistered' }) end
+if READS[action] and sid ~= 'default' then
+  -- Looking counts as no use: it moves no session up the eviction order, as in memory.
   mk = metaKey(sid)
+  if redis.call('EXISTS', mk) == 0 then
+    -- No session id holds a space: this name is never a real session's.
+    sid = ' look'
+    scratch = true
+    if not applySettings(sid, 'start') then return cjson.encode({ st = 'unregistered' }) end
+    mk = metaKey(sid)
+  end
 else
   mk = touch(sid, q.max)
 end
@@ -76,7 +80,8 @@ elseif action == 'evictions' then
   end
 elseif action == 'sessions' then
   -- Every session: id, settings id, answered requests, last use, clock; the default first.
-  local ids = redis.call('ZREVRANGE', P .. ':sessions', 0, -1)
+  -- Least recently touched first, as the in-memory registry keeps them: ties in last use keep that order.
+  local ids = redis.call('ZRANGE', P .. ':sessions', 0, -1)
   table.insert(ids, 1, 'default')
   for _, id in ipairs(ids) do
     local m = redis.call('HMGET', metaKey(id), 'set', 'jseq', 'lu', 'off', 'fz')
