@@ -17,6 +17,7 @@ import { checkOptions, checkSharedOptions } from './mock-options.js';
 import { MockError, renderError } from './core/errors.js';
 import { setRateHeaders } from './core/state/limiter.js';
 import type { SharedState } from './state-redis/index.js';
+import { PortEngine } from './core/pipeline/port-engine.js';
 
 /** A session's controls on a shared state: as `SessionHandle`, but every call waits for Redis. */
 export interface SharedSessionHandle {
@@ -98,9 +99,12 @@ function hostOf(options: SharedMockOptions): { scenarios: ScenarioCatalogue; key
   return { scenarios, keys };
 }
 
-async function openShared(options: SharedMockOptions, scenarios: ScenarioCatalogue): Promise<SharedState> {
+/** A shared state with the pipeline in front of its port. */
+type SharedMock = SharedState & { engine: PortEngine };
+
+async function openShared(options: SharedMockOptions, scenarios: ScenarioCatalogue): Promise<SharedMock> {
   const { openSharedState } = await import('./state-redis/index.js');
-  return openSharedState({
+  const state = await openSharedState({
     url: options.state,
     prefix: options.statePrefix,
     scenarios,
@@ -110,15 +114,15 @@ async function openShared(options: SharedMockOptions, scenarios: ScenarioCatalog
     fixtures: options.fixtures !== undefined,
     commandTimeoutMs: options.stateTimeoutMs,
     maxSessions: options.maxSessions,
-    onRequest: options.onRequest,
   });
+  return { ...state, engine: new PortEngine(state.port, options.onRequest) };
 }
 
 /** `startMock` with a shared state: connects, joins the deployment, then listens. */
 export async function startShared(options: SharedMockOptions): Promise<SharedRunningMock> {
   const { scenarios, keys } = hostOf(options);
   const shared = await openShared(options, scenarios);
-  const state = (): Promise<SharedState> => Promise.resolve(shared);
+  const state = (): Promise<SharedMock> => Promise.resolve(shared);
   let running;
   try {
     running = await listen(shared.engine, serverOptions(options, shared.admin));
@@ -163,8 +167,8 @@ export interface SharedFetchHandler extends SharedSessionHandle {
 export function sharedFetchHandler(options: SharedFetchOptions): SharedFetchHandler {
   const { scenarios, keys } = hostOf(options);
   const address = options.clientAddress ?? '127.0.0.1';
-  let opening: Promise<SharedState> | undefined;
-  const state = (): Promise<SharedState> => {
+  let opening: Promise<SharedMock> | undefined;
+  const state = (): Promise<SharedMock> => {
     if (!opening) {
       const attempt = openShared(options, scenarios);
       opening = attempt;
@@ -176,7 +180,7 @@ export function sharedFetchHandler(options: SharedFetchOptions): SharedFetchHand
   };
   const anonymous = scenarios.startSettings().anonymousLimits;
   const handler = async (request: Request): Promise<Response> => {
-    let shared: SharedState;
+    let shared: SharedMock;
     try {
       shared = await state();
     } catch (error) {

@@ -4,25 +4,26 @@ import { LIBRARY } from './lua-library.js';
  * "Decide this request", the one script an API request waits for: it appends the journal entries
  * of earlier answers, then takes the session, its clock, the rate limit, the scenario's step or
  * chaos draw, the latency draw and the operation's store access. ARGV[2] is one JSON object of
- * named fields (see `DecideInput` in redis-port.ts); the answer is one JSON object too.
+ * named fields (`DecideInput` in core/state/state-port.ts, with the session and the journal
+ * entries' bounds); the entries' texts follow as ARGV[3…], unescaped. The answer is one JSON object.
  */
 export const API_SCRIPT = `${LIBRARY}
 local q = cjson.decode(ARGV[2])
-appendJournal(q.journal)
+appendJournal(q.journal, 3)
 local sid = q.sid
 local mk = touch(sid, q.max)
 if not mk then return cjson.encode({ st = 'unregistered' }) end
-local meta = redis.call('HMGET', mk, 'set', 'off', 'fz', 'st', 'tk', 'cs', 'ls', 'nid', 'do', 'ep', 'ev', 'pc', 'cb')
+local meta = redis.call('HMGET', mk, 'set', 'off', 'fz', 'st', 'tk', 'cs', 'ls', 'nid', 'do', 'ep', 'ev', 'pc', 'cb', 'jseq')
 if meta[1] ~= q.set then return cjson.encode({ st = 'stale', set = meta[1] }) end
 -- Said once: this session's earlier world was dropped to make room.
 local ev = meta[11] or ''
 if ev ~= '' then redis.call('HDEL', mk, 'ev') end
--- Last use, for GET /__admin/sessions (API requests only, as in memory).
-local real = realNow()
-redis.call('HSET', mk, 'lu', s(realMicros()))
--- The journal entry's number now, in the order of decisions; the entry follows with a later
--- call, and until it lands (or 2 s pass) journal reads wait for it.
-local seq = redis.call('HINCRBY', mk, 'jseq', 1)
+-- Last use, for GET /__admin/sessions (API requests only, as in memory), and the journal entry's
+-- number now, in the order of decisions; the entry follows with a later call, and until it
+-- lands (or 2 s pass) journal reads wait for it.
+local real, micros = realBoth()
+local seq = tonumber(meta[14] or '0') + 1
+redis.call('HSET', mk, 'lu', s(micros), 'jseq', s(seq))
 redis.call('ZADD', mk .. ':jp', real + 2000, seq)
 local now = clockNow(meta[2], meta[3], real)
 local out = { st = 'ok', now = s(now), real = s(real), details = meta[9] or '', seq = seq, ep = meta[10], evicted = ev }

@@ -16,10 +16,11 @@ local function realNow()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
--- Last use in microseconds: sessions are listed by it, and milliseconds tie too often.
-local function realMicros()
+-- Real time in milliseconds and microseconds (last use: sessions are listed by it, and
+-- milliseconds tie too often), from one TIME.
+local function realBoth()
   local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000000 + tonumber(t[2])
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), tonumber(t[1]) * 1000000 + tonumber(t[2])
 end
 local function clockNow(off, fz, real)
   if fz and fz ~= '' then return tonumber(fz) end
@@ -28,7 +29,7 @@ end
 local function metaKey(sid) return P .. ':s:' .. sid end
 local function dropData(sid)
   local mk = metaKey(sid)
-  redis.call('DEL', mk, mk .. ':b', mk .. ':bo', mk .. ':j', mk .. ':js', mk .. ':jp', mk .. ':p', mk .. ':p:available', mk .. ':p:pending', mk .. ':p:sold')
+  redis.call('DEL', mk, mk .. ':b', mk .. ':bo', mk .. ':j', mk .. ':jp', mk .. ':p', mk .. ':p:available', mk .. ':p:pending', mk .. ':p:sold')
 end
 local function split(raw)
   local out = {}
@@ -143,7 +144,7 @@ local function applySettings(sid, setId)
     fz = s(real)
   end
   local mk = metaKey(sid)
-  redis.call('HSET', mk, 'set', setId, 'off', s(off), 'fz', fz, 'st', '0', 'tk', '0', 'cs', s(init.chaosSeed), 'ls', s(init.latencySeed), 'nid', s(init.nextId), 'pc', '0', 'cb', '0', 'jseq', '0', 'jb', '0', 'do', override, 'lu', kept[2] or s(realMicros()), 'ep', s(redis.call('INCR', P .. ':epoch')))
+  redis.call('HSET', mk, 'set', setId, 'off', s(off), 'fz', fz, 'st', '0', 'tk', '0', 'cs', s(init.chaosSeed), 'ls', s(init.latencySeed), 'nid', s(init.nextId), 'pc', '0', 'cb', '0', 'jseq', '0', 'jb', '0', 'do', override, 'lu', kept[2] or s(select(2, realBoth())), 'ep', s(redis.call('INCR', P .. ':epoch')))
   if kept[3] then redis.call('HSET', mk, 'ev', kept[3]) end
   local now = clockNow(s(off), fz)
   for _, u in ipairs(init.usage) do
@@ -185,21 +186,20 @@ local function touch(sid, maxSessions)
   return mk
 end
 -- Appends journal entries (the pipeline built them, cut and sized as in memory) to their sessions,
--- bounded by count and bytes as the in-memory journal is. An entry of a session reset or dropped
--- since its request is let go.
-local function appendJournal(entries)
-  for _, e in ipairs(entries) do
+-- bounded by count and bytes as the in-memory journal is: each is kept as "BYTES JSON", so the
+-- oldest can go with its size. An entry of a session reset or dropped since its request is let
+-- go. entries holds each entry's session, number, epoch and bounds; its text is ARGV[first + i - 1].
+local function appendJournal(entries, first)
+  for i, e in ipairs(entries) do
     local mk = metaKey(e.sid)
     if redis.call('HGET', mk, 'ep') == e.ep then
       redis.call('ZREM', mk .. ':jp', e.seq)
       if e.cap > 0 then
-        redis.call('RPUSH', mk .. ':j', e.entry)
-        redis.call('RPUSH', mk .. ':js', e.bytes)
+        local n = redis.call('RPUSH', mk .. ':j', e.bytes .. ' ' .. ARGV[first + i - 1])
         local bytes = redis.call('HINCRBY', mk, 'jb', e.bytes)
-        local n = redis.call('LLEN', mk .. ':j')
         while n > 0 and (n > e.cap or bytes > e.maxBytes) do
-          redis.call('LPOP', mk .. ':j')
-          bytes = redis.call('HINCRBY', mk, 'jb', -tonumber(redis.call('LPOP', mk .. ':js')))
+          local gone = redis.call('LPOP', mk .. ':j')
+          bytes = redis.call('HINCRBY', mk, 'jb', -tonumber(string.match(gone, '^%d+')))
           n = n - 1
         end
       end

@@ -8,7 +8,7 @@ import { sessionIdOf, type Eviction, type SessionSummary } from '../core/state/s
 import { keyBucket } from '../core/state/world.js';
 import type { ScenarioCatalogue } from '../files/scenario-catalogue.js';
 import { displayUrl, type StateConnection } from './connection.js';
-import type { ScriptDecision } from './redis-decision.js';
+import type { PortRateDecision } from '../core/state/state-port.js';
 import type { SettingsEntry, SettingsRegistry } from './settings-registry.js';
 
 /** What the admin script answers, in named fields. */
@@ -157,7 +157,8 @@ export class RedisAdmin implements AdminState {
     // Entries land in the order their writes arrive; their numbers give the order of the requests.
     return (r.extra as string[])
       .map((line) => {
-        const entry = JSON.parse(line) as JournalEntry;
+        // Each is kept as "BYTES JSON": its size in the journal's byte bound, then the entry.
+        const entry = JSON.parse(line.slice(line.indexOf(' ') + 1)) as JournalEntry;
         if (!details) delete entry.details;
         return entry;
       })
@@ -198,7 +199,7 @@ export class RedisAdmin implements AdminState {
     const r = await this.call(sid, 'peek', { peeks: keys.map((k) => ({ bucket: keyBucket(k.key), pm: k.limits.perMinute, pd: k.limits.perDay })) });
     // The session may have switched settings since this instance last looked: ask again with the right keys.
     if (r.entry !== entry) return this.keys(session);
-    const reports = r.extra as ScriptDecision[];
+    const reports = r.extra as PortRateDecision[];
     return keys.map((k, i) => {
       const report = reports[i];
       if (report === undefined) throw new Error(named(`the shared state reported ${reports.length} keys for ${keys.length} asked; retry the admin call`));

@@ -6,10 +6,10 @@ export { API_SCRIPT } from './api-script.js';
 
 /**
  * Appends journal entries that no API request has carried yet (the instance went quiet). ARGV[2]:
- * a JSON array of entries as `appendJournal` takes them.
+ * a JSON array of the entries' sessions, numbers and bounds; their texts follow as ARGV[3…].
  */
 export const JOURNAL_SCRIPT = `${LIBRARY}
-appendJournal(cjson.decode(ARGV[2]))
+appendJournal(cjson.decode(ARGV[2]), 3)
 return 1
 `;
 

@@ -15,6 +15,7 @@ import type { JournalEntry } from '../../src/core/state/journal.js';
 import { prepareHost } from '../../src/files/host-data.js';
 import { ScenarioCatalogue } from '../../src/files/scenario-catalogue.js';
 import { openSharedState, type SharedState } from '../../src/state-redis/index.js';
+import { PortEngine } from '../../src/core/pipeline/port-engine.js';
 import { T0 } from '../support/mock.js';
 import { TestRedis, redisAvailable } from '../support/redis.js';
 import { at } from '../support/checked.js';
@@ -270,7 +271,7 @@ describe.skipIf(!run)('a shared state answers as one in-memory mock', () => {
       await openSharedState({ url: redis.url, prefix, scenarios: catalogue(), startScenario: 'frozen-start', maxSessions: MAX_SESSIONS }),
       await openSharedState({ url: redis.url, prefix, scenarios: catalogue(), startScenario: 'frozen-start', maxSessions: MAX_SESSIONS }),
     ];
-    shared = { engines: states.map((s) => s.engine), admins: states.map((s) => s.admin) };
+    shared = { engines: states.map((s) => new PortEngine(s.port)), admins: states.map((s) => s.admin) };
     flusher = new Redis(redis.url);
   });
   afterAll(async () => {
@@ -284,7 +285,7 @@ describe.skipIf(!run)('a shared state answers as one in-memory mock', () => {
    * themselves. Every session starts frozen at T0 (the start scenario), made anew after an eviction too.
    */
   async function sides(): Promise<[Side, Side]> {
-    for (const s of states) await s.engine.flush();
+    for (const s of states) await s.flush();
     await flusher.flushdb();
     const engine = new MockEngine({ settings: memoryCatalogue.settings('frozen-start'), maxSessions: MAX_SESSIONS });
     const memory: Side = { engines: [engine], admins: [memoryAdmin(engine.sessions, memoryCatalogue)] };

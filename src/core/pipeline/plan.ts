@@ -1,45 +1,19 @@
-// What one API request asks of the shared state, in named fields: the checks that need no state
-// are made here, in TypeScript, by the same functions the in-memory pipeline uses; what needs the
-// session's state (clock, counters, steps, store) goes to the API script as a `DecideInput`.
-import { isPreflight } from '../core/pipeline/cors.js';
-import { deprecationHeaders } from '../core/pipeline/deprecation.js';
-import { earlyError } from '../core/pipeline/outcome.js';
-import { authenticate, type AuthResult } from '../core/pipeline/auth.js';
-import { allowedMethods, route } from '../core/pipeline/router.js';
-import { readJsonBody } from '../core/input/body.js';
-import { parseListQuery, parsePetId, validateNewPet } from '../core/input/validation.js';
-import { matches } from '../core/scenarios/scenario-runtime.js';
-import { BAN_IN_FLIGHT } from '../core/state/limiter.js';
-import { MAX_CREATED_BYTES, MAX_CREATED_PETS, createdPetBytes, petJson } from '../core/state/store.js';
-import { addressBucket, keyBucket, type OperationId } from '../core/state/world.js';
-import type { CoreRequest, Limits, PetStatus } from '../core/types.js';
-import { answerCode, type SettingsEntry } from './settings-registry.js';
-
-/** The named fields of the API script's request, apart from the session and journal the engine adds. */
-export interface DecideInput {
-  mode: 'peek' | 'take';
-  bucket: string;
-  pm: number;
-  pd: number;
-  /** Whether the limit refuses: yes, no (an earlier check failed), or unless the removal date passed. */
-  enforce?: 'yes' | 'no' | 'removal';
-  removalAt?: number;
-  rule?: { after: number; ms: number; inFlight: number };
-  /** Per step, the answer's one-letter kind when the step matches this request, else '-'. */
-  steps?: string;
-  times?: number[];
-  rep?: boolean;
-  chaos?: { p: number; c: string }[];
-  lat?: boolean;
-  op?: '' | 'none' | 'list' | 'get' | 'create';
-  status?: string;
-  count?: number;
-  index?: number;
-  tail?: string;
-  bytes?: number;
-  maxCreated?: number;
-  maxBytes?: number;
-}
+// What one API request asks of a home of state that is asked, not held (Redis): the checks that
+// need no state run here with the functions the in-memory pipeline uses; what needs the session's
+// state (clock, counters, steps, store) becomes a `DecideInput` of named fields.
+import { isPreflight } from './cors.js';
+import { deprecationHeaders } from './deprecation.js';
+import { earlyError } from './outcome.js';
+import { authenticate, type AuthResult } from './auth.js';
+import { allowedMethods, route } from './router.js';
+import { readJsonBody } from '../input/body.js';
+import { parseListQuery, parsePetId, validateNewPet } from '../input/validation.js';
+import { matches, type CompiledAnswer } from '../scenarios/scenario-runtime.js';
+import { BAN_IN_FLIGHT } from '../state/limiter.js';
+import { MAX_CREATED_BYTES, MAX_CREATED_PETS, PetStore, createdPetBytes, petJson } from '../state/store.js';
+import type { DecideInput } from '../state/state-port.js';
+import { addressBucket, keyBucket, type OperationId, type WorldSettings } from '../state/world.js';
+import type { CoreRequest, KeyConfig, Limits, PetStatus } from '../types.js';
 
 /** What the script is asked to do for one request, and what the answer needs afterwards. */
 export interface Plan {
@@ -56,15 +30,36 @@ export interface Plan {
   allow?: string;
 }
 
-const stepTimes = new WeakMap<SettingsEntry, number[]>();
+/** What requests need from settings, computed once per settings. */
+interface Prepared {
+  keys: Map<string, KeyConfig>;
+  /** The base animals alone, to look one up by id. */
+  baseStore: PetStore;
+  /** Each step's times; a step that answers forever never moves on: -1. */
+  times: number[];
+}
 
-function timesOf(entry: SettingsEntry): number[] {
-  let times = stepTimes.get(entry);
-  if (!times) {
-    times = entry.times === '' ? [] : entry.times.split(',').map(Number);
-    stepTimes.set(entry, times);
+const prepared = new WeakMap<WorldSettings, Prepared>();
+
+/** The keys, base animals and step times of settings, computed once. */
+export function preparedOf(settings: WorldSettings): Prepared {
+  let p = prepared.get(settings);
+  if (!p) {
+    const spec = settings.runtimeSpec;
+    p = {
+      keys: new Map(settings.keys.map((k) => [k.key, k])),
+      baseStore: new PetStore(settings.base),
+      times: spec ? spec.steps.map((s) => (s.times === Infinity ? -1 : s.times)) : [],
+    };
+    prepared.set(settings, p);
   }
-  return times;
+  return p;
+}
+
+/** The one-letter kind of an answer the home acts on: normal, forced, or a forced 429 (which refunds). */
+export function answerCode(answer: CompiledAnswer): string {
+  if (answer.kind === 'normal') return 'n';
+  return answer.kind === 'error' && answer.status === 429 ? 'r' : 'f';
 }
 
 function peekInput(bucket: string, limits: Limits): DecideInput {
@@ -72,17 +67,16 @@ function peekInput(bucket: string, limits: Limits): DecideInput {
 }
 
 /** A plan that only reports the client address's window (answers decided before the checks). */
-export function peekPlan(req: CoreRequest, entry: SettingsEntry): Plan {
-  return { kind: 'peek', input: peekInput(addressBucket(req.remoteAddress), entry.settings.anonymousLimits) };
+export function peekPlan(req: CoreRequest, s: WorldSettings): Plan {
+  return { kind: 'peek', input: peekInput(addressBucket(req.remoteAddress), s.anonymousLimits) };
 }
 
 /** The plan of an API request under a session's settings. */
-export function planRequest(req: CoreRequest, entry: SettingsEntry): Plan {
-  const s = entry.settings;
-  if (isPreflight(req.method, req.headers))
-    return { ...peekPlan(req, entry), kind: 'preflight', allow: allowedMethods(req.path) ?? 'GET, HEAD, POST, OPTIONS' };
+export function planRequest(req: CoreRequest, s: WorldSettings): Plan {
+  const p = preparedOf(s);
+  if (isPreflight(req.method, req.headers)) return { ...peekPlan(req, s), kind: 'preflight', allow: allowedMethods(req.path) ?? 'GET, HEAD, POST, OPTIONS' };
   const where = route(req.method, req.path);
-  const auth = authenticate(req.headers, req.rawHeaders, entry.keys, req.query);
+  const auth = authenticate(req.headers, req.rawHeaders, p.keys, req.query);
   const bucket = auth.ok ? keyBucket(auth.key.key) : addressBucket(req.remoteAddress);
   const limits = auth.ok ? auth.key.limits : s.anonymousLimits;
   const extraHeaders = where.kind === 'operation' && where.operation === 'getPet' ? { ...deprecationHeaders(s.deprecation) } : undefined;
@@ -101,8 +95,8 @@ export function planRequest(req: CoreRequest, entry: SettingsEntry): Plan {
     removalAt: s.deprecation.removalAt,
     rule: { after: s.ban.after, ms: s.ban.durationMs, inFlight: s.ban.inFlight ?? BAN_IN_FLIGHT },
     steps: '',
-    times: timesOf(entry),
-    rep: entry.repeat === '1',
+    times: p.times,
+    rep: s.runtimeSpec?.repeat === true,
     chaos: [],
     lat: false,
     op: '',
@@ -131,7 +125,7 @@ export function planRequest(req: CoreRequest, entry: SettingsEntry): Plan {
         });
       } else {
         const id = parsePetId(where.petId ?? '');
-        const inBase = entry.baseStore.get(id);
+        const inBase = p.baseStore.get(id);
         plan.get = { id, found: inBase ? petJson(inBase) : undefined };
         if (typeof id === 'number' && id > s.base.maxId) {
           Object.assign(input, { op: 'get', index: id - (s.base.maxId + 1) });
