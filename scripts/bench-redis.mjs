@@ -36,15 +36,21 @@ async function startRedis() {
   return { port, pid: child.pid, url: `redis://127.0.0.1:${port}/0`, cli, stop: () => child.kill('SIGTERM') };
 }
 
-/** Total calls of every command Redis ran since the last CONFIG RESETSTAT, by command. */
-function commandCalls(redis) {
+/** Calls and µs of every command Redis ran since the last CONFIG RESETSTAT, by command. */
+function commandStats(redis) {
   const calls = {};
+  const usec = {};
   for (const line of redis.cli('INFO', 'commandstats').split('\n')) {
-    const m = /^cmdstat_([^:]+):calls=(\d+)/.exec(line.trim());
-    if (m) calls[m[1]] = Number(m[2]);
+    const m = /^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/.exec(line.trim());
+    if (m) {
+      calls[m[1]] = Number(m[2]);
+      usec[m[1]] = Number(m[3]);
+    }
   }
-  return calls;
+  return { calls, usec };
 }
+
+const SCRIPT_COMMANDS = ['evalsha', 'eval', 'evalsha_ro', 'eval_ro', 'fcall', 'fcall_ro'];
 
 const OPERATIONS = {
   list: { path: '/v1/pets?limit=20' },
@@ -61,7 +67,7 @@ log(`redis-server on ${redis.port}; in-memory, and two instances on it, started`
 
 const results = {};
 for (const [op, request] of Object.entries(OPERATIONS)) {
-  const r = { memory: [], one: [], two: [], commandsPerRequest: [], roundTripsPerRequest: [], redisCpuUsPerRequest: [], commands: {} };
+  const r = { memory: [], one: [], two: [], commandsPerRequest: [], roundTripsPerRequest: [], scriptUsPerRequest: [], redisCpuUsPerRequest: [], commands: {} };
   // Warm-up: JIT, connections, and the scripts loaded into Redis.
   for (const s of [memory, sharedA, sharedB]) await load(s.port, s.child.pid, { ...request, connections: CONNECTIONS, seconds: 1 });
   for (let round = 0; round < ROUNDS; round++) {
@@ -70,21 +76,23 @@ for (const [op, request] of Object.entries(OPERATIONS)) {
     const cpuBefore = cpuMs(redis.pid);
     const one = await load(sharedA.port, sharedA.child.pid, { ...request, connections: CONNECTIONS, seconds: SECONDS });
     const redisCpu = cpuMs(redis.pid) - cpuBefore;
-    const calls = commandCalls(redis);
+    const { calls, usec } = commandStats(redis);
     const total = Object.entries(calls)
       .filter(([name]) => name !== 'config|resetstat' && name !== 'info')
       .reduce((sum, [, n]) => sum + n, 0);
     const answered = one.ok + one.non2xx;
     r.one.push(one);
     r.commandsPerRequest.push(total / answered);
-    r.roundTripsPerRequest.push(((calls.evalsha ?? 0) + (calls.eval ?? 0)) / answered);
+    r.roundTripsPerRequest.push(SCRIPT_COMMANDS.reduce((sum, name) => sum + (calls[name] ?? 0), 0) / answered);
+    // Time Redis spent inside scripts (the commands they run included), as Redis itself counts it.
+    r.scriptUsPerRequest.push(SCRIPT_COMMANDS.reduce((sum, name) => sum + (usec[name] ?? 0), 0) / answered);
     r.redisCpuUsPerRequest.push((redisCpu * 1000) / answered);
     r.commands = calls;
     // Two instances together, each driven by its own load generator with half the connections.
     const [a, b] = await Promise.all([sharedA, sharedB].map((s) => load(s.port, s.child.pid, { ...request, connections: CONNECTIONS / 2, seconds: SECONDS })));
     r.two.push({ rps: a.rps + b.rps, errors: a.errors + b.errors, non2xx: a.non2xx + b.non2xx });
     log(
-      `${op} round ${round + 1}/${ROUNDS}: in-memory ${Math.round(r.memory.at(-1).rps)}, one on Redis ${Math.round(one.rps)}, two on Redis ${Math.round(r.two.at(-1).rps)} req/s; ${(total / answered).toFixed(2)} commands per request`,
+      `${op} round ${round + 1}/${ROUNDS}: in-memory ${Math.round(r.memory.at(-1).rps)}, one on Redis ${Math.round(one.rps)}, two on Redis ${Math.round(r.two.at(-1).rps)} req/s; ${(total / answered).toFixed(2)} commands, ${r.roundTripsPerRequest.at(-1).toFixed(2)} scripts, ${r.scriptUsPerRequest.at(-1).toFixed(1)} script µs per request`,
     );
   }
   results[op] = {
@@ -100,6 +108,7 @@ for (const [op, request] of Object.entries(OPERATIONS)) {
     memoryCpuUsPerRequest: median(r.memory.map((m) => m.cpuUsPerRequest)),
     commandsPerRequest: median(r.commandsPerRequest),
     roundTripsPerRequest: median(r.roundTripsPerRequest),
+    scriptUsPerRequest: median(r.scriptUsPerRequest),
     redisCpuUsPerRequest: median(r.redisCpuUsPerRequest),
     commandsOfLastRound: r.commands,
     errors: [...r.one, ...r.two].reduce((sum, m) => sum + m.errors, 0),

@@ -54,27 +54,35 @@ export interface SessionHandle {
   har(filter?: JournalFilter): Har;
 }
 
+/**
+ * The instant `clock.set` was given, read the one way every home of state reads it: strings
+ * strictly, as scenario files and the admin API read them.
+ */
+export function clockInstant(instant: unknown): number {
+  const ms =
+    instant instanceof Date ? instant.getTime() : typeof instant === 'number' ? instant : typeof instant === 'string' ? parseInstant(instant) : undefined;
+  if (ms === undefined || !isValidInstant(ms)) {
+    throw new RangeError(
+      named(`clock.set needs a valid Date, epoch milliseconds within ±8.64e15, or ${INSTANT_HINT}; not ${JSON.stringify(instant) ?? String(instant)}.`),
+    );
+  }
+  return ms;
+}
+
+/** The milliseconds `clock.advance` was given, for every home of state. */
+export function clockDuration(duration: string | number): number {
+  const ms = parseDuration(duration);
+  if (ms === undefined) throw new UserError(`clock.advance needs a duration such as '61s', '1m30s' or '1d', not ${JSON.stringify(duration)}.`);
+  return ms;
+}
+
 /** Wraps a world's clock for tests. */
 export function clockOf(world: () => World): MockClock {
   return {
     now: () => new Date(world().clock.now()),
     state: () => world().clock.state(),
-    set: (instant) => {
-      // Strings are read as scenario files and the admin API read them: strictly.
-      const ms =
-        instant instanceof Date ? instant.getTime() : typeof instant === 'number' ? instant : typeof instant === 'string' ? parseInstant(instant) : undefined;
-      if (ms === undefined || !isValidInstant(ms)) {
-        throw new RangeError(
-          named(`clock.set needs a valid Date, epoch milliseconds within ±8.64e15, or ${INSTANT_HINT}; not ${JSON.stringify(instant) ?? String(instant)}.`),
-        );
-      }
-      world().clock.set(ms);
-    },
-    advance: (duration) => {
-      const ms = parseDuration(duration);
-      if (ms === undefined) throw new UserError(`clock.advance needs a duration such as '61s', '1m30s' or '1d', not ${JSON.stringify(duration)}.`);
-      world().clock.advance(ms);
-    },
+    set: (instant) => world().clock.set(clockInstant(instant)),
+    advance: (duration) => world().clock.advance(clockDuration(duration)),
     freeze: () => world().clock.freeze(),
     unfreeze: () => world().clock.unfreeze(),
   };

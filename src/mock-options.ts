@@ -83,6 +83,25 @@ export function checkOptions(options: CheckedOptions): KeyConfig[] {
   return options.keys.map((entry: unknown, i) => keyOf(entry, `keys[${i}]`));
 }
 
+/** Why an option cannot work with a shared state, in the words the CLI uses for its flag. */
+const NOT_WITH_STATE: Record<string, string> = {
+  watch: 'reloads files into the sessions of this process, and with "state" the sessions live in Redis',
+  onReload: 'is called by "watch", which cannot work with "state"',
+  now: "moves this process's clocks, and with \"state\" every session's clock is kept in Redis, on Redis's time",
+};
+
+/**
+ * Refuses the options that cannot work when sessions live in a shared state, naming both, rather
+ * than starting and silently ignoring them.
+ */
+export function checkSharedOptions(options: object): void {
+  for (const [option, why] of Object.entries(NOT_WITH_STATE)) {
+    const value = (options as Record<string, unknown>)[option];
+    if (value !== undefined && value !== false)
+      throw new MockOptionError(`the option "${option}" cannot be used with "state": "${option}" ${why}; drop one of them.`);
+  }
+}
+
 function keyOf(entry: unknown, option: string): KeyConfig {
   // A string is what --key takes, and its errors (KeySpecError) are worded for it.
   if (typeof entry === 'string') return parseKeySpec(entry);

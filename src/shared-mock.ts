@@ -1,12 +1,12 @@
 // Assembles a mock whose sessions live in Redis (`state: 'redis://…'`): the same front ends, the
 // shared engine and admin state. The Redis module is imported here, on demand, and nowhere else.
-import { parseDuration, type ClockState } from './core/state/clock.js';
+import type { ClockState } from './core/state/clock.js';
 import type { AdminState, ApiCore } from './core/state/backend.js';
 import type { JournalEntry } from './core/state/journal.js';
 import { toHar, type Har } from './core/state/har.js';
 import { compileFilter, verifyEntries, type JournalFilter, type VerifyCount } from './core/state/journal-query.js';
 import type { SessionSummary } from './core/state/sessions.js';
-import type { RequestsQuery } from './controls.js';
+import { clockDuration, clockInstant, type RequestsQuery } from './controls.js';
 import type { KeyConfig } from './core/types.js';
 import { answerFetch } from './http/fetch-handler.js';
 import { listen } from './http/server.js';
@@ -14,10 +14,11 @@ import { prepareHost } from './files/host-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
 import type { SharedFetchOptions, SharedMockOptions } from './library-options.js';
 import { serverOptions } from './library-options.js';
-import { checkOptions } from './mock-options.js';
-import { MockError, UserError, renderError } from './core/errors.js';
+import { checkOptions, checkSharedOptions } from './mock-options.js';
+import { MockError, renderError } from './core/errors.js';
 import { setRateHeaders } from './core/state/limiter.js';
 import type { SharedState } from './state-redis/index.js';
+import { PortEngine } from './core/pipeline/port-engine.js';
 
 /** A session's controls on a shared state: as `SessionHandle`, but every call waits for Redis. */
 export interface SharedSessionHandle {
@@ -38,6 +39,8 @@ export interface SharedSessionHandle {
   verify(filter: JournalFilter, count?: VerifyCount): Promise<JournalEntry[]>;
   /** The journal as HAR 1.2, as `SessionHandle.har` gives it. */
   har(filter?: JournalFilter): Promise<Har>;
+  /** Makes the session's journal keep request and answer headers and bodies (bounded, keys redacted), or stop. */
+  recordDetails(on?: boolean): Promise<void>;
 }
 
 /** A running mock on a shared state, as `startMock({ state })` returns it. */
@@ -66,16 +69,9 @@ function sharedHandle(state: () => Promise<SharedState>, id: string | undefined,
     clock: {
       now: async () => new Date((await (await admin()).clock(id)).now),
       state: async () => (await admin()).clock(id),
-      set: (instant) => {
-        const ms = instant instanceof Date ? instant.getTime() : typeof instant === 'number' ? instant : Date.parse(instant);
-        if (Number.isNaN(ms)) throw new UserError(`clock.set needs a Date, an ISO-8601 string or epoch milliseconds, not ${JSON.stringify(instant)}.`);
-        return change({ set: ms });
-      },
-      advance: (duration) => {
-        const ms = parseDuration(duration);
-        if (ms === undefined) throw new UserError(`clock.advance needs a duration such as '61s', '1m30s' or '1d', not ${JSON.stringify(duration)}.`);
-        return change({ advance: ms });
-      },
+      // Parsed before Redis is asked, as in memory: a wrong value changes nothing.
+      set: async (instant) => change({ set: clockInstant(instant) }),
+      advance: async (duration) => change({ advance: clockDuration(duration) }),
       freeze: () => change({ frozen: true }),
       unfreeze: () => change({ frozen: false }),
     },
@@ -98,20 +94,27 @@ function sharedHandle(state: () => Promise<SharedState>, id: string | undefined,
         origin,
       );
     },
+    recordDetails: async (on = true) => {
+      await (await admin()).recordDetails(id, on);
+    },
   };
 }
 
 /** The catalogue and keys of an instance, known before Redis is asked anything. */
 function hostOf(options: SharedMockOptions): { scenarios: ScenarioCatalogue; keys: KeyConfig[] } {
+  checkSharedOptions(options);
   const keysGiven = checkOptions(options);
   const scenarios = new ScenarioCatalogue(prepareHost({ ...options, keys: keysGiven }));
   const keys = [...(options.scenario ? scenarios.settings(options.scenario) : scenarios.startSettings()).keys];
   return { scenarios, keys };
 }
 
-async function openShared(options: SharedMockOptions, scenarios: ScenarioCatalogue): Promise<SharedState> {
+/** A shared state with the pipeline in front of its port. */
+type SharedMock = SharedState & { engine: PortEngine };
+
+async function openShared(options: SharedMockOptions, scenarios: ScenarioCatalogue): Promise<SharedMock> {
   const { openSharedState } = await import('./state-redis/index.js');
-  return openSharedState({
+  const state = await openSharedState({
     url: options.state,
     prefix: options.statePrefix,
     scenarios,
@@ -121,15 +124,15 @@ async function openShared(options: SharedMockOptions, scenarios: ScenarioCatalog
     fixtures: options.fixtures !== undefined,
     commandTimeoutMs: options.stateTimeoutMs,
     maxSessions: options.maxSessions,
-    onRequest: options.onRequest,
   });
+  return { ...state, engine: new PortEngine(state.port, options.onRequest) };
 }
 
 /** `startMock` with a shared state: connects, joins the deployment, then listens. */
 export async function startShared(options: SharedMockOptions): Promise<SharedRunningMock> {
   const { scenarios, keys } = hostOf(options);
   const shared = await openShared(options, scenarios);
-  const state = (): Promise<SharedState> => Promise.resolve(shared);
+  const state = (): Promise<SharedMock> => Promise.resolve(shared);
   let running;
   try {
     running = await listen(shared.engine, serverOptions(options, shared.admin));
@@ -174,8 +177,8 @@ export interface SharedFetchHandler extends SharedSessionHandle {
 export function sharedFetchHandler(options: SharedFetchOptions): SharedFetchHandler {
   const { scenarios, keys } = hostOf(options);
   const address = options.clientAddress ?? '127.0.0.1';
-  let opening: Promise<SharedState> | undefined;
-  const state = (): Promise<SharedState> => {
+  let opening: Promise<SharedMock> | undefined;
+  const state = (): Promise<SharedMock> => {
     if (!opening) {
       const attempt = openShared(options, scenarios);
       opening = attempt;
@@ -187,7 +190,7 @@ export function sharedFetchHandler(options: SharedFetchOptions): SharedFetchHand
   };
   const anonymous = scenarios.startSettings().anonymousLimits;
   const handler = async (request: Request): Promise<Response> => {
-    let shared: SharedState;
+    let shared: SharedMock;
     try {
       shared = await state();
     } catch (error) {

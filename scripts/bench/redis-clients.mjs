@@ -23,8 +23,31 @@ async function scripts() {
 
 const PREFIX = '{bench-clients}';
 const INIT = JSON.stringify({ frozen: false, usage: [], chaosSeed: 0, latencySeed: 0, nextId: 151 });
-/** A list request of the bench key, as the engine sends it. */
-const API_ARGS = [PREFIX, 'default', 'start', 1000, 'take', 'key:bench', 100000000, 1000000000, '1', 0, 10, 300000, '', '', '0', '', '0', 'list', '', 0];
+/** A list request of the bench key, as the engine sends it: one JSON object of named fields. */
+const API_ARGS = [
+  PREFIX,
+  JSON.stringify({
+    sid: 'default',
+    set: 'start',
+    max: 1000,
+    journal: [],
+    mode: 'take',
+    bucket: 'key:bench',
+    pm: 100000000,
+    pd: 1000000000,
+    enforce: 'yes',
+    removalAt: 8.64e15,
+    rule: { after: 10, ms: 300000, inFlight: 8 },
+    steps: '',
+    times: [],
+    rep: false,
+    chaos: [],
+    lat: false,
+    op: 'list',
+    status: '',
+    count: 0,
+  }),
+];
 
 async function drive(call, total) {
   let next = 0;

@@ -167,13 +167,13 @@ function redisSection(redis) {
     REDIS_HEADING,
     '',
     ...machineLines(redis.facts, 'Shared machine, as above; compare within the run. Redis runs unpinned next to the mock, as a sidecar would.'),
-    `- Method: one redis-server (${settings.redis.split(' ').slice(0, 3).join(' ')}, persistence off) on loopback; the in-memory mock and two instances started with \`--state\` on that Redis, all \`--quiet\` with the never-throttling bench key. Per operation, after a 1 s warm-up each, ${settings.rounds} rounds of ${settings.seconds} s slices with ${settings.connections} connections: the in-memory mock, then one Redis instance alone, then both Redis instances at once (each with its own load generator and half the connections). Shares are medians of per-round ratios to the in-memory mock. EVALSHA calls and commands per request come from Redis's \`INFO commandstats\` over the one-instance slice (reset before it); commands include those a script runs inside Redis. Redis CPU per request is the redis-server process's user + system time over that slice.`,
+    `- Method: one redis-server (${settings.redis.split(' ').slice(0, 3).join(' ')}, persistence off) on loopback; the in-memory mock and two instances started with \`--state\` on that Redis, all \`--quiet\` with the never-throttling bench key. Per operation, after a 1 s warm-up each, ${settings.rounds} rounds of ${settings.seconds} s slices with ${settings.connections} connections: the in-memory mock, then one Redis instance alone, then both Redis instances at once (each with its own load generator and half the connections). Shares are medians of per-round ratios to the in-memory mock. Script calls (EVALSHA), the µs Redis spent in them, and commands per request come from Redis's \`INFO commandstats\` over the one-instance slice (reset before it); commands include those a script runs inside Redis. Redis CPU per request is the redis-server process's user + system time over that slice.`,
     '',
-    '| request | in-memory req/s | one instance on Redis req/s | share | two instances together req/s | share | EVALSHA per request (1 waited, the journal append not) | commands in Redis per request | Redis CPU µs/req | mock CPU µs/req (in-memory) | p50 / p99 ms (in-memory p50) | failed answers |',
+    '| request | in-memory req/s | one instance on Redis req/s | share | two instances together req/s | share | scripts per request | commands in Redis per request | script µs/req | Redis CPU µs/req | mock CPU µs/req (in-memory) | p50 / p99 ms (in-memory p50) | failed answers |',
     '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
     ...ops.map(([op, label]) => {
       const r = results[op];
-      return `| \`${label}\` | ${int(r.memoryRps)} | ${int(r.oneRps)} | ${pct(r.oneShare)} | ${int(r.twoRps)} | ${pct(r.twoShare)} | ${fixed(r.roundTripsPerRequest ?? NaN, 2)} | ${fixed(r.commandsPerRequest, 1)} | ${fixed(r.redisCpuUsPerRequest)} | ${fixed(r.mockCpuUsPerRequest)} (${fixed(r.memoryCpuUsPerRequest)}) | ${r.oneLatencyP50Ms} / ${r.oneLatencyP99Ms} (${r.memoryLatencyP50Ms}) | ${r.errors + r.non2xx} |`;
+      return `| \`${label}\` | ${int(r.memoryRps)} | ${int(r.oneRps)} | ${pct(r.oneShare)} | ${int(r.twoRps)} | ${pct(r.twoShare)} | ${fixed(r.roundTripsPerRequest ?? NaN, 2)} | ${fixed(r.commandsPerRequest, 1)} | ${fixed(r.scriptUsPerRequest ?? NaN)} | ${fixed(r.redisCpuUsPerRequest)} | ${fixed(r.mockCpuUsPerRequest)} (${fixed(r.memoryCpuUsPerRequest)}) | ${r.oneLatencyP50Ms} / ${r.oneLatencyP99Ms} (${r.memoryLatencyP50Ms}) | ${r.errors + r.non2xx} |`;
     }),
     '',
   ];
@@ -232,7 +232,7 @@ export function writeReport() {
   if (redis) {
     for (const [op, r] of Object.entries(redis.results))
       terminal.push(
-        `${op.padEnd(7)} in-memory ${int(r.memoryRps)} req/s; one on Redis ${int(r.oneRps)} (${pct(r.oneShare)}); two on Redis ${int(r.twoRps)} (${pct(r.twoShare)}); ${fixed(r.roundTripsPerRequest, 2)} EVALSHA, ${fixed(r.commandsPerRequest, 1)} commands, ${fixed(r.redisCpuUsPerRequest)} µs Redis CPU per request`,
+        `${op.padEnd(7)} in-memory ${int(r.memoryRps)} req/s; one on Redis ${int(r.oneRps)} (${pct(r.oneShare)}); two on Redis ${int(r.twoRps)} (${pct(r.twoShare)}); ${fixed(r.roundTripsPerRequest, 2)} scripts, ${fixed(r.commandsPerRequest, 1)} commands, ${fixed(r.scriptUsPerRequest ?? NaN)} script µs, ${fixed(r.redisCpuUsPerRequest)} µs Redis CPU per request`,
       );
   }
   return terminal.join('\n');

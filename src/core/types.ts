@@ -64,8 +64,8 @@ export interface KeyConfig {
 export interface BanRule {
   after: number;
   durationMs: number;
-  /** How long after a wait begins refusals start to count (requests already in flight); `BAN_GRACE_MS` by default. */
-  graceMs?: number;
+  /** How many refusals of one wait are forgiven as requests in flight before its first 429 could be read; `BAN_IN_FLIGHT` by default. */
+  inFlight?: number;
 }
 
 /** The operations of the API, as the router names them. */

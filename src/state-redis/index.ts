@@ -1,16 +1,15 @@
 // A shared state on Redis: the engine and admin state of one instance of a replicated deployment.
 // Loaded with import() only when `--state` is given, so a plain start never loads a Redis client.
 import { UserError } from '../core/errors.js';
-import type { JournalEntry } from '../core/state/journal.js';
 import { petJson } from '../core/state/store.js';
-import type { AdminState, ApiCore } from '../core/state/backend.js';
+import type { AdminState } from '../core/state/backend.js';
 import type { ScenarioCatalogue } from '../files/scenario-catalogue.js';
 import { DEFAULT_PET_COUNT, DEFAULT_SEED } from '../core/state/seed.js';
 import { DEFAULT_MAX_SESSIONS } from '../core/state/sessions.js';
 import { StateConnection, displayUrl } from './connection.js';
 import { MockOptionError } from '../mock-options.js';
 import { RedisAdmin } from './redis-admin.js';
-import { RedisEngine } from './redis-engine.js';
+import { RedisPort } from './redis-port.js';
 import { SettingsRegistry, digest } from './settings-registry.js';
 
 /** The key prefix when none is given; it holds nothing from the URL (no password can leak into key names). */
@@ -30,12 +29,14 @@ export interface SharedStateOptions {
   commandTimeoutMs?: number;
   /** `X-Mock-Session` sessions kept at once across the deployment (1,000 by default). */
   maxSessions?: number;
-  onRequest?: (entry: JournalEntry) => void;
 }
 
 /** One instance's view of a shared state. */
 export interface SharedState {
-  engine: ApiCore;
+  /** The pipeline's port to this state: `new PortEngine(port)` answers API requests on it. */
+  port: RedisPort;
+  /** Sends the journal entries of answered requests that have not ridden with a request yet. */
+  flush(): Promise<void>;
   admin: RedisAdmin & AdminState;
   prefix: string;
   close(): Promise<void>;
@@ -95,10 +96,16 @@ export async function openSharedState(options: SharedStateOptions): Promise<Shar
     throw error;
   }
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const port = new RedisPort(conn, prefix, registry, maxSessions, register);
   return {
-    engine: new RedisEngine(conn, prefix, registry, maxSessions, register, options.onRequest),
-    admin: new RedisAdmin(conn, prefix, registry, options.scenarios, maxSessions, register),
+    port,
+    admin: new RedisAdmin(conn, prefix, registry, options.scenarios, maxSessions, register, () => port.flush()),
     prefix,
-    close: () => conn.close(),
+    flush: () => port.flush(),
+    close: async () => {
+      // The journal entries of the last answers have not ridden with a request yet.
+      await port.flush();
+      await conn.close();
+    },
   };
 }

@@ -7,8 +7,22 @@ import type { JournalEntry } from '../core/state/journal.js';
 import { sessionIdOf, type Eviction, type SessionSummary } from '../core/state/sessions.js';
 import { keyBucket } from '../core/state/world.js';
 import type { ScenarioCatalogue } from '../files/scenario-catalogue.js';
-import { displayUrl, type Reply, type StateConnection } from './connection.js';
+import { displayUrl, type StateConnection } from './connection.js';
+import type { PortRateDecision } from '../core/state/state-port.js';
 import type { SettingsEntry, SettingsRegistry } from './settings-registry.js';
+
+/** What the admin script answers, in named fields. */
+interface AdminAnswer {
+  st: 'ok' | 'pending' | 'missing' | 'unregistered';
+  set: string;
+  now: string;
+  frozen: boolean;
+  extra: unknown;
+  sessions: number;
+  total: number;
+  details: string;
+  entries: number;
+}
 
 /** What one admin script run tells: the session's settings, its clock, and the action's result. */
 interface AdminReply {
@@ -16,9 +30,15 @@ interface AdminReply {
   entry: SettingsEntry;
   clock: ClockState;
   now: number;
-  extra: Reply[number];
+  extra: unknown[];
   sessions: number;
   journal: JournalInfo;
+}
+
+/** An admin call's arguments beyond the session: an argument, or the buckets to report. */
+interface AdminArgs {
+  arg?: string;
+  peeks?: { bucket: string; pm: number; pd: number }[];
 }
 
 /** The admin side of a shared state. */
@@ -30,6 +50,8 @@ export class RedisAdmin implements AdminState {
     private readonly scenarios: ScenarioCatalogue,
     private readonly maxSessions: number,
     private readonly register: () => Promise<void>,
+    /** Sends this instance's journal entries still on their way, so a read of the journal need not wait for them. */
+    private readonly flushJournal: () => Promise<void> = async () => undefined,
   ) {}
 
   /** The last session clock an admin call read: it dates that call's answer. */
@@ -41,10 +63,10 @@ export class RedisAdmin implements AdminState {
 
   async evictions(): Promise<Eviction[]> {
     const r = await this.call(undefined, 'evictions');
-    return (r.extra as [string, string, string][]).map(([session, at, entries]) => ({
-      session,
-      at: new Date(Number(at)).toISOString(),
-      journalEntries: Number(entries),
+    return (r.extra as { session: string; at: string; entries: number }[]).map((e) => ({
+      session: e.session,
+      at: new Date(Number(e.at)).toISOString(),
+      journalEntries: Number(e.entries),
     }));
   }
 
@@ -52,40 +74,42 @@ export class RedisAdmin implements AdminState {
     return { engine: 'redis', url: displayUrl(this.conn.url), prefix: this.prefix, reachable: this.conn.connected };
   }
 
-  private async call(session: string | undefined, action: string, ...args: (string | number)[]): Promise<AdminReply> {
+  private async call(session: string | undefined, action: string, args: AdminArgs = {}): Promise<AdminReply> {
     const sid = sessionIdOf(session);
+    if (action === 'journal' || action === 'jinfo' || action === 'details') await this.flushJournal();
+    const input = JSON.stringify({ sid, max: this.maxSessions, action, arg: args.arg ?? '', peeks: args.peeks ?? [] });
     for (let attempt = 0; ; attempt++) {
-      const reply = await this.conn.run('petAdmin', `${this.prefix}:s:${sid}`, [this.prefix, sid, this.maxSessions, action, ...args]);
-      if (reply[0] === 'ok') {
-        const entry = await this.registry.seen(sid, String(reply[1]));
-        const now = Number(reply[2]);
+      const reply = JSON.parse(String(await this.conn.run('petAdmin', `${this.prefix}:s:${sid}`, [this.prefix, input]))) as AdminAnswer;
+      if (reply.st === 'ok') {
+        const entry = await this.registry.seen(sid, reply.set);
+        const now = Number(reply.now);
         this.lastNow = now;
-        const override = String(reply[7] ?? '');
         const journal: JournalInfo = {
           session: sid,
-          details: override !== '' ? override === '1' : entry.settings.journalDetails === true,
-          entries: Number(reply[8]),
+          details: reply.details !== '' ? reply.details === '1' : entry.settings.journalDetails === true,
+          entries: reply.entries,
           capacity: entry.settings.journalSize,
-          total: Number(reply[6]),
+          total: reply.total,
         };
         return {
           sid,
           entry,
           now,
-          clock: { now: new Date(now).toISOString(), frozen: Number(reply[3]) === 1 },
-          extra: reply[4] ?? null,
-          sessions: Number(reply[5]),
+          clock: { now: new Date(now).toISOString(), frozen: reply.frozen },
+          // Lua's JSON writes an empty list as {}.
+          extra: Array.isArray(reply.extra) ? (reply.extra as unknown[]) : [],
+          sessions: reply.sessions,
           journal,
         };
       }
-      if (reply[0] === 'pending') {
+      if (reply.st === 'pending') {
         // Journal entries of answered requests are on their way (at most 2 s, then let go).
         attempt--;
         await new Promise((resolve) => setTimeout(resolve, 1));
         continue;
       }
       if (attempt >= 3) throw new Error(named(`the shared state kept changing under the admin call ${action}`));
-      if (reply[0] === 'missing') await this.registry.restore(String(reply[1]));
+      if (reply.st === 'missing') await this.registry.restore(reply.set);
       else await this.register();
     }
   }
@@ -109,7 +133,7 @@ export class RedisAdmin implements AdminState {
   async useScenario(name: string, session: string | undefined, byName = true): Promise<{ name: string; session: string; clock: ClockState }> {
     const sid = sessionIdOf(session);
     const entry = await this.registry.register(name, byName);
-    const r = await this.call(sid, 'apply', entry.id);
+    const r = await this.call(sid, 'apply', { arg: entry.id });
     return { name: r.entry.settings.scenario, session: sid, clock: r.clock };
   }
 
@@ -125,7 +149,7 @@ export class RedisAdmin implements AdminState {
     if (change.set !== undefined) ops.push(`set:${change.set}`);
     if (change.advance !== undefined) ops.push(`advance:${change.advance}`);
     if (change.frozen === false) ops.push('unfreeze');
-    return (await this.call(session, 'clock', ops.join(','))).clock;
+    return (await this.call(session, 'clock', { arg: ops.join(',') })).clock;
   }
 
   async requests(session: string | undefined, details = false): Promise<JournalEntry[]> {
@@ -133,7 +157,8 @@ export class RedisAdmin implements AdminState {
     // Entries land in the order their writes arrive; their numbers give the order of the requests.
     return (r.extra as string[])
       .map((line) => {
-        const entry = JSON.parse(line) as JournalEntry;
+        // Each is kept as "BYTES JSON": its size in the journal's byte bound, then the entry.
+        const entry = JSON.parse(line.slice(line.indexOf(' ') + 1)) as JournalEntry;
         if (!details) delete entry.details;
         return entry;
       })
@@ -145,19 +170,19 @@ export class RedisAdmin implements AdminState {
   }
 
   async recordDetails(session: string | undefined, on: boolean): Promise<JournalInfo> {
-    return (await this.call(session, 'details', on ? '1' : '0')).journal;
+    return (await this.call(session, 'details', { arg: on ? '1' : '0' })).journal;
   }
 
   async sessions(): Promise<SessionSummary[]> {
     const r = await this.call(undefined, 'sessions');
-    const rows = r.extra as [string, string, string, string, string][];
+    const rows = r.extra as { id: string; set: string; total: number | null; lastUsed: string; now: string }[];
     const summaries = await Promise.all(
-      rows.map(async ([id, setId, total, lastUsed, now]) => ({
+      rows.map(async ({ id, set: setId, total, lastUsed, now }) => ({
         lastUsed: Number(lastUsed),
         summary: {
           id,
           scenario: (await this.registry.entry(setId)).settings.scenario,
-          lastUsedAt: new Date(Number(lastUsed)).toISOString(),
+          lastUsedAt: new Date(Math.round(Number(lastUsed) / 1000)).toISOString(),
           requests: Number(total),
           clock: new Date(Number(now)).toISOString(),
         },
@@ -171,19 +196,18 @@ export class RedisAdmin implements AdminState {
     const sid = sessionIdOf(session);
     const entry = this.registry.guess(sid);
     const keys = [...entry.keys.values()];
-    const r = await this.call(sid, 'peek', ...keys.flatMap((k) => [keyBucket(k.key), k.limits.perMinute, k.limits.perDay]));
+    const r = await this.call(sid, 'peek', { peeks: keys.map((k) => ({ bucket: keyBucket(k.key), pm: k.limits.perMinute, pd: k.limits.perDay })) });
     // The session may have switched settings since this instance last looked: ask again with the right keys.
     if (r.entry !== entry) return this.keys(session);
-    const reports = r.extra as [number, number, string, string, string][];
+    const reports = r.extra as PortRateDecision[];
     return keys.map((k, i) => {
       const report = reports[i];
       if (report === undefined) throw new Error(named(`the shared state reported ${reports.length} keys for ${keys.length} asked; retry the admin call`));
-      const [limit, remaining, reset, bannedUntil, outcome] = report;
       return keyView(k, {
-        limit: Number(limit),
-        remaining: Number(remaining),
-        reset: Number(reset),
-        bannedUntil: outcome === 'b' ? Number(bannedUntil) : undefined,
+        limit: Number(report.report.limit),
+        remaining: Number(report.report.remaining),
+        reset: Number(report.report.reset),
+        bannedUntil: report.outcome === 'banned' ? Number(report.bannedUntil) : undefined,
       });
     });
   }

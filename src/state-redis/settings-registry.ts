@@ -4,9 +4,7 @@
 import { named } from '../core/errors.js';
 import { createHash } from 'node:crypto';
 import type { ScenarioCatalogue } from '../files/scenario-catalogue.js';
-import type { CompiledAnswer } from '../core/scenarios/scenario-runtime.js';
 import type { KeyConfig } from '../core/types.js';
-import { PetStore } from '../core/state/store.js';
 import type { WorldSettings } from '../core/state/world.js';
 import type { StateConnection } from './connection.js';
 
@@ -15,13 +13,8 @@ export interface SettingsEntry {
   id: string;
   settings: WorldSettings;
   keys: Map<string, KeyConfig>;
-  /** Step times, comma-separated, as the API script reads them. */
-  times: string;
-  repeat: string;
   /** What the script needs to apply the settings to a session. */
   init: string;
-  /** The base animals alone, to look one up by id. */
-  baseStore: PetStore;
   /** The scenario's text and path as stored in Redis (none for the start settings). */
   scenario?: string;
 }
@@ -32,12 +25,6 @@ const REMEMBERED_SESSIONS = 10_000;
 
 export function digest(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
-}
-
-/** The one-letter kind of an answer the scripts act on: normal, forced, or a forced 429 (which refunds). */
-export function answerCode(answer: CompiledAnswer): string {
-  if (answer.kind === 'normal') return 'n';
-  return answer.kind === 'error' && answer.status === 429 ? 'r' : 'f';
 }
 
 function entryOf(id: string, settings: WorldSettings, scenario?: string): SettingsEntry {
@@ -54,11 +41,7 @@ function entryOf(id: string, settings: WorldSettings, scenario?: string): Settin
     id,
     settings,
     keys: new Map(settings.keys.map((k) => [k.key, k])),
-    // A step that answers forever never moves on: -1 to the script.
-    times: spec ? spec.steps.map((s) => (s.times === Infinity ? -1 : s.times)).join(',') : '',
-    repeat: spec?.repeat ? '1' : '0',
     init: JSON.stringify(init),
-    baseStore: new PetStore(settings.base),
     scenario,
   };
 }

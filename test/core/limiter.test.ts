@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BAN_GRACE_MS, RateLimiter, rateHeaders } from '../../src/core/state/limiter.js';
+import { BAN_IN_FLIGHT, RateLimiter, rateHeaders } from '../../src/core/state/limiter.js';
 import { PLAN_LIMITS } from '../../src/core/state/plans.js';
 
 const MIN = 60_000;
@@ -112,7 +112,7 @@ describe('RateLimiter: the two fixed windows', () => {
 
 describe('RateLimiter: temporary bans', () => {
   const limits = { perMinute: 2, perDay: 1000 };
-  const GRACE = BAN_GRACE_MS;
+  const IN_FLIGHT = BAN_IN_FLIGHT;
 
   /** Uses up the minute at `at` and returns the first 429, which starts the wait. */
   function fillAndRefuse(limiter: RateLimiter, at: number, l = limits) {
@@ -122,60 +122,59 @@ describe('RateLimiter: temporary bans', () => {
     return first;
   }
 
-  it('bans after more than `after` refusals sent while the wait runs, for the ban duration, then lets requests through again', () => {
+  it('bans after more than `after` refusals past the in-flight ones of a wait, for the ban duration, then lets requests through again', () => {
     const limiter = new RateLimiter({ after: 3, durationMs: 5 * MIN });
     fillAndRefuse(limiter, T0);
-    const late = T0 + GRACE;
-    for (let i = 0; i < 3; i++) expect(limiter.take('k', limits, late, true).outcome).toBe('limited');
+    const late = T0 + 1000;
+    for (let i = 1; i < IN_FLIGHT; i++) expect(limiter.take('k', limits, late, true)).toMatchObject({ outcome: 'limited', ban: { counted: false, count: 0 } });
+    for (let i = 1; i <= 3; i++)
+      expect(limiter.take('k', limits, late, true)).toMatchObject({ outcome: 'limited', ban: { counted: true, count: i, after: 3 } });
     const banned = limiter.take('k', limits, late, true);
-    expect(banned).toMatchObject({ outcome: 'banned', justBanned: true, bannedUntil: late + 5 * MIN });
+    expect(banned).toMatchObject({ outcome: 'banned', justBanned: true, bannedUntil: late + 5 * MIN, ban: { counted: true, count: 4 } });
     expect(banned.report.retryAfter).toBe(300);
     expect(banned.report.reset).toBe((late + 5 * MIN) / 1000);
     expect(banned.report.remaining).toBe(0);
     // Still banned after the minute window resets.
     const later = limiter.take('k', limits, T0 + 2 * MIN, true);
-    expect(later).toMatchObject({ outcome: 'banned', justBanned: false });
+    expect(later).toMatchObject({ outcome: 'banned', justBanned: false, ban: { counted: false } });
     expect(later.report.retryAfter).toBe(Math.ceil((late + 5 * MIN - (T0 + 2 * MIN)) / 1000));
     expect(limiter.take('k', limits, late + 5 * MIN, true).outcome).toBe('allowed');
   });
 
-  it('refusals within the grace after the first 429 were in flight when it went out: any number of them bans nothing', () => {
-    const limiter = new RateLimiter({ after: 1, durationMs: MIN });
+  it('a loop that ignores its 429s is banned on a frozen clock: the in-flight allowance is a count, not a time', () => {
+    const limiter = new RateLimiter({ after: 3, durationMs: MIN });
     fillAndRefuse(limiter, T0);
-    for (let i = 0; i < 500; i++) expect(limiter.take('k', limits, T0 + (i % GRACE), true).outcome).toBe('limited');
-    // The grace ends at the first instant a client could have read the 429 and still sent again.
-    expect(limiter.take('k', limits, T0 + GRACE, true).outcome).toBe('limited');
-    expect(limiter.take('k', limits, T0 + GRACE, true).outcome).toBe('banned');
+    const outcomes = Array.from({ length: 30 }, () => limiter.take('k', limits, T0, true).outcome);
+    expect(outcomes.indexOf('banned')).toBe(IN_FLIGHT + 3 - 1);
   });
 
-  it('requests sent after the announced wait are not counted, however many come back at once', () => {
+  it('a refusal in a wait of its own is forgiven: callers back after the announced wait are not counted, however many at once', () => {
     const limiter = new RateLimiter({ after: 1, durationMs: MIN });
     const first = fillAndRefuse(limiter, T0 + 27_500);
     expect(first.report.retryAfter).toBe(33);
-    // The minute refills at once; everyone who waited Retry-After (33 s, so half a second past the reset) is refused again.
+    // The minute refills at once; everyone who waited Retry-After (33 s, so half a second past the reset) may be refused again.
     const back = T0 + 27_500 + 33_000;
     fillAndRefuse(limiter, back);
-    for (let i = 0; i < 50; i++) expect(limiter.take('k', limits, back, true).outcome).toBe('limited');
-    // A refusal of the new wait counts only from its own start plus the grace.
-    expect(limiter.take('k', limits, back + GRACE - 1, true).outcome).toBe('limited');
-    expect(limiter.take('k', limits, back + GRACE, true).outcome).toBe('limited');
-    expect(limiter.take('k', limits, back + GRACE, true).outcome).toBe('banned');
+    for (let i = 1; i < IN_FLIGHT; i++) expect(limiter.take('k', limits, back + 5000, true).outcome).toBe('limited');
+    // Past the in-flight allowance of the new wait, refusals count.
+    expect(limiter.take('k', limits, back + 5000, true).outcome).toBe('limited');
+    expect(limiter.take('k', limits, back + 5000, true).outcome).toBe('banned');
   });
 
   it('counts per wait: a wait that ends without a ban leaves nothing behind', () => {
-    const limiter = new RateLimiter({ after: 2, durationMs: MIN });
+    const limiter = new RateLimiter({ after: 2, durationMs: MIN, inFlight: 1 });
     const l = { perMinute: 1, perDay: 1000 };
     fillAndRefuse(limiter, T0, l);
-    limiter.take('k', l, T0 + GRACE, true);
-    limiter.take('k', l, T0 + GRACE, true);
+    limiter.take('k', l, T0 + 1, true);
+    limiter.take('k', l, T0 + 1, true);
     fillAndRefuse(limiter, T0 + MIN, l);
-    limiter.take('k', l, T0 + MIN + GRACE, true);
-    expect(limiter.take('k', l, T0 + MIN + GRACE, true).outcome).toBe('limited');
-    expect(limiter.take('k', l, T0 + MIN + GRACE, true).outcome).toBe('banned');
+    limiter.take('k', l, T0 + MIN + 1, true);
+    expect(limiter.take('k', l, T0 + MIN + 1, true).outcome).toBe('limited');
+    expect(limiter.take('k', l, T0 + MIN + 1, true).outcome).toBe('banned');
   });
 
   it('a day-window wait runs to midnight: refusals all through it count', () => {
-    const limiter = new RateLimiter({ after: 1, durationMs: MIN });
+    const limiter = new RateLimiter({ after: 1, durationMs: MIN, inFlight: 1 });
     const l = { perMinute: 100, perDay: 1 };
     expect(limiter.take('k', l, T0, true).outcome).toBe('allowed');
     const first = limiter.take('k', l, T0, true);
@@ -185,24 +184,26 @@ describe('RateLimiter: temporary bans', () => {
   });
 
   it('a clock set back before the wait began starts a new wait instead of counting on the old one', () => {
-    const limiter = new RateLimiter({ after: 1, durationMs: MIN });
+    const limiter = new RateLimiter({ after: 1, durationMs: MIN, inFlight: 1 });
     fillAndRefuse(limiter, T0 + 30_000);
-    expect(limiter.take('k', limits, T0 + 10_000, true).outcome).toBe('limited');
-    expect(limiter.take('k', limits, T0 + 10_000 + GRACE - 1, true).outcome).toBe('limited');
-    expect(limiter.take('k', limits, T0 + 10_000 + GRACE, true).outcome).toBe('limited');
-    expect(limiter.take('k', limits, T0 + 10_000 + GRACE, true).outcome).toBe('banned');
+    expect(limiter.take('k', limits, T0 + 31_000, true)).toMatchObject({ outcome: 'limited', ban: { counted: true, count: 1 } });
+    // Set back: a new wait, whose first refusal is forgiven again.
+    expect(limiter.take('k', limits, T0 + 10_000, true)).toMatchObject({ outcome: 'limited', ban: { counted: false, count: 0 } });
+    expect(limiter.take('k', limits, T0 + 10_001, true).outcome).toBe('limited');
+    expect(limiter.take('k', limits, T0 + 10_002, true).outcome).toBe('banned');
   });
 
   it('`after: 0` turns bans off', () => {
     const limiter = new RateLimiter(noBan);
     fillAndRefuse(limiter, T0);
-    for (let i = 0; i < 100; i++) limiter.take('k', limits, T0 + GRACE + i, true);
-    expect(limiter.take('k', limits, T0 + 30_000, true).outcome).toBe('limited');
+    for (let i = 0; i < 100; i++) limiter.take('k', limits, T0 + 2000 + i, true);
+    expect(limiter.take('k', limits, T0 + 30_000, true)).toMatchObject({ outcome: 'limited', ban: { counted: false, why: 'bans are off (ban.after is 0)' } });
   });
 
   it('ends bans on a whole second so Reset and Retry-After agree', () => {
-    const limiter = new RateLimiter({ after: 1, durationMs: 1500 });
+    const limiter = new RateLimiter({ after: 1, durationMs: 1500, inFlight: 1 });
     const now = T0 + 250;
+    const GRACE = 2000;
     fillAndRefuse(limiter, now);
     limiter.take('k', limits, now + GRACE, true);
     const banned = limiter.take('k', limits, now + GRACE, true);

@@ -100,10 +100,16 @@ describe('plan rate limits over HTTP', () => {
 describe('temporary bans', () => {
   it('more than 10 refusals sent while told to wait ban the key for 5 minutes with its own code, then it recovers', async () => {
     await burst(mock(), 5, '/v1/pets', { key: 'five' });
-    expect(await burst(mock(), 20, '/v1/pets', { key: 'five' })).toEqual(Array(20).fill(429));
-    // Past the grace for requests in flight, each refusal counts.
+    // The first 8 refusals of a wait are forgiven as requests in flight, whenever they come.
+    expect(await burst(mock(), 8, '/v1/pets', { key: 'five' })).toEqual(Array(8).fill(429));
     mock().clock.advance('2s');
+    // Each later one counts, on a frozen clock as on a running one.
     expect(await burst(mock(), 10, '/v1/pets', { key: 'five' })).toEqual(Array(10).fill(429));
+    const journal = mock().requests();
+    expect(journal.at(-11)).toMatchObject({ status: 429, retryAfter: 60, ban: { counted: false, count: 0, after: 10 } });
+    expect(journal.at(-11)?.reason).toContain('Not counted toward a ban: one of the first 8 refusals of this wait');
+    expect(journal.at(-1)).toMatchObject({ status: 429, retryAfter: 58, ban: { counted: true, count: 10, after: 10 } });
+    expect(journal.at(-1)?.reason).toContain('Counted toward a ban: 10 of 11.');
     const banned = await call(mock(), '/v1/pets', { key: 'five' });
     expect(banned.status).toBe(429);
     expect(banned.json.code).toBe('key_banned');
@@ -122,7 +128,7 @@ describe('temporary bans', () => {
   it('bans only the key that kept sending', async () => {
     await burst(mock(), 6, '/v1/pets', { key: 'five' });
     mock().clock.advance('2s');
-    await burst(mock(), 11, '/v1/pets', { key: 'five' });
+    await burst(mock(), 17, '/v1/pets', { key: 'five' });
     expect((await call(mock(), '/v1/pets', { key: 'five' })).json.code).toBe('key_banned');
     expect((await call(mock(), '/v1/pets', { key: 'demo-pro' })).status).toBe(200);
   });

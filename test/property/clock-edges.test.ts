@@ -19,7 +19,7 @@ function engineAt(at: number): MockEngine {
   return new MockEngine({
     settings: {
       ...settings,
-      ban: { after: 1, durationMs: LONGEST_BAN, graceMs: 0 },
+      ban: { after: 1, durationMs: LONGEST_BAN, inFlight: 1 },
       clock: { start: at, frozen: true },
       usage: [{ key: 'demo-pro', bannedForMs: 100_000_000 * 86_400_000 }],
     },
@@ -57,7 +57,7 @@ describe('every instant the clock can hold', () => {
         // A fresh key is served from its first request, before 1970 too.
         expect(answers[6]?.status).toBe(200);
         if (at < MAX_INSTANT_MS) {
-          // The first 429 starts the wait; the next refusal is counted, and the one after passes `after: 1`.
+          // The first 429 starts the wait and is forgiven (`inFlight: 1`); the next is counted, and the one after passes `after: 1`.
           expect(tight.map((r) => r.status)).toEqual([200, 200, 429, 429, 429]);
           expect(tight.map((r) => JSON.parse(r.body ?? '{}').code)).toEqual([undefined, undefined, 'rate_limited', 'rate_limited', 'key_banned']);
           expect(answers[5]?.status).toBe(429);

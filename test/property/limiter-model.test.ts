@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MockEngine } from '../../src/core/pipeline/engine.js';
-import { BAN_GRACE_MS, RateLimiter, rateHeaders, type RateReport } from '../../src/core/state/limiter.js';
+import { BAN_IN_FLIGHT, RateLimiter, rateHeaders, type RateReport } from '../../src/core/state/limiter.js';
 import { buildBaseData, defaultSettings } from '../../src/core/state/world-settings.js';
 import type { BanRule, Limits } from '../../src/core/types.js';
 import { at } from '../support/checked.js';
@@ -14,8 +14,9 @@ const T0 = Date.UTC(2026, 2, 10, 23, 58, 30);
  * The reference: the documented rules written as plainly as possible. Windows are the clock's
  * minute and the UTC day; a request counts only when both have room; the reported window is the
  * one with fewer left (the day on a tie). A 429 when no wait runs starts one, lasting to the
- * reset it announces; refusals arriving while it runs, `BAN_GRACE_MS` or more after it started,
- * count; more than `after` counted in one wait ban the key until a whole second `durationMs` later.
+ * reset it announces; of the refusals arriving while it runs (the first included), the first
+ * `BAN_IN_FLIGHT` are forgiven as in flight and each later one counts; more than `after` counted in
+ * one wait ban the key until a whole second `durationMs` later.
  */
 class ModelKey {
   minuteStart = -1;
@@ -24,6 +25,7 @@ class ModelKey {
   inDay = 0;
   wait: { start: number; end: number } | undefined;
   counted = 0;
+  forgiven = 0;
   bannedUntil = 0;
   constructor(
     private readonly limits: Limits,
@@ -63,10 +65,12 @@ class ModelKey {
     if (!running) {
       this.wait = { start: now, end };
       this.counted = 0;
+      this.forgiven = 0;
     } else if (this.wait !== undefined) {
-      if (now >= this.wait.start + BAN_GRACE_MS) this.counted++;
       this.wait.end = Math.max(this.wait.end, end);
     }
+    if (this.forgiven < BAN_IN_FLIGHT) this.forgiven++;
+    else this.counted++;
     if (this.ban.after > 0 && this.counted > this.ban.after) {
       this.counted = 0;
       this.wait = undefined;
@@ -77,11 +81,10 @@ class ModelKey {
     return { outcome: 'limited', report: { ...report, retryAfter: wait(report.reset * 1000, now) } };
   }
 
-  /** Instants where behaviour changes: the ban's end, the grace's end, window ends. */
+  /** Instants where behaviour changes: the ban's end, window ends. */
   edges(now: number): number[] {
     this.roll(now);
-    const graceEnd = this.wait && this.wait.start + BAN_GRACE_MS > now ? [this.wait.start + BAN_GRACE_MS] : [];
-    return [...(this.bannedUntil > now ? [this.bannedUntil] : []), ...graceEnd, this.minuteStart + MINUTE, this.dayStart + DAY];
+    return [...(this.bannedUntil > now ? [this.bannedUntil] : []), this.minuteStart + MINUTE, this.dayStart + DAY];
   }
 }
 

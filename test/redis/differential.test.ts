@@ -1,23 +1,30 @@
-// The same answers as one in-memory mock: generated sequences of API requests, admin calls and
-// clock moves (on frozen clocks) go to one in-memory engine and, alternately, to two instances
-// sharing one real Redis. Statuses, bodies, headers, faults, delays, admin answers and journals
-// must be identical.
+// The same answers as one in-memory mock: generated sequences of API requests, admin calls, looks
+// at sessions that do not exist, clock moves (on frozen clocks), scenario switches and the
+// bounds (long paths, full journals, ids past 2^53 - 1, evicted sessions) go to one in-memory
+// engine and, alternately, to two instances sharing one real Redis. Statuses, bodies, headers,
+// faults, delays, admin answers and journals must be identical. Thousands of sequences run on the
+// same two instances, with the Redis database flushed between them.
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MockEngine } from '../../src/core/pipeline/engine.js';
 import { memoryAdmin, type AdminState, type ApiCore } from '../../src/core/state/backend.js';
 import type { CoreRequest, CoreResponse } from '../../src/core/types.js';
+import type { JournalEntry } from '../../src/core/state/journal.js';
 import { prepareHost } from '../../src/files/host-data.js';
 import { ScenarioCatalogue } from '../../src/files/scenario-catalogue.js';
 import { openSharedState, type SharedState } from '../../src/state-redis/index.js';
+import { PortEngine } from '../../src/core/pipeline/port-engine.js';
 import { T0 } from '../support/mock.js';
 import { TestRedis, redisAvailable } from '../support/redis.js';
 import { at } from '../support/checked.js';
 
 const run = redisAvailable();
 
-const SESSIONS = ['default', 'w1', 'w2'] as const;
+const SESSIONS = ['default', 'w1', 'w2', 'w3'] as const;
+/** Small enough that sequences evict sessions. */
+const MAX_SESSIONS = 2;
 const SCENARIOS = [
   'default',
   'ban',
@@ -31,8 +38,11 @@ const SCENARIOS = [
   'rate-limit-minute',
   'forced-429',
   'keyed-forever',
+  'near-max-id',
 ];
-const FIXTURES = ['forced-429', 'keyed-forever'].map((name) => fileURLToPath(new URL(`./fixtures/${name}.yaml`, import.meta.url)));
+const FIXTURES = ['forced-429', 'keyed-forever', 'near-max-id', 'frozen-start'].map((name) =>
+  fileURLToPath(new URL(`./fixtures/${name}.yaml`, import.meta.url)),
+);
 const KEYS = ['demo-free', 'demo-pro', 'nobody', ''];
 
 type Command =
@@ -42,9 +52,11 @@ type Command =
   | { kind: 'reset'; via: number; session: string }
   | { kind: 'scenario'; via: number; session: string; name: string }
   | { kind: 'journal'; via: number; session: string }
-  | { kind: 'keys'; via: number; session: string };
+  | { kind: 'keys'; via: number; session: string }
+  | { kind: 'look'; via: number; session: string; what: 'clock' | 'requests' | 'journal' | 'keys' | 'scenario' }
+  | { kind: 'sessions'; via: number };
 
-const session = fc.constantFrom<string>('default', 'default', 'default', 'default', 'w1', 'w2', 'bad session!');
+const session = fc.constantFrom<string>('default', 'default', 'default', 'default', 'w1', 'w2', 'w3', 'bad session!');
 const via = fc.integer({ min: 0, max: 1 });
 const apiRequest = fc.oneof(
   fc.record({
@@ -65,8 +77,14 @@ const apiRequest = fc.oneof(
   }),
   fc.record({
     method: fc.constant('GET'),
-    path: fc.constantFrom('/v1/pets/1', '/v1/pets/50', '/v1/pets/51', '/v1/pets/53', '/v1/pets/999', '/v1/pets/abc'),
+    path: fc.constantFrom('/v1/pets/1', '/v1/pets/50', '/v1/pets/51', '/v1/pets/53', '/v1/pets/999', '/v1/pets/abc', '/v1/pets/9007199254740990'),
     query: fc.constant(''),
+  }),
+  // Past what a journal entry keeps: cut to 256 characters and marked truncated in both homes.
+  fc.record({
+    method: fc.constant('GET'),
+    path: fc.constantFrom(`/v1/pets/${'7'.repeat(300)}`, `/v1/${'x'.repeat(4000)}`),
+    query: fc.constantFrom('', `limit=2&q=${'y'.repeat(600)}`),
   }),
   fc.record({
     method: fc.constant('POST'),
@@ -79,6 +97,7 @@ const apiRequest = fc.oneof(
       '{"name":"Pat","categoryId":3,"status":"pending"}',
       '{"name":1}',
       'not json',
+      `{"name":"${'Z'.repeat(3000)}","categoryId":4}`,
     ),
   }),
   fc.record({
@@ -119,6 +138,17 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('journal' as const), via, session: fc.constantFrom(...SESSIONS) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('keys' as const), via, session: fc.constantFrom(...SESSIONS) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('details' as const), via, session: fc.constantFrom(...SESSIONS), on: fc.boolean() }) },
+  {
+    // Looking at a session that does not exist must neither create it nor evict another.
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('look' as const),
+      via,
+      session: fc.constantFrom('look-a', 'look-b', 'w3'),
+      what: fc.constantFrom('clock' as const, 'requests' as const, 'journal' as const, 'keys' as const, 'scenario' as const),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('sessions' as const), via }) },
 );
 
 function coreRequest(c: Extract<Command, { kind: 'api' }>): CoreRequest {
@@ -141,14 +171,22 @@ function coreRequest(c: Extract<Command, { kind: 'api' }>): CoreRequest {
   };
 }
 
-/** What must be equal: the answer without the core's wall time. */
+/** What must be equal: the answer without the core's wall time (an eviction is dated in real time). */
 function comparable(r: CoreResponse): unknown {
-  return { status: r.status, headers: r.headers, body: r.body, fault: r.fault, delayMs: r.delayMs };
+  const headers = { ...r.headers };
+  if (headers['X-Mock-Session-Evicted'] !== undefined) headers['X-Mock-Session-Evicted'] = 'present';
+  return { status: r.status, headers, body: r.body, fault: r.fault, delayMs: r.delayMs };
 }
 
-/** Journal entries without what wall time decides: the core's duration and the real time beside a virtual clock. */
-function withoutDuration(entries: { durationMs?: number; realAt?: string }[]): unknown[] {
-  return entries.map(({ durationMs: _duration, realAt: _real, ...rest }) => rest);
+/** Journal entries without what wall time decides: the core's duration, the real time beside a virtual clock, an eviction's date. */
+function withoutDuration(entries: JournalEntry[]): unknown[] {
+  return entries.map(({ durationMs: _duration, realAt: _real, ...rest }) => {
+    const headers = rest.details?.response.headers;
+    if (headers?.['x-mock-session-evicted'] === undefined && headers?.['X-Mock-Session-Evicted'] === undefined) return rest;
+    const shown = { ...headers };
+    for (const name of ['x-mock-session-evicted', 'X-Mock-Session-Evicted']) if (shown[name] !== undefined) shown[name] = 'present';
+    return { ...rest, details: { ...rest.details, response: { ...rest.details?.response, headers: shown } } };
+  });
 }
 
 /** One side of the comparison: engines to send to (one, or two alternating) and their admin states. */
@@ -160,7 +198,7 @@ interface Side {
 async function apply(side: Side, c: Command): Promise<unknown> {
   const i = c.via % side.engines.length;
   const admin = at(side.admins, i);
-  const id = c.session === 'default' ? undefined : c.session;
+  const id = 'session' in c && c.session !== 'default' ? c.session : undefined;
   const settle = async (): Promise<void> => {
     // Reset and scenarios restart the clock with real time, which differs between the two sides.
     if (!(await admin.clock(id)).frozen) await admin.changeClock(id, { frozen: true, set: T0 });
@@ -192,61 +230,87 @@ async function apply(side: Side, c: Command): Promise<unknown> {
       return admin.recordDetails(id, c.on);
     case 'keys':
       return admin.keys(id);
+    case 'look':
+      switch (c.what) {
+        case 'clock':
+          return (await admin.clock(c.session)).frozen;
+        case 'requests':
+          return withoutDuration(await admin.requests(c.session, true));
+        case 'journal':
+          return admin.journal(c.session);
+        case 'keys':
+          return (await admin.keys(c.session)).map((k) => [k.key, k.remaining, k.bannedUntil]);
+        case 'scenario':
+          return (await admin.scenario(c.session)).name;
+      }
+      return undefined;
+    case 'sessions':
+      // Which sessions exist, in which order, with how many requests: last use and clocks are real time.
+      return (await admin.sessions()).map((s) => [s.id, s.scenario, s.requests]);
   }
 }
 
 describe.skipIf(!run)('a shared state answers as one in-memory mock', () => {
   let redis: TestRedis;
-  const opened: SharedState[] = [];
-  let deployments = 0;
+  let shared: Side;
+  let states: SharedState[] = [];
+  let flusher: Redis;
+  const memoryCatalogue = catalogue();
+
+  function catalogue(): ScenarioCatalogue {
+    const c = new ScenarioCatalogue(prepareHost({}));
+    // Loaded once by path, the test's own scenarios can then be switched to by name, as over HTTP.
+    for (const file of FIXTURES) c.load(file);
+    return c;
+  }
 
   beforeAll(async () => {
     redis = await TestRedis.start();
+    const prefix = 'diff';
+    states = [
+      await openSharedState({ url: redis.url, prefix, scenarios: catalogue(), startScenario: 'frozen-start', maxSessions: MAX_SESSIONS }),
+      await openSharedState({ url: redis.url, prefix, scenarios: catalogue(), startScenario: 'frozen-start', maxSessions: MAX_SESSIONS }),
+    ];
+    shared = { engines: states.map((s) => new PortEngine(s.port)), admins: states.map((s) => s.admin) };
+    flusher = new Redis(redis.url);
   });
   afterAll(async () => {
-    for (const s of opened) await s.close();
+    flusher?.disconnect();
+    for (const s of states) await s.close();
     await redis?.stop();
   });
 
+  /**
+   * A fresh in-memory mock, and the shared one emptied: the two instances join it again by
+   * themselves. Every session starts frozen at T0 (the start scenario), made anew after an eviction too.
+   */
   async function sides(): Promise<[Side, Side]> {
-    const catalogue = (): ScenarioCatalogue => {
-      const c = new ScenarioCatalogue(prepareHost({}));
-      // Loaded once by path, the test's own scenarios can then be switched to by name, as over HTTP.
-      for (const file of FIXTURES) c.load(file);
-      return c;
-    };
-    const scenarios = catalogue();
-    const engine = new MockEngine({ settings: scenarios.startSettings() });
-    const memory: Side = { engines: [engine], admins: [memoryAdmin(engine.sessions, scenarios)] };
-    const prefix = `diff${++deployments}`;
-    const two = [
-      await openSharedState({ url: redis.url, prefix, scenarios: catalogue() }),
-      await openSharedState({ url: redis.url, prefix, scenarios: catalogue() }),
-    ];
-    opened.push(...two);
-    const shared: Side = { engines: two.map((s) => s.engine), admins: two.map((s) => s.admin) };
-    for (const side of [memory, shared]) {
-      for (const s of SESSIONS) await at(side.admins, 0).changeClock(s === 'default' ? undefined : s, { frozen: true, set: T0 });
-    }
+    for (const s of states) await s.flush();
+    await flusher.flushdb();
+    const engine = new MockEngine({ settings: memoryCatalogue.settings('frozen-start'), maxSessions: MAX_SESSIONS });
+    const memory: Side = { engines: [engine], admins: [memoryAdmin(engine.sessions, memoryCatalogue)] };
     return [memory, shared];
   }
 
-  it('identical statuses, bodies, headers, admin answers and journals for generated sequences', async () => {
-    await fc.assert(
-      // Each run starts the default session on a scenario, so steps, chaos, bans and latency all come up.
-      fc.asyncProperty(fc.constantFrom(...SCENARIOS), fc.array(command, { minLength: 10, maxLength: 80 }), async (start, commands) => {
-        const [memory, shared] = await sides();
-        for (const c of [{ kind: 'scenario' as const, via: 0, session: 'default', name: start }, ...commands]) {
-          const expected = await apply(memory, c);
-          const actual = await apply(shared, c);
-          expect({ command: c, answer: actual }).toEqual({ command: c, answer: expected });
-        }
-        for (const s of SESSIONS) {
-          const id = s === 'default' ? undefined : s;
-          expect(withoutDuration(await at(shared.admins, 1).requests(id, true))).toEqual(withoutDuration(await at(memory.admins, 0).requests(id, true)));
-        }
-      }),
-      { numRuns: 40 },
-    );
-  });
+  async function same(start: string, commands: Command[]): Promise<void> {
+    const [memory, other] = await sides();
+    for (const c of [{ kind: 'scenario' as const, via: 0, session: 'default', name: start }, ...commands]) {
+      const expected = await apply(memory, c);
+      const actual = await apply(other, c);
+      expect({ command: c, answer: actual }).toEqual({ command: c, answer: expected });
+    }
+    for (const s of SESSIONS) {
+      const id = s === 'default' ? undefined : s;
+      expect(withoutDuration(await at(other.admins, 1).requests(id, true))).toEqual(withoutDuration(await at(memory.admins, 0).requests(id, true)));
+    }
+  }
+
+  it('identical statuses, bodies, headers, admin answers and journals for 2,000 generated sequences', async () => {
+    // Each run starts the default session on a scenario, so steps, chaos, bans and latency all come up.
+    await fc.assert(fc.asyncProperty(fc.constantFrom(...SCENARIOS), fc.array(command, { minLength: 2, maxLength: 8 }), same), { numRuns: 2000 });
+  }, 180_000);
+
+  it('identical answers over long sequences, where bans, evictions and full journals build up', async () => {
+    await fc.assert(fc.asyncProperty(fc.constantFrom(...SCENARIOS), fc.array(command, { minLength: 40, maxLength: 120 }), same), { numRuns: 30 });
+  }, 120_000);
 });

@@ -44,6 +44,24 @@ describe.skipIf(!run)('the library with a shared state', () => {
     await expect(startMock({ state: redis.url, statePrefix: 'a}{b' })).rejects.toThrow('the option "statePrefix" must be 1 to 64 letters');
   });
 
+  it('refuses options that cannot work with a shared state, naming both, as the CLI does', async () => {
+    const unsafe = { state: redis.url, statePrefix: 'lib' } as Record<string, unknown>;
+    await expect(startMock({ ...unsafe, watch: true } as never)).rejects.toThrow('the option "watch" cannot be used with "state"');
+    await expect(startMock({ ...unsafe, now: () => T0 } as never)).rejects.toThrow('the option "now" cannot be used with "state"');
+    expect(() => createFetchHandler({ ...unsafe, now: () => T0 } as never)).toThrow('the option "now" cannot be used with "state"');
+  });
+
+  it('clock.set reads strings as strictly as in memory, and recordDetails is there too', async () => {
+    const w = mock.session('strict');
+    await expect(w.clock.set('December 5, 2030')).rejects.toThrow('clock.set needs a valid Date');
+    await w.clock.freeze();
+    await w.clock.set('2026-12-05T00:00:00Z');
+    expect((await w.clock.now()).toISOString()).toBe('2026-12-05T00:00:00.000Z');
+    await w.recordDetails();
+    await fetch(`${mock.url}/pets/1`, { headers: { ...AUTH, 'x-mock-session': 'strict' } });
+    expect((await w.requests({ details: true }))[0]?.details?.response.body).toContain('"id":1');
+  });
+
   it('session controls wait for Redis and act on every instance: clock, requests, reset', async () => {
     await mock.clock.freeze();
     await mock.clock.set(T0);

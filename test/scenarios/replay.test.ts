@@ -85,8 +85,8 @@ describe('each shipped scenario, replayed over HTTP with the clock advanced', ()
     expect(await statuses(mock, 5)).toEqual([200, 200, 200, 200, 200]);
     const limited = await call(mock, '/v1/pets?limit=1');
     expect([limited.status, limited.json.code, limited.headers.get('x-ratelimit-limit')]).toEqual([429, 'rate_limited', '5']);
-    // Within the grace after the first 429 refusals are taken for requests already in flight.
-    expect(await statuses(mock, 5)).toEqual([429, 429, 429, 429, 429]);
+    // The first 8 refusals of the wait (this one and 7 more) are taken for requests already in flight.
+    expect(await statuses(mock, 7)).toEqual([429, 429, 429, 429, 429, 429, 429]);
     mock.clock.advance('2s');
     expect(await statuses(mock, 3)).toEqual([429, 429, 429]);
     const banned = await call(mock, '/v1/pets?limit=1');

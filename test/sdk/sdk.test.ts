@@ -174,10 +174,11 @@ describe('an SDK generated from the served OpenAPI document (openapi-typescript 
     const limited = await client.GET('/pets');
     expect(limited.error).toMatchObject({ code: 'rate_limited', status: 429 });
     expect(limited.response.headers.get('retry-after')).toBe('60');
-    // Past the grace for requests in flight, every request sent while told to wait counts.
+    // The first 8 refusals of the wait (exhaust's and this one included) are taken for requests in
+    // flight; each later one counts, and the 11th counted bans.
     mock().clock.advance('2s');
     let last = limited;
-    for (let i = 0; i < 10; i++) last = await client.GET('/pets');
+    for (let i = 0; i < 16; i++) last = await client.GET('/pets');
     expect(last.error).toMatchObject({ code: 'rate_limited', status: 429 });
     last = await client.GET('/pets');
     expect(last.error).toMatchObject({ code: 'key_banned', status: 429 });

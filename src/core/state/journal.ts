@@ -1,5 +1,6 @@
 import { SharedBudget, ownString, stringBytes } from './budget.js';
 import { detailsBytes, type JournalDetails } from './journal-details.js';
+import type { BanCount } from './limiter.js';
 
 /** One received request and what the mock answered, as `GET /__admin/requests` lists it. */
 export interface JournalEntry {
@@ -27,8 +28,26 @@ export interface JournalEntry {
   delayMs?: number;
   /** The connection fault a scenario acted out instead of answering. */
   fault?: 'reset' | 'empty' | 'truncate';
+  /** The whole seconds of the `Retry-After` header the answer carried (429, 503). */
+  retryAfter?: number;
+  /** On a 429 refusal of a valid key: whether it counted toward a ban, and why not. */
+  ban?: BanCount;
   /** Headers and bodies, when the session records them and the listing asks for them. */
   details?: JournalDetails;
+}
+
+/**
+ * Adds what a refusal tells to its entry: the `Retry-After` it announced and, for a valid key's
+ * 429, whether it counted toward a ban, in the fields and in the reason's words.
+ */
+export function noteRefusal(entry: JournalEntry, headers: Record<string, string>, ban: BanCount | undefined): void {
+  const retry = headers['Retry-After'];
+  if (retry !== undefined) entry.retryAfter = Number(retry);
+  if (ban === undefined || entry.status !== 429) return;
+  entry.ban = ban;
+  entry.reason = ban.counted
+    ? `${entry.reason} Counted toward a ban: ${ban.count} of ${ban.after + 1}.`
+    : `${entry.reason} Not counted toward a ban: ${ban.why ?? 'not sent while told to wait'}.`;
 }
 
 let lastMs = NaN;
@@ -58,6 +77,19 @@ const ENTRY_OVERHEAD = 200;
 /** The first `MAX_JOURNAL_TEXT` characters of a text, not a view keeping the whole request target alive. */
 function detachedPrefix(text: string): string {
   return text.length <= MAX_JOURNAL_TEXT ? text : ownString(text.slice(0, MAX_JOURNAL_TEXT));
+}
+
+/**
+ * Cuts an entry's path and query to what the journal keeps, marking it `truncated`, and returns
+ * what it counts against the journal's byte bound: the same in every home of state.
+ */
+export function boundEntry(entry: JournalEntry): number {
+  if (entry.path.length > MAX_JOURNAL_TEXT || entry.query.length > MAX_JOURNAL_TEXT) {
+    entry.path = detachedPrefix(entry.path);
+    entry.query = detachedPrefix(entry.query);
+    entry.truncated = true;
+  }
+  return entryBytes(entry);
 }
 
 function entryBytes(entry: JournalEntry): number {
@@ -92,12 +124,7 @@ export class Journal {
 
   add(entry: JournalEntry): void {
     if (this.capacity <= 0) return;
-    if (entry.path.length > MAX_JOURNAL_TEXT || entry.query.length > MAX_JOURNAL_TEXT) {
-      entry.path = detachedPrefix(entry.path);
-      entry.query = detachedPrefix(entry.query);
-      entry.truncated = true;
-    }
-    const size = entryBytes(entry);
+    const size = boundEntry(entry);
     this.entries.push(entry);
     this.sizes.push(size);
     this.bytes += size;

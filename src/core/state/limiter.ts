@@ -5,12 +5,31 @@ const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 
 /**
- * How long after a wait starts refused requests are still taken for ones already in flight when
- * its first 429 went out: a client cannot obey an answer it has not read yet. It also covers the
- * callers coming back from the previous wait, who arrive up to a second after the reset because
- * `Retry-After` is rounded up to whole seconds.
+ * How many refusals of one wait are taken for requests already in flight when its first 429 went
+ * out: a client cannot obey an answer it has not read yet. Callers that wait `Retry-After` send at
+ * most one refusal each per wait (they come back after it), so up to this many such callers
+ * sharing a key are never banned; a loop that ignores the 429s passes it within the wait, on a
+ * frozen clock as on a running one.
  */
-export const BAN_GRACE_MS = 2000;
+export const BAN_IN_FLIGHT = 8;
+
+/** Why a refusal did not count toward a ban, in words; every home of state says it so. */
+export const NOT_COUNTED = {
+  banned: 'the key is already banned; refusals during a ban do not lengthen it',
+  off: 'bans are off (ban.after is 0)',
+  inFlight: (n: number): string => `one of the first ${n} refusals of this wait, taken as sent before its first 429 could be read (in flight)`,
+};
+
+/** Whether a refusal counted toward a ban, as the journal tells it. */
+export interface BanCount {
+  counted: boolean;
+  /** Counted refusals so far in the running wait. */
+  count: number;
+  /** The threshold: the key is banned when `count` exceeds it. */
+  after: number;
+  /** Why it was not counted, in words. */
+  why?: string;
+}
 
 /** The three `X-RateLimit-*` values, plus `Retry-After` when the request was refused. */
 export interface RateReport {
@@ -24,8 +43,8 @@ export interface RateReport {
 /** What the limiter decided for one request. */
 export type RateDecision =
   | { outcome: 'allowed'; report: RateReport }
-  | { outcome: 'limited'; window: 'minute' | 'day'; report: RateReport }
-  | { outcome: 'banned'; report: RateReport; bannedUntil: number; justBanned: boolean };
+  | { outcome: 'limited'; window: 'minute' | 'day'; report: RateReport; ban?: BanCount }
+  | { outcome: 'banned'; report: RateReport; bannedUntil: number; justBanned: boolean; ban?: BanCount };
 
 interface Bucket {
   minuteWindow: number;
@@ -38,6 +57,8 @@ interface Bucket {
   waitUntil: number;
   /** Refusals of the running wait that count toward a ban. */
   counted: number;
+  /** Refusals of the running wait forgiven as in flight. */
+  forgiven: number;
   bannedUntil: number;
 }
 
@@ -83,6 +104,7 @@ export class RateLimiter {
         waitFrom: -Infinity,
         waitUntil: -Infinity,
         counted: 0,
+        forgiven: 0,
         bannedUntil: -Infinity,
       };
       this.buckets.set(id, bucket);
@@ -114,10 +136,10 @@ export class RateLimiter {
    * are never refused or banned here.
    *
    * Bans punish sending while told to wait, not sharing a key: the first 429 starts a wait that
-   * runs to the reset it announces; a refused request counts toward a ban only when it arrives
-   * while that wait runs and at least `BAN_GRACE_MS` after it began. More than `ban.after`
-   * counted refusals in one wait ban the key. A client that waits `Retry-After` before retrying
-   * arrives after the wait (or within the grace of the next one), so it is never counted.
+   * runs to the reset it announces; the first `BAN_IN_FLIGHT` refusals of a wait are forgiven as
+   * requests already in flight, and each later one counts. More than `ban.after` counted refusals
+   * in one wait ban the key; counts start again with the next wait. A client that waits
+   * `Retry-After` before retrying arrives after the wait, so it adds at most one refusal to each.
    */
   take(id: string, limits: Limits, now: number, enforce: boolean): RateDecision {
     // No window can end after the last instant a clock holds, so nothing is counted there: a
@@ -125,7 +147,13 @@ export class RateLimiter {
     if (now >= MAX_INSTANT_MS) return { outcome: 'allowed', report: { limit: limits.perDay, remaining: limits.perDay, reset: MAX_INSTANT_MS / 1000 } };
     const bucket = this.bucket(id, now);
     if (bucket.bannedUntil > now) {
-      return { outcome: 'banned', report: banReport(bucket, limits, now), bannedUntil: bucket.bannedUntil, justBanned: false };
+      return {
+        outcome: 'banned',
+        report: banReport(bucket, limits, now),
+        bannedUntil: bucket.bannedUntil,
+        justBanned: false,
+        ban: { counted: false, count: 0, after: this.ban.after, why: NOT_COUNTED.banned },
+      };
     }
     const minuteFull = bucket.minuteCount >= limits.perMinute;
     const dayFull = bucket.dayCount >= limits.perDay;
@@ -141,17 +169,27 @@ export class RateLimiter {
     if (now >= bucket.waitUntil || now < bucket.waitFrom) {
       bucket.waitFrom = now;
       bucket.counted = 0;
-    } else if (now - bucket.waitFrom >= (this.ban.graceMs ?? BAN_GRACE_MS)) {
-      bucket.counted++;
+      bucket.forgiven = 0;
     }
     bucket.waitUntil = Math.max(bucket.waitUntil, limited.reset * 1000);
+    const inFlight = this.ban.inFlight ?? BAN_IN_FLIGHT;
+    const counted = bucket.forgiven >= inFlight;
+    if (counted) bucket.counted++;
+    else bucket.forgiven++;
+    const ban: BanCount = { counted, count: bucket.counted, after: this.ban.after };
+    if (!counted) ban.why = NOT_COUNTED.inFlight(inFlight);
+    if (this.ban.after <= 0) {
+      ban.counted = false;
+      ban.why = NOT_COUNTED.off;
+    }
     if (this.ban.after > 0 && bucket.counted > this.ban.after) {
       bucket.bannedUntil = clampInstant(Math.ceil((now + this.ban.durationMs) / 1000) * 1000);
       bucket.counted = 0;
+      bucket.forgiven = 0;
       bucket.waitUntil = -Infinity;
-      return { outcome: 'banned', report: banReport(bucket, limits, now), bannedUntil: bucket.bannedUntil, justBanned: true };
+      return { outcome: 'banned', report: banReport(bucket, limits, now), bannedUntil: bucket.bannedUntil, justBanned: true, ban };
     }
-    return { outcome: 'limited', window, report: limited };
+    return { outcome: 'limited', window, report: limited, ban };
   }
 
   /**

@@ -87,6 +87,29 @@ export const MAX_CACHED_BODY_BYTES = 512 * 1024;
 /** The heap of a created animal beyond its name: the object, its fields and index slots. */
 const PET_OVERHEAD = 120;
 
+/** What a created animal counts against a session's bound in bytes, in every home of state. */
+export function createdPetBytes(input: { name: string; categoryId: number | bigint }): number {
+  return PET_OVERHEAD + stringBytes(input.name.length) + (typeof input.categoryId === 'bigint' ? 32 : 0);
+}
+
+const RESET_HINT = 'POST /__admin/reset (with this X-Mock-Session) or reset() in the library empties it';
+
+/** The 507 of a session's store: no id left under 2^53, or no room left in its bounds. */
+export function storeFullError(why: 'id' | 'room', maxCreated = MAX_CREATED_PETS, maxBytes = MAX_CREATED_BYTES): MockError {
+  if (why === 'id') {
+    return new MockError(
+      'store_full',
+      named(
+        `this session's store has no id left: the next would pass 2^53 - 1, the largest id a JSON client reads exactly. Start from fixtures with smaller ids; ${RESET_HINT}.`,
+      ),
+    );
+  }
+  return new MockError(
+    'store_full',
+    named(`this session's store is full: a session may create ${maxCreated} animals holding ${maxBytes / 1024 / 1024} MiB; ${RESET_HINT}.`),
+  );
+}
+
 /** Limits of one session's store, and the budgets it shares with the other sessions. */
 export interface StoreLimits {
   maxCreated: number;
@@ -144,7 +167,7 @@ export class PetStore {
 
   /** Adds an animal; the store assigns its id. Throws `store_full` past a bound. */
   create(input: { name: string; categoryId: number | bigint; status?: PetStatus }): Pet {
-    const bytes = PET_OVERHEAD + stringBytes(input.name.length) + (typeof input.categoryId === 'bigint' ? 32 : 0);
+    const bytes = createdPetBytes(input);
     this.checkRoom(bytes);
     // A name read from a body may be a view into the whole body's text.
     const name = ownString(input.name);
@@ -162,28 +185,15 @@ export class PetStore {
   }
 
   private checkRoom(bytes: number): void {
-    const reset = 'POST /__admin/reset (with this X-Mock-Session) or reset() in the library empties it';
-    if (!Number.isSafeInteger(this.nextId)) {
-      throw new MockError(
-        'store_full',
-        named(
-          `this session's store has no id left: the next would pass 2^53 - 1, the largest id a JSON client reads exactly. Start from fixtures with smaller ids; ${reset}.`,
-        ),
-      );
-    }
+    if (!Number.isSafeInteger(this.nextId)) throw storeFullError('id');
     if (this.created.length >= this.limits.maxCreated || this.createdBytes + bytes > this.limits.maxCreatedBytes) {
-      throw new MockError(
-        'store_full',
-        named(
-          `this session's store is full: a session may create ${this.limits.maxCreated} animals holding ${this.limits.maxCreatedBytes / 1024 / 1024} MiB; ${reset}.`,
-        ),
-      );
+      throw storeFullError('room', this.limits.maxCreated, this.limits.maxCreatedBytes);
     }
     if (!this.limits.created.fits(bytes)) {
       throw new MockError(
         'store_full',
         named(
-          `the animals created in all sessions together hold the ${Math.round(this.limits.created.limit / 1024 / 1024)} MiB this server allows; reset sessions you no longer need (${reset}).`,
+          `the animals created in all sessions together hold the ${Math.round(this.limits.created.limit / 1024 / 1024)} MiB this server allows; reset sessions you no longer need (${RESET_HINT}).`,
         ),
       );
     }

@@ -117,8 +117,9 @@ export class World {
     this.journal.details = this.detailsOverride ?? settings.journalDetails === true;
     this.keys = new Map(settings.keys.map((k) => [k.key, k]));
     this.clock.restore();
-    if (settings.clock.start !== undefined) this.clock.set(settings.clock.start);
+    // Frozen first: set then frozen would let real time run between the two.
     if (settings.clock.frozen) this.clock.freeze();
+    if (settings.clock.start !== undefined) this.clock.set(settings.clock.start);
     const now = this.clock.now();
     for (const u of settings.usage) {
       const bannedUntil = u.bannedForMs !== undefined ? clampInstant(Math.ceil((now + u.bannedForMs) / 1000) * 1000) : undefined;

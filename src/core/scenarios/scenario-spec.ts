@@ -1,0 +1,50 @@
+// A scenario as its file holds it, once it has passed `scenarios/scenario.schema.json`: the types
+// the compiler reads (scenario-compiler.ts) and the files' readers check against.
+import type { Limits, PlanName } from '../types.js';
+import type { OperationId } from '../state/world.js';
+
+/** A duration as scenario files write it: "90s", "1m30s", or milliseconds. */
+export type DurationSpec = string | number;
+
+export interface MatchSpec {
+  operation?: OperationId;
+  method?: 'GET' | 'HEAD' | 'POST';
+  path?: string;
+  /** Only requests with this key (one the server has). */
+  key?: string;
+  /** Only requests with each of these headers at exactly this value (names in any case). */
+  headers?: Record<string, string>;
+}
+
+export type AnswerSpec =
+  | 'normal'
+  | { status: number; code?: string; message?: string; retryAfter?: number }
+  | { status: 200 | 201; body: unknown }
+  | { fault: 'reset' | 'empty' | 'truncate' };
+
+/** Where the store's animals come from. */
+export interface DataSpec {
+  seed?: number;
+  count?: number;
+  fixtures?: string;
+  empty?: boolean;
+}
+
+/** A scenario as its file holds it, once it has passed `scenarios/scenario.schema.json`. */
+export interface ScenarioSpec {
+  $schema?: string;
+  name?: string;
+  description: string;
+  data?: DataSpec;
+  plans?: Partial<Record<PlanName, Partial<Limits>>>;
+  keys?: { key: string; plan?: PlanName; perMinute?: number; perDay?: number; revoked?: boolean }[];
+  ban?: { after?: number; duration?: DurationSpec };
+  usage?: { key: string; minute?: number | 'full'; day?: number | 'full'; bannedFor?: DurationSpec }[];
+  clock?: { start?: string; frozen?: boolean };
+  deprecation?: { deprecatedAt?: string; removalAt?: string };
+  latency?: DurationSpec | { min: DurationSpec; max: DurationSpec; seed?: number };
+  steps?: { match?: MatchSpec; times?: number | 'forever'; answer: AnswerSpec }[];
+  repeat?: boolean;
+  chaos?: { seed: number; match?: MatchSpec; answers: { probability: number; answer: AnswerSpec }[] };
+  journal?: { size?: number; details?: boolean };
+}
