@@ -43,21 +43,22 @@ describe('the chart of a key’s limits on the admin page, 390 px wide', () => {
     mock.clock.freeze();
     mock.clock.set(T0);
     const statuses: number[] = [];
-    // 5 a minute: a request every 5 s, then refusals 3 s apart until the ban, then past it.
+    // 5 a minute: a request every 5 s, then refusals 2 s apart until the ban (the first 8 refusals
+    // of a wait are taken as in flight, the 4th counted one bans), then past it.
     for (let i = 0; i < 6; i++) {
       statuses.push(await get());
       mock.clock.advance('5s');
     }
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 13; i++) {
       statuses.push(await get());
-      mock.clock.advance('3s');
+      mock.clock.advance('2s');
     }
     mock.clock.advance('3m');
     statuses.push(await get());
-    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429, 429, 429, 429, 200]);
+    expect(statuses).toEqual([...Array<number>(5).fill(200), ...Array<number>(14).fill(429), 200]);
 
     await page.goto(`${mock.origin}/__admin/`);
-    await page.waitForFunction(() => (globalThis as unknown as { petstoreLimitsChart?: ChartState }).petstoreLimitsChart?.timeline.points.length === 12);
+    await page.waitForFunction(() => (globalThis as unknown as { petstoreLimitsChart?: ChartState }).petstoreLimitsChart?.timeline.points.length === 20);
     await page.waitForSelector('#limits-chart canvas');
     const state = (await page.evaluate(() => (globalThis as unknown as { petstoreLimitsChart: ChartState }).petstoreLimitsChart)) as ChartState;
     expect(state.key).toBe('demo-free');
@@ -66,16 +67,16 @@ describe('the chart of a key’s limits on the admin page, 390 px wide', () => {
     const expected = journal.map((e) => (e.code === 'key_banned' ? 'banned' : e.code === 'rate_limited' ? (e.ban?.counted ? 'counted' : 'refused') : 'ok'));
     expect(state.timeline.points.map((p) => p.kind)).toEqual(expected);
     expect(expected.filter((k) => k === 'banned').length).toBeGreaterThan(0);
-    expect(state.timeline.points.map((p) => p.minuteLeft)).toEqual([4, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 4]);
+    expect(state.timeline.points.map((p) => p.minuteLeft)).toEqual([4, 3, 2, 1, 0, ...Array<number>(14).fill(0), 4]);
     expect(state.timeline.points.map((p) => p.at)).toEqual(journal.map((e) => Date.parse(e.at)));
     // uPlot's columns: x in seconds on the session clock, the quota line, one series per lane.
     // The minute's end between the last refusal and the next request shows the quota refilled.
     const times = journal.map((e) => Date.parse(e.at) / 1000);
-    expect(state.data[0]).toEqual([...times.slice(0, 11), (T0 + 60_000) / 1000, times[11]]);
-    expect(state.data[1]).toEqual([4, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 5, 4]);
-    expect(state.data[2 + 4]?.map((lane) => lane !== null)).toEqual(expected.map((k) => k === 'ok').toSpliced(11, 0, false));
+    expect(state.data[0]).toEqual([...times.slice(0, 19), (T0 + 60_000) / 1000, times[19]]);
+    expect(state.data[1]).toEqual([4, 3, 2, 1, 0, ...Array<number>(14).fill(0), 5, 4]);
+    expect(state.data[2 + 4]?.map((lane) => lane !== null)).toEqual(expected.map((k) => k === 'ok').toSpliced(19, 0, false));
     expect(await page.textContent('#limits-summary')).toBe(
-      'demo-free: 12 requests in 2 minute windows; after the latest, 4 of 5 left this minute and 94 of 100 today.',
+      'demo-free: 20 requests in 2 minute windows; after the latest, 4 of 5 left this minute and 94 of 100 today.',
     );
 
     // Readable on a phone: the chart fits the width and nothing scrolls sideways.
