@@ -7,6 +7,7 @@ import type { JournalEntry } from './core/state/journal.js';
 import { compileFilter, verifyEntries, type JournalFilter, type VerifyCount } from './core/state/journal-query.js';
 import { summarizeSessions, type SessionSummary } from './core/state/sessions.js';
 import type { World, WorldSettings } from './core/state/world.js';
+import { assertWellBehaved, auditJournal, type AuditReport, type WellBehavedOptions } from './core/audit/audit.js';
 
 /** The clock of the default session, as tests drive it. */
 export interface MockClock {
@@ -46,6 +47,18 @@ export interface SessionHandle {
   verify(filter: JournalFilter, count?: VerifyCount): JournalEntry[];
   /** Makes the session's journal keep request and answer headers and bodies (bounded, keys redacted), or stop. */
   recordDetails(on?: boolean): void;
+  /** Audits the requests the session received, as `GET /__admin/audit` does (docs/audit.md); `key` narrows. */
+  audit(options?: { key?: string }): AuditReport;
+  /**
+   * Throws an Error listing every error finding of the audit (and warning, with `{ warnings: true }`):
+   * `mock.expectWellBehaved()` in a test proves the client waited, backed off and stopped when told.
+   */
+  expectWellBehaved(options?: WellBehavedOptions): void;
+}
+
+/** The audit of a world's journal; looking creates no session. */
+export function auditWorld(world: World, key?: string): AuditReport {
+  return auditJournal(world.journal.list(true), { key, removalAt: world.settings.deprecation.removalAt });
 }
 
 /** Wraps a world's clock for tests. */
@@ -101,6 +114,10 @@ export function sessionControls(engine: MockEngine, id: string | undefined, scen
     },
     verify: (filter, count) => verifyEntries(world().journal.list(), filter, count),
     recordDetails: (on = true) => world().recordDetails(on),
+    audit: (options = {}) => auditWorld(engine.sessions.view(id), options.key),
+    expectWellBehaved: (options = {}) => {
+      assertWellBehaved(auditWorld(engine.sessions.view(id), options.key), options);
+    },
   };
 }
 

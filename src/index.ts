@@ -29,3 +29,5 @@ export { ScenarioError } from './core/scenarios/scenario-compiler.js';
 
 export type { SharedRunningMock, SharedSessionHandle, SharedFetchHandler } from './shared-mock.js';
 export type { AdminState, ApiCore, StateReport } from './core/state/backend.js';
+export { auditJournal, AUDIT_RULES } from './core/audit/audit.js';
+export type { AuditFinding, AuditOptions, AuditReport, AuditRule, AuditSeverity, WellBehavedOptions } from './core/audit/audit.js';

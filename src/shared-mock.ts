@@ -17,6 +17,7 @@ import { checkOptions } from './mock-options.js';
 import { MockError, UserError, renderError } from './core/errors.js';
 import { setRateHeaders } from './core/state/limiter.js';
 import type { SharedState } from './state-redis/index.js';
+import { assertWellBehaved, auditJournal, type AuditReport, type WellBehavedOptions } from './core/audit/audit.js';
 
 /** A session's controls on a shared state: as `SessionHandle`, but every call waits for Redis. */
 export interface SharedSessionHandle {
@@ -35,6 +36,10 @@ export interface SharedSessionHandle {
   requests(query?: RequestsQuery): Promise<JournalEntry[]>;
   /** Asserts how many requests of the journal match, as `SessionHandle.verify` does. */
   verify(filter: JournalFilter, count?: VerifyCount): Promise<JournalEntry[]>;
+  /** Audits the requests the session received, as `GET /__admin/audit` does; `key` narrows. */
+  audit(options?: { key?: string }): Promise<AuditReport>;
+  /** Rejects with an Error listing every error finding (and warning, with `{ warnings: true }`). */
+  expectWellBehaved(options?: WellBehavedOptions): Promise<void>;
 }
 
 /** A running mock on a shared state, as `startMock({ state })` returns it. */
@@ -88,6 +93,10 @@ function sharedHandle(state: () => Promise<SharedState>, id: string | undefined)
       return (await (await admin()).requests(id, details === true)).filter((e) => test.matches(e));
     },
     verify: async (filter, count) => verifyEntries(await (await admin()).requests(id), filter, count),
+    audit: async (options = {}) => auditJournal(await (await admin()).requests(id, true), { key: options.key }),
+    expectWellBehaved: async (options = {}) => {
+      assertWellBehaved(auditJournal(await (await admin()).requests(id, true), { key: options.key }), options);
+    },
   };
 }
 

@@ -11,6 +11,7 @@ import { readJsonBody } from '../core/input/body.js';
 import { parseListQuery, parsePetId, validateNewPet } from '../core/input/validation.js';
 import { forceAnswer, matches, stepName } from '../core/scenarios/scenario-runtime.js';
 import { captureDetails } from '../core/state/journal-details.js';
+import { addAuditFields } from '../core/audit/entry-fields.js';
 import { COMMON_HEADERS, MockError, named } from '../core/errors.js';
 import { isoTime, type JournalEntry } from '../core/state/journal.js';
 import { BAN_GRACE_MS, rateHeaders, setRateHeaders, type RateDecision, type RateReport } from '../core/state/limiter.js';
@@ -361,6 +362,7 @@ export class RedisEngine implements ApiCore {
     if (auth?.ok) journal.key = redactKey(auth.key.key);
     if (outcome.fault) journal.fault = outcome.fault;
     if (outcome.delayMs) journal.delayMs = outcome.delayMs;
+    addAuditFields(journal, req, headers);
     if (details) journal.details = captureDetails(req, headers, outcome.body);
     // Sent without waiting: the answer needs one round trip. Journal reads wait for entries on their way.
     this.conn

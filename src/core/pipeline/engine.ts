@@ -5,6 +5,7 @@ import { COMMON_HEADERS, MockError, errorBody, internalErrorMessage } from '../e
 import { WWW_AUTHENTICATE_INVALID, authenticate, redactKey, redactQuery, type AuthResult } from './auth.js';
 import { isoTime, type JournalEntry } from '../state/journal.js';
 import { captureDetails } from '../state/journal-details.js';
+import { addAuditFields } from '../audit/entry-fields.js';
 import { setRateHeaders, rateHeaders, type RateDecision, type RateReport } from '../state/limiter.js';
 import { openapiDocument } from '../input/openapi.js';
 import { answeredBeforeBody } from './before-body.js';
@@ -231,6 +232,7 @@ export class MockEngine implements ApiCore {
     if (ctx.auth?.ok) entry.key = this.redacted(ctx.auth.key.key);
     if (outcome.fault) entry.fault = outcome.fault;
     if (outcome.delayMs) entry.delayMs = outcome.delayMs;
+    addAuditFields(entry, req, headers);
     if (world.journal.details) entry.details = captureDetails(req, headers, outcome.body);
     world.journal.add(entry);
     this.onRequest?.(entry);

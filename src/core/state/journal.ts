@@ -27,8 +27,29 @@ export interface JournalEntry {
   delayMs?: number;
   /** The connection fault a scenario acted out instead of answering. */
   fault?: 'reset' | 'empty' | 'truncate';
+  /** The whole seconds of the answer's `Retry-After` header (on 429 and 503 answers that carry one). */
+  retryAfter?: number;
+  /** On a 429 refusal of a valid key: whether it counted toward a ban, and why not when it did not. */
+  ban?: BanAccount;
+  /**
+   * On answers 400, 401, 404 and 410: a short digest of the request's body and presented key
+   * (redacted before hashing), so the client audit can tell a repeated request from a changed one.
+   */
+  digest?: string;
   /** Headers and bodies, when the session records them and the listing asks for them. */
   details?: JournalDetails;
+}
+
+/** How a 429 refusal of a valid key was counted toward a ban. */
+export interface BanAccount {
+  /** Whether this refusal counted toward a ban. */
+  counted: boolean;
+  /** The counted refusals so far in the running wait. */
+  count: number;
+  /** The threshold: the key is banned when `count` exceeds it. */
+  after: number;
+  /** When not counted, why, in words (for example a request in flight when the wait began). */
+  why?: string;
 }
 
 let lastMs = NaN;
@@ -61,7 +82,8 @@ function detachedPrefix(text: string): string {
 }
 
 function entryBytes(entry: JournalEntry): number {
-  const bytes = ENTRY_OVERHEAD + stringBytes(entry.path.length) + stringBytes(entry.query.length) + stringBytes(entry.reason.length);
+  let bytes = ENTRY_OVERHEAD + stringBytes(entry.path.length) + stringBytes(entry.query.length) + stringBytes(entry.reason.length);
+  if (entry.digest !== undefined) bytes += stringBytes(entry.digest.length);
   return entry.details === undefined ? bytes : bytes + detailsBytes(entry.details);
 }
 

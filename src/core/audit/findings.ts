@@ -1,0 +1,99 @@
+// The shapes of the client audit and the readings of a journal entry its rules share.
+import type { JournalEntry } from '../state/journal.js';
+
+/** The audit's rule ids; docs/audit.md defines each. */
+export type AuditRule = 'early-retry' | 'no-backoff' | 'request-while-banned' | 'deprecated-call' | 'call-after-removal' | 'repeated-rejected-request';
+
+export type AuditSeverity = 'error' | 'warning';
+
+/** One thing a client did that the specification asks it not to. */
+export interface AuditFinding {
+  rule: AuditRule;
+  severity: AuditSeverity;
+  /** The key as the journal shows it (redacted); null for requests without a valid key. */
+  key: string | null;
+  /** The journal `seq` numbers that show it, oldest first. */
+  requests: number[];
+  /** What the client did and what the specification asks, in a sentence. */
+  message: string;
+}
+
+/** The audit of a session's journal: `ok` is false exactly when an error finding exists. */
+export interface AuditReport {
+  ok: boolean;
+  findings: AuditFinding[];
+}
+
+/** Each rule's severity, in the order findings of the same first request are listed. */
+export const AUDIT_RULES: Readonly<Record<AuditRule, AuditSeverity>> = {
+  'early-retry': 'error',
+  'request-while-banned': 'error',
+  'call-after-removal': 'error',
+  'repeated-rejected-request': 'error',
+  'no-backoff': 'warning',
+  'deprecated-call': 'warning',
+};
+
+export function finding(rule: AuditRule, key: string | undefined, requests: number[], message: string): AuditFinding {
+  return { rule, severity: AUDIT_RULES[rule], key: key ?? null, requests, message };
+}
+
+/** The entry's instant on the session clock, in epoch milliseconds. */
+export function clockMs(entry: JournalEntry): number {
+  return Date.parse(entry.at);
+}
+
+/**
+ * When the request reached the mock, in real time: `at` is read as it arrives, but on a session
+ * clock that was frozen, set or advanced `realAt` is the real time of the answer, after `durationMs`.
+ */
+export function arrivalMs(entry: JournalEntry): number {
+  return entry.realAt === undefined ? Date.parse(entry.at) : Date.parse(entry.realAt) - entry.durationMs;
+}
+
+/** When the answer left the mock, in real time, scenario latency included. */
+export function answeredMs(entry: JournalEntry): number {
+  return arrivalMs(entry) + entry.durationMs + (entry.delayMs ?? 0);
+}
+
+/** The answer's `Retry-After` in seconds: the entry's field, or the recorded header when details were on. */
+export function retryAfterOf(entry: JournalEntry): number | undefined {
+  if (entry.retryAfter !== undefined) return entry.retryAfter;
+  const header = entry.details?.response.headers['Retry-After'];
+  if (header === undefined || !/^\d+$/.test(header)) return undefined;
+  return Number(header);
+}
+
+/**
+ * Whether a request was truly in flight when an earlier answer (`answer`) was given: the client
+ * could not have read that answer before sending it. Where the mock's ban accounting judged the
+ * refusal (`ban`), its judgement stands, as the ban rule excepts such requests; otherwise only a
+ * request that reached the mock before the answer left it (real time, latency included) was.
+ */
+export function inFlight(entry: JournalEntry, answer: JournalEntry): boolean {
+  if (entry.ban !== undefined) return !entry.ban.counted && /in flight/i.test(entry.ban.why ?? '');
+  // +1: instants are whole milliseconds (cut down), so within the same millisecond proves nothing.
+  return arrivalMs(entry) + 1 <= answeredMs(answer);
+}
+
+/** "#3", "#3, #4 and #5", or the first few and how many more. */
+export function seqList(seqs: readonly number[]): string {
+  const shown = seqs.slice(0, 8).map((s) => `#${s}`);
+  if (seqs.length > 8) return `${shown.join(', ')} and ${seqs.length - 8} more`;
+  if (shown.length === 1) return shown[0]!;
+  return `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
+}
+
+/** Milliseconds as seconds for a sentence: "0.004 s", "1.5 s". */
+export function secondsText(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** How a finding names its key in a sentence. */
+export function keyText(key: string | undefined): string {
+  return key === undefined ? 'no valid key' : `key ${key}`;
+}
