@@ -38,9 +38,27 @@ export function finding(rule: AuditRule, key: string | undefined, requests: numb
   return { rule, severity: AUDIT_RULES[rule], key: key ?? null, requests, message };
 }
 
+/**
+ * Parses journal instants, remembering the last one: the engines share one string among the
+ * entries of a millisecond, and on a frozen clock every entry has the same instant.
+ */
+function instantParser(): (iso: string) => number {
+  let last = '';
+  let value = NaN;
+  return (iso) => {
+    if (iso !== last) {
+      value = Date.parse(iso);
+      last = iso;
+    }
+    return value;
+  };
+}
+const parseAt = instantParser();
+const parseRealAt = instantParser();
+
 /** The entry's instant on the session clock, in epoch milliseconds. */
 export function clockMs(entry: JournalEntry): number {
-  return Date.parse(entry.at);
+  return parseAt(entry.at);
 }
 
 /**
@@ -48,7 +66,7 @@ export function clockMs(entry: JournalEntry): number {
  * clock that was frozen, set or advanced `realAt` is the real time of the answer, after `durationMs`.
  */
 export function arrivalMs(entry: JournalEntry): number {
-  return entry.realAt === undefined ? Date.parse(entry.at) : Date.parse(entry.realAt) - entry.durationMs;
+  return entry.realAt === undefined ? parseAt(entry.at) : parseRealAt(entry.realAt) - entry.durationMs;
 }
 
 /** When the answer left the mock, in real time, scenario latency included. */
@@ -65,15 +83,15 @@ export function retryAfterOf(entry: JournalEntry): number | undefined {
 }
 
 /**
- * Whether a request was truly in flight when an earlier answer (`answer`) was given: the client
- * could not have read that answer before sending it. Where the mock's ban accounting judged the
- * refusal (`ban`), its judgement stands, as the ban rule excepts such requests; otherwise only a
- * request that reached the mock before the answer left it (real time, latency included) was.
+ * Whether a request was truly in flight when an earlier answer was given (`answered`, from
+ * `answeredMs`): the client could not have read that answer before sending it. Where the mock's
+ * ban accounting judged the refusal (`ban`), its judgement stands, as the ban rule excepts such
+ * requests; otherwise only a request that reached the mock before the answer left it was.
  */
-export function inFlight(entry: JournalEntry, answer: JournalEntry): boolean {
+export function inFlight(entry: JournalEntry, answered: number): boolean {
   if (entry.ban !== undefined) return !entry.ban.counted && /in flight/i.test(entry.ban.why ?? '');
   // +1: instants are whole milliseconds (cut down), so within the same millisecond proves nothing.
-  return arrivalMs(entry) + 1 <= answeredMs(answer);
+  return arrivalMs(entry) + 1 <= answered;
 }
 
 /** "#3", "#3, #4 and #5", or the first few and how many more. */

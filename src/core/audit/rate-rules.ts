@@ -1,7 +1,7 @@
 // The audit rules about 429s: early-retry, no-backoff and request-while-banned. One pass over a
 // key's entries, oldest first, with a few numbers of state per key.
 import type { JournalEntry } from '../state/journal.js';
-import { clockMs, finding, inFlight, keyText, plural, retryAfterOf, secondsText, seqList, type AuditFinding } from './findings.js';
+import { answeredMs, clockMs, finding, inFlight, keyText, plural, retryAfterOf, secondsText, seqList, type AuditFinding } from './findings.js';
 
 /**
  * Slack for early-retry: instants are whole milliseconds, and a client's timer may fire a
@@ -17,6 +17,8 @@ export const BACKOFF_MIN_GROWTH_MS = 100;
 /** A wait announced by a 429: until when, and the requests that did not keep it. */
 interface Wait {
   first: JournalEntry;
+  /** When the first 429's answer left the mock (real time). */
+  answered: number;
   until: number;
   early: number[];
   firstGapMs: number;
@@ -25,6 +27,7 @@ interface Wait {
 /** A ban in force: the refusal that told the client, and the requests that came anyway. */
 interface Ban {
   first: JournalEntry;
+  answered: number;
   until: number;
   later: number[];
 }
@@ -33,6 +36,8 @@ interface Ban {
 interface Run {
   entries: JournalEntry[];
   times: number[];
+  /** When the last 429 of the run left the mock (real time). */
+  answered: number;
 }
 
 interface Track {
@@ -74,7 +79,7 @@ function closeBan(track: Track, out: AuditFinding[]): void {
 
 function closeRun(track: Track, out: AuditFinding[]): void {
   const { entries, times } = track.run;
-  track.run = { entries: [], times: [] };
+  track.run = { entries: [], times: [], answered: 0 };
   if (entries.length < BACKOFF_RUN) return;
   const gaps = times.slice(1).map((t, i) => t - times[i]!);
   const first = gaps[0]!;
@@ -103,8 +108,8 @@ function step(track: Track, entry: JournalEntry, out: AuditFinding[]): void {
 
   const duringBan = track.ban !== undefined;
   if (duringBan) {
-    if (!inFlight(entry, track.ban!.first)) track.ban!.later.push(entry.seq);
-  } else if (track.wait && !inFlight(entry, track.wait.first)) {
+    if (!inFlight(entry, track.ban!.answered)) track.ban!.later.push(entry.seq);
+  } else if (track.wait && !inFlight(entry, track.wait.answered)) {
     if (track.wait.early.length === 0) track.wait.firstGapMs = t - clockMs(track.wait.first);
     track.wait.early.push(entry.seq);
   }
@@ -112,20 +117,20 @@ function step(track: Track, entry: JournalEntry, out: AuditFinding[]): void {
   if (banned && !duringBan) {
     // The ban replaces the wait: what comes during it is request-while-banned, not early-retry.
     closeWait(track, out);
-    track.ban = { first: entry, until: retry === undefined ? Infinity : t + retry * 1000, later: [] };
+    track.ban = { first: entry, answered: answeredMs(entry), until: retry === undefined ? Infinity : t + retry * 1000, later: [] };
   } else if (entry.status === 429 && !banned && retry !== undefined) {
     const until = t + retry * 1000;
     if (track.wait) track.wait.until = Math.max(track.wait.until, until);
-    else track.wait = { first: entry, until, early: [], firstGapMs: 0 };
+    else track.wait = { first: entry, answered: answeredMs(entry), until, early: [], firstGapMs: 0 };
   }
 
   if (entry.status !== 429) closeRun(track, out);
   else {
-    const previous = track.run.entries[track.run.entries.length - 1];
     // A request in flight when the previous 429 was answered is not a wait the client chose.
-    if (previous === undefined || !inFlight(entry, previous)) {
+    if (track.run.entries.length === 0 || !inFlight(entry, track.run.answered)) {
       track.run.entries.push(entry);
       track.run.times.push(t);
+      track.run.answered = answeredMs(entry);
     }
   }
 }
@@ -138,7 +143,7 @@ export function rateFindings(entries: readonly JournalEntry[]): AuditFinding[] {
     if (entry.key === undefined) continue;
     let track = tracks.get(entry.key);
     if (!track) {
-      track = { key: entry.key, run: { entries: [], times: [] } };
+      track = { key: entry.key, run: { entries: [], times: [], answered: 0 } };
       tracks.set(entry.key, track);
     }
     step(track, entry, out);
