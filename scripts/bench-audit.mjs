@@ -17,7 +17,7 @@ mock.clock.set('2030-12-04T00:00:00Z');
 const origin = 'http://mock.test';
 async function send(key, path, init = {}) {
   const headers = { authorization: `Bearer ${key}`, ...init.headers };
-  const res = await mock(new Request(`${origin}${path}`, { ...init, headers }));
+  const res = await mock(new globalThis.Request(`${origin}${path}`, { ...init, headers }));
   await res.arrayBuffer();
 }
 
