@@ -62,16 +62,17 @@ export function clockMs(entry: JournalEntry): number {
 }
 
 /**
- * When the request reached the mock, in real time: `at` is read as it arrives, but on a session
- * clock that was frozen, set or advanced `realAt` is the real time of the answer, after `durationMs`.
+ * A real instant no earlier than the request's arrival: `at` when the session clock is real (read
+ * as the request arrives); otherwise `realAt`, which the in-memory engine takes as it answers and
+ * the Redis engine as the state decides.
  */
-export function arrivalMs(entry: JournalEntry): number {
-  return entry.realAt === undefined ? parseAt(entry.at) : parseRealAt(entry.realAt) - entry.durationMs;
+export function arrivedByMs(entry: JournalEntry): number {
+  return entry.realAt === undefined ? parseAt(entry.at) : parseRealAt(entry.realAt);
 }
 
-/** When the answer left the mock, in real time, scenario latency included. */
+/** A real instant no later than the one the answer left the mock, scenario latency included. */
 export function answeredMs(entry: JournalEntry): number {
-  return arrivalMs(entry) + entry.durationMs + (entry.delayMs ?? 0);
+  return arrivedByMs(entry) + (entry.realAt === undefined ? entry.durationMs : 0) + (entry.delayMs ?? 0);
 }
 
 /** The answer's `Retry-After` in seconds: the entry's field, or the recorded header when details were on. */
@@ -91,7 +92,7 @@ export function retryAfterOf(entry: JournalEntry): number | undefined {
 export function inFlight(entry: JournalEntry, answered: number): boolean {
   if (entry.ban !== undefined) return !entry.ban.counted && /in flight/i.test(entry.ban.why ?? '');
   // +1: instants are whole milliseconds (cut down), so within the same millisecond proves nothing.
-  return arrivalMs(entry) + 1 <= answered;
+  return arrivedByMs(entry) + 1 <= answered;
 }
 
 /** "#3", "#3, #4 and #5", or the first few and how many more. */
