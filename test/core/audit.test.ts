@@ -46,7 +46,7 @@ describe('the client audit over a real journal', () => {
     expect(report.ok).toBe(false);
     expect(report.findings[0]).toMatchObject({ severity: 'error', key: 'sdk-…y-1' });
     expect(report.findings[0]!.message).toBe(
-      '2 requests with key sdk-…y-1 (#4 and #5) came before the Retry-After of 1 s of the 429 at #3 had passed on the session clock, the first 0 s after it. The specification asks clients to wait the time given in Retry-After before retrying; requests sent while limited can get the key banned.',
+      '2 requests with key sdk-…y-1 (#4 and #5) came before the Retry-After of 1 s of the 429 at #3 had passed on the session clock, the first at the same instant. The specification asks clients to wait the time given in Retry-After before retrying; requests sent while limited can get the key banned.',
     );
     expect(report.findings[1]!.severity).toBe('warning');
     expect(() => h.expectWellBehaved()).toThrow(/audit found 1 error\.\n {2}early-retry \(error, key sdk-…y-1\): 2 requests/);

@@ -58,7 +58,7 @@ function closeWait(track: Track, out: AuditFinding[]): void {
       'early-retry',
       track.key,
       [wait.first.seq, ...wait.early],
-      `${plural(n, 'request')} with ${keyText(track.key)} (${seqList(wait.early)}) came before the Retry-After of ${retry} s of the 429 at #${wait.first.seq} had passed on the session clock, the first ${secondsText(wait.firstGapMs)} after it. The specification asks clients to wait the time given in Retry-After before retrying; requests sent while limited can get the key banned.`,
+      `${plural(n, 'request')} with ${keyText(track.key)} (${seqList(wait.early)}) came before the Retry-After of ${retry} s of the 429 at #${wait.first.seq} had passed on the session clock, the first ${wait.firstGapMs === 0 ? 'at the same instant' : `${secondsText(wait.firstGapMs)} after it`}. The specification asks clients to wait the time given in Retry-After before retrying; requests sent while limited can get the key banned.`,
     ),
   );
 }
