@@ -8,6 +8,7 @@ import { compileFilter, verifyEntries, type JournalFilter, type VerifyCount } fr
 import { summarizeSessions, type SessionSummary } from './core/state/sessions.js';
 import { toHar, type Har } from './core/state/har.js';
 import type { World, WorldSettings } from './core/state/world.js';
+import { assertWellBehaved, auditJournal, type AuditReport, type WellBehavedOptions } from './core/audit/audit.js';
 
 /** The clock of the default session, as tests drive it. */
 export interface MockClock {
@@ -52,6 +53,18 @@ export interface SessionHandle {
    * the requests recorded with details: for a bug report, DevTools or Playwright's routeFromHAR.
    */
   har(filter?: JournalFilter): Har;
+  /** Audits the requests the session received, as `GET /__admin/audit` does (docs/audit.md); `key` narrows. */
+  audit(options?: { key?: string }): AuditReport;
+  /**
+   * Throws an Error listing every error finding of the audit (and warning, with `{ warnings: true }`):
+   * `mock.expectWellBehaved()` in a test proves the client waited, backed off and stopped when told.
+   */
+  expectWellBehaved(options?: WellBehavedOptions): void;
+}
+
+/** The audit of a world's journal; looking creates no session. */
+export function auditWorld(world: World, key?: string): AuditReport {
+  return auditJournal(world.journal.list(true), { key, removalAt: world.settings.deprecation.removalAt });
 }
 
 /**
@@ -125,6 +138,10 @@ export function sessionControls(
     verify: (filter, count) => verifyEntries(world().journal.list(), filter, count),
     recordDetails: (on = true) => world().recordDetails(on),
     har: (filter = {}) => toHar(requests({ ...filter, details: true }), origin()),
+    audit: (options = {}) => auditWorld(engine.sessions.view(id), options.key),
+    expectWellBehaved: (options = {}) => {
+      assertWellBehaved(auditWorld(engine.sessions.view(id), options.key), options);
+    },
   };
 }
 

@@ -19,6 +19,7 @@ import { MockError, renderError } from './core/errors.js';
 import { setRateHeaders } from './core/state/limiter.js';
 import type { SharedState } from './state-redis/index.js';
 import { PortEngine } from './core/pipeline/port-engine.js';
+import { assertWellBehaved, auditJournal, type AuditReport, type WellBehavedOptions } from './core/audit/audit.js';
 
 /** A session's controls on a shared state: as `SessionHandle`, but every call waits for Redis. */
 export interface SharedSessionHandle {
@@ -41,6 +42,10 @@ export interface SharedSessionHandle {
   har(filter?: JournalFilter): Promise<Har>;
   /** Makes the session's journal keep request and answer headers and bodies (bounded, keys redacted), or stop. */
   recordDetails(on?: boolean): Promise<void>;
+  /** Audits the requests the session received, as `GET /__admin/audit` does; `key` narrows. */
+  audit(options?: { key?: string }): Promise<AuditReport>;
+  /** Rejects with an Error listing every error finding (and warning, with `{ warnings: true }`). */
+  expectWellBehaved(options?: WellBehavedOptions): Promise<void>;
 }
 
 /** A running mock on a shared state, as `startMock({ state })` returns it. */
@@ -96,6 +101,10 @@ function sharedHandle(state: () => Promise<SharedState>, id: string | undefined,
     },
     recordDetails: async (on = true) => {
       await (await admin()).recordDetails(id, on);
+    },
+    audit: async (options = {}) => auditJournal(await (await admin()).requests(id, true), { key: options.key }),
+    expectWellBehaved: async (options = {}) => {
+      assertWellBehaved(auditJournal(await (await admin()).requests(id, true), { key: options.key }), options);
     },
   };
 }

@@ -6,6 +6,7 @@ import { COMMON_HEADERS, MockError, UserError, named, renderError } from '../cor
 import { createAdminGuard } from './admin-guard.js';
 import { bodyError, checkDepth, parseClockChange } from './admin-input.js';
 import { addJournalRoutes } from './admin-journal.js';
+import { addAuditRoute } from './admin-audit.js';
 import { adminPage } from './admin-page.js';
 import { CHART_PATH, addAssetRoutes } from './admin-assets.js';
 import type { HttpOptions } from './options.js';
@@ -111,6 +112,7 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
   });
   addJournalRoutes(router, state, session);
   addAssetRoutes(router);
+  addAuditRoute(router, state, session);
   router.get('/evictions', async (_req, res) => {
     res.json(await state.evictions());
   });
@@ -123,7 +125,7 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
     next(
       new MockError(
         'route_not_found',
-        'no admin route there; the admin API has health, reset, scenarios, scenario, clock, sessions, requests, journal, keys and evictions under /__admin.',
+        'no admin route there; the admin API has health, reset, scenarios, scenario, clock, sessions, requests, journal, audit, keys and evictions under /__admin.',
       ),
     );
   });

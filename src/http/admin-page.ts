@@ -1,6 +1,7 @@
 import { ADMIN_SCRIPT } from './admin-page-script.js';
 import { LIMITS_SECTION, LIMITS_STYLE } from './admin-limits-section.js';
 import { HAR_BUTTON, HAR_SCRIPT } from './admin-har-button.js';
+import { AUDIT_PANEL, AUDIT_SCRIPT } from './admin-page-audit.js';
 
 /**
  * The admin page: a self-contained live view over the admin API for QA. It polls the admin API
@@ -39,6 +40,7 @@ export function adminPage(): string {
 <h2>Keys</h2>
 <table id="keys" class="stack"><thead><tr><th>key</th><th>plan</th><th>limits</th><th>remaining</th><th>resets</th><th>state</th></tr></thead><tbody></tbody></table>
 ${LIMITS_SECTION}
+${AUDIT_PANEL}
 <h2>Requests <span class="count" id="request-count"></span></h2>
 <form id="filter" class="filters" autocomplete="off">
   <select id="f-method" aria-label="method"><option value="">any method</option><option>GET</option><option>HEAD</option><option>POST</option><option>OPTIONS</option><option>PUT</option><option>PATCH</option><option>DELETE</option></select>
@@ -53,7 +55,7 @@ ${LIMITS_SECTION}
 <table id="requests" class="stack"><thead><tr><th>#</th><th>clock</th><th>request</th><th>status</th><th>key</th><th>why</th></tr></thead><tbody></tbody></table>
 <p class="muted">Select a request to see its headers and bodies.</p>
 </main>
-<script>${ADMIN_SCRIPT}${HAR_SCRIPT}</script></body></html>`;
+<script>${ADMIN_SCRIPT}${HAR_SCRIPT}${AUDIT_SCRIPT}</script></body></html>`;
 }
 
 const STYLE = `

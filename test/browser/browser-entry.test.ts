@@ -30,6 +30,11 @@ describe('petstore-mock/browser createFetchHandler', () => {
     expect(statuses).toEqual([200, 200, 200, 429]);
     petstore.clock.advance('60s');
     expect((await petstore(new Request(`${api}/pets?limit=1`, free))).status).toBe(200);
+    // The client waited out the 429 on the session clock: the audit finds nothing.
+    expect(petstore.audit()).toEqual({ ok: true, findings: [] });
+    expect((await petstore(new Request(`${api}/pets/1`, free))).status).toBe(200);
+    expect(() => petstore.expectWellBehaved()).not.toThrow();
+    expect(() => petstore.expectWellBehaved({ warnings: true })).toThrow(/deprecated-call \(warning, key demo…ree\)/);
     expect(petstore.scenarios()).toEqual(['default', ...SHIPPED.filter((n) => n !== 'default'), 'tight-quota']);
     petstore.useScenario('default');
     expect(petstore.clock.state().frozen).toBe(false);

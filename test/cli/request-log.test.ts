@@ -82,6 +82,8 @@ describe('the request log', () => {
         code: 'pet_not_found',
         reason: expect.stringContaining('No animal has id 0'),
         key: 'log-…001',
+        // The client audit's digest of body and redacted key, on rejections: the log shows the journal's fields.
+        digest: expect.stringMatching(/^[0-9a-f]{8}-0$/),
       },
       {
         level: 'info',

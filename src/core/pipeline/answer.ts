@@ -1,5 +1,6 @@
 // The one place an API answer is built: its headers in their order, and its journal entry. Every
 // home of state hands the decision it took here, so the two cannot drift apart.
+import { addDigest } from '../audit/entry-fields.js';
 import { httpDate } from '../state/clock.js';
 import { addCorsHeaders } from './cors.js';
 import { COMMON_HEADERS } from '../errors.js';
@@ -70,6 +71,7 @@ export function journalEntryOf(p: AnswerParts, headers: Record<string, string>, 
   if (outcome.fault) entry.fault = outcome.fault;
   if (outcome.delayMs) entry.delayMs = outcome.delayMs;
   if (outcome.status === 429 || outcome.status === 503) noteRefusal(entry, headers, p.ban);
+  addDigest(entry, req);
   if (p.details) entry.details = captureDetails(req, headers, outcome.body);
   return entry;
 }

@@ -75,6 +75,8 @@ export interface AdminState {
   stateReport?(): StateReport;
   /** Sessions dropped to make room, as `GET /__admin/evictions` lists them. */
   evictions(): Promise<Eviction[]>;
+  /** When the session removes `GET /v1/pets/{petId}`, for the client audit's messages (the specification's date when absent). */
+  removalAt?(session: string | undefined): Promise<number>;
   /** The session clock's instant that dates an admin answer (the default session for `undefined` or an unusable id). */
   dateNow(session: string | undefined): number;
 }
@@ -176,6 +178,7 @@ export function memoryAdmin(sessions: SessionRegistry, scenarios: ScenarioLookup
     },
     sessions: async () => summarizeSessions(sessions),
     evictions: async () => sessions.evictions(),
+    removalAt: async (session) => view(session).settings.deprecation.removalAt,
     dateNow: (session) => {
       try {
         return view(session).clock.now();

@@ -32,6 +32,11 @@ export interface JournalEntry {
   retryAfter?: number;
   /** On a 429 refusal of a valid key: whether it counted toward a ban, and why not. */
   ban?: BanCount;
+  /**
+   * On answers 400, 401, 404 and 410: a short digest of the request's body and presented key
+   * (redacted before hashing), so the client audit can tell a repeated request from a changed one.
+   */
+  digest?: string;
   /** Headers and bodies, when the session records them and the listing asks for them. */
   details?: JournalDetails;
 }
@@ -93,7 +98,8 @@ export function boundEntry(entry: JournalEntry): number {
 }
 
 function entryBytes(entry: JournalEntry): number {
-  const bytes = ENTRY_OVERHEAD + stringBytes(entry.path.length) + stringBytes(entry.query.length) + stringBytes(entry.reason.length);
+  let bytes = ENTRY_OVERHEAD + stringBytes(entry.path.length) + stringBytes(entry.query.length) + stringBytes(entry.reason.length);
+  if (entry.digest !== undefined) bytes += stringBytes(entry.digest.length);
   return entry.details === undefined ? bytes : bytes + detailsBytes(entry.details);
 }
 

@@ -1,0 +1,106 @@
+// The audit rules about what was asked: deprecated-call, call-after-removal and
+// repeated-rejected-request. One pass over the entries, oldest first.
+import type { JournalEntry } from '../state/journal.js';
+import { REJECTED_STATUSES } from './entry-fields.js';
+import { finding, keyText, plural, seqList, type AuditFinding } from './findings.js';
+
+/** The deprecated operation's path: `GET /v1/pets/{petId}` (and its HEAD). */
+const GET_PET = /^\/v1\/pets\/[^/]+$/;
+const REPLACEMENT = 'GET /v1/pets?status=';
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+/** Methods whose requests carry no body the answer depends on. */
+const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
+/** What a client must change instead of repeating, by status. */
+const CHANGE: Record<number, string> = { 400: 'its query or body', 401: 'its key', 404: 'its path or id', 410: 'the operation' };
+
+/** "5 December 2030". */
+export function dayText(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+}
+
+function isGetPet(entry: JournalEntry): boolean {
+  return (entry.method === 'GET' || entry.method === 'HEAD') && GET_PET.test(entry.path) && entry.code !== 'route_not_found';
+}
+
+/**
+ * What the answer depended on besides method, target and key, when it can be told: the digest
+ * the engine records on rejections; else the recorded details' key and untruncated body; else,
+ * for a body-less method with a valid key, nothing. Undefined when it cannot be told.
+ */
+function requestIdentity(entry: JournalEntry): string | undefined {
+  if (entry.digest !== undefined) return `d${entry.digest}`;
+  const request = entry.details?.request;
+  if (request && request.truncated !== true) return `b${request.headers.authorization ?? ''}\u0000${request.body ?? ''}`;
+  if (BODYLESS.has(entry.method) && entry.key !== undefined) return '-';
+  return undefined;
+}
+
+interface Repeat {
+  first: JournalEntry;
+  later: number[];
+}
+
+/** deprecated-call, call-after-removal and repeated-rejected-request, oldest first. */
+export function requestFindings(entries: readonly JournalEntry[], removalAt: number): AuditFinding[] {
+  const deprecated = new Map<string | undefined, number[]>();
+  const removed = new Map<string | undefined, Repeat>();
+  const rejected = new Map<string, Repeat>();
+  for (const entry of entries) {
+    if (isGetPet(entry)) {
+      const after = removed.get(entry.key);
+      if (after) after.later.push(entry.seq);
+      else if (entry.code === 'endpoint_removed') removed.set(entry.key, { first: entry, later: [] });
+      else {
+        const seqs = deprecated.get(entry.key);
+        if (seqs) seqs.push(entry.seq);
+        else deprecated.set(entry.key, [entry.seq]);
+      }
+    }
+    // A 410 of the removed operation is call-after-removal's; an answer a scenario forced may change.
+    if (!REJECTED_STATUSES.has(entry.status) || entry.code === 'endpoint_removed' || entry.truncated || entry.reason.startsWith('scenario ')) continue;
+    const identity = requestIdentity(entry);
+    if (identity === undefined) continue;
+    const id = `${entry.key ?? ''}\n${entry.method} ${entry.path}?${entry.query}\n${entry.status} ${entry.code ?? ''}\n${identity}`;
+    const seen = rejected.get(id);
+    if (seen) seen.later.push(entry.seq);
+    else rejected.set(id, { first: entry, later: [] });
+  }
+
+  const out: AuditFinding[] = [];
+  const removal = dayText(removalAt);
+  for (const [key, seqs] of deprecated) {
+    out.push(
+      finding(
+        'deprecated-call',
+        key,
+        seqs,
+        `${plural(seqs.length, 'request')} with ${keyText(key)} (${seqList(seqs)}) used GET /v1/pets/{petId}, which the specification deprecates and removes on ${removal}. Move to ${REPLACEMENT} (the replacement it names) before then.`,
+      ),
+    );
+  }
+  for (const [key, { first, later }] of removed) {
+    if (later.length === 0) continue;
+    out.push(
+      finding(
+        'call-after-removal',
+        key,
+        [first.seq, ...later],
+        `after the 410 at #${first.seq} said GET /v1/pets/{petId} was removed, the client (${keyText(key)}) called it ${plural(later.length, 'more time')} (${seqList(later)}). A 410 is final: the operation was removed on ${removal}; call ${REPLACEMENT} instead.`,
+      ),
+    );
+  }
+  for (const { first, later } of rejected.values()) {
+    if (later.length === 0) continue;
+    const target = `${first.method} ${first.path}${first.query ? `?${first.query}` : ''}`;
+    out.push(
+      finding(
+        'repeated-rejected-request',
+        first.key,
+        [first.seq, ...later],
+        `${target} was sent again unchanged (same key and body) ${plural(later.length, 'time')} (${seqList(later)}) after the ${first.status}${first.code ? ` ${first.code}` : ''} at #${first.seq}, and answered the same. That answer depends only on the request, so repeating it cannot succeed: change ${CHANGE[first.status] ?? 'the request'} instead of retrying.`,
+      ),
+    );
+  }
+  return out;
+}

@@ -1,0 +1,41 @@
+import type { Request, Router } from 'express';
+import { MockError } from '../core/errors.js';
+import { auditJournal } from '../core/audit/audit.js';
+import type { AdminState } from '../core/state/backend.js';
+
+const PARAMS = new Set(['session', 'key', 'token']);
+
+function single(req: Request, name: string): string | undefined {
+  const value = req.query[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new MockError('admin_invalid_request', `the audit parameter ${name} must be given once, as a plain value.`);
+  return value;
+}
+
+/**
+ * `GET /__admin/audit`: the client audit of a session's journal (docs/audit.md). The session comes
+ * from `X-Mock-Session` or `?session=` (a page link can name it); `?key=` narrows to one key.
+ * Looking creates no session: the journal is read as the other inspection routes read it.
+ */
+export function addAuditRoute(router: Router, state: AdminState, session: (req: Request) => string | undefined): void {
+  router.get('/audit', async (req, res) => {
+    for (const name of Object.keys(req.query)) {
+      if (!PARAMS.has(name))
+        throw new MockError('admin_invalid_request', `the audit has no parameter ${JSON.stringify(name.slice(0, 40))}; it takes session and key.`);
+    }
+    const header = session(req);
+    const named = single(req, 'session');
+    if (header !== undefined && named !== undefined && header !== named)
+      throw new MockError(
+        'admin_invalid_request',
+        `X-Mock-Session says ${JSON.stringify(header)} and ?session= says ${JSON.stringify(named)}; give one of them.`,
+      );
+    const entries = await state.requests(header ?? named, true);
+    res.json(auditJournal(entries, { key: single(req, 'key'), removalAt: await removalAt(state, header ?? named) }));
+  });
+}
+
+/** The session's removal date of GET /v1/pets/{petId}, where the state can tell it. */
+async function removalAt(state: AdminState, session: string | undefined): Promise<number | undefined> {
+  return state.removalAt ? state.removalAt(session) : undefined;
+}
