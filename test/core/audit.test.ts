@@ -157,16 +157,24 @@ function entry(seq: number, ms: number, fields: Partial<JournalEntry>): JournalE
 describe('auditJournal on recorded entries', () => {
   const limited = { status: 429, code: 'rate_limited', retryAfter: 2 };
 
-  it('excepts a refusal the ban accounting judged in flight, and only that', () => {
+  it('judges by the times, not by the ban accounting: a retry the ban rule forgave by count is still early', () => {
     const entries = [
       entry(1, T59, limited),
-      entry(2, T59 + 5, { ...limited, ban: { counted: false, count: 0, after: 4, why: 'sent within 2 s of the first refusal of this wait, in flight' } }),
-      entry(3, T59 + 9, { ...limited, ban: { counted: true, count: 1, after: 4 } }),
+      entry(2, T59 + 5, {
+        ...limited,
+        ban: {
+          counted: false,
+          count: 0,
+          after: 3,
+          why: 'one of the first 8 refusals of this wait, taken as sent before its first 429 could be read (in flight)',
+        },
+      }),
+      entry(3, T59 + 9, { ...limited, ban: { counted: true, count: 1, after: 3 } }),
     ];
-    expect(auditJournal(entries).findings.find((f) => f.rule === 'early-retry')?.requests).toEqual([1, 3]);
+    expect(auditJournal(entries).findings.find((f) => f.rule === 'early-retry')?.requests).toEqual([1, 2, 3]);
   });
 
-  it('without the ban accounting, excepts a request that arrived while the 429 was still being answered (latency)', () => {
+  it('excepts a request that arrived while the 429 was still being answered (latency)', () => {
     const slow = entry(1, T59, { ...limited, delayMs: 500 });
     const entries = [slow, entry(2, T59 + 200, limited), entry(3, T59 + 900, limited)];
     expect(auditJournal(entries).findings.find((f) => f.rule === 'early-retry')?.requests).toEqual([1, 3]);
