@@ -108,7 +108,8 @@ async function openShared(options: SharedMockOptions, scenarios: ScenarioCatalog
     startScenario: options.scenario,
     seed: options.seed,
     pets: options.pets,
-    fixtures: options.fixtures !== undefined,
+    fixtures: typeof options.fixtures === 'string' ? options.fixtures : options.fixtures !== undefined,
+    adminToken: 'adminToken' in options ? options.adminToken : undefined,
     commandTimeoutMs: options.stateTimeoutMs,
     maxSessions: options.maxSessions,
     onRequest: options.onRequest,
@@ -124,6 +125,14 @@ export async function startShared(options: SharedMockOptions): Promise<SharedRun
   try {
     running = await listen(shared.engine, serverOptions(options, shared.admin));
   } catch (error) {
+    await shared.close();
+    throw error;
+  }
+  // Registered only once the port is open: a start that fails leaves nothing in Redis.
+  try {
+    await shared.join();
+  } catch (error) {
+    await running.close();
     await shared.close();
     throw error;
   }
@@ -167,7 +176,15 @@ export function sharedFetchHandler(options: SharedFetchOptions): SharedFetchHand
   let opening: Promise<SharedState> | undefined;
   const state = (): Promise<SharedState> => {
     if (!opening) {
-      const attempt = openShared(options, scenarios);
+      const attempt = openShared(options, scenarios).then(async (shared) => {
+        try {
+          await shared.join();
+        } catch (error) {
+          await shared.close();
+          throw error;
+        }
+        return shared;
+      });
       opening = attempt;
       attempt.catch(() => {
         if (opening === attempt) opening = undefined;
