@@ -72,6 +72,8 @@ export class StateConnection {
         retryDelayOnClusterDown: 100,
         retryDelayOnTryAgain: 100,
         slotsRefreshTimeout: CONNECT_TIMEOUT_MS,
+        // A failover elsewhere in the cluster is learnt within a second even when no command hits MOVED.
+        slotsRefreshInterval: 1000,
         clusterRetryStrategy: (times: number) => Math.min(times * 100, 1000),
         redisOptions: nodeOptions(target, commandTimeoutMs),
       }) as Client;
