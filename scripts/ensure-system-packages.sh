@@ -5,7 +5,7 @@
 # and so do the shared-state tests without redis-server (they start their own servers), except in
 # CI, which must run them.
 set -euo pipefail
-PACKAGES=(chromium python3-pytest python3-requests redis-server)
+PACKAGES=(chromium python3-pytest python3-requests redis-server redis-sentinel)
 
 missing=()
 for package in "${PACKAGES[@]}"; do
@@ -27,9 +27,10 @@ log=$(mktemp)
 # Other installs may hold the dpkg lock for a while: wait for it rather than fail.
 if ! { DEBIAN_FRONTEND=noninteractive timeout 900 apt-get update -qq && DEBIAN_FRONTEND=noninteractive timeout 900 apt-get -o DPkg::Lock::Timeout=300 install -y -qq "${missing[@]}"; } >"$log" 2>&1; then
   tail -n 20 "$log" >&2
-  echo "petstore-mock tests: could not install ${missing[*]} with apt-get; the browser tests need /usr/bin/chromium, the pytest recipe python3-pytest and python3-requests, the shared-state tests redis-server." >&2
+  echo "petstore-mock tests: could not install ${missing[*]} with apt-get; the browser tests need /usr/bin/chromium, the pytest recipe python3-pytest and python3-requests, the shared-state tests redis-server and redis-sentinel." >&2
   exit 1
 fi
 rm -f "$log"
 # The shared-state tests start their own redis-server; a system service the package started is not wanted.
 if [[ " ${missing[*]} " == *" redis-server "* ]]; then service redis-server stop >/dev/null 2>&1 || true; fi
+if [[ " ${missing[*]} " == *" redis-sentinel "* ]]; then service redis-sentinel stop >/dev/null 2>&1 || true; fi
