@@ -172,8 +172,13 @@ function createClient(ioredis: { Redis: typeof RedisClient }, target: StateTarge
 }
 
 async function connect(client: Client, url: string): Promise<void> {
-  // ioredis reports connection trouble as events too; requests see it as rejected commands.
-  client.on('error', () => undefined);
+  // ioredis reports connection trouble as events too; requests see it as rejected commands. The
+  // event tells why a connection closed at once (a refused password), so a failed start says it.
+  let refused: unknown;
+  const listener = (error: Error): void => {
+    if (error.name === 'ReplyError') refused = error;
+  };
+  client.on('error', listener);
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
@@ -185,9 +190,11 @@ async function connect(client: Client, url: string): Promise<void> {
   } catch (error) {
     client.disconnect();
     throw new UserError(
-      `cannot reach the shared state at ${displayUrl(url)} (${stateFailure(error, CONNECT_TIMEOUT_MS).reason}); start Redis there or fix --state.`,
+      `cannot reach the shared state at ${displayUrl(url)} (${stateFailure(refused ?? error, CONNECT_TIMEOUT_MS).reason}); start Redis there or fix --state.`,
     );
   } finally {
     clearTimeout(timer);
+    client.off('error', listener);
+    client.on('error', () => undefined);
   }
 }

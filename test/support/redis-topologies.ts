@@ -115,6 +115,14 @@ function server(port: number, dir: string, extra: string[]): RedisProcess {
   return new RedisProcess(port, SERVER, args, /Ready to accept connections/);
 }
 
+/** One redis-server on a free port with its own directory, started; `extra` are more arguments. */
+export async function startNode(extra: string[] = [], port?: number): Promise<RedisProcess & { dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-redis-'));
+  const node = Object.assign(server(port ?? (await freeClusterPort(new Set())), dir, extra), { dir });
+  await node.launch();
+  return node;
+}
+
 /** Six nodes joined as a cluster: three primaries, each with a replica. */
 export class TestCluster {
   private constructor(
