@@ -17,6 +17,7 @@ import { checkOptions } from './mock-options.js';
 import { MockError, UserError, renderError } from './core/errors.js';
 import { setRateHeaders } from './core/state/limiter.js';
 import type { SharedState } from './state-redis/index.js';
+import { Metrics, counted } from './metrics.js';
 
 /** A session's controls on a shared state: as `SessionHandle`, but every call waits for Redis. */
 export interface SharedSessionHandle {
@@ -99,7 +100,7 @@ function hostOf(options: SharedMockOptions): { scenarios: ScenarioCatalogue; key
   return { scenarios, keys };
 }
 
-async function openShared(options: SharedMockOptions, scenarios: ScenarioCatalogue): Promise<SharedState> {
+async function openShared(options: SharedMockOptions, scenarios: ScenarioCatalogue, metrics: Metrics): Promise<SharedState> {
   const { openSharedState } = await import('./state-redis/index.js');
   return openSharedState({
     url: options.state,
@@ -112,18 +113,20 @@ async function openShared(options: SharedMockOptions, scenarios: ScenarioCatalog
     adminToken: 'adminToken' in options ? options.adminToken : undefined,
     commandTimeoutMs: options.stateTimeoutMs,
     maxSessions: options.maxSessions,
-    onRequest: options.onRequest,
+    onRequest: counted(metrics, options.onRequest),
+    observer: metrics,
   });
 }
 
 /** `startMock` with a shared state: connects, joins the deployment, then listens. */
 export async function startShared(options: SharedMockOptions): Promise<SharedRunningMock> {
   const { scenarios, keys } = hostOf(options);
-  const shared = await openShared(options, scenarios);
+  const metrics = new Metrics();
+  const shared = await openShared(options, scenarios, metrics);
   const state = (): Promise<SharedState> => Promise.resolve(shared);
   let running;
   try {
-    running = await listen(shared.engine, serverOptions(options, shared.admin));
+    running = await listen(shared.engine, serverOptions(options, shared.admin, metrics));
   } catch (error) {
     await shared.close();
     throw error;
@@ -173,10 +176,11 @@ export interface SharedFetchHandler extends SharedSessionHandle {
 export function sharedFetchHandler(options: SharedFetchOptions): SharedFetchHandler {
   const { scenarios, keys } = hostOf(options);
   const address = options.clientAddress ?? '127.0.0.1';
+  const metrics = new Metrics();
   let opening: Promise<SharedState> | undefined;
   const state = (): Promise<SharedState> => {
     if (!opening) {
-      const attempt = openShared(options, scenarios).then(async (shared) => {
+      const attempt = openShared(options, scenarios, metrics).then(async (shared) => {
         try {
           await shared.join();
         } catch (error) {

@@ -6,10 +6,10 @@ import { COMMON_HEADERS, MockError, UserError, named, renderError } from '../cor
 import { createAdminGuard } from './admin-guard.js';
 import { bodyError, parseClockChange } from './admin-input.js';
 import { addJournalRoutes } from './admin-journal.js';
+import { addMetricsRoute } from './admin-metrics.js';
+import { INSTANCE, uptimeSeconds } from '../instance.js';
 import { adminPage } from './admin-page.js';
 import type { HttpOptions } from './options.js';
-
-const startedAt = Date.now();
 
 function sessionHeader(req: Request): string | undefined {
   const value = req.headers['x-mock-session'];
@@ -59,7 +59,8 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
   router.get('/health', async (req, res) => {
     // Memory is here so long runs (npm run soak) can watch for leaks from outside the process.
     const { rss, heapUsed } = process.memoryUsage();
-    const uptimeSeconds = Math.round((Date.now() - startedAt) / 1000);
+    // Which replica answered, and for how long its process has run (not since this module loaded).
+    const instance = { instance: INSTANCE, uptimeSeconds: uptimeSeconds() };
     const log = options.logStats ? { log: { droppedLines: options.logStats.droppedLines, readerBehind: options.logStats.readerBehind === true } } : {};
     let health: Awaited<ReturnType<AdminState['health']>>;
     try {
@@ -67,12 +68,12 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
     } catch (error) {
       // A replica whose shared state cannot be reached says so, so a load balancer takes it out.
       if (!(error instanceof MockError) || error.code !== 'state_unavailable') throw error;
-      res.status(503).json({ status: 'unavailable', uptimeSeconds, state: state.stateReport?.() ?? null, error: error.message, ...log });
+      res.status(503).json({ status: 'unavailable', ...instance, state: state.stateReport?.() ?? null, error: error.message, ...log });
       return;
     }
     res.json({
       status: 'ok',
-      uptimeSeconds,
+      ...instance,
       sessions: health.sessions,
       scenario: health.scenario,
       memory: { rssBytes: rss, heapUsedBytes: heapUsed },
@@ -107,6 +108,7 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
     res.json(await state.changeClock(session(req), parseClockChange(req.body)));
   });
   addJournalRoutes(router, state, session);
+  addMetricsRoute(router, state, options);
   router.get('/evictions', async (_req, res) => {
     res.json(await state.evictions());
   });
@@ -119,7 +121,7 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
     next(
       new MockError(
         'route_not_found',
-        'no admin route there; the admin API has health, reset, scenarios, scenario, clock, sessions, requests, journal, keys and evictions under /__admin.',
+        'no admin route there; the admin API has health, metrics, reset, scenarios, scenario, clock, sessions, requests, journal, keys and evictions under /__admin.',
       ),
     );
   });

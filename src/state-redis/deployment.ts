@@ -2,8 +2,8 @@
 // (after the server listens, so a start that fails registers nothing), the heartbeat that keeps
 // the deployment alive, and what happens when the world it joined is gone from Redis.
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import { MockError, UserError } from '../core/errors.js';
+import { INSTANCE } from '../instance.js';
 import type { StateConnection } from './connection.js';
 import { RETRY_AFTER_SECONDS } from './state-errors.js';
 import { displayUrl } from './state-url.js';
@@ -26,8 +26,6 @@ export const DEFAULT_HEARTBEAT_EXPIRY_MS = 30_000;
 export class DeploymentMismatch extends UserError {}
 
 let replicas = 0;
-/** This process on this host, as health answers and the replicas record name it. */
-export const INSTANCE = `${hostname()}:${process.pid}`;
 
 /** The membership of one replica. */
 export class Deployment {

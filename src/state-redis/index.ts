@@ -9,7 +9,7 @@ import { MockOptionError } from '../mock-options.js';
 import { RedisAdmin } from './redis-admin.js';
 import { RedisEngine } from './redis-engine.js';
 import { SettingsRegistry } from './settings-registry.js';
-import { Deployment, INSTANCE } from './deployment.js';
+import { Deployment } from './deployment.js';
 import { identityOf } from './identity.js';
 
 export { DeploymentMismatch } from './deployment.js';
@@ -100,5 +100,3 @@ export async function openSharedState(options: SharedStateOptions): Promise<Shar
     },
   };
 }
-
-export { INSTANCE };
