@@ -13,6 +13,8 @@ export interface IdentityField {
   field: string;
   /** The flag or option a person changes to make replicas agree. */
   flag: string;
+  /** How a refusal says it differs, when not "another FLAG". */
+  differs?: string;
   value: string;
   /** Shown in a refusal; a secret shows only whether it is set. */
   shown: string;
@@ -26,6 +28,22 @@ export const DEFAULT_HEARTBEAT_EXPIRY_MS = 30_000;
 export class DeploymentMismatch extends UserError {}
 
 let replicas = 0;
+
+/**
+ * Removes a deployment's keys in steps; unless forced, only while no replica keeps it alive
+ * (`live` then says how many do, and nothing was removed).
+ */
+export async function clearDeployment(conn: StateConnection, prefix: string, mode: 'stale' | 'force'): Promise<{ live: number; deleted: number }> {
+  let cursor = '0';
+  let deleted = 0;
+  for (;;) {
+    const reply = await conn.run('petClear', `${prefix}:deploy`, [prefix, cursor, mode]);
+    if (reply[0] === 'live') return { live: Number(reply[1]), deleted };
+    if (reply[0] === 'done') return { live: 0, deleted: deleted + Number(reply[1]) };
+    cursor = String(reply[1]);
+    deleted += Number(reply[2]);
+  }
+}
 
 /** The membership of one replica. */
 export class Deployment {
@@ -77,16 +95,8 @@ export class Deployment {
   }
 
   /** Removes the deployment's keys; with `stale`, only while no replica keeps it alive. */
-  async clear(mode: 'stale' | 'force'): Promise<{ live: number; deleted: number }> {
-    let cursor = '0';
-    let deleted = 0;
-    for (;;) {
-      const reply = await this.conn.run('petClear', `${this.prefix}:deploy`, [this.prefix, cursor, mode]);
-      if (reply[0] === 'live') return { live: Number(reply[1]), deleted };
-      if (reply[0] === 'done') return { live: 0, deleted: deleted + Number(reply[1]) };
-      cursor = String(reply[1]);
-      deleted += Number(reply[2]);
-    }
+  clear(mode: 'stale' | 'force'): Promise<{ live: number; deleted: number }> {
+    return clearDeployment(this.conn, this.prefix, mode);
   }
 
   /** Stops the heartbeat and leaves; the last replica to leave lets the next start choose new settings. */
@@ -148,7 +158,7 @@ export class Deployment {
         ? keysDiffer(held, mine?.shown ?? '')
         : `the deployment has ${held === '' ? 'none' : held}, this replica ${mine?.shown ?? '?'}`;
     return new DeploymentMismatch(
-      `the deployment under the prefix ${this.prefix} in ${displayUrl(this.conn.url)} was started with another ${flag} than this replica (${values}); ` +
+      `the deployment under the prefix ${this.prefix} in ${displayUrl(this.conn.url)} was started with ${mine?.differs ?? `another ${flag}`} than this replica (${values}); ` +
         `start every replica with the same ${flag}, give this one its own --state-prefix, or stop the deployment's replicas first ` +
         `(a new one may then start with other settings) or run petstore-mock state clear.`,
     );

@@ -58,7 +58,10 @@ export function identityOf(
   const token = options.adminToken;
   const field = (name: string, flag: string, value: string, shown = value): IdentityField => ({ field: name, flag, value, shown });
   return [
-    field('format', 'petstore-mock version', FORMAT, `shared-state format ${FORMAT}`),
+    {
+      ...field('format', 'petstore-mock version', FORMAT, `shared-state format ${FORMAT}`),
+      differs: 'another petstore-mock version (its shared-state format)',
+    },
     field('seed', '--seed', String(options.seed ?? DEFAULT_SEED)),
     field('pets', '--pets', String(options.pets ?? DEFAULT_PET_COUNT)),
     fixtures === undefined
@@ -72,7 +75,10 @@ export function identityOf(
     scenario === undefined
       ? field('scenario', '--scenario', 'none')
       : field('scenario', '--scenario', `${scenario.name}-${sha(scenario.text)}`, `${scenario.name} (${scenario.file}, text ${sha(scenario.text)})`),
-    field('animals', "the scenario's fixtures (data.fixtures)", animals(start), `${count(start)}, content ${animals(start)}`),
+    {
+      ...field('animals', 'fixtures file of --scenario (data.fixtures)', animals(start), `${count(start)}, content ${animals(start)}`),
+      differs: 'other animals in the fixtures file of --scenario (data.fixtures)',
+    },
     field('keys', '--key', sha(JSON.stringify(start.keys)), keys.join(' ')),
     field('rules', '--scenario (its limits, ban, clock or journal settings)', rules(start), `settings ${rules(start)}`),
     field('maxSessions', 'maxSessions option', String(options.maxSessions)),
