@@ -64,6 +64,25 @@ describe.skipIf(!run)('a deployment in Redis', () => {
     await expect(refused).rejects.toThrow('this replica 3 animals, content');
   });
 
+  it('a session switched to a scenario whose fixtures read differently on another replica is not served there from other animals', async () => {
+    const p = prefix();
+    const [a, b] = [await replica(p), await replica(p)];
+    mkdirSync(join(dir, 'switch'));
+    const fixtures = join(dir, 'switch', 'pets.json');
+    writeFileSync(fixtures, JSON.stringify([{ id: 1, name: 'Atlas', categoryId: 1 }]));
+    writeFileSync(join(dir, 'switch', 'switch.yaml'), 'description: switched to\ndata:\n  fixtures: pets.json\n');
+    await a.session('sw').useScenario(join(dir, 'switch', 'switch.yaml'));
+    // The replica that has not read the file yet finds other content there, as on another host.
+    writeFileSync(fixtures, JSON.stringify([{ id: 1, name: 'Zed', categoryId: 1 }]));
+    const res = await fetch(`${b.url}/pets`, { headers: { authorization: 'Bearer demo-pro', 'x-mock-session': 'sw' } });
+    expect(res.status).toBe(503);
+    const body = (await res.json()) as { code: string; message: string };
+    expect(body.code).toBe('state_unavailable');
+    expect(body.message).toContain('with other content than the replica that switched the session to it');
+    const own = await fetch(`${a.url}/pets`, { headers: { authorization: 'Bearer demo-pro', 'x-mock-session': 'sw' } });
+    expect(((await own.json()) as { name: string }[]).map((pet) => pet.name)).toEqual(['Atlas']);
+  });
+
   it('refuses an unprotected replica of a protected deployment (and another token), never showing a token', async () => {
     const p = prefix();
     await replica(p, { adminToken: 'first-Secret-token' });
