@@ -1,6 +1,6 @@
 // `petstore-mock state clear --state URL [--state-prefix NAME] [--force]`: removes a deployment
 // from Redis on purpose, so the next replica starts a new world with whatever flags it has.
-import { UserError } from '../core/errors.js';
+import { UserError, named } from '../core/errors.js';
 
 /** What `state clear` was given. */
 export interface StateClearArgs {
@@ -27,11 +27,11 @@ export async function stateClear(args: StateClearArgs): Promise<void> {
           `${DEFAULT_HEARTBEAT_EXPIRY_MS / 1000} s); stop them first, or add --force (they then answer 503 until restarted).`,
       );
     }
-    process.stdout.write(
+    const done =
       deleted === 0
-        ? `petstore-mock: nothing was stored under the prefix ${prefix} in ${displayUrl(args.state)}; the next replica starts a new world.\n`
-        : `petstore-mock: removed the deployment ${prefix} from ${displayUrl(args.state)} (${deleted} keys); the next replica starts a new world.\n`,
-    );
+        ? `nothing was stored under the prefix ${prefix} in ${displayUrl(args.state)}; the next replica starts a new world.`
+        : `removed the deployment ${prefix} from ${displayUrl(args.state)} (${deleted} keys); the next replica starts a new world.`;
+    process.stdout.write(`${named(done)}\n`);
   } finally {
     await conn.close();
   }

@@ -58,6 +58,12 @@ export class StateConnection {
     let client = createClient(ioredis, target, commandTimeoutMs);
     let topology: 'node' | 'cluster' | 'sentinel' = target.kind;
     await connect(client, url);
+    if (target.kind === 'node' && /redis_mode:sentinel/.test(await (client as RedisClient).info('server').catch(() => ''))) {
+      client.disconnect();
+      throw new UserError(
+        `--state ${displayUrl(url)} is a Redis Sentinel, which holds no data; name the sentinels and the primary they watch: redis+sentinel://HOST:PORT,HOST:PORT/MASTER_NAME/DB.`,
+      );
+    }
     if (target.kind === 'node' && /cluster_enabled:1/.test(await (client as RedisClient).info('cluster').catch(() => ''))) {
       // Any node of a cluster was named: the cluster client finds the others and follows MOVED, ASK and failovers.
       client.disconnect();

@@ -33,6 +33,13 @@ describe.skipIf(!run)('behind Redis Sentinel', () => {
     await group?.stop();
   });
 
+  it("refuses a sentinel's address given as a plain Redis URL, showing the form to use", async () => {
+    const port = group.sentinels[0]?.port;
+    await expect(startMock({ state: `redis://127.0.0.1:${port}/0` })).rejects.toThrow(
+      `--state redis://127.0.0.1:${port}/0 is a Redis Sentinel, which holds no data; name the sentinels and the primary they watch: redis+sentinel://`,
+    );
+  });
+
   it('follows a promotion under load, and a replica on the old primary address refuses it back empty', async () => {
     const options = { statePrefix: 'sn', keys: [`${KEY}:pro:100000:1000000`], stateTimeoutMs: 500 };
     for (let i = 0; i < 2; i++) mocks.push(await startMock({ state: group.url, ...options }));
