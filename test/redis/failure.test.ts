@@ -118,6 +118,11 @@ describe.skipIf(!run)('when Redis fails', () => {
       const health = await fetch(`${m.origin}/__admin/health`);
       expect(health.status).toBe(503);
       expect(((await health.json()) as { error: string }).error).toContain('out of memory');
+      // An operator watching the metrics sees the state down and why.
+      const metrics = await (await fetch(`${m.origin}/__admin/metrics`)).text();
+      expect(metrics).toContain('petstore_mock_state_up 0');
+      expect(Number(/petstore_mock_state_errors_total\{kind="oom"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(2);
+      expect(metrics).toContain('petstore_mock_requests_total{status="503"} 1');
     } finally {
       redis.cli('CONFIG', 'SET', 'maxmemory', '0');
     }
