@@ -5,6 +5,7 @@ import type { KeyConfig, Pet } from './core/types.js';
 import type { ReloadReport } from './files/live-reload.js';
 import type { AdminState } from './core/state/backend.js';
 import type { HttpOptions } from './http/options.js';
+import type { Metrics } from './metrics.js';
 
 /** Options of `startMock` (and of the CLI, which maps its flags onto them). */
 export interface MockOptions {
@@ -81,7 +82,7 @@ export interface SharedFetchOptions extends Omit<FetchHandlerOptions, 'now'> {
 }
 
 /** The HTTP server's options from the library's, with the library's defaults (127.0.0.1, a free port). */
-export function serverOptions(options: MockOptions, admin: AdminState): HttpOptions {
+export function serverOptions(options: MockOptions, admin: AdminState, metrics?: Metrics): HttpOptions {
   return {
     port: options.port ?? 0,
     host: options.host ?? '127.0.0.1',
@@ -90,6 +91,7 @@ export function serverOptions(options: MockOptions, admin: AdminState): HttpOpti
     maxConnections: options.maxConnections,
     drainTimeS: options.drainTime,
     admin,
+    metrics,
     logStats: options.logStats,
   };
 }

@@ -15,6 +15,7 @@ import { prepareHost } from './files/host-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
 import { reloadSessions, watchFiles, type ReloadReport } from './files/live-reload.js';
 import { checkOptions } from './mock-options.js';
+import { Metrics, counted } from './metrics.js';
 
 export { clockOf, type MockClock, type SessionHandle } from './controls.js';
 
@@ -48,6 +49,7 @@ interface Core {
   engine: MockEngine;
   keys: KeyConfig[];
   admin: AdminState;
+  metrics: Metrics;
   /** The test controls of one session (the default one for `undefined`). */
   session(id: string | undefined): SessionHandle;
   reload(): ReloadReport | undefined;
@@ -61,7 +63,8 @@ function createCore(options: MockOptions & { clientAddress?: string }): Core {
   const keysGiven = checkOptions(options);
   const scenarios = new ScenarioCatalogue(prepareHost({ ...options, keys: keysGiven }));
   const settings = options.scenario ? scenarios.settings(options.scenario) : scenarios.startSettings();
-  const engine = new MockEngine({ settings, now: options.now, onRequest: options.onRequest, maxSessions: options.maxSessions });
+  const metrics = new Metrics();
+  const engine = new MockEngine({ settings, now: options.now, onRequest: counted(metrics, options.onRequest), maxSessions: options.maxSessions });
   const reload = (): ReloadReport | undefined => reloadSessions(scenarios, engine.sessions);
   const watching = options.watch
     ? watchFiles(
@@ -85,7 +88,7 @@ function createCore(options: MockOptions & { clientAddress?: string }): Core {
   let origin = 'http://localhost';
   const session = (id: string | undefined): SessionHandle => sessionControls(engine, id, source, () => origin);
   const admin = memoryAdmin(engine.sessions, scenarios);
-  return { engine, keys: [...settings.keys], admin, session, reload, stop: () => watching?.close(), listening: (at) => (origin = at) };
+  return { engine, keys: [...settings.keys], admin, metrics, session, reload, stop: () => watching?.close(), listening: (at) => (origin = at) };
 }
 
 /**
@@ -96,10 +99,10 @@ export async function startMock(options: SharedMockOptions): Promise<SharedRunni
 export async function startMock(options?: MockOptions): Promise<RunningMock>;
 export async function startMock(options: MockOptions | SharedMockOptions = {}): Promise<RunningMock | SharedRunningMock> {
   if ('state' in options && typeof options.state === 'string') return startShared(options);
-  const { engine, keys, admin, session, reload, stop, listening } = createCore(options);
+  const { engine, keys, admin, metrics, session, reload, stop, listening } = createCore(options);
   let running: RunningServer;
   try {
-    running = await listen(engine, serverOptions(options, admin));
+    running = await listen(engine, serverOptions(options, admin, metrics));
   } catch (error) {
     stop();
     throw error;

@@ -20,6 +20,7 @@ import { setRateHeaders } from './core/state/limiter.js';
 import type { SharedState } from './state-redis/index.js';
 import { PortEngine } from './core/pipeline/port-engine.js';
 import { assertWellBehaved, auditJournal, type AuditReport, type WellBehavedOptions } from './core/audit/audit.js';
+import { Metrics, counted } from './metrics.js';
 
 /** A session's controls on a shared state: as `SessionHandle`, but every call waits for Redis. */
 export interface SharedSessionHandle {
@@ -121,7 +122,7 @@ function hostOf(options: SharedMockOptions): { scenarios: ScenarioCatalogue; key
 /** A shared state with the pipeline in front of its port. */
 type SharedMock = SharedState & { engine: PortEngine };
 
-async function openShared(options: SharedMockOptions, scenarios: ScenarioCatalogue): Promise<SharedMock> {
+async function openShared(options: SharedMockOptions, scenarios: ScenarioCatalogue, metrics: Metrics): Promise<SharedMock> {
   const { openSharedState } = await import('./state-redis/index.js');
   const state = await openSharedState({
     url: options.state,
@@ -130,22 +131,33 @@ async function openShared(options: SharedMockOptions, scenarios: ScenarioCatalog
     startScenario: options.scenario,
     seed: options.seed,
     pets: options.pets,
-    fixtures: options.fixtures !== undefined,
+    fixtures: typeof options.fixtures === 'string' ? options.fixtures : options.fixtures !== undefined,
+    adminToken: 'adminToken' in options ? options.adminToken : undefined,
     commandTimeoutMs: options.stateTimeoutMs,
     maxSessions: options.maxSessions,
+    observer: metrics,
   });
-  return { ...state, engine: new PortEngine(state.port, options.onRequest) };
+  return { ...state, engine: new PortEngine(state.port, counted(metrics, options.onRequest)) };
 }
 
 /** `startMock` with a shared state: connects, joins the deployment, then listens. */
 export async function startShared(options: SharedMockOptions): Promise<SharedRunningMock> {
   const { scenarios, keys } = hostOf(options);
-  const shared = await openShared(options, scenarios);
+  const metrics = new Metrics();
+  const shared = await openShared(options, scenarios, metrics);
   const state = (): Promise<SharedMock> => Promise.resolve(shared);
   let running;
   try {
-    running = await listen(shared.engine, serverOptions(options, shared.admin));
+    running = await listen(shared.engine, serverOptions(options, shared.admin, metrics));
   } catch (error) {
+    await shared.close();
+    throw error;
+  }
+  // Registered only once the port is open: a start that fails leaves nothing in Redis.
+  try {
+    await shared.join();
+  } catch (error) {
+    await running.close();
     await shared.close();
     throw error;
   }
@@ -186,10 +198,19 @@ export interface SharedFetchHandler extends SharedSessionHandle {
 export function sharedFetchHandler(options: SharedFetchOptions): SharedFetchHandler {
   const { scenarios, keys } = hostOf(options);
   const address = options.clientAddress ?? '127.0.0.1';
+  const metrics = new Metrics();
   let opening: Promise<SharedMock> | undefined;
   const state = (): Promise<SharedMock> => {
     if (!opening) {
-      const attempt = openShared(options, scenarios);
+      const attempt = openShared(options, scenarios, metrics).then(async (shared) => {
+        try {
+          await shared.join();
+        } catch (error) {
+          await shared.close();
+          throw error;
+        }
+        return shared;
+      });
       opening = attempt;
       attempt.catch(() => {
         if (opening === attempt) opening = undefined;

@@ -3,7 +3,7 @@
 import { OPTIONS } from './options.js';
 
 const HELP = 'petstore-mock --help lists the options';
-const COMMANDS = ['scenarios', 'verify'];
+const COMMANDS = ['scenarios', 'verify', 'state'];
 const FLAGS = [...OPTIONS.flatMap((o) => ('alias' in o ? [`--${o.flag}`, `-${o.alias}`] : [`--${o.flag}`])), '--help', '-h', '--version'];
 
 /** Edits (insert, delete, replace, swap two neighbours) to turn `a` into `b`. */

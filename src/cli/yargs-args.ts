@@ -90,6 +90,20 @@ export async function runYargs(args: readonly string[]): Promise<void> {
       process.stdout.write(list.map((s) => `${s.name.padEnd(width)}  ${s.description}`).join('\n') + '\n');
     })
     .command('verify [base-url]', 'Check a deployment of the API against the specification (docs/verify.md)', verifyOptions, runVerifyCommand)
+    .command(
+      'state <action>',
+      'Manage a replicated deployment in Redis: `state clear --state URL [--state-prefix NAME]` removes it',
+      (y) =>
+        y
+          .positional('action', { choices: ['clear'] as const, describe: 'clear: remove the deployment' })
+          .option('state', { type: 'string', requiresArg: true, describe: 'The Redis that holds it: redis://HOST:PORT/DB' })
+          .option('state-prefix', { type: 'string', requiresArg: true, describe: 'Its key prefix (default petstore-mock)' })
+          .option('force', { type: 'boolean', default: false, describe: 'Remove it even while replicas keep it alive' }),
+      async (argv) => {
+        const { stateClear } = await import('./state-command.js');
+        await stateClear({ state: argv.state, statePrefix: argv['state-prefix'], force: argv.force });
+      },
+    )
     .command('$0', 'Start the mock server', serverOptions, async (argv) => {
       await startFromArgs(toRawArgs(argv), args);
     })
@@ -101,6 +115,7 @@ export async function runYargs(args: readonly string[]): Promise<void> {
     .example('$0 --fixtures db.json', 'Serve the animals of a json-server db.json')
     .example('$0 verify "$URL" --key "$KEY"', 'Check a deployment (staging, say) against the specification')
     .example('$0 --state redis://127.0.0.1:6379/0', 'One replica of a deployment sharing its state in Redis')
+    .example('$0 state clear --state redis://127.0.0.1:6379/0', 'Remove that deployment from Redis, so new flags start a new world')
     .strict()
     .version(VERSION)
     .help()

@@ -7,11 +7,11 @@ import { createAdminGuard } from './admin-guard.js';
 import { bodyError, checkDepth, parseClockChange } from './admin-input.js';
 import { addJournalRoutes } from './admin-journal.js';
 import { addAuditRoute } from './admin-audit.js';
+import { addMetricsRoute } from './admin-metrics.js';
+import { INSTANCE, uptimeSeconds } from '../instance.js';
 import { adminPage } from './admin-page.js';
 import { CHART_PATH, addAssetRoutes } from './admin-assets.js';
 import type { HttpOptions } from './options.js';
-
-const startedAt = Date.now();
 
 function sessionHeader(req: Request): string | undefined {
   const value = req.headers['x-mock-session'];
@@ -63,7 +63,8 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
   router.get('/health', async (req, res) => {
     // Memory is here so long runs (npm run soak) can watch for leaks from outside the process.
     const { rss, heapUsed } = process.memoryUsage();
-    const uptimeSeconds = Math.round((Date.now() - startedAt) / 1000);
+    // Which replica answered, and for how long its process has run (not since this module loaded).
+    const instance = { instance: INSTANCE, uptimeSeconds: uptimeSeconds() };
     const log = options.logStats ? { log: { droppedLines: options.logStats.droppedLines, readerBehind: options.logStats.readerBehind === true } } : {};
     let health: Awaited<ReturnType<AdminState['health']>>;
     try {
@@ -71,12 +72,12 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
     } catch (error) {
       // A replica whose shared state cannot be reached says so, so a load balancer takes it out.
       if (!(error instanceof MockError) || error.code !== 'state_unavailable') throw error;
-      res.status(503).json({ status: 'unavailable', uptimeSeconds, state: state.stateReport?.() ?? null, error: error.message, ...log });
+      res.status(503).json({ status: 'unavailable', ...instance, state: state.stateReport?.() ?? null, error: error.message, ...log });
       return;
     }
     res.json({
       status: 'ok',
-      uptimeSeconds,
+      ...instance,
       sessions: health.sessions,
       scenario: health.scenario,
       memory: { rssBytes: rss, heapUsedBytes: heapUsed },
@@ -113,6 +114,7 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
   addJournalRoutes(router, state, session);
   addAssetRoutes(router);
   addAuditRoute(router, state, session);
+  addMetricsRoute(router, state, options);
   router.get('/evictions', async (_req, res) => {
     res.json(await state.evictions());
   });
@@ -125,7 +127,7 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
     next(
       new MockError(
         'route_not_found',
-        'no admin route there; the admin API has health, reset, scenarios, scenario, clock, sessions, requests, journal, audit, keys and evictions under /__admin.',
+        'no admin route there; the admin API has health, metrics, reset, scenarios, scenario, clock, sessions, requests, journal, audit, keys and evictions under /__admin.',
       ),
     );
   });

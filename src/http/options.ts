@@ -1,4 +1,5 @@
 import type { AdminState } from '../core/state/backend.js';
+import type { Metrics } from '../metrics.js';
 
 // The options both HTTP modules read; kept apart so the admin API and the server import no
 // each other.
@@ -21,6 +22,8 @@ export interface HttpOptions {
   log?: (line: string) => void;
   /** What the admin API reads and changes: the sessions of the state engine and the scenarios (none: no admin API). */
   admin?: AdminState;
+  /** The counters `GET /__admin/metrics` shows. */
+  metrics?: Metrics;
   /** Counts of the request log's output, for the health answer. */
   logStats?: { readonly droppedLines: number; readonly readerBehind?: boolean };
 }

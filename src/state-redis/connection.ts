@@ -1,8 +1,14 @@
-// The one place that talks to Redis: the client (loaded only when a shared state is asked for),
-// the scripts it runs with EVALSHA, and what a failure becomes (`state_unavailable`).
-import type { Redis as RedisClient } from 'ioredis';
+// The one place that talks to Redis: the client (loaded only when a shared state is asked for) for
+// a single node, a Redis Cluster or a Sentinel group, the scripts it runs with EVALSHA, and what a
+// failure becomes (`state_unavailable`, see state-errors.ts).
+import type { Cluster, Redis as RedisClient, RedisOptions } from 'ioredis';
 import { MockError, UserError } from '../core/errors.js';
-import { ADMIN_SCRIPT, API_SCRIPT, DEPLOY_SCRIPT, JOURNAL_SCRIPT, SETTINGS_SCRIPT } from './scripts.js';
+import { ADMIN_SCRIPT, API_SCRIPT, JOURNAL_SCRIPT, SETTINGS_SCRIPT } from './scripts.js';
+import { CLEAR_SCRIPT, JOIN_SCRIPT, LEAVE_SCRIPT } from './deployment-scripts.js';
+import { isScriptBug, stateFailure, unavailableError } from './state-errors.js';
+import { displayUrl, parseStateUrl, type StateTarget } from './state-url.js';
+
+export { displayUrl } from './state-url.js';
 
 /** A Redis reply as the scripts give it: strings, integers, nil and nested arrays. */
 export type Reply = (string | number | null | Reply)[];
@@ -12,80 +18,105 @@ export const DEFAULT_COMMAND_TIMEOUT_MS = 1000;
 /** How long a start waits for Redis before giving up. */
 const CONNECT_TIMEOUT_MS = 3000;
 
-type ScriptName = 'petApi' | 'petJournal' | 'petAdmin' | 'petDeploy' | 'petSettings';
-type ScriptClient = RedisClient & Record<ScriptName, (key: string, ...args: (string | number)[]) => Promise<Reply>>;
-
-/** The URL with its password hidden, for messages and the health answer. */
-export function displayUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url;
-  }
+/** What the connection tells the metrics: each command's round trip and each failure's kind. */
+export interface StateObserver {
+  roundTrip(seconds: number): void;
+  failure(kind: string): void;
 }
+
+const SCRIPTS = {
+  petApi: API_SCRIPT,
+  petJournal: JOURNAL_SCRIPT,
+  petAdmin: ADMIN_SCRIPT,
+  petSettings: SETTINGS_SCRIPT,
+  petJoin: JOIN_SCRIPT,
+  petLeave: LEAVE_SCRIPT,
+  petClear: CLEAR_SCRIPT,
+};
+type ScriptName = keyof typeof SCRIPTS;
+type Client = (RedisClient | Cluster) & Record<ScriptName, (key: string, ...args: (string | number)[]) => Promise<Reply>>;
 
 /** A connection to the shared state; every call rejects with `state_unavailable` when Redis cannot answer. */
 export class StateConnection {
+  /** Set when this replica must not serve from the state any more (its deployment is gone). */
+  private stopped: MockError | undefined;
+
   private constructor(
-    private readonly client: ScriptClient,
+    private readonly client: Client,
     readonly url: string,
+    /** `node`, `cluster` or `sentinel`, for the health answer. */
+    readonly topology: 'node' | 'cluster' | 'sentinel',
+    private readonly timeoutMs: number,
+    private readonly observer?: StateObserver,
   ) {}
 
-  /** Connects, or throws an Error naming the URL within a few seconds. */
-  static async open(url: string, commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS): Promise<StateConnection> {
-    if (!/^rediss?:\/\//.test(url)) {
-      throw new UserError(`--state ${JSON.stringify(displayUrl(url))} is not a Redis URL; write --state redis://HOST:PORT/DB (or rediss:// for TLS).`);
-    }
-    const { Redis } = await import('ioredis');
-    const client = new Redis(url, {
-      lazyConnect: true,
-      // Never queue or replay a command while disconnected: the answer is a 503 now, not a late write.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: commandTimeoutMs,
-      connectTimeout: CONNECT_TIMEOUT_MS,
-      retryStrategy: (times: number) => Math.min(times * 100, 1000),
-    }) as ScriptClient;
-    // ioredis reports connection trouble as events too; requests see it as rejected commands.
-    client.on('error', () => undefined);
-    client.defineCommand('petApi', { numberOfKeys: 1, lua: API_SCRIPT });
-    client.defineCommand('petJournal', { numberOfKeys: 1, lua: JOURNAL_SCRIPT });
-    client.defineCommand('petAdmin', { numberOfKeys: 1, lua: ADMIN_SCRIPT });
-    client.defineCommand('petDeploy', { numberOfKeys: 1, lua: DEPLOY_SCRIPT });
-    client.defineCommand('petSettings', { numberOfKeys: 1, lua: SETTINGS_SCRIPT });
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([
-        client.connect(),
-        new Promise((_resolve, reject) => {
-          timer = setTimeout(() => reject(new Error('no answer')), CONNECT_TIMEOUT_MS);
-        }),
-      ]);
-    } catch (error) {
+  /** Connects, or throws a UserError naming the URL (never its password) within a few seconds. */
+  static async open(url: string, commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS, observer?: StateObserver): Promise<StateConnection> {
+    const target = parseStateUrl(url);
+    const ioredis = await import('ioredis');
+    let client = createClient(ioredis, target, commandTimeoutMs);
+    let topology: 'node' | 'cluster' | 'sentinel' = target.kind;
+    await connect(client, url);
+    if (target.kind === 'node' && /redis_mode:sentinel/.test(await (client as RedisClient).info('server').catch(() => ''))) {
       client.disconnect();
-      throw new UserError(`cannot reach the shared state at ${displayUrl(url)} (${reasonOf(error)}); start Redis there or fix --state.`);
-    } finally {
-      clearTimeout(timer);
+      throw new UserError(
+        `--state ${displayUrl(url)} is a Redis Sentinel, which holds no data; name the sentinels and the primary they watch: redis+sentinel://HOST:PORT,HOST:PORT/MASTER_NAME/DB.`,
+      );
     }
-    return new StateConnection(client, url);
+    if (target.kind === 'node' && /cluster_enabled:1/.test(await (client as RedisClient).info('cluster').catch(() => ''))) {
+      // Any node of a cluster was named: the cluster client finds the others and follows MOVED, ASK and failovers.
+      client.disconnect();
+      if (target.db !== 0)
+        throw new UserError(`--state ${displayUrl(url)} names database ${target.db}, and a Redis Cluster has only database 0; end the URL with /0.`);
+      client = new ioredis.Cluster([{ host: target.host, port: target.port }], {
+        lazyConnect: true,
+        enableOfflineQueue: false,
+        scaleReads: 'master',
+        maxRedirections: 16,
+        retryDelayOnFailover: 100,
+        retryDelayOnClusterDown: 100,
+        retryDelayOnTryAgain: 100,
+        slotsRefreshTimeout: CONNECT_TIMEOUT_MS,
+        // A failover elsewhere in the cluster is learnt within a second even when no command hits MOVED.
+        slotsRefreshInterval: 1000,
+        clusterRetryStrategy: (times: number) => Math.min(times * 100, 1000),
+        redisOptions: nodeOptions(target, commandTimeoutMs),
+      }) as Client;
+      topology = 'cluster';
+      await connect(client, url);
+    }
+    for (const [name, lua] of Object.entries(SCRIPTS)) client.defineCommand(name, { numberOfKeys: 1, lua });
+    return new StateConnection(client, url, topology, commandTimeoutMs, observer);
   }
 
   /** Whether the client is connected right now (for the health answer). */
   get connected(): boolean {
-    return this.client.status === 'ready';
+    return this.stopped === undefined && this.client.status === 'ready';
   }
 
   run(script: ScriptName, key: string, args: (string | number)[]): Promise<Reply> {
-    return this.client[script](key, ...args).catch((error: unknown) => {
-      throw this.failure(error);
-    });
+    if (this.stopped) return Promise.reject(this.stopped);
+    const started = performance.now();
+    return this.client[script](key, ...args).then(
+      (reply) => {
+        this.observer?.roundTrip((performance.now() - started) / 1000);
+        return reply;
+      },
+      (error: unknown) => {
+        throw this.failure(error);
+      },
+    );
+  }
+
+  /** From now on every call answers this 503: the replica's deployment is gone (see deployment.ts). */
+  stop(error: MockError): void {
+    this.stopped = error;
+    this.observer?.failure('deployment_gone');
   }
 
   /** A server statistic, for benchmarks. */
   info(section: string): Promise<string> {
-    return this.client.info(section);
+    return (this.client as RedisClient).info(section);
   }
 
   async close(): Promise<void> {
@@ -96,27 +127,79 @@ export class StateConnection {
     }
   }
 
-  /** A failed command: a script bug stays a bug (500), anything else means Redis cannot answer. */
+  /** A failed command: a fault of the scripts stays a bug (500), anything else means Redis cannot serve. */
   private failure(error: unknown): Error {
-    if (error instanceof Error && error.name === 'ReplyError' && !/LOADING|BUSY|MASTERDOWN|READONLY/.test(error.message)) return error;
-    return unavailable(this.url, error);
+    if (isScriptBug(error)) return error as Error;
+    const failure = stateFailure(error, this.timeoutMs);
+    this.observer?.failure(failure.kind);
+    return unavailableError(this.url, failure.reason);
   }
 }
 
 /** The 503 of every answer while the shared state cannot be reached. */
 export function unavailable(url: string, error: unknown): MockError {
-  return new MockError(
-    'state_unavailable',
-    `petstore-mock cannot reach its shared state at ${displayUrl(url)} (${reasonOf(error)}); nothing was answered from local memory. Retry after 1 s.`,
-    { headers: { 'Retry-After': '1' } },
-  );
+  return unavailableError(url, stateFailure(error, DEFAULT_COMMAND_TIMEOUT_MS).reason);
 }
 
-function reasonOf(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  if (/timed? ?out/i.test(message)) return 'no answer within the command timeout';
-  if (/ECONNREFUSED/.test(message)) return 'connection refused';
-  if (/writeable|closed|ECONNRESET|EPIPE/i.test(message)) return 'not connected';
-  const [firstLine = message] = message.split('\n');
-  return firstLine;
+function nodeOptions(target: StateTarget, commandTimeoutMs: number): RedisOptions {
+  return {
+    ...(target.username === undefined ? {} : { username: target.username }),
+    ...(target.password === undefined ? {} : { password: target.password }),
+    ...(target.tls ? { tls: {} } : {}),
+    db: target.db,
+    // Never queue or replay a command while disconnected: the answer is a 503 now, not a late write.
+    maxRetriesPerRequest: 0,
+    commandTimeout: commandTimeoutMs,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    // A managed primary endpoint that moved after a failover answers READONLY from the old
+    // primary: connect again (the name then leads to the new one); the command itself gets a 503.
+    reconnectOnError: (error: Error) => (/^READONLY/.test(error.message) ? 1 : false),
+  };
+}
+
+function createClient(ioredis: { Redis: typeof RedisClient }, target: StateTarget, commandTimeoutMs: number): Client {
+  const common = {
+    ...nodeOptions(target, commandTimeoutMs),
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    retryStrategy: (times: number) => Math.min(times * 100, 1000),
+  };
+  if (target.kind === 'node') return new ioredis.Redis({ ...common, host: target.host, port: target.port }) as Client;
+  return new ioredis.Redis({
+    ...common,
+    sentinels: target.sentinels,
+    name: target.master,
+    enableTLSForSentinelMode: target.tls,
+    sentinelRetryStrategy: (times: number) => Math.min(times * 100, 1000),
+    // Told by the sentinels of a promotion at once, rather than at the next failed command.
+    failoverDetector: true,
+  }) as Client;
+}
+
+async function connect(client: Client, url: string): Promise<void> {
+  // ioredis reports connection trouble as events too; requests see it as rejected commands. The
+  // event tells why a connection closed at once (a refused password), so a failed start says it.
+  let refused: unknown;
+  const listener = (error: Error): void => {
+    if (error.name === 'ReplyError') refused = error;
+  };
+  client.on('error', listener);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      client.connect(),
+      new Promise((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error('timed out')), CONNECT_TIMEOUT_MS);
+      }),
+    ]);
+  } catch (error) {
+    client.disconnect();
+    throw new UserError(
+      `cannot reach the shared state at ${displayUrl(url)} (${stateFailure(refused ?? error, CONNECT_TIMEOUT_MS).reason}); start Redis there or fix --state.`,
+    );
+  } finally {
+    clearTimeout(timer);
+    client.off('error', listener);
+    client.on('error', () => undefined);
+  }
 }

@@ -109,27 +109,6 @@ if scratch then dropData(sid) end
 return cjson.encode(out)
 `;
 
-/**
- * Registers a deployment or checks an instance against it. ARGV: prefix, then field/value pairs
- * (seed, fixtures, keys, scenario, …) and finally the start settings' init JSON. Returns 'ok', or
- * the first field that differs with the value Redis holds.
- */
-export const DEPLOY_SCRIPT = `
-local P = ARGV[1]
-local dk = P .. ':deploy'
-local n = #ARGV - 1
-if redis.call('EXISTS', dk) == 1 then
-  for i = 2, n, 2 do
-    local held = redis.call('HGET', dk, ARGV[i])
-    if held ~= ARGV[i + 1] then return { 'differs', ARGV[i], held or '' } end
-  end
-else
-  for i = 2, n, 2 do redis.call('HSET', dk, ARGV[i], ARGV[i + 1]) end
-end
-redis.call('SET', P .. ':init:start', ARGV[#ARGV])
-return { 'ok' }
-`;
-
 /** Stores (put ID SCENARIO INIT) or reads (get ID) the settings of a scenario a session switched to. */
 export const SETTINGS_SCRIPT = `
 local P = ARGV[1]

@@ -1,10 +1,12 @@
 // The settings sessions run under, shared by id: the start settings of the deployment, and each
 // scenario a session switched to, stored in Redis by its text so instances on other hosts can
 // compile the same settings. Each instance keeps what it compiled.
-import { named } from '../core/errors.js';
+import { MockError, named } from '../core/errors.js';
+import { RETRY_AFTER_SECONDS } from './state-errors.js';
 import { createHash } from 'node:crypto';
 import type { ScenarioCatalogue } from '../files/scenario-catalogue.js';
 import type { KeyConfig } from '../core/types.js';
+import { petJson } from '../core/state/store.js';
 import type { WorldSettings } from '../core/state/world.js';
 import type { StateConnection } from './connection.js';
 
@@ -25,6 +27,11 @@ const REMEMBERED_SESSIONS = 10_000;
 
 export function digest(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+/** The animals a scenario starts with, as a digest: its fixtures file is read on each host. */
+function animalsOf(settings: WorldSettings): string {
+  return digest(settings.base.all.map(petJson).join(','));
 }
 
 function entryOf(id: string, settings: WorldSettings, scenario?: string): SettingsEntry {
@@ -84,8 +91,20 @@ export class SettingsRegistry {
     const raw = reply[1];
     if (typeof raw !== 'string')
       throw new Error(named(`the shared state names settings ${id}, which it does not hold; reset the session (POST /__admin/reset).`));
-    const { text, file } = JSON.parse(raw) as { text: string; file: string };
-    const entry = entryOf(id, this.scenarios.fromText(text, file), raw);
+    const { text, file, animals } = JSON.parse(raw) as { text: string; file: string; animals?: string };
+    const settings = this.scenarios.fromText(text, file);
+    if (animals !== undefined && animalsOf(settings) !== animals) {
+      // Same scenario text, other fixtures content on this host: serving it would give this session two data sets.
+      throw new MockError(
+        'state_unavailable',
+        named(
+          `this replica reads the fixtures of scenario ${settings.scenario} (next to ${file}) with other content than the replica that switched the session to it; ` +
+            `give every replica the same files. Retry after ${RETRY_AFTER_SECONDS} s.`,
+        ),
+        { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } },
+      );
+    }
+    const entry = entryOf(id, settings, raw);
     this.entries.set(id, entry);
     return entry;
   }
@@ -93,8 +112,10 @@ export class SettingsRegistry {
   /** Compiles a scenario (by name, or by path for the library), stores it in Redis and returns its entry. */
   async register(nameOrFile: string, byName: boolean): Promise<SettingsEntry> {
     const { settings, source } = byName ? this.scenarios.loadByName(nameOrFile) : this.scenarios.load(nameOrFile);
-    const id = `${source.name}-${digest(source.text)}`;
-    const entry = this.entries.get(id) ?? entryOf(id, settings, JSON.stringify({ text: source.text, file: source.file }));
+    // The animals are part of the id: the same text with other fixtures content is another scenario.
+    const animals = animalsOf(settings);
+    const id = `${source.name}-${digest(`${source.text}\n${animals}`)}`;
+    const entry = this.entries.get(id) ?? entryOf(id, settings, JSON.stringify({ text: source.text, file: source.file, animals }));
     this.entries.set(id, entry);
     await this.store(entry);
     return entry;

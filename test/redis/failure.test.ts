@@ -1,8 +1,9 @@
-// Failure is loud and safe: a start without Redis exits 1 naming the URL; a Redis killed or paused
-// while running turns every answer into a 503 `state_unavailable` (never a hang, never an answer
-// from local memory), and service resumes when Redis is back.
+// Failure is loud and safe: a start without Redis exits 1 naming the URL; a Redis killed, paused
+// or out of memory while running turns every answer into a 503 `state_unavailable` (never a hang,
+// never a 500, never an answer from local memory), health says so, and service resumes when Redis
+// can serve again. A Redis that comes back empty is not silently registered on again.
 import { spawnSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type SharedRunningMock } from '../../src/index.js';
 import { TestRedis, redisAvailable } from '../support/redis.js';
 import { responseProblem } from '../support/openapi-check.js';
@@ -36,14 +37,21 @@ function expectUnavailable(reply: { status: number; json: any; headers: Headers 
 
 describe.skipIf(!run)('when Redis fails', () => {
   let redis: TestRedis;
-  let mock: SharedRunningMock;
+  const mocks: SharedRunningMock[] = [];
+  let prefixes = 0;
+  async function mock(): Promise<SharedRunningMock> {
+    const started = await startMock({ state: redis.url, statePrefix: `failure${++prefixes}`, stateTimeoutMs: 300 });
+    mocks.push(started);
+    return started;
+  }
 
   beforeAll(async () => {
     redis = await TestRedis.start();
-    mock = await startMock({ state: redis.url, statePrefix: 'failure', stateTimeoutMs: 300 });
+  });
+  afterEach(async () => {
+    for (const m of mocks.splice(0)) await m.close();
   });
   afterAll(async () => {
-    await mock?.close();
     await redis?.stop();
   });
 
@@ -54,31 +62,71 @@ describe.skipIf(!run)('when Redis fails', () => {
     expect(result.stderr).toContain(`cannot reach the shared state at ${url}`);
   });
 
-  it('killed: every API answer is a 503 state_unavailable with Retry-After, health says so, and service resumes after a restart', async () => {
-    expect((await get(mock, '/v1/pets?limit=1')).status).toBe(200);
+  it('killed: every answer is a 503 with Retry-After and health says so; back empty, the replica does not found a new world', async () => {
+    const m = await mock();
+    expect((await get(m, '/v1/pets?limit=1')).status).toBe(200);
     await redis.kill();
-    expectUnavailable(await get(mock, '/v1/pets?limit=1'), redis.url);
-    expectUnavailable(await get(mock, '/v1/pets/1'), redis.url);
-    const health = await fetch(`${mock.origin}/__admin/health`);
+    expectUnavailable(await get(m, '/v1/pets?limit=1'), redis.url);
+    expectUnavailable(await get(m, '/v1/pets/1'), redis.url);
+    const health = await fetch(`${m.origin}/__admin/health`);
     expect(health.status).toBe(503);
-    expect(((await health.json()) as { state: unknown }).state).toEqual({ engine: 'redis', url: redis.url, prefix: '{failure}', reachable: false });
-    const adminCall = await fetch(`${mock.origin}/__admin/requests`);
+    expect(((await health.json()) as { state: unknown }).state).toEqual({ engine: 'redis', url: redis.url, prefix: m.statePrefix, reachable: false });
+    const adminCall = await fetch(`${m.origin}/__admin/requests`);
     expect(adminCall.status).toBe(503);
     await redis.launch();
-    expect(await recovered(mock)).toBe(200);
-    // The restarted Redis was empty: the instance registered the deployment again.
-    expect(redis.cli('HGET', '{failure}:deploy', 'seed')).toBe('42');
+    // The restarted Redis is empty: ids would start over at 51, so the replica stops and says why.
+    let reply = await get(m, '/v1/pets?limit=1');
+    for (let i = 0; i < 100 && !String(reply.json.message).includes('is gone'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      reply = await get(m, '/v1/pets?limit=1');
+    }
+    expectUnavailable(reply, redis.url);
+    expect(reply.json.message).toContain(`the deployment ${m.statePrefix} this replica joined is gone`);
+    expect(reply.json.message).toContain('restart it');
+    expect(redis.cli('EXISTS', `${m.statePrefix}:deploy`)).toBe('0');
+    expect((await fetch(`${m.origin}/__admin/health`)).status).toBe(503);
+    // A replica started now founds the new world.
+    const fresh = await startMock({ state: redis.url, statePrefix: m.statePrefix.slice(1, -1) });
+    mocks.push(fresh);
+    expect((await get(fresh, '/v1/pets?limit=1')).status).toBe(200);
+    expect(redis.cli('HGET', `${m.statePrefix}:deploy`, 'seed')).toBe('42');
   });
 
   it('paused (SIGSTOP): answers are 503 after the command timeout instead of hanging, and resume on SIGCONT', async () => {
-    expect(await recovered(mock)).toBe(200);
+    const m = await mock();
+    expect(await recovered(m)).toBe(200);
     redis.pause();
     try {
-      expectUnavailable(await get(mock, '/v1/pets?limit=1'), redis.url);
-      expect((await get(mock, '/v1/pets?limit=1')).json.message).toContain('no answer within the command timeout');
+      expectUnavailable(await get(m, '/v1/pets?limit=1'), redis.url);
+      expect((await get(m, '/v1/pets?limit=1')).json.message).toContain('no answer within the command timeout');
     } finally {
       redis.resume();
     }
-    expect(await recovered(mock)).toBe(200);
+    expect(await recovered(m)).toBe(200);
+  });
+
+  it('out of memory (maxmemory, noeviction): 503 in the mock own words and health 503, then serves again', async () => {
+    const m = await mock();
+    expect((await get(m, '/v1/pets?limit=1')).status).toBe(200);
+    redis.cli('CONFIG', 'SET', 'maxmemory-policy', 'noeviction');
+    redis.cli('CONFIG', 'SET', 'maxmemory', '1');
+    try {
+      const reply = await get(m, '/v1/pets?limit=1');
+      expectUnavailable(reply, redis.url);
+      expect(reply.json.message).toContain('Redis is out of memory');
+      expect(reply.json.message).not.toMatch(/OOM command|maxRetriesPerRequest|please report/i);
+      const health = await fetch(`${m.origin}/__admin/health`);
+      expect(health.status).toBe(503);
+      expect(((await health.json()) as { error: string }).error).toContain('out of memory');
+      // An operator watching the metrics sees the state down and why.
+      const metrics = await (await fetch(`${m.origin}/__admin/metrics`)).text();
+      expect(metrics).toContain('petstore_mock_state_up 0');
+      expect(Number(/petstore_mock_state_errors_total\{kind="oom"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(2);
+      expect(metrics).toContain('petstore_mock_requests_total{status="503"} 1');
+    } finally {
+      redis.cli('CONFIG', 'SET', 'maxmemory', '0');
+    }
+    expect(await recovered(m)).toBe(200);
+    expect((await fetch(`${m.origin}/__admin/health`)).status).toBe(200);
   });
 });

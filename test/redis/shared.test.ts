@@ -155,7 +155,7 @@ describe.skipIf(!run)('instances sharing one Redis', () => {
   ])('refuses to join a deployment started with another %s, naming it', async (flag, options) => {
     const [first] = await deployment(1);
     const prefix = first.statePrefix.slice(1, -1);
-    await expect(startMock({ state: redis.url, statePrefix: prefix, ...options })).rejects.toThrow(`another ${flag} than this instance`);
+    await expect(startMock({ state: redis.url, statePrefix: prefix, ...options })).rejects.toThrow(`another ${flag} than this replica`);
   });
 
   it('keeps at most 1,000 X-Mock-Session sessions across instances, dropping the least recently used', async () => {

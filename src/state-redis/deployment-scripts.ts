@@ -1,0 +1,87 @@
+// The Lua of a deployment's life: joining (or founding) it, the heartbeat, leaving, and removing
+// an ended one. Keys: `{P}:deploy` (hash: the identity fields, `show:FIELD` for messages, the world
+// id; an `ending` field while it is being removed), `{P}:replicas` (hash: replica id -> the Redis
+// time its heartbeat expires) and every other `{P}:…` key of the world's data.
+
+/** Shared by the scripts: Redis's time and the replicas whose heartbeat has not expired. */
+const LIVE = `
+local P = ARGV[1]
+local dk, rk = P .. ':deploy', P .. ':replicas'
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local function live()
+  local all = redis.call('HGETALL', rk)
+  local n = 0
+  for i = 1, #all, 2 do
+    if tonumber(all[i + 1]) <= now then redis.call('HDEL', rk, all[i]) else n = n + 1 end
+  end
+  return n
+end
+`;
+
+/**
+ * ARGV: prefix, replica id, heartbeat expiry ms, world joined before ('' on a first start), a
+ * fresh world id, the start settings' init, mode (check: no write | join), then triples of field,
+ * value and what a message shows of it. Returns ok WORLD; differs FIELD SHOWN (a live deployment
+ * has another value); stale (an ended world's data must be removed first); lost (the world this
+ * replica joined is gone from Redis); replaced WORLD (another world was founded since).
+ */
+export const JOIN_SCRIPT = `${LIVE}
+local joined, check = ARGV[4], ARGV[7] == 'check'
+local world
+if redis.call('EXISTS', dk) == 1 then
+  if redis.call('HEXISTS', dk, 'ending') == 1 then return { joined == '' and 'stale' or 'lost' } end
+  world = redis.call('HGET', dk, 'world')
+  if joined ~= '' and world ~= joined then return { world and 'replaced' or 'lost', world or '' } end
+  for i = 8, #ARGV, 3 do
+    if redis.call('HGET', dk, ARGV[i]) ~= ARGV[i + 1] then
+      if joined == '' and live() == 0 then
+        if check then return { 'ok', '' } end
+        return { 'stale' }
+      end
+      return { 'differs', ARGV[i], redis.call('HGET', dk, 'show:' .. ARGV[i]) or '' }
+    end
+  end
+else
+  if joined ~= '' then return { 'lost' } end
+  if check then return { 'ok', '' } end
+  world = ARGV[5]
+  for i = 8, #ARGV, 3 do redis.call('HSET', dk, ARGV[i], ARGV[i + 1], 'show:' .. ARGV[i], ARGV[i + 2]) end
+  redis.call('HSET', dk, 'world', world)
+end
+if check then return { 'ok', world } end
+redis.call('SET', P .. ':init:start', ARGV[6])
+live()
+redis.call('HSET', rk, ARGV[2], now + tonumber(ARGV[3]))
+redis.call('PEXPIRE', rk, tonumber(ARGV[3]))
+return { 'ok', world }
+`;
+
+/** ARGV: prefix, replica id. Returns how many replicas still keep the deployment alive. */
+export const LEAVE_SCRIPT = `${LIVE}
+redis.call('HDEL', rk, ARGV[2])
+return { live() }
+`;
+
+/**
+ * Removes a deployment in steps (so Redis is never blocked long). ARGV: prefix, SCAN cursor, mode
+ * (stale: only while no replica is alive | force). Returns live N (refused), more CURSOR DELETED or
+ * done DELETED. The record goes last and is marked `ending` first, so no replica joins a world half gone.
+ */
+export const CLEAR_SCRIPT = `${LIVE}
+if ARGV[3] ~= 'force' then
+  local n = live()
+  if n > 0 then return { 'live', n } end
+end
+redis.call('HSET', dk, 'ending', '1')
+local r = redis.call('SCAN', ARGV[2], 'MATCH', P .. ':*', 'COUNT', 500)
+local deleted = 0
+for _, k in ipairs(r[2]) do
+  if k ~= dk then deleted = deleted + redis.call('DEL', k) end
+end
+if r[1] == '0' then
+  redis.call('DEL', dk)
+  return { 'done', deleted }
+end
+return { 'more', r[1], deleted }
+`;

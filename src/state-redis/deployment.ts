@@ -1,0 +1,174 @@
+// One replica's membership of a deployment: the identity it must share with the others, the join
+// (after the server listens, so a start that fails registers nothing), the heartbeat that keeps
+// the deployment alive, and what happens when the world it joined is gone from Redis.
+import { randomBytes } from 'node:crypto';
+import { MockError, UserError } from '../core/errors.js';
+import { INSTANCE } from '../instance.js';
+import type { StateConnection } from './connection.js';
+import { RETRY_AFTER_SECONDS } from './state-errors.js';
+import { displayUrl } from './state-url.js';
+
+/** One field of a deployment's identity: what is compared, and what a message may show of it. */
+export interface IdentityField {
+  field: string;
+  /** The flag or option a person changes to make replicas agree. */
+  flag: string;
+  /** How a refusal says it differs, when not "another FLAG". */
+  differs?: string;
+  value: string;
+  /** Shown in a refusal; a secret shows only whether it is set. */
+  shown: string;
+  secret?: boolean;
+}
+
+/** How long a deployment outlives its last heartbeat; replicas beat every third of it. */
+export const DEFAULT_HEARTBEAT_EXPIRY_MS = 30_000;
+
+/** A start refused because the deployment in Redis was started with other settings. */
+export class DeploymentMismatch extends UserError {}
+
+let replicas = 0;
+
+/**
+ * Removes a deployment's keys in steps; unless forced, only while no replica keeps it alive
+ * (`live` then says how many do, and nothing was removed).
+ */
+export async function clearDeployment(conn: StateConnection, prefix: string, mode: 'stale' | 'force'): Promise<{ live: number; deleted: number }> {
+  let cursor = '0';
+  let deleted = 0;
+  for (;;) {
+    const reply = await conn.run('petClear', `${prefix}:deploy`, [prefix, cursor, mode]);
+    if (reply[0] === 'live') return { live: Number(reply[1]), deleted };
+    if (reply[0] === 'done') return { live: 0, deleted: deleted + Number(reply[1]) };
+    cursor = String(reply[1]);
+    deleted += Number(reply[2]);
+  }
+}
+
+/** The membership of one replica. */
+export class Deployment {
+  /** The world this replica joined; it never founds another on its own. */
+  private world = '';
+  private joining: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  /** Names this replica in `{P}:replicas`; the second mock of a process gets `#2`, and so on. */
+  readonly replica = ++replicas === 1 ? INSTANCE : `${INSTANCE}#${replicas}`;
+
+  constructor(
+    private readonly conn: StateConnection,
+    private readonly prefix: string,
+    private readonly identity: readonly IdentityField[],
+    private readonly init: string,
+    private readonly expiryMs = DEFAULT_HEARTBEAT_EXPIRY_MS,
+  ) {}
+
+  /** Refuses a replica that differs from a live deployment, without writing anything. */
+  async check(): Promise<void> {
+    this.settle(await this.call('check'));
+  }
+
+  /**
+   * Joins the deployment (founding it when none is alive), then keeps it alive. Called again when
+   * Redis answers that the deployment's record is missing: a replica that had joined then stops
+   * serving rather than found a new world where ids and quotas would start over.
+   */
+  join(): Promise<void> {
+    this.joining ??= this.joinOnce().finally(() => {
+      this.joining = undefined;
+    });
+    return this.joining;
+  }
+
+  private async joinOnce(): Promise<void> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const reply = await this.call('join');
+      if (reply[0] !== 'stale') {
+        this.settle(reply);
+        this.world = String(reply[1]);
+        this.beat();
+        return;
+      }
+      // An ended deployment with other settings: its data goes before the new world starts.
+      await this.clear('stale');
+    }
+    throw new UserError(`the deployment under the prefix ${this.prefix} kept changing while this replica joined it; start it again.`);
+  }
+
+  /** Removes the deployment's keys; with `stale`, only while no replica keeps it alive. */
+  clear(mode: 'stale' | 'force'): Promise<{ live: number; deleted: number }> {
+    return clearDeployment(this.conn, this.prefix, mode);
+  }
+
+  /** Stops the heartbeat and leaves; the last replica to leave lets the next start choose new settings. */
+  async leave(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    if (this.world === '') return;
+    await this.conn.run('petLeave', `${this.prefix}:deploy`, [this.prefix, this.replica]).catch(() => undefined);
+  }
+
+  /** One heartbeat now: for the health answer, which must fail while the state cannot take a write. */
+  async heartbeat(): Promise<void> {
+    if (this.world !== '') this.settle(await this.call('join'));
+  }
+
+  private beat(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      // A failed beat is an outage the answers already report; the deployment outlives a few.
+      this.heartbeat().catch(() => undefined);
+    }, this.expiryMs / 3);
+    this.timer.unref();
+  }
+
+  private call(mode: 'check' | 'join'): Promise<(string | number | null | unknown[])[]> {
+    const fresh = randomBytes(8).toString('hex');
+    const args = this.identity.flatMap((f) => [f.field, f.value, f.shown]);
+    return this.conn.run('petJoin', `${this.prefix}:deploy`, [this.prefix, this.replica, this.expiryMs, this.world, fresh, this.init, mode, ...args]);
+  }
+
+  /** Turns a refusal into the error a person reads; a lost world stops this replica for good. */
+  private settle(reply: (string | number | null | unknown[])[]): void {
+    const [status] = reply;
+    if (status === 'ok') return;
+    if (status === 'differs') throw this.mismatch(String(reply[1]), String(reply[2]));
+    const why =
+      status === 'replaced'
+        ? 'another world was started under its prefix since (a replica with other settings, after this one lost touch)'
+        : 'Redis no longer holds it (it restarted without its data, a failover lost it, or it was cleared)';
+    const error = new MockError(
+      'state_unavailable',
+      `petstore-mock cannot use its shared state at ${displayUrl(this.conn.url)}: the deployment ${this.prefix} this replica joined is gone, as ${why}. ` +
+        'This replica does not start a new world on its own, so no id is handed out twice and no quota starts over: restart it to join the deployment Redis holds now.',
+      { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } },
+    );
+    this.conn.stop(error);
+    clearInterval(this.timer);
+    throw error;
+  }
+
+  private mismatch(field: string, held: string): DeploymentMismatch {
+    const mine = this.identity.find((f) => f.field === field);
+    const flag = mine?.flag ?? field;
+    const values = mine?.secret
+      ? held === mine.shown
+        ? 'the deployment was started with another one'
+        : `the deployment was started ${held}, this replica ${mine.shown}`
+      : field === 'keys'
+        ? keysDiffer(held, mine?.shown ?? '')
+        : `the deployment has ${held === '' ? 'none' : held}, this replica ${mine?.shown ?? '?'}`;
+    return new DeploymentMismatch(
+      `the deployment under the prefix ${this.prefix} in ${displayUrl(this.conn.url)} was started with ${mine?.differs ?? `another ${flag}`} than this replica (${values}); ` +
+        `start every replica with the same ${flag}, give this one its own --state-prefix, or stop the deployment's replicas first ` +
+        `(a new one may then start with other settings) or run petstore-mock state clear.`,
+    );
+  }
+}
+
+/** Two key lists told apart by what only one of them has (keys are shown redacted). */
+function keysDiffer(held: string, mine: string): string {
+  const theirs = new Set(held.split(' '));
+  const ours = new Set(mine.split(' '));
+  const only = (a: Set<string>, b: Set<string>): string => [...a].filter((k) => !b.has(k)).join(' ') || 'nothing';
+  return `the deployment has ${only(theirs, ours)} where this replica has ${only(ours, theirs)}`;
+}
