@@ -25,7 +25,9 @@ export interface IdentityField {
 export const DEFAULT_HEARTBEAT_EXPIRY_MS = 30_000;
 
 /** A start refused because the deployment in Redis was started with other settings. */
-export class DeploymentMismatch extends UserError {}
+export class DeploymentMismatch extends UserError {
+  override name = 'DeploymentMismatch';
+}
 
 let replicas = 0;
 

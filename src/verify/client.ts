@@ -35,10 +35,14 @@ export interface Logged {
 }
 
 /** The budget of requests is spent: the rule that needed one more is skipped. */
-export class BudgetSpent extends Error {}
+export class BudgetSpent extends Error {
+  override name = 'BudgetSpent';
+}
 
 /** The run must stop sending (a 429 not to be waited for); the rules not reached are skipped. */
 export class StopSending extends Error {
+  override name = 'StopSending';
+
   constructor(
     message: string,
     /** The reason in a few words, for the rules that were not reached. */

@@ -72,6 +72,8 @@ export interface VerifyReport {
  * `reason` says which and what to do; the CLI exits 2.
  */
 export class VerifyCouldNotRun extends UserError {
+  override name = 'VerifyCouldNotRun';
+
   constructor(
     reason: string,
     readonly kind: 'unreachable' | 'key-refused' | 'rate-limited' | 'not-the-api',

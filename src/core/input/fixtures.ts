@@ -14,7 +14,9 @@ export function readFailure(error: unknown): string {
 }
 
 /** A file petstore-mock refuses to read (not a regular file, or past its size cap); the message says why. */
-export class UnreadableFile extends Error {}
+export class UnreadableFile extends Error {
+  override name = 'UnreadableFile';
+}
 
 /** A fixture file that cannot be used; the message names the file and what to fix. */
 export class FixtureError extends UserError {
