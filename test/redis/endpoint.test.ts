@@ -77,6 +77,9 @@ describe.skipIf(!run)('Redis endpoints', () => {
     try {
       const first = await create(mock.origin);
       expect(first.status).toBe(201);
+      // Its journal entry goes out with the next call or a flush a moment later: reading the journal
+      // sends it now, so no background write can meet the READONLY before the requests below do.
+      expect((await mock.requests()).length).toBe(1);
       // The replica holds what the primary answered (the premise of a failover that loses nothing).
       const synced = (): boolean => b.cli('HGET', '{ep}:s:default', 'nid') === a.cli('HGET', '{ep}:s:default', 'nid');
       for (let i = 0; i < 200 && !synced(); i++) await new Promise((r) => setTimeout(r, 25));
