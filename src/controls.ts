@@ -7,7 +7,7 @@ import type { JournalEntry } from './core/state/journal.js';
 import { compileFilter, verifyEntries, type JournalFilter, type VerifyCount } from './core/state/journal-query.js';
 import { summarizeSessions, type SessionSummary } from './core/state/sessions.js';
 import { toHar, type Har } from './core/state/har.js';
-import type { World, WorldSettings } from './core/state/world.js';
+import type { SessionState, SessionSettings } from './core/state/session-state.js';
 import { assertWellBehaved, auditJournal, type AuditReport, type WellBehavedOptions } from './core/audit/audit.js';
 
 /** The clock of the default session, as tests drive it. */
@@ -63,7 +63,7 @@ export interface SessionHandle {
 }
 
 /** The audit of a world's journal; looking creates no session. */
-export function auditWorld(world: World, key?: string): AuditReport {
+export function auditSession(world: SessionState, key?: string): AuditReport {
   return auditJournal(world.journal.list(true), { key, removalAt: world.settings.deprecation.removalAt });
 }
 
@@ -90,7 +90,7 @@ export function clockDuration(duration: string | number): number {
 }
 
 /** Wraps a world's clock for tests. */
-export function clockOf(world: () => World): MockClock {
+export function clockOf(world: () => SessionState): MockClock {
   return {
     now: () => new Date(world().clock.now()),
     state: () => world().clock.state(),
@@ -104,9 +104,9 @@ export function clockOf(world: () => World): MockClock {
 /** Where a mock's scenarios come from: files on the server, objects in the browser build. */
 export interface ScenarioSource {
   /** The settings of a scenario by name (or, where files are read, by path). */
-  settings(nameOrFile: string): WorldSettings;
+  settings(nameOrFile: string): SessionSettings;
   /** The current version of the scenario a session runs, for a reset; without it a reset reapplies what it has. */
-  latest?(name: string): WorldSettings;
+  latest?(name: string): SessionSettings;
 }
 
 /**
@@ -119,7 +119,7 @@ export function sessionControls(
   scenarios: ScenarioSource,
   origin = (): string => 'http://localhost',
 ): SessionHandle {
-  const world = (): World => engine.sessions.resolve(id);
+  const world = (): SessionState => engine.sessions.resolve(id);
   const requests = (query: RequestsQuery = {}): JournalEntry[] => {
     const { details, ...filter } = query;
     const test = compileFilter(filter);
@@ -138,9 +138,9 @@ export function sessionControls(
     verify: (filter, count) => verifyEntries(world().journal.list(), filter, count),
     recordDetails: (on = true) => world().recordDetails(on),
     har: (filter = {}) => toHar(requests({ ...filter, details: true }), origin()),
-    audit: (options = {}) => auditWorld(engine.sessions.view(id), options.key),
+    audit: (options = {}) => auditSession(engine.sessions.view(id), options.key),
     expectWellBehaved: (options = {}) => {
-      assertWellBehaved(auditWorld(engine.sessions.view(id), options.key), options);
+      assertWellBehaved(auditSession(engine.sessions.view(id), options.key), options);
     },
   };
 }

@@ -29,7 +29,7 @@ export { MockEngine } from './core/pipeline/engine.js';
 export { ScenarioError } from './core/scenarios/scenario-compiler.js';
 
 export type { SharedRunningMock, SharedSessionHandle, SharedFetchHandler } from './shared-mock.js';
-export type { AdminState, ApiCore, StateReport } from './core/state/backend.js';
+export type { AdminState, ApiHandler, StateReport } from './core/state/backend.js';
 export { verify } from './verify/entry.js';
 export { VerifyCouldNotRun } from './verify/types.js';
 export type { VerifyOptions, VerifyReport, RuleResult, Exchange } from './verify/types.js';

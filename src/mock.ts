@@ -11,7 +11,7 @@ import { memoryAdmin, type AdminState } from './core/state/backend.js';
 import { sharedFetchHandler, startShared, type SharedFetchHandler, type SharedRunningMock } from './shared-mock.js';
 import type { FetchHandlerOptions, MockOptions, SharedFetchOptions, SharedMockOptions } from './library-options.js';
 import { serverOptions } from './library-options.js';
-import { prepareHost } from './files/host-data.js';
+import { prepareDefaults } from './files/defaults-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
 import { reloadSessions, watchFiles, type ReloadReport } from './files/live-reload.js';
 import { checkOptions } from './mock-options.js';
@@ -61,7 +61,7 @@ interface Core {
 
 function createCore(options: MockOptions & { clientAddress?: string }): Core {
   const keysGiven = checkOptions(options);
-  const scenarios = new ScenarioCatalogue(prepareHost({ ...options, keys: keysGiven }));
+  const scenarios = new ScenarioCatalogue(prepareDefaults({ ...options, keys: keysGiven }));
   const settings = options.scenario ? scenarios.settings(options.scenario) : scenarios.startSettings();
   const metrics = new Metrics();
   const engine = new MockEngine({ settings, now: options.now, onRequest: counted(metrics, options.onRequest), maxSessions: options.maxSessions });

@@ -1,7 +1,7 @@
 // Assembles a mock whose sessions live in Redis (`state: 'redis://…'`): the same front ends, the
 // shared engine and admin state. The Redis module is imported here, on demand, and nowhere else.
 import type { ClockState } from './core/state/clock.js';
-import type { AdminState, ApiCore } from './core/state/backend.js';
+import type { AdminState, ApiHandler } from './core/state/backend.js';
 import type { JournalEntry } from './core/state/journal.js';
 import { toHar, type Har } from './core/state/har.js';
 import { compileFilter, verifyEntries, type JournalFilter, type VerifyCount } from './core/state/journal-query.js';
@@ -10,7 +10,7 @@ import { clockDuration, clockInstant, type RequestsQuery } from './controls.js';
 import type { KeyConfig } from './core/types.js';
 import { answerFetch } from './http/fetch-handler.js';
 import { listen } from './http/server.js';
-import { prepareHost } from './files/host-data.js';
+import { prepareDefaults } from './files/defaults-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
 import type { SharedFetchOptions, SharedMockOptions } from './library-options.js';
 import { serverOptions } from './library-options.js';
@@ -18,7 +18,7 @@ import { checkOptions, checkSharedOptions } from './mock-options.js';
 import { MockError, renderError } from './core/errors.js';
 import { setRateHeaders } from './core/state/limiter.js';
 import type { SharedState } from './state-redis/index.js';
-import { PortEngine } from './core/pipeline/port-engine.js';
+import { Pipeline } from './core/pipeline/pipeline.js';
 import { assertWellBehaved, auditJournal, type AuditReport, type WellBehavedOptions } from './core/audit/audit.js';
 import { Metrics, counted } from './metrics.js';
 
@@ -60,7 +60,7 @@ export interface SharedRunningMock extends SharedSessionHandle {
   session(id: string): SharedSessionHandle;
   /** The sessions so far, as `GET /__admin/sessions` lists them. */
   sessions(): Promise<SessionSummary[]>;
-  engine: ApiCore;
+  engine: ApiHandler;
   admin: AdminState;
   close(): Promise<void>;
 }
@@ -114,13 +114,13 @@ function sharedHandle(state: () => Promise<SharedState>, id: string | undefined,
 function hostOf(options: SharedMockOptions): { scenarios: ScenarioCatalogue; keys: KeyConfig[] } {
   checkSharedOptions(options);
   const keysGiven = checkOptions(options);
-  const scenarios = new ScenarioCatalogue(prepareHost({ ...options, keys: keysGiven }));
+  const scenarios = new ScenarioCatalogue(prepareDefaults({ ...options, keys: keysGiven }));
   const keys = [...(options.scenario ? scenarios.settings(options.scenario) : scenarios.startSettings()).keys];
   return { scenarios, keys };
 }
 
 /** A shared state with the pipeline in front of its port. */
-type SharedMock = SharedState & { engine: PortEngine };
+type SharedMock = SharedState & { engine: Pipeline<string> };
 
 async function openShared(options: SharedMockOptions, scenarios: ScenarioCatalogue, metrics: Metrics): Promise<SharedMock> {
   const { openSharedState } = await import('./state-redis/index.js');
@@ -137,7 +137,7 @@ async function openShared(options: SharedMockOptions, scenarios: ScenarioCatalog
     maxSessions: options.maxSessions,
     observer: metrics,
   });
-  return { ...state, engine: new PortEngine(state.port, counted(metrics, options.onRequest)) };
+  return { ...state, engine: new Pipeline(state.port, counted(metrics, options.onRequest)) };
 }
 
 /** `startMock` with a shared state: connects, joins the deployment, then listens. */

@@ -6,11 +6,11 @@
 import { installPlatform } from '../core/platform.js';
 import { browserPlatform } from './platform.js';
 import { MockEngine } from '../core/pipeline/engine.js';
-import { createHost, type HostData } from '../core/scenarios/host.js';
+import { createDefaults, type DefaultsInput } from '../core/scenarios/defaults.js';
 import { ScenarioError } from '../core/scenarios/scenario-compiler.js';
 import type { JournalEntry } from '../core/state/journal.js';
 import type { SessionSummary } from '../core/state/sessions.js';
-import type { WorldSettings } from '../core/state/world.js';
+import type { SessionSettings } from '../core/state/session-state.js';
 import type { KeyConfig } from '../core/types.js';
 import { listSessions, sessionControls, type SessionHandle } from '../controls.js';
 import { checkOptions } from '../mock-options.js';
@@ -20,7 +20,7 @@ import { compileScenarioObject, shippedScenarioObjects, type ScenarioObject } fr
 installPlatform(browserPlatform);
 
 /** Options of the browser's `createFetchHandler`. */
-export interface BrowserMockOptions extends HostData {
+export interface BrowserMockOptions extends DefaultsInput {
   /** Scenarios the handler can switch to by name (`useScenario('checkout-outage')`), besides the shipped ones. */
   scenarios?: readonly ScenarioObject[];
   /** The scenario to start in: a shipped name, one of `scenarios` by name, or an object. */
@@ -61,18 +61,18 @@ export interface BrowserFetchHandler extends BrowserSessionHandle {
  */
 export function createFetchHandler(options: BrowserMockOptions = {}): BrowserFetchHandler {
   const { seed, pets, fixtures, keys, onRequest, now, clientAddress } = options;
-  const host = createHost({ ...options, keys: checkOptions({ seed, pets, fixtures, keys, onRequest, now, clientAddress }) });
+  const host = createDefaults({ ...options, keys: checkOptions({ seed, pets, fixtures, keys, onRequest, now, clientAddress }) });
   // The shipped scenarios are compiled when first used; given objects at once, so a mistake shows early.
   const shipped = new Map(shippedScenarioObjects().map((object) => [object.name, object]));
-  const known = new Map<string, WorldSettings>([['default', host.defaults]]);
-  const remember = (object: ScenarioObject): WorldSettings => {
+  const known = new Map<string, SessionSettings>([['default', host.defaults]]);
+  const remember = (object: ScenarioObject): SessionSettings => {
     const settings = compileScenarioObject(object, host);
     known.set(object.name, settings);
     return settings;
   };
   for (const object of options.scenarios ?? []) remember(object);
   const names = (): string[] => [...new Set(['default', ...shipped.keys(), ...known.keys()])];
-  const settingsOf = (scenario: string | ScenarioObject): WorldSettings => {
+  const settingsOf = (scenario: string | ScenarioObject): SessionSettings => {
     if (typeof scenario !== 'string') return remember(scenario);
     const object = shipped.get(scenario);
     const settings = known.get(scenario) ?? (object && remember(object));

@@ -1,8 +1,8 @@
 import { validateScenario } from 'virtual:petstore-mock/scenario-validator';
 import { ScenarioError, ScenarioSpecError, compileScenario, isScenarioName, type ScenarioSpec } from '../core/scenarios/scenario-compiler.js';
-import type { ScenarioHost } from '../core/scenarios/host.js';
+import type { ScenarioDefaults } from '../core/scenarios/defaults.js';
 import { pickError } from '../core/scenarios/schema-errors.js';
-import type { WorldSettings } from '../core/state/world.js';
+import type { SessionSettings } from '../core/state/session-state.js';
 
 /** A scenario given as an object, as a scenario file would hold it; `name` is what `useScenario` switches by. */
 export type ScenarioObject = Omit<ScenarioSpec, '$schema' | 'name'> & { name: string };
@@ -37,7 +37,7 @@ function placeOf(name: string, path: readonly (string | number)[]): string {
  * Checks a scenario object as a file would be checked (the same schema, the same rules) and
  * compiles it for `host`; throws `ScenarioError` naming the place of the mistake.
  */
-export function compileScenarioObject(value: unknown, host: ScenarioHost): WorldSettings {
+export function compileScenarioObject(value: unknown, host: ScenarioDefaults): SessionSettings {
   const name =
     value !== null && typeof value === 'object' && typeof (value as { name?: unknown }).name === 'string' ? (value as { name: string }).name : '(unnamed)';
   const problem = pickError(schemaErrors(value));

@@ -99,7 +99,7 @@ async function serve(args: ServeArgs): Promise<void> {
   } else {
     const local = await startMock({ ...options, watch: args.watch, onReload });
     mock = local;
-    scenario = local.engine.sessions.defaultWorld.settings.scenario;
+    scenario = local.engine.sessions.defaultSession.settings.scenario;
   }
 
   // Stop cleanly from the moment anyone can know we are ready: a harness may signal right after the ready line.

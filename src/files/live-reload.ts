@@ -2,7 +2,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
 import type { SessionRegistry } from '../core/state/sessions.js';
-import type { World, WorldSettings } from '../core/state/world.js';
+import type { SessionState, SessionSettings } from '../core/state/session-state.js';
 import type { ScenarioCatalogue } from './scenario-catalogue.js';
 import { displayPath } from './scenario-files.js';
 import { prefetch, withPrefetched } from './read-file.js';
@@ -25,8 +25,8 @@ export interface ReloadReport {
 export function reloadSessions(catalogue: ScenarioCatalogue, sessions: SessionRegistry): ReloadReport | undefined {
   const files = catalogue.changedFiles();
   if (files.length === 0) return undefined;
-  const latest = new Map<string, WorldSettings | UserError>();
-  const versionOf = (name: string): WorldSettings | UserError => {
+  const latest = new Map<string, SessionSettings | UserError>();
+  const versionOf = (name: string): SessionSettings | UserError => {
     let found = latest.get(name);
     if (found === undefined) {
       try {
@@ -39,7 +39,7 @@ export function reloadSessions(catalogue: ScenarioCatalogue, sessions: SessionRe
     }
     return found;
   };
-  const restarted: World[] = [];
+  const restarted: SessionState[] = [];
   for (const world of sessions.all()) {
     const next = versionOf(world.settings.scenario);
     if (next instanceof UserError || next === world.settings) continue;

@@ -1,9 +1,9 @@
 import { dirname } from 'node:path';
 import { ScenarioError, isScenarioName } from '../core/scenarios/scenario-compiler.js';
-import type { WorldSettings } from '../core/state/world.js';
-import type { LiveHost } from './host-data.js';
+import type { SessionSettings } from '../core/state/session-state.js';
+import type { LiveHost } from './defaults-data.js';
 import { MAX_FIXTURES_FILE_BYTES, readUserFile } from './read-file.js';
-import { ScenarioSource, loadScenario, scenariosDir, shippedScenarios, type ScenarioHost } from './scenario-files.js';
+import { ScenarioSource, loadScenario, scenariosDir, shippedScenarios, type ScenarioDefaults } from './scenario-files.js';
 
 interface Listed {
   name: string;
@@ -12,7 +12,7 @@ interface Listed {
 
 /** A scenario compiled for this server, with what it was compiled from. */
 interface Compiled {
-  settings: WorldSettings;
+  settings: SessionSettings;
   hostVersion: number;
   /** The text of each of its files (a loaded scenario file and its fixtures) when it was read. */
   inputs: Map<string, string | undefined>;
@@ -47,43 +47,43 @@ export class ScenarioCatalogue {
   }
 
   /** The settings of the command line, before any scenario. */
-  startSettings(): WorldSettings {
+  startSettings(): SessionSettings {
     return this.host.defaults;
   }
 
   /** The settings of a shipped scenario, a loaded one by name, or a file by path, read now. */
-  settings(nameOrFile: string): WorldSettings {
+  settings(nameOrFile: string): SessionSettings {
     if (isScenarioName(nameOrFile)) return this.latest(nameOrFile);
     this.host.refresh();
     return this.compile(loadScenario(nameOrFile));
   }
 
   /** Over HTTP only names are taken: the admin API does not read paths it is sent. */
-  settingsByName(name: string): WorldSettings {
+  settingsByName(name: string): SessionSettings {
     checkName(name);
     return this.settings(name);
   }
 
   /** The settings of a scenario read now, and the source they came from (a shared state stores its text). */
-  load(nameOrFile: string): { settings: WorldSettings; source: ScenarioSource } {
+  load(nameOrFile: string): { settings: SessionSettings; source: ScenarioSource } {
     this.host.refresh();
     const source = loadScenario(this.files.get(nameOrFile)?.file ?? nameOrFile);
     return { settings: this.compile(source), source };
   }
 
   /** `load` for a name sent over HTTP. */
-  loadByName(name: string): { settings: WorldSettings; source: ScenarioSource } {
+  loadByName(name: string): { settings: SessionSettings; source: ScenarioSource } {
     checkName(name);
     return this.load(name);
   }
 
   /** The settings of a scenario another instance loaded, from its text. */
-  fromText(text: string, file: string): WorldSettings {
+  fromText(text: string, file: string): SessionSettings {
     return ScenarioSource.parse(text, file).settings(this.host);
   }
 
   /** The host the settings are made for. */
-  get hostData(): ScenarioHost {
+  get hostData(): ScenarioDefaults {
     return this.host;
   }
 
@@ -92,7 +92,7 @@ export class ScenarioCatalogue {
    * read from changed, new settings once something did. Throws `ScenarioError` or
    * `FixtureError` (a `UserError`) for a file with a mistake, keeping the last good version.
    */
-  latest(name: string): WorldSettings {
+  latest(name: string): SessionSettings {
     this.host.refresh();
     const loaded = this.files.get(name);
     // The default scenario is the command line's settings as they are (shipped default.yaml adds nothing).
@@ -103,7 +103,7 @@ export class ScenarioCatalogue {
     return this.compile(loadScenario(loaded?.file ?? name));
   }
 
-  private compile(source: ScenarioSource): WorldSettings {
+  private compile(source: ScenarioSource): SessionSettings {
     // Read before compiling, so a save during the compile shows as a change next time.
     // Shipped scenarios do not change while a server runs; only the person's own files are re-read.
     const userFile = dirname(source.file) !== scenariosDir();

@@ -4,15 +4,15 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { pickError } from '../core/scenarios/schema-errors.js';
-import type { ScenarioHost } from '../core/scenarios/host.js';
+import type { ScenarioDefaults } from '../core/scenarios/defaults.js';
 import type { Document, LineCounter } from 'yaml';
 import { FixtureError, parseFixtures, readFailure } from '../core/input/fixtures.js';
 import { ScenarioError, ScenarioSpecError, compileScenario, isScenarioName, type DataSpec, type ScenarioSpec } from '../core/scenarios/scenario-compiler.js';
 import type { BaseData } from '../core/state/store.js';
-import type { WorldSettings } from '../core/state/world.js';
+import type { SessionSettings } from '../core/state/session-state.js';
 import { MAX_FIXTURES_FILE_BYTES, MAX_SCENARIO_FILE_BYTES, readUserFile } from './read-file.js';
 
-export type { ScenarioHost };
+export type { ScenarioDefaults };
 
 type Path = readonly (string | number)[];
 
@@ -115,7 +115,7 @@ export class ScenarioSource {
   }
 
   /** The settings this scenario gives a session of `host`. */
-  settings(host: ScenarioHost): WorldSettings {
+  settings(host: ScenarioDefaults): SessionSettings {
     try {
       return compileScenario(this.spec, this.name, { defaults: host.defaults, data: (data) => this.baseData(data, host) });
     } catch (error) {
@@ -126,7 +126,7 @@ export class ScenarioSource {
     }
   }
 
-  private baseData(data: DataSpec, host: ScenarioHost): BaseData {
+  private baseData(data: DataSpec, host: ScenarioDefaults): BaseData {
     if (data.empty) {
       if (data.count !== undefined || data.fixtures !== undefined)
         throw new ScenarioSpecError(['data', 'empty'], 'data.empty cannot go with count or fixtures; keep one of them');

@@ -1,5 +1,5 @@
 import { MAX_BODY_BYTES } from '../core/input/body.js';
-import type { ApiCore } from '../core/state/backend.js';
+import type { ApiHandler } from '../core/state/backend.js';
 import { MockError, named } from '../core/errors.js';
 import type { CoreRequest, CoreResponse, HeaderBag } from '../core/types.js';
 import { MAX_TARGET_BYTES, targetTooLong } from '../core/input/request-target.js';
@@ -58,7 +58,7 @@ async function toResponse(method: string, response: CoreResponse): Promise<Respo
  * Answers one Fetch `Request` from the core, as the node:http adapter does for a socket: same
  * checks, same headers, same journal. Only the URL's path and query matter, so any origin works.
  */
-export async function answerFetch(engine: ApiCore, request: Request, remoteAddress: string | undefined): Promise<Response> {
+export async function answerFetch(engine: ApiHandler, request: Request, remoteAddress: string | undefined): Promise<Response> {
   const url = new URL(request.url);
   const { bag, raw } = headerBag(request.headers);
   const method = request.method.toUpperCase();

@@ -2,7 +2,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import { MAX_BODY_BYTES } from '../core/input/body.js';
 import { MAX_TARGET_BYTES, targetTooLong } from '../core/input/request-target.js';
-import type { ApiCore } from '../core/state/backend.js';
+import type { ApiHandler } from '../core/state/backend.js';
 import { renderError } from '../core/errors.js';
 import { API_CORS, headerLines } from './raw-answers.js';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
@@ -31,7 +31,7 @@ function toCoreRequest(req: IncomingMessage, fullTarget: string): CoreRequest {
  * Serves one API request from the core. Bodies are collected up to the 1 MiB limit; past it the
  * rest is not buffered, the core answers 413 and the connection is closed after the answer.
  */
-export function handleApiRequest(engine: ApiCore, req: IncomingMessage, res: ServerResponse, expectsContinue = false): void {
+export function handleApiRequest(engine: ApiHandler, req: IncomingMessage, res: ServerResponse, expectsContinue = false): void {
   const target = req.url ?? '/';
   const core = toCoreRequest(req, target);
   if (target.length > MAX_TARGET_BYTES) {
@@ -70,7 +70,7 @@ export function handleApiRequest(engine: ApiCore, req: IncomingMessage, res: Ser
 }
 
 /** Whether the head settles the answer; a check that fails sends `100 Continue` and lets `handle` answer. */
-function settledByHead(engine: ApiCore, core: CoreRequest): boolean {
+function settledByHead(engine: ApiHandler, core: CoreRequest): boolean {
   try {
     return engine.answeredBeforeBody?.(core) === true;
   } catch {
@@ -238,7 +238,7 @@ function measure(body: string): Measured {
  * Answers a request Node hands over as a bare socket instead of a response (CONNECT): the core
  * answers it like any other method, then the connection closes.
  */
-export function answerOnSocket(engine: ApiCore, req: IncomingMessage, socket: Socket): void {
+export function answerOnSocket(engine: ApiHandler, req: IncomingMessage, socket: Socket): void {
   socket.on('error', () => socket.destroy());
   const target = req.url ?? '/';
   const core = toCoreRequest(req, target);

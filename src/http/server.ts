@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { ApiCore } from '../core/state/backend.js';
+import type { ApiHandler } from '../core/state/backend.js';
 import { MockError, named, renderError } from '../core/errors.js';
 import { listenFailure } from './listen-failure.js';
 import { answerOnSocket, handleApiRequest, inLatency } from './node-adapter.js';
@@ -34,7 +34,7 @@ export interface RunningServer {
  * Starts the HTTP server: `/__admin` goes to the Express admin app (imported on its first
  * request, so start-up does not pay for Express), everything else to the lean API adapter.
  */
-export function listen(engine: ApiCore, options: HttpOptions): Promise<RunningServer> {
+export function listen(engine: ApiHandler, options: HttpOptions): Promise<RunningServer> {
   let admin: Promise<AdminHandler> | undefined;
   // Set once close() is called: the drain in progress.
   let stopping: Drain | undefined;

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { redactKey } from '../core/pipeline/auth.js';
 import { DEFAULT_PET_COUNT, DEFAULT_SEED } from '../core/state/seed.js';
 import { petJson } from '../core/state/store.js';
-import type { WorldSettings } from '../core/state/world.js';
+import type { SessionSettings } from '../core/state/session-state.js';
 import type { IdentityField } from './deployment.js';
 
 /** The version of the keys and scripts a deployment's data is written with. */
@@ -15,17 +15,17 @@ function sha(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
-function animals(settings: WorldSettings): string {
+function animals(settings: SessionSettings): string {
   return sha(settings.base.all.map(petJson).join(','));
 }
 
-function count(settings: WorldSettings): string {
+function count(settings: SessionSettings): string {
   const n = settings.base.all.length;
   return n === 1 ? '1 animal' : `${n} animals`;
 }
 
 /** The settings a scenario gives beyond animals and keys, functions left out. */
-function rules(s: WorldSettings): string {
+function rules(s: SessionSettings): string {
   const { anonymousLimits, ban, deprecation, clock, usage, journalSize, journalDetails, runtimeSpec } = s;
   return sha(
     JSON.stringify({ anonymousLimits, ban, deprecation, clock, usage, journalSize, journalDetails, runtimeSpec }, (_k, v: unknown) =>
@@ -49,8 +49,8 @@ export interface IdentityInput {
  */
 export function identityOf(
   options: IdentityInput,
-  host: WorldSettings,
-  start: WorldSettings,
+  host: SessionSettings,
+  start: SessionSettings,
   scenario: { name: string; file: string; text: string } | undefined,
 ): IdentityField[] {
   const fixtures = options.fixtures === undefined || options.fixtures === false ? undefined : options.fixtures;

@@ -125,7 +125,7 @@ local function refund(bk, id, now)
   if b.dc > 0 then b.dc = b.dc - 1 end
   saveBucket(bk, id, b)
 end
--- Applies settings afresh to a session (what World.apply does): returns false when Redis does not
+-- Applies settings afresh to a session (what SessionState.apply does): returns false when Redis does not
 -- hold them (after a restart), so the caller registers them again.
 local function applySettings(sid, setId)
   local raw = redis.call('GET', P .. ':init:' .. setId)

@@ -5,10 +5,10 @@ import { checkClockChange, keyView, type AdminState, type ClockChange, type Jour
 import type { ClockState } from '../core/state/clock.js';
 import type { JournalEntry } from '../core/state/journal.js';
 import { sessionIdOf, type Eviction, type SessionSummary } from '../core/state/sessions.js';
-import { keyBucket } from '../core/state/world.js';
+import { keyBucket } from '../core/state/session-state.js';
 import type { ScenarioCatalogue } from '../files/scenario-catalogue.js';
 import { displayUrl, type StateConnection } from './connection.js';
-import type { PortRateDecision } from '../core/state/state-port.js';
+import type { PortRateDecision } from './redis-plan.js';
 import type { SettingsEntry, SettingsRegistry } from './settings-registry.js';
 
 /** What the admin script answers, in named fields. */

@@ -1,18 +1,38 @@
 // The Redis home of state behind the pipeline's port: one script call decides a request (and
 // carries the journal entries of earlier answers); nothing of the pipeline lives here.
 import { named } from '../core/errors.js';
-import type { Decided, DecideInput, RecordedEntry, StatePort } from '../core/state/state-port.js';
+import { DEFAULT_JOURNAL_BYTES, boundEntry, type JournalEntry } from '../core/state/journal.js';
+import type { RateReport } from '../core/state/limiter.js';
+import type { Decision, Planner, StateAsk, StatePort } from '../core/state/state-port.js';
 import { DEFAULT_SESSION } from '../core/state/sessions.js';
-import type { WorldSettings } from '../core/state/world.js';
+import type { SessionSettings } from '../core/state/session-state.js';
+import type { CoreRequest } from '../core/types.js';
 import type { StateConnection } from './connection.js';
+import { forcedOf, inputOf, latencyOf, operationDataOf, rateDecisionOf, type Decided } from './redis-plan.js';
 import type { SettingsRegistry } from './settings-registry.js';
 
 /** What the API script answers: a decision, or why it could not take one. */
 type ScriptAnswer = ({ st: 'ok' } & Decided) | { st: 'stale'; set: string } | { st: 'unregistered' };
 
-/** The `StatePort` of instances sharing one Redis. */
-export class RedisPort implements StatePort {
+/** A journal entry on its way to Redis, with what bounds it there. */
+interface RecordedEntry {
+  sid: string;
+  seq: number;
+  ep: string;
+  entry: string;
+  bytes: number;
+  cap: number;
+  maxBytes: number;
+}
+
+/** Past this many client addresses the last reports seen start over. */
+const MAX_ADDRESS_REPORTS = 10_000;
+
+/** The `StatePort` of instances sharing one Redis; a session's handle is its epoch (an entry of a session reset since is let go). */
+export class RedisPort implements StatePort<string> {
   private lastLostReport = 0;
+  /** The last report of each client address, for answers given outside the pipeline. */
+  private readonly addressReports = new Map<string, RateReport>();
   /** Entries of answered requests that ride with the next script call (or a flush when none comes). */
   private pending: RecordedEntry[] = [];
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
@@ -25,41 +45,91 @@ export class RedisPort implements StatePort {
     private readonly register: () => Promise<void>,
   ) {}
 
-  get startSettings(): WorldSettings {
+  get startSettings(): SessionSettings {
     return this.registry.start.settings;
   }
 
-  guess(sid: string): WorldSettings {
+  guess(sid: string): SessionSettings {
     return this.registry.guess(sid).settings;
   }
 
-  async decide(sid: string, plan: (settings: WorldSettings) => DecideInput): Promise<{ settings: WorldSettings; decided: Decided }> {
+  async decide<P extends StateAsk>(sid: string, req: CoreRequest, planner: Planner<P>): Promise<Decision<string, P>> {
     let entry = this.registry.guess(sid);
     for (let attempt = 0; ; attempt++) {
+      const { settings } = entry;
+      const plan = planner(req, settings);
+      const { input, local } = inputOf(plan, settings, req);
       const batch = this.pending;
       this.pending = [];
       const journal = batch.map(({ entry: _text, ...bounds }) => bounds);
-      const input = { ...plan(entry.settings), sid, set: entry.id, max: this.maxSessions, journal };
       let raw: unknown;
       try {
         // The entries' texts go as arguments of their own: inside the JSON they would be escaped twice.
-        raw = await this.conn.run('petApi', `${this.prefix}:s:${sid}`, [this.prefix, JSON.stringify(input), ...batch.map((e) => e.entry)]);
+        const fields = JSON.stringify({ ...input, sid, set: entry.id, max: this.maxSessions, journal });
+        raw = await this.conn.run('petApi', `${this.prefix}:s:${sid}`, [this.prefix, fields, ...batch.map((e) => e.entry)]);
       } catch (error) {
         if (batch.length > 0) this.journalLost(error);
         throw error;
       }
       const answer = JSON.parse(String(raw)) as ScriptAnswer;
-      if (answer.st === 'ok') return { settings: entry.settings, decided: answer };
+      if (answer.st === 'ok') {
+        const rate = rateDecisionOf(answer.decision, settings.ban.inFlight);
+        if (plan.bucket.startsWith('addr:')) {
+          if (this.addressReports.size >= MAX_ADDRESS_REPORTS) this.addressReports.clear();
+          this.addressReports.set(plan.bucket, rate.report);
+        }
+        const now = Number(answer.now);
+        const decision: Decision<string, P> = {
+          home: answer.ep,
+          plan,
+          session: sid,
+          settings,
+          now,
+          real: Number(answer.real),
+          details: answer.details !== '' ? answer.details === '1' : settings.journalDetails === true,
+          seq: answer.seq,
+          rate,
+          latencyMs: plan.mode === 'take' ? latencyOf(settings, answer) : 0,
+        };
+        if (answer.evicted) decision.evictedAt = new Date(Number(answer.evicted)).toISOString();
+        const forced = forcedOf(settings, answer);
+        if (forced) decision.forced = forced;
+        else if (rate.outcome === 'allowed' && plan.operation !== undefined) {
+          const data = operationDataOf(plan, settings, answer, local);
+          if (data) decision.data = data;
+        }
+        return decision;
+      }
       if (attempt >= 3) throw new Error(named(`the shared state kept changing under session ${sid}`));
       if (answer.st === 'stale') entry = await this.registry.seen(sid, answer.set);
       else await this.register();
     }
   }
 
-  record(entry: RecordedEntry): void {
-    this.pending.push(entry);
+  record(decision: Decision<string, StateAsk>, journal: JournalEntry): void {
+    const bytes = boundEntry(journal);
+    this.pending.push({
+      sid: decision.session,
+      seq: decision.seq,
+      ep: decision.home,
+      entry: JSON.stringify(journal),
+      bytes,
+      cap: decision.settings.journalSize,
+      maxBytes: DEFAULT_JOURNAL_BYTES,
+    });
     // Under load the next request carries it; when none comes within 5 ms, a flush of its own does.
     this.flushTimer ??= setTimeout(() => void this.flush(), 5);
+  }
+
+  /**
+   * Answers outside the pipeline (431) must answer at once, so they show the last report this
+   * instance saw for the address, or a full window when it saw none.
+   */
+  anonymousReport(address: string | undefined): { report: RateReport; now: number } {
+    const now = Date.now();
+    const known = this.addressReports.get(`addr:${address ?? 'unknown'}`);
+    const limits = this.startSettings.anonymousLimits;
+    return { report: known ?? { limit: limits.perMinute, remaining: limits.perMinute, reset: (Math.floor(now / 60_000) + 1) * 60 }, now };
   }
 
   /** Sends the journal entries no request has carried yet (before a journal read, and at close). */

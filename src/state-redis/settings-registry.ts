@@ -7,13 +7,13 @@ import { createHash } from 'node:crypto';
 import type { ScenarioCatalogue } from '../files/scenario-catalogue.js';
 import type { KeyConfig } from '../core/types.js';
 import { petJson } from '../core/state/store.js';
-import type { WorldSettings } from '../core/state/world.js';
+import type { SessionSettings } from '../core/state/session-state.js';
 import type { StateConnection } from './connection.js';
 
 /** One settings id with what requests need from it, computed once. */
 export interface SettingsEntry {
   id: string;
-  settings: WorldSettings;
+  settings: SessionSettings;
   keys: Map<string, KeyConfig>;
   /** What the script needs to apply the settings to a session. */
   init: string;
@@ -30,11 +30,11 @@ export function digest(text: string): string {
 }
 
 /** The animals a scenario starts with, as a digest: its fixtures file is read on each host. */
-function animalsOf(settings: WorldSettings): string {
+function animalsOf(settings: SessionSettings): string {
   return digest(settings.base.all.map(petJson).join(','));
 }
 
-function entryOf(id: string, settings: WorldSettings, scenario?: string): SettingsEntry {
+function entryOf(id: string, settings: SessionSettings, scenario?: string): SettingsEntry {
   const spec = settings.runtimeSpec;
   const init = {
     start: settings.clock.start,
@@ -63,7 +63,7 @@ export class SettingsRegistry {
     private readonly conn: StateConnection,
     private readonly prefix: string,
     private readonly scenarios: ScenarioCatalogue,
-    start: WorldSettings,
+    start: SessionSettings,
   ) {
     this.start = entryOf(START, start);
     this.entries.set(START, this.start);

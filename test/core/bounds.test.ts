@@ -4,7 +4,7 @@ import { SharedBudget } from '../../src/core/state/budget.js';
 import { DEFAULT_JOURNAL_BYTES, Journal, MAX_JOURNAL_TEXT, type JournalEntry } from '../../src/core/state/journal.js';
 import { SessionRegistry } from '../../src/core/state/sessions.js';
 import { BaseData, MAX_CREATED_PETS, PetStore, type StoreLimits } from '../../src/core/state/store.js';
-import { buildBaseData, defaultSettings } from '../../src/core/state/world-settings.js';
+import { buildBaseData, defaultSettings } from '../../src/core/state/session-settings.js';
 import { MockError } from '../../src/core/errors.js';
 import type { CoreRequest } from '../../src/core/types.js';
 import { first } from '../support/checked.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../src/core/input/body.js';
 import { MockEngine } from '../../src/core/pipeline/engine.js';
 import { parseKeySpec } from '../../src/core/state/plans.js';
-import { buildBaseData, defaultSettings } from '../../src/core/state/world-settings.js';
+import { buildBaseData, defaultSettings } from '../../src/core/state/session-settings.js';
 import type { CoreRequest } from '../../src/core/types.js';
 import { CHECK_ORDER_CASES } from '../support/check-order-cases.js';
 

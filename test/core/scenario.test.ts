@@ -2,15 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { ScenarioSpecError, compileScenario, type ScenarioSpec } from '../../src/core/scenarios/scenario-compiler.js';
 import { ScriptedRuntime, seededRandom } from '../../src/core/scenarios/scenario-runtime.js';
 import { parseKeySpec } from '../../src/core/state/plans.js';
-import { defaultSettings } from '../../src/core/state/world-settings.js';
+import { defaultSettings } from '../../src/core/state/session-settings.js';
 import { BaseData } from '../../src/core/state/store.js';
-import type { WorldSettings } from '../../src/core/state/world.js';
+import type { SessionSettings } from '../../src/core/state/session-state.js';
 import type { CoreRequest } from '../../src/core/types.js';
 
 const base = new BaseData([{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }]);
 const empty = new BaseData([]);
 
-function compile(spec: Omit<ScenarioSpec, 'description'>, extraKeys: string[] = []): WorldSettings {
+function compile(spec: Omit<ScenarioSpec, 'description'>, extraKeys: string[] = []): SessionSettings {
   const defaults = defaultSettings(base, extraKeys.map(parseKeySpec));
   return compileScenario({ description: 'test', ...spec }, 'test', { defaults, data: () => empty });
 }
@@ -25,7 +25,7 @@ function specError(spec: Omit<ScenarioSpec, 'description'>): ScenarioSpecError {
   throw new Error('compiled without an error');
 }
 
-const limitsOf = (s: WorldSettings, key: string) => s.keys.find((k) => k.key === key)?.limits;
+const limitsOf = (s: SessionSettings, key: string) => s.keys.find((k) => k.key === key)?.limits;
 
 describe('compileScenario', () => {
   it('keeps the command line settings when the scenario says nothing', () => {

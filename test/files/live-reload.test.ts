@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/core/errors.js';
 import { SessionRegistry } from '../../src/core/state/sessions.js';
-import { prepareHost } from '../../src/files/host-data.js';
+import { prepareDefaults } from '../../src/files/defaults-data.js';
 import { reloadSessions, watchFiles } from '../../src/files/live-reload.js';
 import { ScenarioCatalogue } from '../../src/files/scenario-catalogue.js';
 import { T0 } from '../support/mock.js';
@@ -20,7 +20,7 @@ const pets = (...names: string[]): string => JSON.stringify(names.map((name, i) 
 
 /** A server's catalogue and sessions, as startMock assembles them, without a socket. */
 function server(options: { scenario?: string; fixtures?: string }) {
-  const catalogue = new ScenarioCatalogue(prepareHost({ fixtures: options.fixtures }));
+  const catalogue = new ScenarioCatalogue(prepareDefaults({ fixtures: options.fixtures }));
   const start = options.scenario ? catalogue.settings(options.scenario) : catalogue.startSettings();
   const sessions = new SessionRegistry(start, () => T0);
   return { catalogue, sessions, reload: () => reloadSessions(catalogue, sessions) };
@@ -41,7 +41,7 @@ describe('reloading files (--watch, reload())', () => {
     writeFileSync(file, scenario(7));
     const report = reload();
     expect(report).toEqual({ files: [file], sessions: ['default', 'worker-1'], errors: [] });
-    expect(sessions.defaultWorld.settings.ban.after).toBe(7);
+    expect(sessions.defaultSession.settings.ban.after).toBe(7);
     expect(worker.settings.ban.after).toBe(7);
     expect(worker.clock.now()).toBe(T0);
     expect(other.settings.scenario).toBe('slow');
@@ -54,17 +54,17 @@ describe('reloading files (--watch, reload())', () => {
     const file = join(dir, 'my.yaml');
     writeFileSync(file, scenario(3));
     const { sessions, reload } = server({ scenario: file });
-    const before = sessions.defaultWorld.settings;
+    const before = sessions.defaultSession.settings;
     writeFileSync(file, scenario(3));
     expect(reload()).toBeUndefined();
-    expect(sessions.defaultWorld.settings).toBe(before);
+    expect(sessions.defaultSession.settings).toBe(before);
   });
 
   it('a file with a mistake keeps the old version running and reports file:line:col; the fix reloads', () => {
     const file = join(dir, 'my.yaml');
     writeFileSync(file, scenario(3));
     const { sessions, reload } = server({ scenario: file });
-    const before = sessions.defaultWorld.settings;
+    const before = sessions.defaultSession.settings;
     writeFileSync(file, scenario(3, '  afer: 4\n'));
     const broken = reload();
     expect(broken?.sessions).toEqual([]);
@@ -73,28 +73,28 @@ describe('reloading files (--watch, reload())', () => {
     expect(broken?.errors[0]?.message).toBe(
       `petstore-mock: ${file}:5:3: unknown key "afer" in ban; the keys there are after, duration; fix the file and try again.`,
     );
-    expect(sessions.defaultWorld.settings).toBe(before);
+    expect(sessions.defaultSession.settings).toBe(before);
     expect(sessions.resolve('new-one').settings).toBe(before);
 
     writeFileSync(file, scenario(4));
     expect(reload()).toEqual({ files: [file], sessions: ['default', 'new-one'], errors: [] });
-    expect(sessions.defaultWorld.settings.ban.after).toBe(4);
+    expect(sessions.defaultSession.settings.ban.after).toBe(4);
   });
 
   it('a changed --fixtures file restarts the sessions with the new animals', () => {
     const file = join(dir, 'db.json');
     writeFileSync(file, pets('Rex', 'Bella'));
     const { sessions, reload } = server({ fixtures: file });
-    expect(sessions.defaultWorld.store.get(2)?.name).toBe('Bella');
+    expect(sessions.defaultSession.store.get(2)?.name).toBe('Bella');
     writeFileSync(file, pets('Rex', 'Luna', 'Milo'));
     expect(reload()).toMatchObject({ files: [file], sessions: ['default'], errors: [] });
-    expect(sessions.defaultWorld.store.get(2)?.name).toBe('Luna');
-    expect(sessions.defaultWorld.store.get(3)?.name).toBe('Milo');
+    expect(sessions.defaultSession.store.get(2)?.name).toBe('Luna');
+    expect(sessions.defaultSession.store.get(3)?.name).toBe('Milo');
 
     writeFileSync(file, '[{"id": "x"}');
     const broken = reload();
     expect(broken?.errors[0]?.message).toMatch(/^petstore-mock: .*db\.json is not valid JSON/);
-    expect(sessions.defaultWorld.store.get(3)?.name).toBe('Milo');
+    expect(sessions.defaultSession.store.get(3)?.name).toBe('Milo');
   });
 
   it('the fixtures a scenario file names are watched and reloaded with it', () => {
@@ -105,7 +105,7 @@ describe('reloading files (--watch, reload())', () => {
     expect(catalogue.watchedFiles()).toEqual([file, join(dir, 'animals.json')]);
     writeFileSync(join(dir, 'animals.json'), pets('Rex', 'Nala'));
     expect(reload()).toMatchObject({ files: [join(dir, 'animals.json')], sessions: ['default'] });
-    expect(sessions.defaultWorld.store.get(2)?.name).toBe('Nala');
+    expect(sessions.defaultSession.store.get(2)?.name).toBe('Nala');
   });
 });
 

@@ -36,12 +36,12 @@ describe('reset and switch read the scenario files again', () => {
     const path = file('edited', 3);
     const m = await start({ scenario: path });
     file('edited', 6);
-    expect(m.engine.sessions.defaultWorld.settings.ban.after).toBe(3);
+    expect(m.engine.sessions.defaultSession.settings.ban.after).toBe(3);
     expect((await admin(m, 'POST', 'reset')).status).toBe(200);
-    expect(m.engine.sessions.defaultWorld.settings.ban.after).toBe(6);
+    expect(m.engine.sessions.defaultSession.settings.ban.after).toBe(6);
     file('edited', 8);
     m.reset();
-    expect(m.engine.sessions.defaultWorld.settings.ban.after).toBe(8);
+    expect(m.engine.sessions.defaultSession.settings.ban.after).toBe(8);
   });
 
   it('PUT /__admin/scenario by name applies the file as it reads now', async () => {
@@ -50,7 +50,7 @@ describe('reset and switch read the scenario files again', () => {
     m.session('w').useScenario(path);
     file('switched', 9);
     expect((await admin(m, 'PUT', 'scenario', { name: 'switched' })).status).toBe(200);
-    expect(m.engine.sessions.defaultWorld.settings.ban.after).toBe(9);
+    expect(m.engine.sessions.defaultSession.settings.ban.after).toBe(9);
   });
 
   it('a file with a mistake: reset answers 400 scenario_invalid with file:line:col and the session runs on as it was', async () => {
@@ -76,7 +76,7 @@ describe('watch', () => {
     const m = await start({ scenario: path, watch: true, onReload: (r) => reported(r) });
     file('watched', 5);
     expect(await reload).toEqual({ files: [path], sessions: ['default'], errors: [] });
-    expect(m.engine.sessions.defaultWorld.settings.ban.after).toBe(5);
+    expect(m.engine.sessions.defaultSession.settings.ban.after).toBe(5);
   });
 
   it('without watch, reload() does the same on demand', async () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MockEngine } from '../../src/core/pipeline/engine.js';
 import { LIMIT_BOUNDS, PET_STATUSES } from '../../src/core/input/openapi.js';
-import { buildBaseData, defaultSettings } from '../../src/core/state/world-settings.js';
+import { buildBaseData, defaultSettings } from '../../src/core/state/session-settings.js';
 import type { CoreResponse } from '../../src/core/types.js';
 import { responseProblem } from '../support/openapi-check.js';
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MockEngine } from '../../src/core/pipeline/engine.js';
 import { BAN_IN_FLIGHT } from '../../src/core/state/limiter.js';
-import { buildBaseData, defaultSettings } from '../../src/core/state/world-settings.js';
+import { buildBaseData, defaultSettings } from '../../src/core/state/session-settings.js';
 import { at } from '../support/checked.js';
 
 const T0 = Date.UTC(2026, 2, 10, 12, 0, 0);
@@ -52,7 +52,7 @@ function play(input: Scenario, stopAtBan = false) {
     clock: { start: T0 + start, frozen: true },
   };
   const engine = new MockEngine({ settings });
-  const clock = engine.sessions.defaultWorld.clock;
+  const clock = engine.sessions.defaultSession.clock;
   const callers: Caller[] = [
     ...compliant.map((lags) => ({ compliant: true, lags, gap: 0, sent: 0, nextAt: T0 + start + at(lags, 0) })),
     ...rogues.map((r) => ({ compliant: false, lags: r.lags, gap: r.gap, sent: 0, nextAt: T0 + start + r.offset })),

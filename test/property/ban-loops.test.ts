@@ -5,16 +5,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MockEngine } from '../../src/core/pipeline/engine.js';
 import type { CoreResponse } from '../../src/core/types.js';
-import { prepareHost } from '../../src/files/host-data.js';
+import { prepareDefaults } from '../../src/files/defaults-data.js';
 import { ScenarioCatalogue } from '../../src/files/scenario-catalogue.js';
 import { T0 } from '../support/mock.js';
 
-const catalogue = new ScenarioCatalogue(prepareHost({}));
+const catalogue = new ScenarioCatalogue(prepareDefaults({}));
 const SHIPPED = catalogue.list().map((s) => s.name);
 
 function engineOn(scenario: string, at: number): MockEngine {
   const engine = new MockEngine({ settings: catalogue.settings(scenario) });
-  const clock = engine.sessions.defaultWorld.clock;
+  const clock = engine.sessions.defaultSession.clock;
   clock.freeze();
   clock.set(at);
   return engine;
@@ -38,7 +38,7 @@ describe('bans in the shipped scenarios', () => {
   it('a client retrying every 250 ms regardless of Retry-After is banned (ban scenario and the defaults)', () => {
     for (const scenario of ['ban', 'default']) {
       const engine = engineOn(scenario, T0 + 12_345);
-      const clock = engine.sessions.defaultWorld.clock;
+      const clock = engine.sessions.defaultSession.clock;
       let banned = false;
       for (let i = 0; i < 400 && !banned; i++) {
         banned = code(list(engine)) === 'key_banned';
@@ -52,7 +52,7 @@ describe('bans in the shipped scenarios', () => {
     fc.assert(
       fc.property(fc.constantFrom(...SHIPPED), fc.integer({ min: 0, max: 59_999 }), fc.integer(), (scenario, start, seed) => {
         const engine = engineOn(scenario, T0 + start);
-        const clock = engine.sessions.defaultWorld.clock;
+        const clock = engine.sessions.defaultSession.clock;
         // A seeded generator for the jitter and the round trips, so a failure replays.
         let state = seed >>> 0;
         const random = (): number => {
@@ -69,7 +69,7 @@ describe('bans in the shipped scenarios', () => {
           const retryAfter = res.headers['Retry-After'];
           caller.next += retryAfter === undefined ? lag : Math.ceil(Number(retryAfter) * 1000 * (1 + 0.2 * random())) + lag;
         }
-        const journal = engine.sessions.defaultWorld.journal.list();
+        const journal = engine.sessions.defaultSession.journal.list();
         // Where limits are small the callers are refused often: the rule is exercised, not avoided.
         if (scenario === 'ban') expect(journal.filter((e) => e.code === 'rate_limited').length).toBeGreaterThan(8);
         const counted = journal.filter((e) => e.ban?.counted === true);

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MockEngine } from '../../src/core/pipeline/engine.js';
 import { MAX_INSTANT_MS } from '../../src/core/state/clock.js';
-import { keyBucket } from '../../src/core/state/world.js';
-import { buildBaseData, defaultSettings } from '../../src/core/state/world-settings.js';
+import { keyBucket } from '../../src/core/state/session-state.js';
+import { buildBaseData, defaultSettings } from '../../src/core/state/session-settings.js';
 import type { CoreResponse } from '../../src/core/types.js';
 
 const base = buildBaseData({ count: 3 });
@@ -66,7 +66,7 @@ describe('every instant the clock can hold', () => {
           expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200, 200]);
         }
         // The admin view of every key prints its ban as a date.
-        const world = engine.sessions.defaultWorld;
+        const world = engine.sessions.defaultSession;
         for (const key of world.keys.values()) {
           const report = world.limiter.peek(keyBucket(key.key), key.limits, world.clock.now());
           if (report.bannedUntil !== undefined) expect(new Date(report.bannedUntil).toISOString()).toMatch(/Z$/);
@@ -80,7 +80,7 @@ describe('every instant the clock can hold', () => {
     fc.assert(
       fc.property(instants, (at) => {
         const engine = engineAt(at);
-        const clock = engine.sessions.defaultWorld.clock;
+        const clock = engine.sessions.defaultSession.clock;
         get(engine, 'tight');
         get(engine, 'tight');
         const limited = get(engine, 'tight');

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MockEngine } from '../../src/core/pipeline/engine.js';
 import { BAN_IN_FLIGHT, RateLimiter, rateHeaders, type RateReport } from '../../src/core/state/limiter.js';
-import { buildBaseData, defaultSettings } from '../../src/core/state/world-settings.js';
+import { buildBaseData, defaultSettings } from '../../src/core/state/session-settings.js';
 import type { BanRule, Limits } from '../../src/core/types.js';
 import { at } from '../support/checked.js';
 
@@ -165,7 +165,7 @@ describe('the engine against the same model', () => {
           clock: { start: T0 + start, frozen: true },
         };
         const engine = new MockEngine({ settings });
-        const clock = engine.sessions.defaultWorld.clock;
+        const clock = engine.sessions.defaultSession.clock;
         const models = [new ModelKey(limits, ban), new ModelKey(limits, ban)];
         for (const s of steps) {
           clock.set(move(clock.now(), s, models));

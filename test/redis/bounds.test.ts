@@ -3,12 +3,12 @@
 // store has its cap. Driven through the engine and admin state in process, on a real Redis.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreRequest } from '../../src/core/types.js';
-import { prepareHost } from '../../src/files/host-data.js';
+import { prepareDefaults } from '../../src/files/defaults-data.js';
 import { ScenarioCatalogue } from '../../src/files/scenario-catalogue.js';
 import { DEFAULT_JOURNAL_BYTES, MAX_JOURNAL_TEXT } from '../../src/core/state/journal.js';
 import { MAX_CREATED_PETS } from '../../src/core/state/store.js';
 import { openSharedState, type SharedState } from '../../src/state-redis/index.js';
-import { PortEngine } from '../../src/core/pipeline/port-engine.js';
+import { Pipeline } from '../../src/core/pipeline/pipeline.js';
 import { TestRedis, redisAvailable } from '../support/redis.js';
 
 const run = redisAvailable();
@@ -39,13 +39,13 @@ describe.skipIf(!run)('the bounds of memory on a shared state', () => {
     await redis?.stop();
   });
 
-  async function open(prefix: string, fixtures?: { id: number; name: string; categoryId: number }[]): Promise<SharedState & { engine: PortEngine }> {
+  async function open(prefix: string, fixtures?: { id: number; name: string; categoryId: number }[]): Promise<SharedState & { engine: Pipeline<string> }> {
     const scenarios = new ScenarioCatalogue(
-      prepareHost({ keys: [{ key: 'bound-key', plan: 'enterprise', limits: { perMinute: 1e9, perDay: 1e9 } }], fixtures }),
+      prepareDefaults({ keys: [{ key: 'bound-key', plan: 'enterprise', limits: { perMinute: 1e9, perDay: 1e9 } }], fixtures }),
     );
     const state = await openSharedState({ url: redis.url, prefix, scenarios, fixtures: fixtures !== undefined });
     opened.push(state);
-    return { ...state, engine: new PortEngine(state.port) };
+    return { ...state, engine: new Pipeline(state.port) };
   }
 
   it('1,001 looks at distinct sessions create none and evict none: the session holding work keeps it', async () => {

@@ -9,13 +9,13 @@ import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MockEngine } from '../../src/core/pipeline/engine.js';
-import { memoryAdmin, type AdminState, type ApiCore } from '../../src/core/state/backend.js';
+import { memoryAdmin, type AdminState, type ApiHandler } from '../../src/core/state/backend.js';
 import type { CoreRequest, CoreResponse } from '../../src/core/types.js';
 import type { JournalEntry } from '../../src/core/state/journal.js';
-import { prepareHost } from '../../src/files/host-data.js';
+import { prepareDefaults } from '../../src/files/defaults-data.js';
 import { ScenarioCatalogue } from '../../src/files/scenario-catalogue.js';
 import { openSharedState, type SharedState } from '../../src/state-redis/index.js';
-import { PortEngine } from '../../src/core/pipeline/port-engine.js';
+import { Pipeline } from '../../src/core/pipeline/pipeline.js';
 import { T0 } from '../support/mock.js';
 import { TestRedis, redisAvailable } from '../support/redis.js';
 import { at } from '../support/checked.js';
@@ -191,7 +191,7 @@ function withoutDuration(entries: JournalEntry[]): unknown[] {
 
 /** One side of the comparison: engines to send to (one, or two alternating) and their admin states. */
 interface Side {
-  engines: ApiCore[];
+  engines: ApiHandler[];
   admins: AdminState[];
 }
 
@@ -261,7 +261,7 @@ describe.skipIf(!run)('a shared state answers as one in-memory mock', () => {
   const memoryCatalogue = catalogue();
 
   function catalogue(): ScenarioCatalogue {
-    const c = new ScenarioCatalogue(prepareHost({}));
+    const c = new ScenarioCatalogue(prepareDefaults({}));
     // Loaded once by path, the test's own scenarios can then be switched to by name, as over HTTP.
     for (const file of FIXTURES) c.load(file);
     return c;
@@ -274,7 +274,7 @@ describe.skipIf(!run)('a shared state answers as one in-memory mock', () => {
       await openSharedState({ url: redis.url, prefix, scenarios: catalogue(), startScenario: 'frozen-start', maxSessions: MAX_SESSIONS }),
       await openSharedState({ url: redis.url, prefix, scenarios: catalogue(), startScenario: 'frozen-start', maxSessions: MAX_SESSIONS }),
     ];
-    shared = { engines: states.map((s) => new PortEngine(s.port)), admins: states.map((s) => s.admin) };
+    shared = { engines: states.map((s) => new Pipeline(s.port)), admins: states.map((s) => s.admin) };
     flusher = new Redis(redis.url);
   });
   afterAll(async () => {

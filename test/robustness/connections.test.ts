@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
 import { MockEngine } from '../../src/core/pipeline/engine.js';
-import { buildBaseData, defaultSettings } from '../../src/core/state/world-settings.js';
+import { buildBaseData, defaultSettings } from '../../src/core/state/session-settings.js';
 import { answerClientError } from '../../src/http/raw-answers.js';
 import { listen } from '../../src/http/server.js';
 import { rawRequest } from '../support/raw.js';

@@ -136,7 +136,7 @@ describe('stopping in the middle of traffic', () => {
     expect(outcomes.filter((o) => o === 'ok').length).toBeGreaterThanOrEqual(150);
     await expect(fetch(`${m.url}/pets`)).rejects.toThrow();
     // Every answered create is in the store, with consecutive ids (a create whose answer was lost may be too).
-    const store = m.engine.sessions.defaultWorld.store;
+    const store = m.engine.sessions.defaultSession.store;
     expect(store.size - SEEDED).toBeGreaterThanOrEqual(created);
     const ids = store.list(100_000).map((p) => p.id);
     expect(ids).toEqual(Array.from({ length: store.size }, (_, i) => i + 1));

@@ -5,15 +5,15 @@ import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { ScenarioError } from '../../src/core/scenarios/scenario-compiler.js';
-import { defaultSettings } from '../../src/core/state/world-settings.js';
+import { defaultSettings } from '../../src/core/state/session-settings.js';
 import { BaseData } from '../../src/core/state/store.js';
-import { ScenarioSource, loadScenario, scenariosDir, shippedScenarios, type ScenarioHost } from '../../src/files/scenario-files.js';
+import { ScenarioSource, loadScenario, scenariosDir, shippedScenarios, type ScenarioDefaults } from '../../src/files/scenario-files.js';
 import { at } from '../support/checked.js';
 
 const dir = scenariosDir();
 const schema = JSON.parse(readFileSync(join(dir, 'scenario.schema.json'), 'utf8')) as object;
 const files = readdirSync(dir).filter((f) => f !== 'scenario.schema.json');
-const host: ScenarioHost = { defaults: defaultSettings(new BaseData([])), baseFor: (data) => new BaseData(data.pets ?? []) };
+const host: ScenarioDefaults = { defaults: defaultSettings(new BaseData([])), baseFor: (data) => new BaseData(data.pets ?? []) };
 
 /** The names and one-line descriptions the issue asks to ship. */
 const REQUIRED = ['default', 'empty-store', 'rate-limit-minute', 'rate-limit-day', 'ban', 'banned', 'revoked-key', 'removal-eve', 'removed', 'slow', 'flaky'];

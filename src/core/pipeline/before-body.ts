@@ -1,6 +1,6 @@
 import { bodyRefusedByHeaders } from '../input/body.js';
 import type { CoreRequest } from '../types.js';
-import { keyBucket, type World } from '../state/world.js';
+import { keyBucket, type SessionState } from '../state/session-state.js';
 import { authenticate } from './auth.js';
 import { isPreflight } from './cors.js';
 import { route } from './router.js';
@@ -11,7 +11,7 @@ import { route } from './router.js';
  * upload a body that would be refused anyway. Nothing is counted here. The checks run in the documented order up to the
  * first that needs the body; anything a check could not tell from the head gets `100 Continue`.
  */
-export function answeredBeforeBody(world: World, req: CoreRequest, now: number): boolean {
+export function answeredBeforeBody(world: SessionState, req: CoreRequest, now: number): boolean {
   if (isPreflight(req.method, req.headers)) return true;
   const where = route(req.method, req.path);
   // Only creating an animal reads a body; every other route answers without one.

@@ -1,17 +1,8 @@
-import { readJsonBody } from '../input/body.js';
+// The answers of the specification's three operations, from what the home of state read or wrote.
 import { MockError } from '../errors.js';
-import { petJson } from '../state/store.js';
-import type { CoreRequest, PetStatus } from '../types.js';
-import { parseListQuery, parsePetId, validateNewPet } from '../input/validation.js';
-import type { OperationId, World } from '../state/world.js';
-
-/** The result of an operation that succeeded. */
-export interface OperationResult {
-  status: number;
-  body: string;
-  headers?: Record<string, string>;
-  reason: string;
-}
+import type { OperationData, StateAsk } from '../state/state-port.js';
+import type { PetStatus } from '../types.js';
+import type { Outcome } from './outcome.js';
 
 const listReasons = new Map<string, string>();
 
@@ -26,25 +17,18 @@ function listReason(limit: number, status: PetStatus | undefined): string {
   return reason;
 }
 
-/** Runs one of the three operations of the specification; failures are thrown as MockError. */
-export function runOperation(operation: OperationId, world: World, req: CoreRequest, petId?: string): OperationResult {
-  switch (operation) {
-    case 'listPets': {
-      const query = parseListQuery(req.query);
-      const body = world.store.listBody(query.limit, query.status);
-      return { status: 200, body, reason: listReason(query.limit, query.status) };
-    }
-    case 'createPet': {
-      const parsed = readJsonBody(req.headers, req.body, req.bodyTooLarge === true);
-      const input = validateNewPet(parsed.value, parsed.hasBigInt);
-      const pet = world.store.create(input);
-      return { status: 201, body: petJson(pet), headers: { Location: `/v1/pets/${pet.id}` }, reason: `created animal ${pet.id}` };
-    }
-    case 'getPet': {
-      const id = parsePetId(petId ?? '');
-      const pet = world.store.get(id);
-      if (!pet) throw new MockError('pet_not_found', `No animal has id ${id}. List the animals with GET /v1/pets to find a valid id.`);
-      return { status: 200, body: petJson(pet), reason: `found animal ${pet.id}` };
-    }
+/** The operation's answer; a refusal of the store or an unknown id is thrown as MockError. */
+export function operationOutcome(plan: StateAsk, data: OperationData | undefined): Outcome {
+  if (data !== undefined && 'error' in data) throw data.error;
+  if (plan.list) {
+    if (data === undefined) throw new Error('unreachable: a home answers every list with a body');
+    return { status: 200, body: data.body, reason: listReason(plan.list.limit, plan.list.status) };
   }
+  if (plan.create) {
+    if (data?.createdId === undefined) throw new Error('unreachable: a home answers every create with an id or a refusal');
+    return { status: 201, body: data.body, headers: { Location: `/v1/pets/${data.createdId}` }, reason: `created animal ${data.createdId}` };
+  }
+  const id = plan.get?.id;
+  if (data === undefined) throw new MockError('pet_not_found', `No animal has id ${id}. List the animals with GET /v1/pets to find a valid id.`);
+  return { status: 200, body: data.body, reason: `found animal ${id}` };
 }

@@ -5,7 +5,7 @@ import { WWW_AUTHENTICATE_INVALID, redactKey, type AuthResult } from './auth.js'
 import type { Route } from './router.js';
 import type { RateDecision } from '../state/limiter.js';
 import type { ConnectionFault } from '../types.js';
-import type { ForcedAnswer, World } from '../state/world.js';
+import type { ForcedAnswer, SessionSettings } from '../state/session-state.js';
 
 /** The outcome of the operation step: a body and its status, or an error. */
 export interface Outcome {
@@ -21,7 +21,7 @@ export interface Outcome {
 }
 
 /** The checks before the rate limit: route, removal date, auth. */
-export function earlyError(where: Route, world: Pick<World, 'settings'>, now: number, auth: AuthResult): MockError | undefined {
+export function earlyError(where: Route, settings: SessionSettings, now: number, auth: AuthResult): MockError | undefined {
   switch (where.kind) {
     case 'not-found':
       return new MockError(
@@ -38,8 +38,8 @@ export function earlyError(where: Route, world: Pick<World, 'settings'>, now: nu
     default:
       break;
   }
-  if (where.kind === 'operation' && where.operation === 'getPet' && now >= world.settings.deprecation.removalAt) {
-    const removed = new Date(world.settings.deprecation.removalAt).toISOString();
+  if (where.kind === 'operation' && where.operation === 'getPet' && now >= settings.deprecation.removalAt) {
+    const removed = new Date(settings.deprecation.removalAt).toISOString();
     return new MockError('endpoint_removed', `GET /v1/pets/{petId} was removed on ${removed}. Use GET /v1/pets with the status filter instead.`);
   }
   if (!auth.ok) return auth.error;

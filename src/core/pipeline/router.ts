@@ -1,4 +1,4 @@
-import type { OperationId } from '../state/world.js';
+import type { OperationId } from '../state/session-state.js';
 
 /** Where a request lands before any other check. */
 export type Route =

@@ -6,7 +6,7 @@ import { PLAN_LIMITS, PLAN_NAMES } from '../state/plans.js';
 import { ScriptedRuntime, type CompiledAnswer, type CompiledMatch, type RuntimeSpec } from './scenario-runtime.js';
 import type { BaseData } from '../state/store.js';
 import type { KeyConfig, Limits, PlanName } from '../types.js';
-import type { OperationId, WorldSettings } from '../state/world.js';
+import type { OperationId, SessionSettings } from '../state/session-state.js';
 import type { AnswerSpec, DataSpec, DurationSpec, MatchSpec, ScenarioSpec } from './scenario-spec.js';
 
 export type { AnswerSpec, DataSpec, DurationSpec, MatchSpec, ScenarioSpec } from './scenario-spec.js';
@@ -35,7 +35,7 @@ export class ScenarioSpecError extends Error {
 /** What compiling a scenario needs from the server it runs in. */
 export interface CompileContext {
   /** The settings of the command line, before any scenario. */
-  defaults: WorldSettings;
+  defaults: SessionSettings;
   /** The store's animals for a `data` section (the caller reads fixtures files). */
   data(spec: DataSpec): BaseData;
 }
@@ -78,7 +78,7 @@ const OPERATIONS: readonly { id: OperationId; method: string; path: string; stat
  * only the server knows (a usage line for a key that does not exist, a status the matched operation
  * never answers); those throw `ScenarioSpecError` with the place of the mistake.
  */
-export function compileScenario(spec: ScenarioSpec, name: string, ctx: CompileContext): WorldSettings {
+export function compileScenario(spec: ScenarioSpec, name: string, ctx: CompileContext): SessionSettings {
   const d = ctx.defaults;
   const planLimits = resolvePlans(spec.plans);
   const keys = resolveKeys(d.keys, spec, planLimits);
@@ -98,7 +98,7 @@ export function compileScenario(spec: ScenarioSpec, name: string, ctx: CompileCo
       bannedForMs: line.bannedFor === undefined ? undefined : duration(line.bannedFor),
     }));
   });
-  const settings: WorldSettings = {
+  const settings: SessionSettings = {
     scenario: name,
     base: spec.data ? ctx.data(spec.data) : d.base,
     keys,

@@ -1,5 +1,5 @@
 import type { CoreRequest } from '../types.js';
-import type { ForcedAnswer, OperationId, ScenarioRuntime } from '../state/world.js';
+import type { ForcedAnswer, OperationId, ScenarioRuntime } from '../state/session-state.js';
 import type { CompiledAnswer, CompiledMatch, RuntimeSpec } from './runtime-spec.js';
 
 export type { CompiledAnswer, CompiledMatch, RuntimeSpec } from './runtime-spec.js';
@@ -61,22 +61,30 @@ export class ScriptedRuntime implements ScenarioRuntime {
       return forceAnswer(this.spec.scenario, current.answer, stepName(index, nth, current.times));
     }
     const chaos = this.spec.chaos;
-    if (chaos && matches(chaos.match, operation, req, key)) {
-      let draw = this.chaosRandom();
-      for (const { probability, answer } of chaos.answers) {
-        if (draw < probability) return forceAnswer(this.spec.scenario, answer, 'chaos');
-        draw -= probability;
-      }
-    }
+    if (chaos && matches(chaos.match, operation, req, key)) return chaosAnswer(this.spec, this.chaosRandom());
     return undefined;
   }
 
   latency(): number {
     const latency = this.spec.latency;
-    if (!latency) return 0;
-    if (latency.maxMs === latency.minMs) return latency.minMs;
-    return latency.minMs + Math.floor(this.latencyRandom() * (latency.maxMs - latency.minMs + 1));
+    if (!latency || latency.maxMs === latency.minMs) return latency?.minMs ?? 0;
+    return latencyOfDraw(latency, this.latencyRandom());
   }
+}
+
+/** The chaos's answer for a draw in [0, 1), by each answer's probability in order: a home of state draws, this decides. */
+export function chaosAnswer(spec: RuntimeSpec, draw: number): ForcedAnswer | undefined {
+  let left = draw;
+  for (const { probability, answer } of spec.chaos?.answers ?? []) {
+    if (left < probability) return forceAnswer(spec.scenario, answer, 'chaos');
+    left -= probability;
+  }
+  return undefined;
+}
+
+/** A latency between its bounds for a draw in [0, 1), whole milliseconds, both bounds included. */
+export function latencyOfDraw(latency: { minMs: number; maxMs: number }, draw: number): number {
+  return latency.minMs + Math.floor(draw * (latency.maxMs - latency.minMs + 1));
 }
 
 /** The answer a step or the chaos forces ("scenario flaky, step 2"), or undefined for a normal one. */

@@ -7,10 +7,10 @@ import { demoKeys } from './plans.js';
 import type { JournalEntry } from './journal.js';
 import { summarizeSessions, type Eviction, type SessionRegistry, type SessionSummary } from './sessions.js';
 import type { CoreRequest, CoreResponse, Limits, PlanName } from '../types.js';
-import { keyBucket, type World, type WorldSettings } from './world.js';
+import { keyBucket, type SessionState, type SessionSettings } from './session-state.js';
 
 /** What a front end needs from the core. Adapters await only when given a promise. */
-export interface ApiCore {
+export interface ApiHandler {
   /** Answers one API request; never rejects (a failure becomes an Error body). */
   handle(req: CoreRequest): CoreResponse | Promise<CoreResponse>;
   /** Answers a request the adapter refused before the checks (a 414), with the usual headers. */
@@ -98,7 +98,7 @@ export function checkClockChange(now: number, change: ClockChange): void {
 }
 
 /** The order a clock change is applied in, by both state engines. */
-export function applyClockChange(clock: World['clock'], change: ClockChange): void {
+export function applyClockChange(clock: SessionState['clock'], change: ClockChange): void {
   if (change.frozen === true) clock.freeze();
   if (change.set !== undefined) clock.set(change.set);
   if (change.advance !== undefined) clock.advance(change.advance);
@@ -116,7 +116,7 @@ export function shownKey(key: string): string {
 }
 
 /** A key's admin view from its limiter report. */
-export function keyView(k: WorldSettings['keys'][number], report: { remaining: number; limit: number; reset: number; bannedUntil?: number }): KeyView {
+export function keyView(k: SessionSettings['keys'][number], report: { remaining: number; limit: number; reset: number; bannedUntil?: number }): KeyView {
   return {
     key: shownKey(k.key),
     plan: k.plan,
@@ -132,20 +132,20 @@ export function keyView(k: WorldSettings['keys'][number], report: { remaining: n
 /** The scenarios a server can switch to, as the admin API needs them. */
 export interface ScenarioLookup {
   list(): { name: string; description: string }[];
-  settingsByName(name: string): WorldSettings;
+  settingsByName(name: string): SessionSettings;
   /** The current version of a scenario a session runs, its files read again; a reset applies it. */
-  latest?(name: string): WorldSettings;
+  latest?(name: string): SessionSettings;
 }
 
-function journalInfo(w: World): JournalInfo {
+function journalInfo(w: SessionState): JournalInfo {
   return { session: w.id, details: w.journal.details, entries: w.journal.size, capacity: w.journal.capacity, total: w.journal.total };
 }
 
 /** The admin side of the in-memory sessions. */
 export function memoryAdmin(sessions: SessionRegistry, scenarios: ScenarioLookup): AdminState {
-  const world = (session: string | undefined): World => sessions.resolve(session);
+  const world = (session: string | undefined): SessionState => sessions.resolve(session);
   // Reading a session (the admin page polls) must not create it: only a change does.
-  const view = (session: string | undefined): World => sessions.view(session);
+  const view = (session: string | undefined): SessionState => sessions.view(session);
   return {
     health: async (session) => ({ sessions: sessions.all().length, scenario: view(session).settings.scenario, state: { engine: 'memory', reachable: true } }),
     reset: async (session) => {
@@ -183,7 +183,7 @@ export function memoryAdmin(sessions: SessionRegistry, scenarios: ScenarioLookup
       try {
         return view(session).clock.now();
       } catch {
-        return sessions.defaultWorld.clock.now();
+        return sessions.defaultSession.clock.now();
       }
     },
     keys: async (session) => {

@@ -1,7 +1,7 @@
 import type { TimeSource } from './clock.js';
 import { MockError } from '../errors.js';
 import { defaultBudgets, type Budgets } from './budget.js';
-import { World, type WorldSettings } from './world.js';
+import { SessionState, type SessionSettings } from './session-state.js';
 
 /** The session id of requests without `X-Mock-Session`. */
 export const DEFAULT_SESSION = 'default';
@@ -39,14 +39,14 @@ export function sessionIdOf(header: string | string[] | undefined): string {
  * settings; past `maxSessions` the least recently used one (never the default) is dropped.
  */
 export class SessionRegistry {
-  private worlds = new Map<string, World>();
+  private worlds = new Map<string, SessionState>();
   /** Evicted session ids, oldest first, with when; bounded. */
   private evicted = new Map<string, Eviction>();
-  readonly defaultWorld: World;
+  readonly defaultSession: SessionState;
   readonly budgets: Budgets;
 
   constructor(
-    private settings: WorldSettings,
+    private settings: SessionSettings,
     private readonly realNow: TimeSource,
     private readonly maxSessions = DEFAULT_MAX_SESSIONS,
     budgets: Budgets = defaultBudgets(),
@@ -56,18 +56,22 @@ export class SessionRegistry {
     // first, down to nine tenths of it, so that a trim is not needed on every entry.
     budgets.journal.reclaim = () => {
       const target = budgets.journal.limit * 0.9;
-      for (const world of [...this.worlds.values(), this.defaultWorld]) {
+      for (const world of [...this.worlds.values(), this.defaultSession]) {
         while (budgets.journal.used > target && world.journal.dropOldest());
         if (budgets.journal.used <= target) return;
       }
     };
-    this.defaultWorld = new World(DEFAULT_SESSION, settings, realNow, budgets);
+    this.defaultSession = new SessionState(DEFAULT_SESSION, settings, realNow, budgets);
   }
 
   /** The world of a header value; throws `invalid_session` for an unusable id. */
-  resolve(header: string | string[] | undefined): World {
-    const id = sessionIdOf(header);
-    if (id === DEFAULT_SESSION) return this.defaultWorld;
+  resolve(header: string | string[] | undefined): SessionState {
+    return this.resolveId(sessionIdOf(header));
+  }
+
+  /** The state of a session id already checked (`sessionIdOf`), created on first use. */
+  resolveId(id: string): SessionState {
+    if (id === DEFAULT_SESSION) return this.defaultSession;
     let world = this.worlds.get(id);
     if (world) {
       // Re-inserting keeps the map in least-recently-used order.
@@ -76,7 +80,7 @@ export class SessionRegistry {
       return world;
     }
     if (this.worlds.size >= this.maxSessions) this.evictOldest();
-    world = new World(id, this.settings, this.realNow, this.budgets);
+    world = new SessionState(id, this.settings, this.realNow, this.budgets);
     // Only an evicted id can be missing and in this list: its latest eviction is why it starts afresh.
     const eviction = this.evicted.get(id);
     if (eviction) world.evictedAt = eviction.at;
@@ -85,12 +89,12 @@ export class SessionRegistry {
   }
 
   /** The settings a new session starts with. */
-  startSettings(): WorldSettings {
+  startSettings(): SessionSettings {
     return this.settings;
   }
 
   /** Changes the settings new sessions start with (a reloaded start scenario); existing ones keep theirs. */
-  setStartSettings(settings: WorldSettings): void {
+  setStartSettings(settings: SessionSettings): void {
     this.settings = settings;
   }
 
@@ -98,15 +102,15 @@ export class SessionRegistry {
    * The world of a header value for reading only: an existing session as it is, an unknown one as
    * it would start, without creating it (looking at a session must not make one).
    */
-  view(header: string | string[] | undefined): World {
+  view(header: string | string[] | undefined): SessionState {
     const id = sessionIdOf(header);
-    if (id === DEFAULT_SESSION) return this.defaultWorld;
+    if (id === DEFAULT_SESSION) return this.defaultSession;
     // A world that is not kept charges nothing to the shared budgets.
-    return this.worlds.get(id) ?? new World(id, this.settings, this.realNow);
+    return this.worlds.get(id) ?? new SessionState(id, this.settings, this.realNow);
   }
 
   private evictOldest(): void {
-    const [id, world] = this.worlds.entries().next().value as [string, World];
+    const [id, world] = this.worlds.entries().next().value as [string, SessionState];
     this.worlds.delete(id);
     this.evicted.delete(id);
     this.evicted.set(id, { session: id, at: new Date(this.realNow()).toISOString(), journalEntries: world.journal.size });
@@ -120,8 +124,8 @@ export class SessionRegistry {
   }
 
   /** Every world, the default first. */
-  all(): World[] {
-    return [this.defaultWorld, ...this.worlds.values()];
+  all(): SessionState[] {
+    return [this.defaultSession, ...this.worlds.values()];
   }
 }
 

@@ -1,5 +1,5 @@
 import { FixtureError, parseFixtures, readFailure } from '../core/input/fixtures.js';
-import { createHost, type ScenarioHost } from '../core/scenarios/host.js';
+import { createDefaults, type ScenarioDefaults } from '../core/scenarios/defaults.js';
 import type { KeyConfig, Pet } from '../core/types.js';
 import { MAX_FIXTURES_FILE_BYTES, readUserFile } from './read-file.js';
 
@@ -12,7 +12,7 @@ export interface HostOptions {
 }
 
 /** The host's settings, with the fixtures file they came from, which can be read again. */
-export interface LiveHost extends ScenarioHost {
+export interface LiveHost extends ScenarioDefaults {
   /** Counts the changes of `defaults`; settings compiled against an older version are stale. */
   readonly version: number;
   /** The `--fixtures` file, when one was named. */
@@ -33,10 +33,10 @@ function readFixturesText(file: string): string {
 }
 
 /** Reads fixtures and keys into the settings before any scenario, with a cache of generated stores. */
-export function prepareHost(options: HostOptions): LiveHost {
+export function prepareDefaults(options: HostOptions): LiveHost {
   const file = typeof options.fixtures === 'string' ? options.fixtures : undefined;
-  const load = (text: string | undefined): ScenarioHost =>
-    createHost({ ...options, fixtures: file === undefined ? (options.fixtures as readonly Pet[] | undefined) : parseFixtures(text as string, file) });
+  const load = (text: string | undefined): ScenarioDefaults =>
+    createDefaults({ ...options, fixtures: file === undefined ? (options.fixtures as readonly Pet[] | undefined) : parseFixtures(text as string, file) });
   let text = file === undefined ? undefined : readFixturesText(file);
   let host = load(text);
   let version = 0;

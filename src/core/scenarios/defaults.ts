@@ -1,21 +1,21 @@
 import { checkPets } from '../input/fixtures.js';
 import { parseKeySpec } from '../state/plans.js';
 import { DEFAULT_PET_COUNT, DEFAULT_SEED } from '../state/seed.js';
-import { buildBaseData, defaultSettings, type DataOptions } from '../state/world-settings.js';
+import { buildBaseData, defaultSettings, type DataOptions } from '../state/session-settings.js';
 import type { BaseData } from '../state/store.js';
-import type { WorldSettings } from '../state/world.js';
+import type { SessionSettings } from '../state/session-state.js';
 import type { KeyConfig, Pet } from '../types.js';
 
 /** What a scenario needs from the server it is applied to. */
-export interface ScenarioHost {
+export interface ScenarioDefaults {
   /** The settings of the command line, before any scenario. */
-  defaults: WorldSettings;
+  defaults: SessionSettings;
   /** The store's animals for data options; missing seed or count mean the command line's. */
   baseFor(data: DataOptions): BaseData;
 }
 
 /** Data and keys before any scenario, once fixtures (if any) are read. */
-export interface HostData {
+export interface DefaultsInput {
   seed?: number;
   pets?: number;
   /** Animals to serve instead of generated ones. */
@@ -24,7 +24,7 @@ export interface HostData {
 }
 
 /** The settings before any scenario, with a cache of generated stores. */
-export function createHost(options: HostData): ScenarioHost {
+export function createDefaults(options: DefaultsInput): ScenarioDefaults {
   const keys = (options.keys ?? []).map((k) => (typeof k === 'string' ? parseKeySpec(k) : k));
   const generated = new Map<string, BaseData>();
   const baseFor = (data: DataOptions): BaseData => {

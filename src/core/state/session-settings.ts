@@ -4,7 +4,7 @@ import { ANONYMOUS_LIMITS, DEFAULT_BAN_RULE, demoKeys } from './plans.js';
 import { DEFAULT_PET_COUNT, DEFAULT_SEED, generatePets } from './seed.js';
 import { BaseData } from './store.js';
 import type { KeyConfig, Pet } from '../types.js';
-import type { WorldSettings } from './world.js';
+import type { SessionSettings } from './session-state.js';
 
 /** What the server was started with, before any scenario. */
 export interface DataOptions {
@@ -26,7 +26,7 @@ export function buildBaseData(options: DataOptions): BaseData {
  * Default settings: the specification's behaviour with the real clock, the demo keys plus any
  * extra keys (a key given again replaces the demo key of that name).
  */
-export function defaultSettings(base: BaseData, extraKeys: readonly KeyConfig[] = []): WorldSettings {
+export function defaultSettings(base: BaseData, extraKeys: readonly KeyConfig[] = []): SessionSettings {
   const keys = new Map<string, KeyConfig>(demoKeys().map((k) => [k.key, k]));
   for (const key of extraKeys) keys.set(key.key, key);
   return {

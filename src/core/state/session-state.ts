@@ -36,7 +36,7 @@ export interface ScenarioRuntime {
 }
 
 /** Everything that decides how a session behaves; scenarios produce it, `reset` re-applies it. */
-export interface WorldSettings {
+export interface SessionSettings {
   scenario: string;
   base: BaseData;
   keys: readonly KeyConfig[];
@@ -59,13 +59,13 @@ export interface WorldSettings {
  * One isolated world: store, counters, bans, clock, scenario and journal. The default session and
  * every `X-Mock-Session` id each have one.
  */
-export class World {
+export class SessionState {
   readonly clock: VirtualClock;
   readonly store: PetStore;
   readonly limiter: RateLimiter;
   journal: Journal;
   keys = new Map<string, KeyConfig>();
-  settings!: WorldSettings;
+  settings!: SessionSettings;
   runtime: ScenarioRuntime | undefined;
   /**
    * When an earlier world of this session id was dropped to make room (least recently used), the
@@ -79,7 +79,7 @@ export class World {
 
   constructor(
     readonly id: string,
-    settings: WorldSettings,
+    settings: SessionSettings,
     realNow: TimeSource,
     private readonly budgets: Budgets = unlimitedBudgets(),
   ) {
@@ -107,7 +107,7 @@ export class World {
   }
 
   /** Applies settings afresh: store, counters, bans, clock, journal and scenario state. */
-  apply(settings: WorldSettings): void {
+  apply(settings: SessionSettings): void {
     this.settings = settings;
     this.store.reset(settings.base);
     this.limiter.clear();

@@ -1,0 +1,162 @@
+// The one pipeline of an API request, for every home of state:
+//   route → removal date → auth → ban and rate limit → media type → size → validation → operation → answer
+// The checks that need no state run in plan.ts; the home is asked once through its port; the
+// answer and its journal entry are built by answer.ts. A home that decides at once (memory) gets a
+// synchronous answer; one that answers with a promise (Redis) gets a promise.
+import { addCorsHeaders, preflightHeaders } from './cors.js';
+import { answerHeaders, journalEntryOf, responseOf, type AnswerParts } from './answer.js';
+import { earlyError, forcedOutcome, limitError, toOutcome, type Outcome } from './outcome.js';
+import { authenticate, redactQuery } from './auth.js';
+import { fixedPlan, keysOf, planRequest, type Plan } from './plan.js';
+import { operationOutcome } from './operations.js';
+import { openapiDocument } from '../input/openapi.js';
+import { COMMON_HEADERS, type MockError } from '../errors.js';
+import type { JournalEntry } from '../state/journal.js';
+import { rateHeaders, setRateHeaders } from '../state/limiter.js';
+import { httpDate } from '../state/clock.js';
+import { DEFAULT_SESSION, sessionIdOf } from '../state/sessions.js';
+import type { Decision, StatePort } from '../state/state-port.js';
+import type { ApiHandler } from '../state/backend.js';
+import type { CoreRequest, CoreResponse } from '../types.js';
+
+const DOCUMENT_OUTCOME: Outcome = { status: 200, body: JSON.stringify(openapiDocument), reason: 'served the OpenAPI document' };
+
+/** Answers API requests against one home of state (`H` is the home's handle of a session). */
+export class Pipeline<H> implements ApiHandler {
+  constructor(
+    protected readonly port: StatePort<H>,
+    private readonly onRequest?: (entry: JournalEntry) => void,
+  ) {}
+
+  /** Answers one API request. Never throws or rejects: a failure becomes an Error body. */
+  handle(req: CoreRequest): CoreResponse | Promise<CoreResponse> {
+    const started = performance.now();
+    let sid: string;
+    try {
+      sid = sessionIdOf(req.headers['x-mock-session']);
+    } catch (error) {
+      // An unusable session id is answered from the default session.
+      return this.ask(req, DEFAULT_SESSION, started, toOutcome(error));
+    }
+    return this.ask(req, sid, started);
+  }
+
+  /** Answers a request the adapter refused before the checks (a 414), with the usual headers. */
+  refuse(req: CoreRequest, error: MockError): CoreResponse | Promise<CoreResponse> {
+    let sid = DEFAULT_SESSION;
+    try {
+      sid = sessionIdOf(req.headers['x-mock-session']);
+    } catch {
+      // As for any request: an unusable session id answers from the default session.
+    }
+    return this.ask(req, sid, performance.now(), toOutcome(error));
+  }
+
+  /** The Date and rate-limit headers of a client without a key, for answers given outside the pipeline (431). */
+  anonymousRateHeaders(address: string | undefined): Record<string, string> {
+    const { report, now } = this.port.anonymousReport(address);
+    const headers = rateHeaders({ limit: report.limit, remaining: report.remaining, reset: report.reset });
+    headers.Date = httpDate(now);
+    return headers;
+  }
+
+  /** Asks the home; `fixed` is an answer decided before the checks. */
+  private ask(req: CoreRequest, sid: string, started: number, fixed?: Outcome): CoreResponse | Promise<CoreResponse> {
+    let decided;
+    try {
+      decided = this.port.decide(sid, req, fixed ? fixedPlan : planRequest);
+    } catch (error) {
+      return this.unavailable(req, sid, toOutcome(error), started);
+    }
+    if (decided instanceof Promise) {
+      return decided.then(
+        (d) => this.complete(req, d, started, fixed),
+        // A 503 when the home cannot answer (never an answer from this instance's memory), a 500 for a bug.
+        (error: unknown) => this.unavailable(req, sid, toOutcome(error), started),
+      );
+    }
+    return this.complete(req, decided, started, fixed);
+  }
+
+  private complete(req: CoreRequest, d: Decision<H, Plan>, started: number, fixed?: Outcome): CoreResponse {
+    try {
+      const { plan } = d;
+      const parts: AnswerParts = {
+        req,
+        session: d.session,
+        now: d.now,
+        real: d.real,
+        shown: d.rate.report,
+        outcome: fixed ?? DOCUMENT_OUTCOME,
+        key: plan.shownKey,
+        extraHeaders: plan.extraHeaders,
+        evictedAt: d.evictedAt,
+        details: d.details,
+      };
+      if (plan.kind === 'preflight') parts.outcome = { status: 204, headers: preflightHeaders(plan.allow ?? '', req.headers), reason: 'CORS preflight' };
+      else if (plan.kind === 'options') parts.outcome = { status: 204, headers: { Allow: plan.allow ?? '' }, reason: 'OPTIONS' };
+      else if (plan.kind === 'api') parts.outcome = this.operation(d, parts);
+      const headers = answerHeaders(parts);
+      const entry = journalEntryOf(parts, headers, d.seq, Math.round((performance.now() - started) * 1000) / 1000);
+      this.port.record(d, entry);
+      this.onRequest?.(entry);
+      return responseOf(parts.outcome, headers);
+    } catch (error) {
+      return this.unavailable(req, d.session, toOutcome(error), started);
+    }
+  }
+
+  /** The checks after the plan, in their order, from what the home decided; then the operation. */
+  private operation(d: Decision<H, Plan>, parts: AnswerParts): Outcome {
+    const { plan, rate, forced } = d;
+    let outcome: Outcome;
+    try {
+      const early = plan.where && plan.auth ? earlyError(plan.where, d.settings, d.now, plan.auth) : undefined;
+      if (early) throw early;
+      if (rate.outcome !== 'allowed') {
+        if (plan.key !== undefined) parts.ban = rate.ban;
+        throw limitError(rate, plan.key);
+      }
+      if (forced) outcome = forcedOutcome(forced, d.now);
+      else if (plan.inputError !== undefined) throw plan.inputError;
+      else outcome = operationOutcome(plan, d.data);
+    } catch (error) {
+      outcome = toOutcome(error);
+    }
+    if (forced?.fault) outcome.fault = forced.fault;
+    if (d.latencyMs > 0) outcome.delayMs = d.latencyMs;
+    return outcome;
+  }
+
+  /**
+   * An answer without state (the home could not be asked): the Error body and CORS; only the log
+   * sees it. Every answer carries the rate-limit headers, so this one reports the client's
+   * per-minute limit with nothing left until its Retry-After, by this host's clock.
+   */
+  private unavailable(req: CoreRequest, sid: string, outcome: Outcome, started: number): CoreResponse {
+    const headers: Record<string, string> = { Date: httpDate(Date.now()), ...COMMON_HEADERS, 'Content-Type': 'application/json' };
+    const settings = this.port.guess(sid);
+    const auth = authenticate(req.headers, req.rawHeaders, keysOf(settings), req.query);
+    const retry = Number(outcome.headers?.['Retry-After'] ?? 1);
+    setRateHeaders(
+      headers,
+      { limit: auth.ok ? auth.key.limits.perMinute : settings.anonymousLimits.perMinute, remaining: 0, reset: Math.ceil(Date.now() / 1000) + retry },
+      false,
+    );
+    if (outcome.headers) Object.assign(headers, outcome.headers);
+    addCorsHeaders(headers, req.headers);
+    this.onRequest?.({
+      seq: 0,
+      at: new Date().toISOString(),
+      session: sid,
+      method: req.method,
+      path: req.path,
+      query: redactQuery(req.query),
+      status: outcome.status,
+      code: outcome.code,
+      reason: outcome.reason,
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+    });
+    return responseOf(outcome, headers);
+  }
+}

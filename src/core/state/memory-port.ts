@@ -1,0 +1,99 @@
+// The in-memory home of the sessions' state behind the pipeline's port: it decides a request at
+// once, with the rules the Redis home runs as Lua twins (limiter.ts, store.ts, journal.ts,
+// sessions.ts and the scenario runtime).
+import { petJson, type PetStore } from './store.js';
+import { MockError } from '../errors.js';
+import type { JournalEntry } from './journal.js';
+import type { RateDecision, RateReport } from './limiter.js';
+import { addressBucket, type SessionState, type SessionSettings } from './session-state.js';
+import type { SessionRegistry } from './sessions.js';
+import type { Decision, OperationData, Planner, StateAsk, StatePort } from './state-port.js';
+import type { CoreRequest } from '../types.js';
+
+/** The `StatePort` of sessions held in this process. */
+export class MemoryPort implements StatePort<SessionState> {
+  constructor(readonly sessions: SessionRegistry) {}
+
+  get startSettings(): SessionSettings {
+    return this.sessions.startSettings();
+  }
+
+  decide<P extends StateAsk>(sid: string, req: CoreRequest, planner: Planner<P>): Decision<SessionState, P> {
+    const state = this.sessions.resolveId(sid);
+    // Read once: the checks, the answer's headers and the journal entry all use this instant.
+    const now = state.clock.now();
+    const { settings, limiter, runtime } = state;
+    const plan = planner(req, settings);
+    let rate: RateDecision;
+    let forced;
+    let latencyMs = 0;
+    let data: OperationData | undefined;
+    if (plan.mode === 'peek') {
+      rate = { outcome: 'allowed', report: limiter.peek(plan.bucket, plan.limits, now) };
+    } else {
+      const enforce = plan.enforce === 'yes' || (plan.enforce === 'removal' && now < settings.deprecation.removalAt);
+      rate = limiter.take(plan.bucket, plan.limits, now, enforce);
+      if (rate.outcome === 'allowed' && enforce && plan.operation !== undefined) {
+        forced = runtime?.intercept(plan.operation, req, plan.key);
+        // A forced 429 was not served: the request it stands for gives its quota back.
+        if (forced?.status === 429) limiter.refund(plan.bucket, now);
+        if (forced === undefined) data = operate(state.store, plan);
+      }
+      if (runtime) latencyMs = runtime.latency();
+    }
+    const evictedAt = state.evictedAt;
+    // Said once: the next answer of this session no longer carries it.
+    state.evictedAt = undefined;
+    const decision: Decision<SessionState, P> = {
+      home: state,
+      plan,
+      session: state.id,
+      settings,
+      now,
+      real: state.clock.isReal ? now : state.clock.realTime(),
+      details: state.journal.details,
+      seq: state.journal.nextSeq(),
+      rate,
+      latencyMs,
+    };
+    if (evictedAt !== undefined) decision.evictedAt = evictedAt;
+    if (forced !== undefined) decision.forced = forced;
+    if (data !== undefined) decision.data = data;
+    return decision;
+  }
+
+  record(decision: Decision<SessionState, StateAsk>, entry: JournalEntry): void {
+    const state = decision.home;
+    state.lastUsed = performance.now();
+    state.journal.add(entry);
+  }
+
+  guess(sid: string): SessionSettings {
+    return this.sessions.view(sid).settings;
+  }
+
+  anonymousReport(address: string | undefined): { report: RateReport; now: number } {
+    const state = this.sessions.defaultSession;
+    const now = state.clock.now();
+    return { report: state.limiter.peek(addressBucket(address), state.settings.anonymousLimits, now), now };
+  }
+}
+
+/** The operation's store access: a list's body, the animal found, or the animal created. */
+function operate(store: PetStore, plan: StateAsk): OperationData | undefined {
+  if (plan.list) return { body: store.listBody(plan.list.limit, plan.list.status) };
+  if (plan.get) {
+    const pet = store.get(plan.get.id);
+    return pet ? { body: petJson(pet) } : undefined;
+  }
+  if (plan.create) {
+    try {
+      const pet = store.create(plan.create);
+      return { body: petJson(pet), createdId: String(pet.id) };
+    } catch (error) {
+      if (error instanceof MockError) return { error };
+      throw error;
+    }
+  }
+  return undefined;
+}

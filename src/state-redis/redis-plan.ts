@@ -1,0 +1,228 @@
+// What a request asks of the Redis home, in the named fields the API script reads, and what the
+// script answered, in the core's terms. The rules that need no atomicity (which step matches, the
+// chaos's answer for a draw, the latency for a draw, the answer) are the core's own functions.
+import { named } from '../core/errors.js';
+import { chaosAnswer, forceAnswer, latencyOfDraw, matches, stepName, type CompiledAnswer } from '../core/scenarios/scenario-runtime.js';
+import { BAN_IN_FLIGHT, NOT_COUNTED, type BanCount, type RateDecision, type RateReport } from '../core/state/limiter.js';
+import { MAX_CREATED_BYTES, MAX_CREATED_PETS, PetStore, createdPetBytes, petJson, storeFullError } from '../core/state/store.js';
+import type { OperationData, StateAsk } from '../core/state/state-port.js';
+import type { ForcedAnswer, SessionSettings } from '../core/state/session-state.js';
+import type { CoreRequest } from '../core/types.js';
+
+const TWO_32 = 4294967296;
+
+/** What one request asks of the session's state, as the script reads it. */
+export interface DecideInput {
+  mode: 'peek' | 'take';
+  bucket: string;
+  pm: number;
+  pd: number;
+  /** Whether the limit refuses: yes, no (an earlier check failed), or unless the removal date passed. */
+  enforce?: 'yes' | 'no' | 'removal';
+  removalAt?: number;
+  rule?: { after: number; ms: number; inFlight: number };
+  /** Per step, the answer's one-letter kind when the step matches this request, else '-'. */
+  steps?: string;
+  times?: number[];
+  rep?: boolean;
+  chaos?: { p: number; c: string }[];
+  lat?: boolean;
+  op?: '' | 'none' | 'list' | 'get' | 'create';
+  status?: string;
+  count?: number;
+  index?: number;
+  tail?: string;
+  bytes?: number;
+  maxCreated?: number;
+  maxBytes?: number;
+}
+
+/** The limiter's part of a decision (large numbers as strings: Lua's JSON keeps 14 digits). */
+export interface PortRateDecision {
+  outcome: 'allowed' | 'limited' | 'banned' | 'peeked';
+  window?: 'minute' | 'day';
+  report: { limit: string | number; remaining: string | number; reset: string; retryAfter?: number };
+  bannedUntil?: string;
+  justBanned?: boolean;
+  ban?: { counted: boolean; count: number; after: number; why: string };
+}
+
+/** What the script decided for one request. */
+export interface Decided {
+  now: string;
+  real: string;
+  /** Recording of details chosen for the session ('1', '0'), or '' for the settings' choice. */
+  details: string;
+  seq: number;
+  /** The session's epoch: an entry of a session reset since is let go. */
+  ep: string;
+  /** When an earlier session of this id was evicted (epoch ms), or ''. */
+  evicted: string;
+  decision: PortRateDecision;
+  step?: number;
+  nth?: number;
+  chaos?: number;
+  latency?: number;
+  /** What the operation read or wrote: created animals, one animal, or the new id. */
+  data?: string | string[] | Record<string, never> | false;
+  /** Why a create found no room: no id left, or the session's bounds. */
+  full?: 'id' | 'room';
+}
+
+/** What the answer needs besides the script's fields: the base's part of a list, a create's tail, an animal of the base. */
+export interface Local {
+  inBase?: number;
+  tail?: string;
+  found?: string;
+  /** A get of an id past the base: the script reads it. */
+  pending?: boolean;
+}
+
+/** What settings give every request, computed once per settings. */
+interface Prepared {
+  /** The base animals alone, to look one up by id. */
+  baseStore: PetStore;
+  /** Each step's times; a step that answers forever never moves on: -1. */
+  times: number[];
+}
+
+const prepared = new WeakMap<SessionSettings, Prepared>();
+
+function preparedOf(settings: SessionSettings): Prepared {
+  let p = prepared.get(settings);
+  if (!p) {
+    const spec = settings.runtimeSpec;
+    p = { baseStore: new PetStore(settings.base), times: spec ? spec.steps.map((s) => (s.times === Infinity ? -1 : s.times)) : [] };
+    prepared.set(settings, p);
+  }
+  return p;
+}
+
+/** The one-letter kind of an answer the script acts on: normal, forced, or a forced 429 (which refunds). */
+function answerCode(answer: CompiledAnswer): string {
+  if (answer.kind === 'normal') return 'n';
+  return answer.kind === 'error' && answer.status === 429 ? 'r' : 'f';
+}
+
+/** The script's input for a request's ask under the settings the session runs. */
+export function inputOf(ask: StateAsk, s: SessionSettings, req: CoreRequest): { input: DecideInput; local: Local } {
+  const local: Local = {};
+  const base: DecideInput = { mode: ask.mode, bucket: ask.bucket, pm: ask.limits.perMinute, pd: ask.limits.perDay };
+  if (ask.mode === 'peek') return { input: base, local };
+  const p = preparedOf(s);
+  const latency = s.runtimeSpec?.latency;
+  const input: DecideInput = {
+    ...base,
+    enforce: ask.enforce,
+    removalAt: s.deprecation.removalAt,
+    rule: { after: s.ban.after, ms: s.ban.durationMs, inFlight: s.ban.inFlight ?? BAN_IN_FLIGHT },
+    steps: '',
+    times: p.times,
+    rep: s.runtimeSpec?.repeat === true,
+    chaos: [],
+    lat: latency !== undefined && latency.minMs !== latency.maxMs,
+    op: '',
+  };
+  const operation = ask.operation;
+  if (operation === undefined) return { input, local };
+  // An operation with nothing to read or write still takes its step or chaos draw.
+  input.op = 'none';
+  if (ask.list) {
+    const { limit, status } = ask.list;
+    local.inBase = status ? (s.base.byStatus.get(status)?.length ?? 0) : s.base.all.length;
+    Object.assign(input, { op: 'list', status: status ?? '', count: Math.max(0, limit - local.inBase) });
+  } else if (ask.create) {
+    local.tail = petJson({ id: 0, ...ask.create }).slice('{"id":0'.length);
+    Object.assign(input, {
+      op: 'create',
+      status: ask.create.status ?? '',
+      tail: local.tail,
+      bytes: createdPetBytes(ask.create),
+      maxCreated: MAX_CREATED_PETS,
+      maxBytes: MAX_CREATED_BYTES,
+    });
+  } else if (ask.get) {
+    const { id } = ask.get;
+    const inBase = p.baseStore.get(id);
+    if (inBase) local.found = petJson(inBase);
+    if (typeof id === 'number' && id > s.base.maxId) {
+      Object.assign(input, { op: 'get', index: id - (s.base.maxId + 1) });
+      local.pending = true;
+    }
+  }
+  const spec = s.runtimeSpec;
+  if (spec) {
+    input.steps = spec.steps.map((step) => (matches(step.match, operation, req, ask.key) ? answerCode(step.answer) : '-')).join('');
+    if (spec.chaos && matches(spec.chaos.match, operation, req, ask.key)) {
+      input.chaos = spec.chaos.answers.map((a) => ({ p: a.probability, c: answerCode(a.answer) }));
+    }
+  }
+  return { input, local };
+}
+
+function banWhy(why: string, inFlight: number): string | undefined {
+  if (why === 'banned') return NOT_COUNTED.banned;
+  if (why === 'off') return NOT_COUNTED.off;
+  if (why === 'inflight') return NOT_COUNTED.inFlight(inFlight);
+  return undefined;
+}
+
+/** The limiter decision the script took, as `RateLimiter.take` gives it. */
+export function rateDecisionOf(d: PortRateDecision, inFlight = BAN_IN_FLIGHT): RateDecision {
+  const report: RateReport = { limit: Number(d.report.limit), remaining: Number(d.report.remaining), reset: Number(d.report.reset) };
+  if (d.report.retryAfter !== undefined) report.retryAfter = Number(d.report.retryAfter);
+  let ban: BanCount | undefined;
+  if (d.ban) {
+    ban = { counted: d.ban.counted, count: d.ban.count, after: d.ban.after };
+    const why = banWhy(d.ban.why, inFlight);
+    if (why !== undefined) ban.why = why;
+  }
+  if (d.outcome === 'allowed' || d.outcome === 'peeked') return { outcome: 'allowed', report };
+  const decision: RateDecision =
+    d.outcome === 'banned'
+      ? { outcome: 'banned', report, bannedUntil: Number(d.bannedUntil), justBanned: d.justBanned === true }
+      : { outcome: 'limited', window: d.window === 'day' ? 'day' : 'minute', report };
+  if (ban) decision.ban = ban;
+  return decision;
+}
+
+/** The answer a scenario forced, from the step or chaos draw the script took. */
+export function forcedOf(settings: SessionSettings, d: Decided): ForcedAnswer | undefined {
+  const spec = settings.runtimeSpec;
+  if (!spec) return undefined;
+  if (d.step !== undefined) {
+    const step = spec.steps[d.step];
+    if (step === undefined)
+      throw new Error(
+        named(`the shared state names step ${d.step} of scenario ${spec.scenario}, which has ${spec.steps.length}; reset the session (POST /__admin/reset).`),
+      );
+    return forceAnswer(spec.scenario, step.answer, stepName(d.step, d.nth ?? 1, step.times));
+  }
+  if (d.chaos !== undefined) return chaosAnswer(spec, d.chaos / TWO_32);
+  return undefined;
+}
+
+/** The scenario's latency for this answer, from the script's draw. */
+export function latencyOf(settings: SessionSettings, d: Decided): number {
+  const latency = settings.runtimeSpec?.latency;
+  if (!latency || latency.minMs === latency.maxMs) return latency?.minMs ?? 0;
+  return latencyOfDraw(latency, (d.latency ?? 0) / TWO_32);
+}
+
+/** What the operation read or wrote, from the script's `data` and the base's part. */
+export function operationDataOf(ask: StateAsk, s: SessionSettings, d: Decided, local: Local): OperationData | undefined {
+  if (ask.list) {
+    const { limit, status } = ask.list;
+    const created = Array.isArray(d.data) ? d.data : [];
+    if (created.length === 0) return { body: s.base.listBody(limit, status) };
+    const inBase = s.base.listBody(local.inBase ?? 0, status).slice(1, -1);
+    return { body: `[${[inBase, ...created].filter((part) => part !== '').join(',')}]` };
+  }
+  if (ask.create) {
+    if (d.full) return { error: storeFullError(d.full) };
+    const id = String(d.data);
+    return { body: `{"id":${id}${local.tail ?? '}'}`, createdId: id };
+  }
+  const found = local.pending ? (typeof d.data === 'string' ? d.data : undefined) : local.found;
+  return found === undefined ? undefined : { body: found };
+}
