@@ -5,7 +5,7 @@ import { petJson, type PetStore } from './store.js';
 import { MockError } from '../errors.js';
 import type { JournalEntry } from './journal.js';
 import type { RateDecision, RateReport } from './limiter.js';
-import { addressBucket, type SessionState, type SessionSettings } from './session-state.js';
+import { addressBucket, type ForcedAnswer, type SessionState, type SessionSettings } from './session-state.js';
 import type { SessionRegistry } from './sessions.js';
 import type { Decision, OperationData, Planner, StateAsk, StatePort } from './state-port.js';
 import type { CoreRequest } from '../types.js';
@@ -25,7 +25,7 @@ export class MemoryPort implements StatePort<SessionState> {
     const { settings, limiter, runtime } = state;
     const plan = planner(req, settings);
     let rate: RateDecision;
-    let forced;
+    let forced: ForcedAnswer | undefined;
     let latencyMs = 0;
     let data: OperationData | undefined;
     if (plan.mode === 'peek') {
@@ -44,7 +44,7 @@ export class MemoryPort implements StatePort<SessionState> {
     const evictedAt = state.evictedAt;
     // Said once: the next answer of this session no longer carries it.
     state.evictedAt = undefined;
-    const decision: Decision<SessionState, P> = {
+    return {
       home: state,
       plan,
       session: state.id,
@@ -53,13 +53,12 @@ export class MemoryPort implements StatePort<SessionState> {
       real: state.clock.isReal ? now : state.clock.realTime(),
       details: state.journal.details,
       seq: state.journal.nextSeq(),
+      evictedAt,
       rate,
+      forced,
       latencyMs,
+      data,
     };
-    if (evictedAt !== undefined) decision.evictedAt = evictedAt;
-    if (forced !== undefined) decision.forced = forced;
-    if (data !== undefined) decision.data = data;
-    return decision;
   }
 
   record(decision: Decision<SessionState, StateAsk>, entry: JournalEntry): void {
