@@ -1,24 +1,27 @@
-// The test controls of a mock's sessions, shared by the server, the Fetch handler and the browser
-// build; nothing here touches the disk or the network.
-import { UserError, named } from './core/errors.js';
+// The test controls of a session, one type and one implementation for every home of state: the
+// members answer at once in memory and with a promise on a shared state (`A` true), over the
+// home's `SessionOps`. Nothing here touches the disk or the network.
+import { MockError, UserError, named } from './core/errors.js';
 import { INSTANT_HINT, isValidInstant, parseDuration, parseInstant, type ClockState } from './core/state/clock.js';
-import type { MockEngine } from './core/pipeline/engine.js';
+import type { Answer, ClockChange, SessionOps } from './core/state/backend.js';
 import type { JournalEntry } from './core/state/journal.js';
 import { compileFilter, verifyEntries, type JournalFilter, type VerifyCount } from './core/state/journal-query.js';
-import { summarizeSessions, type SessionSummary } from './core/state/sessions.js';
 import { toHar, type Har } from './core/state/har.js';
-import type { SessionState, SessionSettings } from './core/state/session-state.js';
+import type { SessionState } from './core/state/session-state.js';
 import { assertWellBehaved, auditJournal, type AuditReport, type WellBehavedOptions } from './core/audit/audit.js';
 
-/** The clock of the default session, as tests drive it. */
-export interface MockClock {
-  now(): Date;
-  state(): ClockState;
-  set(instant: Date | string | number): void;
+export type { Answer } from './core/state/backend.js';
+
+/** A session's virtual clock, as tests drive it. */
+export interface MockClock<A extends boolean = false> {
+  now(): Answer<Date, A>;
+  state(): Answer<ClockState, A>;
+  /** Sets the clock: a Date, epoch milliseconds, or an ISO-8601 instant with its offset. */
+  set(instant: Date | string | number): Answer<void, A>;
   /** Advances by a duration such as '61s', '1m30s', '1d', or milliseconds. */
-  advance(duration: string | number): void;
-  freeze(): void;
-  unfreeze(): void;
+  advance(duration: string | number): Answer<void, A>;
+  freeze(): Answer<void, A>;
+  unfreeze(): Answer<void, A>;
 }
 
 /** A journal filter, plus whether entries carry their recorded headers and bodies. */
@@ -27,44 +30,43 @@ export interface RequestsQuery extends JournalFilter {
   details?: boolean;
 }
 
-/** One session's world, as tests drive it: the default session, or an `X-Mock-Session` id. */
-export interface SessionHandle {
+/**
+ * One session as tests drive it: the default session, or an `X-Mock-Session` id. In memory every
+ * member answers at once; on a shared state (`SessionHandle<true>`) the same members answer with a
+ * promise. Looking (the clock, the journal, the audit) never creates a session; a change does.
+ */
+export interface SessionHandle<A extends boolean = false> {
   /** The session's virtual clock. */
-  clock: MockClock;
+  clock: MockClock<A>;
   /**
    * Restores the session's store, counters, bans, clock and journal, under its current scenario
    * as its files read now; throws `ScenarioError` or another `UserError` if one has a mistake.
    */
-  reset(): void;
+  reset(): Answer<void, A>;
   /** Switches the session to a scenario (a shipped name or a file path) and starts it afresh; throws `ScenarioError`. */
-  useScenario(nameOrFile: string): void;
+  useScenario(nameOrFile: string): Answer<void, A>;
   /** The session's request journal, oldest first; a filter (`{ method: 'POST', path: '/v1/pets/*' }`) narrows it. */
-  requests(query?: RequestsQuery): JournalEntry[];
+  requests(query?: RequestsQuery): Answer<JournalEntry[], A>;
   /**
    * Asserts how many requests of the journal match: `verify({ method: 'POST', path: '/v1/pets' }, 3)`.
    * Without a count, at least one. Returns the matching entries; otherwise throws an Error that lists
    * them and the near misses.
    */
-  verify(filter: JournalFilter, count?: VerifyCount): JournalEntry[];
+  verify(filter: JournalFilter, count?: VerifyCount): Answer<JournalEntry[], A>;
   /** Makes the session's journal keep request and answer headers and bodies (bounded, keys redacted), or stop. */
-  recordDetails(on?: boolean): void;
+  recordDetails(on?: boolean): Answer<void, A>;
   /**
    * The journal (a filter narrows it) as an HTTP Archive, HAR 1.2, with the headers and bodies of
    * the requests recorded with details: for a bug report, DevTools or Playwright's routeFromHAR.
    */
-  har(filter?: JournalFilter): Har;
+  har(filter?: JournalFilter): Answer<Har, A>;
   /** Audits the requests the session received, as `GET /__admin/audit` does (docs/audit.md); `key` narrows. */
-  audit(options?: { key?: string }): AuditReport;
+  audit(options?: { key?: string }): Answer<AuditReport, A>;
   /**
    * Throws an Error listing every error finding of the audit (and warning, with `{ warnings: true }`):
    * `mock.expectWellBehaved()` in a test proves the client waited, backed off and stopped when told.
    */
-  expectWellBehaved(options?: WellBehavedOptions): void;
-}
-
-/** The audit of a world's journal; looking creates no session. */
-export function auditSession(world: SessionState, key?: string): AuditReport {
-  return auditJournal(world.journal.list(true), { key, removalAt: world.settings.deprecation.removalAt });
+  expectWellBehaved(options?: WellBehavedOptions): Answer<void, A>;
 }
 
 /**
@@ -89,63 +91,107 @@ export function clockDuration(duration: string | number): number {
   return ms;
 }
 
-/** Wraps a world's clock for tests. */
-export function clockOf(world: () => SessionState): MockClock {
+/** Wraps one session state's clock for tests (the library's `clockOf`). */
+export function clockOf(state: () => SessionState): MockClock {
   return {
-    now: () => new Date(world().clock.now()),
-    state: () => world().clock.state(),
-    set: (instant) => world().clock.set(clockInstant(instant)),
-    advance: (duration) => world().clock.advance(clockDuration(duration)),
-    freeze: () => world().clock.freeze(),
-    unfreeze: () => world().clock.unfreeze(),
+    now: () => new Date(state().clock.now()),
+    state: () => state().clock.state(),
+    set: (instant) => state().clock.set(clockInstant(instant)),
+    advance: (duration) => state().clock.advance(clockDuration(duration)),
+    freeze: () => state().clock.freeze(),
+    unfreeze: () => state().clock.unfreeze(),
   };
 }
 
-/** Where a mock's scenarios come from: files on the server, objects in the browser build. */
-export interface ScenarioSource {
-  /** The settings of a scenario by name (or, where files are read, by path). */
-  settings(nameOrFile: string): SessionSettings;
-  /** The current version of the scenario a session runs, for a reset; without it a reset reapplies what it has. */
-  latest?(name: string): SessionSettings;
+type Maybe<T> = T | Promise<T>;
+
+/** Goes on with a value given at once, or once its promise settles. */
+function then<T, U>(value: Maybe<T>, next: (value: T) => U): Maybe<U> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
+
+/** Goes on with two values, at once when both are at hand. */
+function thenBoth<T, V, U>(a: Maybe<T>, b: Maybe<V>, next: (a: T, b: V) => U): Maybe<U> {
+  if (a instanceof Promise || b instanceof Promise) return Promise.all([a, b]).then(([x, y]) => next(x, y));
+  return next(a, b);
+}
+
+const done = (): void => undefined;
+
+/** Gives a failure of `fn`, thrown or rejected, as `map` says. */
+function mapFailure<T>(fn: () => Maybe<T>, map: (error: unknown) => unknown): Maybe<T> {
+  let value: Maybe<T>;
+  try {
+    value = fn();
+  } catch (error) {
+    throw map(error);
+  }
+  return value instanceof Promise ? value.catch((error: unknown) => Promise.reject(map(error))) : value;
+}
+
+/** The admin API's 400 for a clock beyond what a date can hold is, in the library, the RangeError a Date would throw. */
+function clockRangeError(error: unknown): unknown {
+  return error instanceof MockError && error.code === 'admin_invalid_request' ? new RangeError(named(`the clock cannot move there: ${error.message}`)) : error;
 }
 
 /**
- * The controls of one session (the default one for `undefined`); scenarios come from `scenarios`,
- * the HAR's URLs from `origin` (the server's, once it listens).
+ * The controls of one session (the default one for `undefined`) over a home's operations; the HAR's
+ * URLs come from `origin` (the server's, once it listens). `asynchronous` says the operations
+ * answer with promises: then a mistake found before asking (a wrong instant) rejects too, rather than throwing.
  */
-export function sessionControls(
-  engine: MockEngine,
+export function sessionHandle<A extends boolean>(
+  ops: SessionOps<A>,
   id: string | undefined,
-  scenarios: ScenarioSource,
+  asynchronous: A,
   origin = (): string => 'http://localhost',
-): SessionHandle {
-  const world = (): SessionState => engine.sessions.resolve(id);
-  const requests = (query: RequestsQuery = {}): JournalEntry[] => {
+): SessionHandle<A> {
+  // One implementation for both homes: `Answer<T, boolean>` is `T | Promise<T>`.
+  const home = ops as SessionOps<boolean>;
+  const guard =
+    <P extends unknown[], U>(fn: (...args: P) => Maybe<U>) =>
+    (...args: P): Maybe<U> => {
+      if (!asynchronous) return fn(...args);
+      try {
+        return Promise.resolve(fn(...args));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
+  const change = (c: ClockChange): Maybe<void> =>
+    then(
+      mapFailure(() => home.changeClock(id, c), clockRangeError),
+      done,
+    );
+  const requests = (query: RequestsQuery = {}): Maybe<JournalEntry[]> => {
     const { details, ...filter } = query;
     const test = compileFilter(filter);
-    return world()
-      .journal.list(details === true)
-      .filter((e) => test.matches(e));
+    return then(home.requests(id, details === true), (entries) => entries.filter((e) => test.matches(e)));
   };
-  return {
-    clock: clockOf(world),
-    reset: () => {
-      const w = world();
-      w.apply(scenarios.latest ? scenarios.latest(w.settings.scenario) : w.settings);
+  const audit = (key: string | undefined): Maybe<AuditReport> =>
+    thenBoth(home.requests(id, true), home.removalAt(id), (entries, removalAt) => auditJournal(entries, { key, removalAt }));
+  const handle: SessionHandle<boolean> = {
+    clock: {
+      now: guard(() => then(home.clock(id), (c) => new Date(c.now))),
+      state: guard(() => home.clock(id)),
+      // Parsed before the home is asked: a wrong value changes nothing.
+      set: guard((instant: Date | string | number) => change({ set: clockInstant(instant) })),
+      advance: guard((duration: string | number) => change({ advance: clockDuration(duration) })),
+      freeze: guard(() => change({ frozen: true })),
+      unfreeze: guard(() => change({ frozen: false })),
     },
-    useScenario: (nameOrFile) => world().apply(scenarios.settings(nameOrFile)),
-    requests,
-    verify: (filter, count) => verifyEntries(world().journal.list(), filter, count),
-    recordDetails: (on = true) => world().recordDetails(on),
-    har: (filter = {}) => toHar(requests({ ...filter, details: true }), origin()),
-    audit: (options = {}) => auditSession(engine.sessions.view(id), options.key),
-    expectWellBehaved: (options = {}) => {
-      assertWellBehaved(auditSession(engine.sessions.view(id), options.key), options);
-    },
+    reset: guard(() => then(home.reset(id), done)),
+    useScenario: guard((nameOrFile: string) => then(home.useScenario(nameOrFile, id, false), done)),
+    requests: guard(requests),
+    verify: guard((filter: JournalFilter, count?: VerifyCount) => then(home.requests(id), (entries) => verifyEntries(entries, filter, count))),
+    recordDetails: guard((on = true) => then(home.recordDetails(id, on), done)),
+    har: guard((filter: JournalFilter = {}) => then(requests({ ...filter, details: true }), (entries) => toHar(entries, origin()))),
+    audit: guard((options: { key?: string } = {}) => audit(options.key)),
+    expectWellBehaved: guard((options: WellBehavedOptions = {}) =>
+      then(audit(options.key), (report) => {
+        assertWellBehaved(report, options);
+      }),
+    ),
   };
-}
-
-/** The sessions of an engine, as `GET /__admin/sessions` lists them. */
-export function listSessions(engine: MockEngine): SessionSummary[] {
-  return summarizeSessions(engine.sessions);
+  // The members answer at once exactly when the operations do, which `A` says.
+  return handle as unknown as SessionHandle<A>;
 }

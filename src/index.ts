@@ -30,6 +30,8 @@ export { ScenarioError } from './core/scenarios/scenario-compiler.js';
 
 export type { SharedRunningMock, SharedSessionHandle, SharedFetchHandler } from './shared-mock.js';
 export type { AdminState, ApiHandler, StateReport } from './core/state/backend.js';
+/** The former name of `ApiHandler`, kept so code written against it still compiles. */
+export type { ApiHandler as ApiCore } from './core/state/backend.js';
 export { verify } from './verify/entry.js';
 export { VerifyCouldNotRun } from './verify/types.js';
 export type { VerifyOptions, VerifyReport, RuleResult, Exchange } from './verify/types.js';

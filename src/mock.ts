@@ -1,13 +1,14 @@
 // Assembles a mock from its parts: the settings (flags, fixtures, scenarios), the core engine,
 // and one of the two front ends (the HTTP server or the fetch handler).
 import './node-platform.js';
-import { MockEngine } from './core/pipeline/engine.js';
-import { listSessions, sessionControls, type ScenarioSource, type SessionHandle } from './controls.js';
+import type { MockEngine } from './core/pipeline/engine.js';
+import type { SessionHandle } from './controls.js';
+import { memoryHome, surface, type MemoryHome } from './assembly.js';
 import type { SessionSummary } from './core/state/sessions.js';
 import type { KeyConfig } from './core/types.js';
 import { answerFetch } from './http/fetch-handler.js';
 import { listen, type RunningServer } from './http/server.js';
-import { memoryAdmin, type AdminState } from './core/state/backend.js';
+import type { ScenarioLookup } from './core/state/backend.js';
 import { sharedFetchHandler, startShared, type SharedFetchHandler, type SharedRunningMock } from './shared-mock.js';
 import type { FetchHandlerOptions, MockOptions, SharedFetchOptions, SharedMockOptions } from './library-options.js';
 import { serverOptions } from './library-options.js';
@@ -16,6 +17,7 @@ import { ScenarioCatalogue } from './files/scenario-catalogue.js';
 import { reloadSessions, watchFiles, type ReloadReport } from './files/live-reload.js';
 import { checkOptions } from './mock-options.js';
 import { Metrics, counted } from './metrics.js';
+import type { SessionSettings } from './core/state/session-state.js';
 
 export { clockOf, type MockClock, type SessionHandle } from './controls.js';
 
@@ -44,51 +46,45 @@ export interface RunningMock extends SessionHandle {
   close(): Promise<void>;
 }
 
-/** The engine and what both front ends (server and fetch handler) build around it. */
-interface Core {
-  engine: MockEngine;
+/** The in-memory home of a Node mock, and what its files add (a reload, watching). */
+interface NodeMemory {
+  home: MemoryHome;
   keys: KeyConfig[];
-  admin: AdminState;
   metrics: Metrics;
-  /** The test controls of one session (the default one for `undefined`). */
-  session(id: string | undefined): SessionHandle;
   reload(): ReloadReport | undefined;
   /** Stops watching files. */
   stop(): void;
-  /** Tells the controls the server's origin. */
-  listening(origin: string): void;
 }
 
-function createCore(options: MockOptions & { clientAddress?: string }): Core {
+function nodeMemory(options: MockOptions & { clientAddress?: string }): NodeMemory {
   const keysGiven = checkOptions(options);
-  const scenarios = new ScenarioCatalogue(prepareDefaults({ ...options, keys: keysGiven }));
-  const settings = options.scenario ? scenarios.settings(options.scenario) : scenarios.startSettings();
+  const catalogue = new ScenarioCatalogue(prepareDefaults({ ...options, keys: keysGiven }));
+  const settings = options.scenario ? catalogue.settings(options.scenario) : catalogue.startSettings();
   const metrics = new Metrics();
-  const engine = new MockEngine({ settings, now: options.now, onRequest: counted(metrics, options.onRequest), maxSessions: options.maxSessions });
-  const reload = (): ReloadReport | undefined => reloadSessions(scenarios, engine.sessions);
-  const watching = options.watch
-    ? watchFiles(
-        () => scenarios.watchedFiles(),
-        () => {
-          const report = reload();
-          if (report) options.onReload?.(report);
-        },
-      )
-    : undefined;
+  let watching: ReturnType<typeof watchFiles> | undefined;
   // A reset or a switch reads the scenario's files as they are now, as a reload would.
-  const source: ScenarioSource = {
-    settings: (nameOrFile) => {
-      const found = scenarios.settings(nameOrFile);
+  const scenarios: ScenarioLookup = {
+    list: () => catalogue.list(),
+    settingsByName: (name) => catalogue.settingsByName(name),
+    settings: (nameOrFile): SessionSettings => {
+      const found = catalogue.settings(nameOrFile);
       watching?.sync();
       return found;
     },
-    latest: (name) => scenarios.latest(name),
+    latest: (name) => catalogue.latest(name),
   };
-  // The HAR's URLs: the server's origin once it listens (a fetch handler has none of its own).
-  let origin = 'http://localhost';
-  const session = (id: string | undefined): SessionHandle => sessionControls(engine, id, source, () => origin);
-  const admin = memoryAdmin(engine.sessions, scenarios);
-  return { engine, keys: [...settings.keys], admin, metrics, session, reload, stop: () => watching?.close(), listening: (at) => (origin = at) };
+  const home = memoryHome({ settings, scenarios, now: options.now, onRequest: counted(metrics, options.onRequest), maxSessions: options.maxSessions });
+  const reload = (): ReloadReport | undefined => reloadSessions(catalogue, home.engine.sessions);
+  if (options.watch) {
+    watching = watchFiles(
+      () => catalogue.watchedFiles(),
+      () => {
+        const report = reload();
+        if (report) options.onReload?.(report);
+      },
+    );
+  }
+  return { home, keys: [...settings.keys], metrics, reload, stop: () => watching?.close() };
 }
 
 /**
@@ -99,24 +95,21 @@ export async function startMock(options: SharedMockOptions): Promise<SharedRunni
 export async function startMock(options?: MockOptions): Promise<RunningMock>;
 export async function startMock(options: MockOptions | SharedMockOptions = {}): Promise<RunningMock | SharedRunningMock> {
   if ('state' in options && typeof options.state === 'string') return startShared(options);
-  const { engine, keys, admin, metrics, session, reload, stop, listening } = createCore(options);
+  const { home, keys, metrics, reload, stop } = nodeMemory(options);
   let running: RunningServer;
   try {
-    running = await listen(engine, serverOptions(options, admin, metrics));
+    running = await listen(home.engine, serverOptions(options, home.admin, metrics));
   } catch (error) {
     stop();
     throw error;
   }
-  listening(running.origin);
+  const { origin } = running;
   return {
-    url: `${running.origin}/v1`,
-    origin: running.origin,
-    port: Number(new URL(running.origin).port),
-    keys,
-    ...session(undefined),
-    session,
-    sessions: () => listSessions(engine),
-    engine,
+    url: `${origin}/v1`,
+    origin,
+    port: Number(new URL(origin).port),
+    ...surface(home, keys, () => origin),
+    engine: home.engine,
     reload,
     close: () => {
       stop();
@@ -146,8 +139,8 @@ export function createFetchHandler(options: SharedFetchOptions): SharedFetchHand
 export function createFetchHandler(options?: FetchHandlerOptions): MockFetchHandler;
 export function createFetchHandler(options: FetchHandlerOptions | SharedFetchOptions = {}): MockFetchHandler | SharedFetchHandler {
   if ('state' in options && typeof options.state === 'string') return sharedFetchHandler(options);
-  const { engine, keys, session } = createCore({ ...options, watch: false });
+  const { home, keys } = nodeMemory({ ...options, watch: false });
   const address = options.clientAddress ?? '127.0.0.1';
-  const handler = (request: Request): Promise<Response> => answerFetch(engine, request, address);
-  return Object.assign(handler, { keys, ...session(undefined), session, sessions: () => listSessions(engine), engine });
+  const handler = (request: Request): Promise<Response> => answerFetch(home.engine, request, address);
+  return Object.assign(handler, { ...surface(home, keys), engine: home.engine });
 }

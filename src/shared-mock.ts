@@ -1,12 +1,9 @@
 // Assembles a mock whose sessions live in Redis (`state: 'redis://…'`): the same front ends, the
 // shared engine and admin state. The Redis module is imported here, on demand, and nowhere else.
-import type { ClockState } from './core/state/clock.js';
-import type { AdminState, ApiHandler } from './core/state/backend.js';
-import type { JournalEntry } from './core/state/journal.js';
-import { toHar, type Har } from './core/state/har.js';
-import { compileFilter, verifyEntries, type JournalFilter, type VerifyCount } from './core/state/journal-query.js';
+import type { AdminState, ApiHandler, SessionOps } from './core/state/backend.js';
+import { surface, type Home } from './assembly.js';
+import type { SessionHandle } from './controls.js';
 import type { SessionSummary } from './core/state/sessions.js';
-import { clockDuration, clockInstant, type RequestsQuery } from './controls.js';
 import type { KeyConfig } from './core/types.js';
 import { answerFetch } from './http/fetch-handler.js';
 import { listen } from './http/server.js';
@@ -19,35 +16,10 @@ import { MockError, renderError } from './core/errors.js';
 import { setRateHeaders } from './core/state/limiter.js';
 import type { SharedState } from './state-redis/index.js';
 import { Pipeline } from './core/pipeline/pipeline.js';
-import { assertWellBehaved, auditJournal, type AuditReport, type WellBehavedOptions } from './core/audit/audit.js';
 import { Metrics, counted } from './metrics.js';
 
-/** A session's controls on a shared state: as `SessionHandle`, but every call waits for Redis. */
-export interface SharedSessionHandle {
-  clock: {
-    now(): Promise<Date>;
-    state(): Promise<ClockState>;
-    set(instant: Date | string | number): Promise<void>;
-    advance(duration: string | number): Promise<void>;
-    freeze(): Promise<void>;
-    unfreeze(): Promise<void>;
-  };
-  reset(): Promise<void>;
-  /** A shipped scenario name, a name loaded before, or a file path. */
-  useScenario(nameOrFile: string): Promise<void>;
-  /** The journal, oldest first, optionally filtered (as `GET /__admin/requests`). */
-  requests(query?: RequestsQuery): Promise<JournalEntry[]>;
-  /** Asserts how many requests of the journal match, as `SessionHandle.verify` does. */
-  verify(filter: JournalFilter, count?: VerifyCount): Promise<JournalEntry[]>;
-  /** The journal as HAR 1.2, as `SessionHandle.har` gives it. */
-  har(filter?: JournalFilter): Promise<Har>;
-  /** Makes the session's journal keep request and answer headers and bodies (bounded, keys redacted), or stop. */
-  recordDetails(on?: boolean): Promise<void>;
-  /** Audits the requests the session received, as `GET /__admin/audit` does; `key` narrows. */
-  audit(options?: { key?: string }): Promise<AuditReport>;
-  /** Rejects with an Error listing every error finding (and warning, with `{ warnings: true }`). */
-  expectWellBehaved(options?: WellBehavedOptions): Promise<void>;
-}
+/** A session's controls on a shared state: the members of `SessionHandle`, each answering with a promise. */
+export type SharedSessionHandle = SessionHandle<true>;
 
 /** A running mock on a shared state, as `startMock({ state })` returns it. */
 export interface SharedRunningMock extends SharedSessionHandle {
@@ -65,53 +37,27 @@ export interface SharedRunningMock extends SharedSessionHandle {
   close(): Promise<void>;
 }
 
-/** Session controls through the admin state, so they act exactly as the admin API does. */
-function sharedHandle(state: () => Promise<SharedState>, id: string | undefined, origin = 'http://localhost'): SharedSessionHandle {
-  const admin = async (): Promise<SharedState['admin']> => (await state()).admin;
-  const change = async (c: Parameters<AdminState['changeClock']>[1]): Promise<void> => {
-    await (await admin()).changeClock(id, c);
-  };
+/** The shared home of an instance that has opened its state. */
+function homeOf(shared: SharedMock): Home<true> {
+  return { engine: shared.engine, admin: shared.admin, ops: shared.admin, asynchronous: true, sessions: () => shared.admin.sessions() };
+}
+
+/** Session operations that wait for the state to be opened first (a Fetch handler connects in the background). */
+function lazyOps(state: () => Promise<SharedMock>): SessionOps<true> {
+  const admin = async (): Promise<AdminState> => (await state()).admin;
   return {
-    clock: {
-      now: async () => new Date((await (await admin()).clock(id)).now),
-      state: async () => (await admin()).clock(id),
-      // Parsed before Redis is asked, as in memory: a wrong value changes nothing.
-      set: async (instant) => change({ set: clockInstant(instant) }),
-      advance: async (duration) => change({ advance: clockDuration(duration) }),
-      freeze: () => change({ frozen: true }),
-      unfreeze: () => change({ frozen: false }),
-    },
-    reset: async () => {
-      await (await admin()).reset(id);
-    },
-    useScenario: async (nameOrFile) => {
-      await (await admin()).useScenario(nameOrFile, id, false);
-    },
-    requests: async (query = {}) => {
-      const { details, ...filter } = query;
-      const test = compileFilter(filter);
-      return (await (await admin()).requests(id, details === true)).filter((e) => test.matches(e));
-    },
-    verify: async (filter, count) => verifyEntries(await (await admin()).requests(id), filter, count),
-    har: async (filter = {}) => {
-      const test = compileFilter(filter);
-      return toHar(
-        (await (await admin()).requests(id, true)).filter((e) => test.matches(e)),
-        origin,
-      );
-    },
-    recordDetails: async (on = true) => {
-      await (await admin()).recordDetails(id, on);
-    },
-    audit: async (options = {}) => auditJournal(await (await admin()).requests(id, true), { key: options.key }),
-    expectWellBehaved: async (options = {}) => {
-      assertWellBehaved(auditJournal(await (await admin()).requests(id, true), { key: options.key }), options);
-    },
+    reset: async (session) => (await admin()).reset(session),
+    useScenario: async (name, session, byName) => (await admin()).useScenario(name, session, byName),
+    clock: async (session) => (await admin()).clock(session),
+    changeClock: async (session, change) => (await admin()).changeClock(session, change),
+    requests: async (session, details) => (await admin()).requests(session, details),
+    recordDetails: async (session, on) => (await admin()).recordDetails(session, on),
+    removalAt: async (session) => (await admin()).removalAt(session),
   };
 }
 
 /** The catalogue and keys of an instance, known before Redis is asked anything. */
-function hostOf(options: SharedMockOptions): { scenarios: ScenarioCatalogue; keys: KeyConfig[] } {
+function defaultsOf(options: SharedMockOptions): { scenarios: ScenarioCatalogue; keys: KeyConfig[] } {
   checkSharedOptions(options);
   const keysGiven = checkOptions(options);
   const scenarios = new ScenarioCatalogue(prepareDefaults({ ...options, keys: keysGiven }));
@@ -142,10 +88,9 @@ async function openShared(options: SharedMockOptions, scenarios: ScenarioCatalog
 
 /** `startMock` with a shared state: connects, joins the deployment, then listens. */
 export async function startShared(options: SharedMockOptions): Promise<SharedRunningMock> {
-  const { scenarios, keys } = hostOf(options);
+  const { scenarios, keys } = defaultsOf(options);
   const metrics = new Metrics();
   const shared = await openShared(options, scenarios, metrics);
-  const state = (): Promise<SharedMock> => Promise.resolve(shared);
   let running;
   try {
     running = await listen(shared.engine, serverOptions(options, shared.admin, metrics));
@@ -161,15 +106,13 @@ export async function startShared(options: SharedMockOptions): Promise<SharedRun
     await shared.close();
     throw error;
   }
+  const { origin } = running;
   return {
-    url: `${running.origin}/v1`,
-    origin: running.origin,
-    port: Number(new URL(running.origin).port),
-    keys,
+    url: `${origin}/v1`,
+    origin,
+    port: Number(new URL(origin).port),
     statePrefix: shared.prefix,
-    ...sharedHandle(state, undefined, running.origin),
-    session: (id) => sharedHandle(state, id, running.origin),
-    sessions: () => shared.admin.sessions(),
+    ...surface(homeOf(shared), keys, () => origin),
     engine: shared.engine,
     admin: shared.admin,
     close: async () => {
@@ -196,7 +139,7 @@ export interface SharedFetchHandler extends SharedSessionHandle {
  * the 503 `state_unavailable`, and a failed connection is tried again on the next request.
  */
 export function sharedFetchHandler(options: SharedFetchOptions): SharedFetchHandler {
-  const { scenarios, keys } = hostOf(options);
+  const { scenarios, keys } = defaultsOf(options);
   const address = options.clientAddress ?? '127.0.0.1';
   const metrics = new Metrics();
   let opening: Promise<SharedMock> | undefined;
@@ -234,10 +177,7 @@ export function sharedFetchHandler(options: SharedFetchOptions): SharedFetchHand
   };
   void state().catch(() => undefined);
   return Object.assign(handler, {
-    keys,
-    ...sharedHandle(state, undefined),
-    session: (id: string) => sharedHandle(state, id),
-    sessions: async () => (await state()).admin.sessions(),
+    ...surface({ ops: lazyOps(state), asynchronous: true, sessions: async () => (await state()).admin.sessions() }, keys),
     ready: async () => {
       await state();
     },

@@ -5,14 +5,15 @@
  */
 import { installPlatform } from '../core/platform.js';
 import { browserPlatform } from './platform.js';
-import { MockEngine } from '../core/pipeline/engine.js';
+import type { MockEngine } from '../core/pipeline/engine.js';
 import { createDefaults, type DefaultsInput } from '../core/scenarios/defaults.js';
 import { ScenarioError } from '../core/scenarios/scenario-compiler.js';
 import type { JournalEntry } from '../core/state/journal.js';
 import type { SessionSummary } from '../core/state/sessions.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 import type { KeyConfig } from '../core/types.js';
-import { listSessions, sessionControls, type SessionHandle } from '../controls.js';
+import type { SessionHandle } from '../controls.js';
+import { memoryHome, surface } from '../assembly.js';
 import { checkOptions } from '../mock-options.js';
 import { answerFetch } from '../http/fetch-handler.js';
 import { compileScenarioObject, shippedScenarioObjects, type ScenarioObject } from './scenarios.js';
@@ -83,18 +84,26 @@ export function createFetchHandler(options: BrowserMockOptions = {}): BrowserFet
     return settings;
   };
   const settings = options.scenario === undefined ? host.defaults : settingsOf(options.scenario);
-  const engine = new MockEngine({ settings, now: options.now, onRequest: options.onRequest });
-  const session = (id: string | undefined): BrowserSessionHandle => {
-    const controls = sessionControls(engine, id, { settings: (name) => settingsOf(name) });
-    return { ...controls, useScenario: (scenario) => engine.sessions.resolve(id).apply(settingsOf(scenario)) };
-  };
+  const home = memoryHome({
+    settings,
+    scenarios: { list: () => names().map((name) => ({ name, description: '' })), settingsByName: settingsOf },
+    now: options.now,
+    onRequest: options.onRequest,
+  });
+  const { engine } = home;
+  const controls = surface(home, settings.keys);
+  // useScenario also takes a scenario object here.
+  const session = (id: string | undefined): BrowserSessionHandle => ({
+    ...(id === undefined ? controls : controls.session(id)),
+    useScenario: (scenario) => engine.sessions.resolve(id).apply(settingsOf(scenario)),
+  });
   const address = options.clientAddress ?? '127.0.0.1';
   const handler = (request: Request): Promise<Response> => answerFetch(engine, request, address);
   return Object.assign(handler, {
-    keys: [...settings.keys],
     ...session(undefined),
+    keys: controls.keys,
     session,
-    sessions: () => listSessions(engine),
+    sessions: controls.sessions,
     scenarios: names,
     engine,
   });

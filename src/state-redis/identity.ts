@@ -2,7 +2,7 @@
 // see. Compared field by field when a replica joins, in this order, so a refusal names the first
 // flag that differs; values that are not secret are shown, the admin token only as set or not.
 import { createHash } from 'node:crypto';
-import { redactKey } from '../core/pipeline/auth.js';
+import { redactKey } from '../core/state/plans.js';
 import { DEFAULT_PET_COUNT, DEFAULT_SEED } from '../core/state/seed.js';
 import { petJson } from '../core/state/store.js';
 import type { SessionSettings } from '../core/state/session-state.js';

@@ -137,6 +137,10 @@ export class RedisAdmin implements AdminState {
     return { name: r.entry.settings.scenario, session: sid, clock: r.clock };
   }
 
+  async removalAt(session: string | undefined): Promise<number> {
+    return (await this.call(session, 'state')).entry.settings.deprecation.removalAt;
+  }
+
   async clock(session: string | undefined): Promise<ClockState> {
     return (await this.call(session, 'state')).clock;
   }

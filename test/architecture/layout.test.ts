@@ -87,3 +87,27 @@ describe('the layout keeps its promises', () => {
     expect(cycles).toEqual([]);
   });
 });
+
+describe('one engine, two homes of state', () => {
+  it('src/state-redis imports nothing from the pipeline: it only implements the state port', () => {
+    const files = sourceFiles(join(SRC, 'state-redis'));
+    expect(files.length).toBeGreaterThan(5);
+    const offenders = files.filter((file) => /from\s+['"][./]*core\/pipeline\//.test(readFileSync(file, 'utf8')));
+    expect(offenders.map((f) => relative(SRC, f))).toEqual([]);
+  });
+
+  it('the pipeline is one class, and both homes answer through it', () => {
+    const pipelineUsers = sourceFiles(SRC).filter((file) => /\bnew Pipeline\(|extends Pipeline</.test(readFileSync(file, 'utf8')));
+    expect(pipelineUsers.map((f) => relative(SRC, f)).sort()).toEqual(['core/pipeline/engine.ts', 'shared-mock.ts']);
+    // Nothing but the pipeline builds answers: the answer's builders are called from it alone.
+    const builders = sourceFiles(SRC).filter((file) => /\banswerHeaders\(|\bjournalEntryOf\(/.test(readFileSync(file, 'utf8')));
+    expect(builders.map((f) => relative(SRC, f)).sort()).toEqual(['core/pipeline/answer.ts', 'core/pipeline/pipeline.ts']);
+  });
+
+  it('no file in src is over 300 lines', () => {
+    const long = sourceFiles(SRC)
+      .map((file) => ({ file: relative(SRC, file), lines: readFileSync(file, 'utf8').split('\n').length }))
+      .filter((f) => f.lines > 300);
+    expect(long).toEqual([]);
+  });
+});

@@ -1,3 +1,4 @@
+import { redactKey } from '../state/plans.js';
 import { MockError } from '../errors.js';
 import type { HeaderBag, KeyConfig } from '../types.js';
 
@@ -88,9 +89,4 @@ function fail(code: 'missing_api_key' | 'malformed_authorization' | 'invalid_api
   return { ok: false, error: new MockError(code, message, { headers }) };
 }
 
-/** Shows enough of a key to recognise it, never the whole: `demo…ree` style. */
-export function redactKey(key: string): string {
-  if (key.length <= 4) return '****';
-  if (key.length <= 8) return `${key.slice(0, 2)}…${key.slice(-1)}`;
-  return `${key.slice(0, 4)}…${key.slice(-3)}`;
-}
+export { redactKey } from '../state/plans.js';

@@ -2,7 +2,7 @@
 // synchronously (its hot path stays as it is); a shared state such as Redis answers with a promise.
 import { isValidInstant, type ClockState } from './clock.js';
 import { MockError } from '../errors.js';
-import { redactKey } from '../pipeline/auth.js';
+import { redactKey } from './plans.js';
 import { demoKeys } from './plans.js';
 import type { JournalEntry } from './journal.js';
 import { summarizeSessions, type Eviction, type SessionRegistry, type SessionSummary } from './sessions.js';
@@ -52,21 +52,30 @@ export interface StateReport {
   reachable: boolean;
 }
 
-/** What the admin API reads and changes; `session` is the `X-Mock-Session` header value. */
-export interface AdminState {
-  health(session: string | undefined): Promise<{ sessions: number; scenario: string; state: StateReport }>;
-  reset(session: string | undefined): Promise<{ session: string; scenario: string; clock: ClockState }>;
-  scenario(session: string | undefined): Promise<{ name: string; clock: ClockState }>;
-  /** Switches a session to a scenario by name; throws `ScenarioError` for an unknown or invalid one. */
-  useScenario(name: string, session: string | undefined): Promise<{ name: string; session: string; clock: ClockState }>;
-  clock(session: string | undefined): Promise<ClockState>;
-  changeClock(session: string | undefined, change: ClockChange): Promise<ClockState>;
+/** A value of a session's controls: given at once where the state is at hand, a promise where it is asked (`A` true). */
+export type Answer<T, A extends boolean> = A extends true ? Promise<T> : T;
+
+/** What a session's test controls read and change; `session` is the `X-Mock-Session` value. Reading never creates a session. */
+export interface SessionOps<A extends boolean> {
+  reset(session: string | undefined): Answer<{ session: string; scenario: string; clock: ClockState }, A>;
+  /** Switches a session to a scenario by name (`byName`, as over HTTP) or, for the library, by name or file path; throws `ScenarioError`. */
+  useScenario(name: string, session: string | undefined, byName?: boolean): Answer<{ name: string; session: string; clock: ClockState }, A>;
+  clock(session: string | undefined): Answer<ClockState, A>;
+  changeClock(session: string | undefined, change: ClockChange): Answer<ClockState, A>;
   /** The journal, oldest first; with `details`, the recorded headers and bodies too. */
-  requests(session: string | undefined, details?: boolean): Promise<JournalEntry[]>;
+  requests(session: string | undefined, details?: boolean): Answer<JournalEntry[], A>;
+  /** Switches recording of details for a session; it outlives resets and scenario switches. */
+  recordDetails(session: string | undefined, on: boolean): Answer<JournalInfo, A>;
+  /** When the session removes `GET /v1/pets/{petId}`, for the client audit's messages. */
+  removalAt(session: string | undefined): Answer<number, A>;
+}
+
+/** What the admin API reads and changes; `session` is the `X-Mock-Session` header value. */
+export interface AdminState extends SessionOps<true> {
+  health(session: string | undefined): Promise<{ sessions: number; scenario: string; state: StateReport }>;
+  scenario(session: string | undefined): Promise<{ name: string; clock: ClockState }>;
   /** The journal's bounds and whether it records details. */
   journal(session: string | undefined): Promise<JournalInfo>;
-  /** Switches recording of details for a session; it outlives resets and scenario switches. */
-  recordDetails(session: string | undefined, on: boolean): Promise<JournalInfo>;
   /** Every session: the default first, then the most recently used. */
   sessions(): Promise<SessionSummary[]>;
   keys(session: string | undefined): Promise<KeyView[]>;
@@ -75,8 +84,6 @@ export interface AdminState {
   stateReport?(): StateReport;
   /** Sessions dropped to make room, as `GET /__admin/evictions` lists them. */
   evictions(): Promise<Eviction[]>;
-  /** When the session removes `GET /v1/pets/{petId}`, for the client audit's messages (the specification's date when absent). */
-  removalAt?(session: string | undefined): Promise<number>;
   /** The session clock's instant that dates an admin answer (the default session for `undefined` or an unusable id). */
   dateNow(session: string | undefined): number;
 }
@@ -129,56 +136,73 @@ export function keyView(k: SessionSettings['keys'][number], report: { remaining:
   };
 }
 
-/** The scenarios a server can switch to, as the admin API needs them. */
+/** The scenarios a server can switch to, as the admin API and the test controls need them. */
 export interface ScenarioLookup {
   list(): { name: string; description: string }[];
   settingsByName(name: string): SessionSettings;
+  /** By name or, where files are read, by path: the library's `useScenario`. By name alone without it. */
+  settings?(nameOrFile: string): SessionSettings;
   /** The current version of a scenario a session runs, its files read again; a reset applies it. */
   latest?(name: string): SessionSettings;
 }
 
-function journalInfo(w: SessionState): JournalInfo {
-  return { session: w.id, details: w.journal.details, entries: w.journal.size, capacity: w.journal.capacity, total: w.journal.total };
+function journalInfo(s: SessionState): JournalInfo {
+  return { session: s.id, details: s.journal.details, entries: s.journal.size, capacity: s.journal.capacity, total: s.journal.total };
 }
 
-/** The admin side of the in-memory sessions. */
+/** The test controls' reads and changes of the in-memory sessions, answered at once. */
+export function memoryOps(sessions: SessionRegistry, scenarios: ScenarioLookup): SessionOps<false> {
+  // Reading a session (the admin page polls, a test looks) must not create it: only a change does.
+  const view = (session: string | undefined): SessionState => sessions.view(session);
+  const change = (session: string | undefined): SessionState => sessions.resolve(session);
+  return {
+    reset: (session) => {
+      const s = change(session);
+      s.apply(scenarios.latest ? scenarios.latest(s.settings.scenario) : s.settings);
+      return { session: s.id, scenario: s.settings.scenario, clock: s.clock.state() };
+    },
+    useScenario: (name, session, byName = true) => {
+      const s = change(session);
+      s.apply(byName || !scenarios.settings ? scenarios.settingsByName(name) : scenarios.settings(name));
+      return { name: s.settings.scenario, session: s.id, clock: s.clock.state() };
+    },
+    clock: (session) => view(session).clock.state(),
+    changeClock: (session, clockChange) => {
+      const s = change(session);
+      checkClockChange(s.clock.now(), clockChange);
+      applyClockChange(s.clock, clockChange);
+      return s.clock.state();
+    },
+    requests: (session, details = false) => view(session).journal.list(details),
+    recordDetails: (session, on) => {
+      const s = change(session);
+      s.recordDetails(on);
+      return journalInfo(s);
+    },
+    removalAt: (session) => view(session).settings.deprecation.removalAt,
+  };
+}
+
+/** The admin side of the in-memory sessions: their test controls, and what only the admin API shows. */
 export function memoryAdmin(sessions: SessionRegistry, scenarios: ScenarioLookup): AdminState {
-  const world = (session: string | undefined): SessionState => sessions.resolve(session);
-  // Reading a session (the admin page polls) must not create it: only a change does.
+  const ops = memoryOps(sessions, scenarios);
   const view = (session: string | undefined): SessionState => sessions.view(session);
   return {
+    reset: async (session) => ops.reset(session),
+    useScenario: async (name, session) => ops.useScenario(name, session),
+    clock: async (session) => ops.clock(session),
+    changeClock: async (session, clockChange) => ops.changeClock(session, clockChange),
+    requests: async (session, details) => ops.requests(session, details),
+    recordDetails: async (session, on) => ops.recordDetails(session, on),
+    removalAt: async (session) => ops.removalAt(session),
     health: async (session) => ({ sessions: sessions.all().length, scenario: view(session).settings.scenario, state: { engine: 'memory', reachable: true } }),
-    reset: async (session) => {
-      const w = world(session);
-      w.apply(scenarios.latest ? scenarios.latest(w.settings.scenario) : w.settings);
-      return { session: w.id, scenario: w.settings.scenario, clock: w.clock.state() };
-    },
     scenario: async (session) => {
-      const w = view(session);
-      return { name: w.settings.scenario, clock: w.clock.state() };
+      const s = view(session);
+      return { name: s.settings.scenario, clock: s.clock.state() };
     },
-    useScenario: async (name, session) => {
-      const w = world(session);
-      w.apply(scenarios.settingsByName(name));
-      return { name: w.settings.scenario, session: w.id, clock: w.clock.state() };
-    },
-    clock: async (session) => view(session).clock.state(),
-    changeClock: async (session, change) => {
-      const w = world(session);
-      checkClockChange(w.clock.now(), change);
-      applyClockChange(w.clock, change);
-      return w.clock.state();
-    },
-    requests: async (session, details = false) => view(session).journal.list(details),
     journal: async (session) => journalInfo(view(session)),
-    recordDetails: async (session, on) => {
-      const w = world(session);
-      w.recordDetails(on);
-      return journalInfo(w);
-    },
     sessions: async () => summarizeSessions(sessions),
     evictions: async () => sessions.evictions(),
-    removalAt: async (session) => view(session).settings.deprecation.removalAt,
     dateNow: (session) => {
       try {
         return view(session).clock.now();
@@ -187,9 +211,9 @@ export function memoryAdmin(sessions: SessionRegistry, scenarios: ScenarioLookup
       }
     },
     keys: async (session) => {
-      const w = view(session);
-      const now = w.clock.now();
-      return [...w.keys.values()].map((k) => keyView(k, w.limiter.peek(keyBucket(k.key), k.limits, now)));
+      const s = view(session);
+      const now = s.clock.now();
+      return [...s.keys.values()].map((k) => keyView(k, s.limiter.peek(keyBucket(k.key), k.limits, now)));
     },
     listScenarios: () => scenarios.list(),
   };

@@ -1,4 +1,4 @@
-import { redactKey } from '../pipeline/auth.js';
+import { redactKey } from './plans.js';
 import type { CoreRequest } from '../types.js';
 import { ownString } from './budget.js';
 

@@ -1,5 +1,5 @@
 import { UserError, named } from '../errors.js';
-import { redactKey } from '../pipeline/auth.js';
+import { redactKey } from './plans.js';
 import { parseInstant } from './clock.js';
 import { compileGlob } from './glob.js';
 import type { JournalEntry } from './journal.js';

@@ -53,3 +53,10 @@ export function parseKeySpec(spec: string): KeyConfig {
   }
   return { key, plan, limits };
 }
+
+/** Shows enough of a key to recognise it, never the whole: `demo…ree` style. */
+export function redactKey(key: string): string {
+  if (key.length <= 4) return '****';
+  if (key.length <= 8) return `${key.slice(0, 2)}…${key.slice(-1)}`;
+  return `${key.slice(0, 4)}…${key.slice(-3)}`;
+}
