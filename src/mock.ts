@@ -32,7 +32,7 @@ export interface RunningMock extends SessionHandle {
   port: number;
   /** The API keys the mock accepts. */
   keys: KeyConfig[];
-  /** The world that requests with `X-Mock-Session: id` see (created on first use). */
+  /** The session that requests with `X-Mock-Session: id` see; looking creates nothing, a change creates it. */
   session(id: string): SessionHandle;
   /** The sessions so far, as `GET /__admin/sessions` lists them. */
   sessions(): SessionSummary[];
@@ -123,7 +123,7 @@ export interface MockFetchHandler extends SessionHandle {
   (request: Request): Promise<Response>;
   /** The API keys the mock accepts. */
   keys: KeyConfig[];
-  /** The world that requests with `X-Mock-Session: id` see (created on first use). */
+  /** The session that requests with `X-Mock-Session: id` see; looking creates nothing, a change creates it. */
   session(id: string): SessionHandle;
   /** The sessions so far, as `GET /__admin/sessions` lists them. */
   sessions(): SessionSummary[];

@@ -45,7 +45,7 @@ export interface BrowserFetchHandler extends BrowserSessionHandle {
   (request: Request): Promise<Response>;
   /** The API keys the mock accepts. */
   keys: KeyConfig[];
-  /** The world that requests with `X-Mock-Session: id` see (created on first use). */
+  /** The session that requests with `X-Mock-Session: id` see; looking creates nothing, a change creates it. */
   session(id: string): BrowserSessionHandle;
   /** The sessions so far: id, scenario, last use, request count. */
   sessions(): SessionSummary[];
@@ -62,12 +62,12 @@ export interface BrowserFetchHandler extends BrowserSessionHandle {
  */
 export function createFetchHandler(options: BrowserMockOptions = {}): BrowserFetchHandler {
   const { seed, pets, fixtures, keys, onRequest, now, clientAddress } = options;
-  const host = createDefaults({ ...options, keys: checkOptions({ seed, pets, fixtures, keys, onRequest, now, clientAddress }) });
+  const defaults = createDefaults({ ...options, keys: checkOptions({ seed, pets, fixtures, keys, onRequest, now, clientAddress }) });
   // The shipped scenarios are compiled when first used; given objects at once, so a mistake shows early.
   const shipped = new Map(shippedScenarioObjects().map((object) => [object.name, object]));
-  const known = new Map<string, SessionSettings>([['default', host.defaults]]);
+  const known = new Map<string, SessionSettings>([['default', defaults.settings]]);
   const remember = (object: ScenarioObject): SessionSettings => {
-    const settings = compileScenarioObject(object, host);
+    const settings = compileScenarioObject(object, defaults);
     known.set(object.name, settings);
     return settings;
   };
@@ -83,7 +83,7 @@ export function createFetchHandler(options: BrowserMockOptions = {}): BrowserFet
       );
     return settings;
   };
-  const settings = options.scenario === undefined ? host.defaults : settingsOf(options.scenario);
+  const settings = options.scenario === undefined ? defaults.settings : settingsOf(options.scenario);
   const home = memoryHome({
     settings,
     scenarios: { list: () => names().map((name) => ({ name, description: '' })), settingsByName: settingsOf },

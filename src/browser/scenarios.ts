@@ -35,9 +35,9 @@ function placeOf(name: string, path: readonly (string | number)[]): string {
 
 /**
  * Checks a scenario object as a file would be checked (the same schema, the same rules) and
- * compiles it for `host`; throws `ScenarioError` naming the place of the mistake.
+ * compiles it for `defaults`; throws `ScenarioError` naming the place of the mistake.
  */
-export function compileScenarioObject(value: unknown, host: ScenarioDefaults): SessionSettings {
+export function compileScenarioObject(value: unknown, defaults: ScenarioDefaults): SessionSettings {
   const name =
     value !== null && typeof value === 'object' && typeof (value as { name?: unknown }).name === 'string' ? (value as { name: string }).name : '(unnamed)';
   const problem = pickError(schemaErrors(value));
@@ -55,13 +55,13 @@ export function compileScenarioObject(value: unknown, host: ScenarioDefaults): S
   }
   try {
     return compileScenario(spec, spec.name, {
-      defaults: host.defaults,
+      defaults: defaults.settings,
       data: (data) => {
         if (data.empty) {
           if (data.count !== undefined) throw new ScenarioSpecError(['data', 'empty'], 'data.empty cannot go with count; keep one of them');
-          return host.baseFor({ pets: [] });
+          return defaults.baseFor({ pets: [] });
         }
-        return host.baseFor({ seed: data.seed, count: data.count });
+        return defaults.baseFor({ seed: data.seed, count: data.count });
       },
     });
   } catch (error) {

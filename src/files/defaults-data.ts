@@ -4,15 +4,15 @@ import type { KeyConfig, Pet } from '../core/types.js';
 import { MAX_FIXTURES_FILE_BYTES, readUserFile } from './read-file.js';
 
 /** What the command line (or the library's options) says about data and keys. */
-export interface HostOptions {
+export interface DefaultsOptions {
   seed?: number;
   pets?: number;
   fixtures?: string | readonly Pet[];
   keys?: readonly (string | KeyConfig)[];
 }
 
-/** The host's settings, with the fixtures file they came from, which can be read again. */
-export interface LiveHost extends ScenarioDefaults {
+/** The defaults, with the fixtures file they came from, which can be read again. */
+export interface LiveDefaults extends ScenarioDefaults {
   /** Counts the changes of `defaults`; settings compiled against an older version are stale. */
   readonly version: number;
   /** The `--fixtures` file, when one was named. */
@@ -33,18 +33,18 @@ function readFixturesText(file: string): string {
 }
 
 /** Reads fixtures and keys into the settings before any scenario, with a cache of generated stores. */
-export function prepareDefaults(options: HostOptions): LiveHost {
+export function prepareDefaults(options: DefaultsOptions): LiveDefaults {
   const file = typeof options.fixtures === 'string' ? options.fixtures : undefined;
   const load = (text: string | undefined): ScenarioDefaults =>
     createDefaults({ ...options, fixtures: file === undefined ? (options.fixtures as readonly Pet[] | undefined) : parseFixtures(text as string, file) });
   let text = file === undefined ? undefined : readFixturesText(file);
-  let host = load(text);
+  let defaults = load(text);
   let version = 0;
   return {
-    get defaults() {
-      return host.defaults;
+    get settings() {
+      return defaults.settings;
     },
-    baseFor: (data) => host.baseFor(data),
+    baseFor: (data) => defaults.baseFor(data),
     get version() {
       return version;
     },
@@ -54,7 +54,7 @@ export function prepareDefaults(options: HostOptions): LiveHost {
       const now = readFixturesText(file);
       if (now === text) return;
       // Loaded before anything changes, so a file with a mistake leaves the old defaults in place.
-      host = load(now);
+      defaults = load(now);
       text = now;
       version++;
     },

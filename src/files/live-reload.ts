@@ -40,11 +40,11 @@ export function reloadSessions(catalogue: ScenarioCatalogue, sessions: SessionRe
     return found;
   };
   const restarted: SessionState[] = [];
-  for (const world of sessions.all()) {
-    const next = versionOf(world.settings.scenario);
-    if (next instanceof UserError || next === world.settings) continue;
-    world.apply(next);
-    restarted.push(world);
+  for (const state of sessions.all()) {
+    const next = versionOf(state.settings.scenario);
+    if (next instanceof UserError || next === state.settings) continue;
+    state.apply(next);
+    restarted.push(state);
   }
   const start = versionOf(sessions.startSettings().scenario);
   if (!(start instanceof UserError)) sessions.setStartSettings(start);

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { ScenarioError, isScenarioName } from '../core/scenarios/scenario-compiler.js';
 import type { SessionSettings } from '../core/state/session-state.js';
-import type { LiveHost } from './defaults-data.js';
+import type { LiveDefaults } from './defaults-data.js';
 import { MAX_FIXTURES_FILE_BYTES, readUserFile } from './read-file.js';
 import { ScenarioSource, loadScenario, scenariosDir, shippedScenarios, type ScenarioDefaults } from './scenario-files.js';
 
@@ -13,7 +13,7 @@ interface Listed {
 /** A scenario compiled for this server, with what it was compiled from. */
 interface Compiled {
   settings: SessionSettings;
-  hostVersion: number;
+  defaultsVersion: number;
   /** The text of each of its files (a loaded scenario file and its fixtures) when it was read. */
   inputs: Map<string, string | undefined>;
 }
@@ -42,19 +42,19 @@ export class ScenarioCatalogue {
   private readonly seen = new Map<string, string | undefined>();
   private shipped: Listed[] | undefined;
 
-  constructor(private readonly host: LiveHost) {
-    if (host.file !== undefined) this.seen.set(host.file, readText(host.file));
+  constructor(private readonly defaults: LiveDefaults) {
+    if (defaults.file !== undefined) this.seen.set(defaults.file, readText(defaults.file));
   }
 
   /** The settings of the command line, before any scenario. */
   startSettings(): SessionSettings {
-    return this.host.defaults;
+    return this.defaults.settings;
   }
 
   /** The settings of a shipped scenario, a loaded one by name, or a file by path, read now. */
   settings(nameOrFile: string): SessionSettings {
     if (isScenarioName(nameOrFile)) return this.latest(nameOrFile);
-    this.host.refresh();
+    this.defaults.refresh();
     return this.compile(loadScenario(nameOrFile));
   }
 
@@ -66,7 +66,7 @@ export class ScenarioCatalogue {
 
   /** The settings of a scenario read now, and the source they came from (a shared state stores its text). */
   load(nameOrFile: string): { settings: SessionSettings; source: ScenarioSource } {
-    this.host.refresh();
+    this.defaults.refresh();
     const source = loadScenario(this.files.get(nameOrFile)?.file ?? nameOrFile);
     return { settings: this.compile(source), source };
   }
@@ -79,12 +79,12 @@ export class ScenarioCatalogue {
 
   /** The settings of a scenario another instance loaded, from its text. */
   fromText(text: string, file: string): SessionSettings {
-    return ScenarioSource.parse(text, file).settings(this.host);
+    return ScenarioSource.parse(text, file).settings(this.defaults);
   }
 
-  /** The host the settings are made for. */
+  /** The defaults the settings are made for. */
   get hostData(): ScenarioDefaults {
-    return this.host;
+    return this.defaults;
   }
 
   /**
@@ -93,12 +93,13 @@ export class ScenarioCatalogue {
    * `FixtureError` (a `UserError`) for a file with a mistake, keeping the last good version.
    */
   latest(name: string): SessionSettings {
-    this.host.refresh();
+    this.defaults.refresh();
     const loaded = this.files.get(name);
     // The default scenario is the command line's settings as they are (shipped default.yaml adds nothing).
-    if (!loaded && name === 'default') return this.host.defaults;
+    if (!loaded && name === 'default') return this.defaults.settings;
     const cached = this.compiled.get(name);
-    const unchanged = cached !== undefined && cached.hostVersion === this.host.version && [...cached.inputs].every(([file, text]) => readText(file) === text);
+    const unchanged =
+      cached !== undefined && cached.defaultsVersion === this.defaults.version && [...cached.inputs].every(([file, text]) => readText(file) === text);
     if (cached && unchanged) return cached.settings;
     return this.compile(loadScenario(loaded?.file ?? name));
   }
@@ -108,19 +109,19 @@ export class ScenarioCatalogue {
     // Shipped scenarios do not change while a server runs; only the person's own files are re-read.
     const userFile = dirname(source.file) !== scenariosDir();
     const inputs = new Map<string, string | undefined>(userFile ? source.inputFiles().map((file) => [file, readText(file)]) : []);
-    const settings = source.settings(this.host);
+    const settings = source.settings(this.defaults);
     if (userFile) {
       // A file loaded once can be switched back to by its name, also over HTTP.
       this.files.set(source.name, { name: source.name, description: source.description, file: source.file });
       for (const [file, text] of inputs) if (!this.seen.has(file)) this.seen.set(file, text);
     }
-    this.compiled.set(source.name, { settings, hostVersion: this.host.version, inputs });
+    this.compiled.set(source.name, { settings, defaultsVersion: this.defaults.version, inputs });
     return settings;
   }
 
   /** Every file whose change --watch reloads: the fixtures file, loaded scenario files and their fixtures. */
   watchedFiles(): string[] {
-    const files = new Set<string>(this.host.file === undefined ? [] : [this.host.file]);
+    const files = new Set<string>(this.defaults.file === undefined ? [] : [this.defaults.file]);
     for (const { inputs } of this.compiled.values()) for (const file of inputs.keys()) files.add(file);
     return [...files];
   }

@@ -114,10 +114,10 @@ export class ScenarioSource {
     return fixtures === undefined ? [this.file] : [this.file, resolve(dirname(this.file), fixtures)];
   }
 
-  /** The settings this scenario gives a session of `host`. */
-  settings(host: ScenarioDefaults): SessionSettings {
+  /** The settings this scenario gives a session of `defaults`. */
+  settings(defaults: ScenarioDefaults): SessionSettings {
     try {
-      return compileScenario(this.spec, this.name, { defaults: host.defaults, data: (data) => this.baseData(data, host) });
+      return compileScenario(this.spec, this.name, { defaults: defaults.settings, data: (data) => this.baseData(data, defaults) });
     } catch (error) {
       if (error instanceof ScenarioSpecError) throw this.error(error.path, error.message);
       if (error instanceof ScenarioError) throw error;
@@ -126,18 +126,18 @@ export class ScenarioSource {
     }
   }
 
-  private baseData(data: DataSpec, host: ScenarioDefaults): BaseData {
+  private baseData(data: DataSpec, defaults: ScenarioDefaults): BaseData {
     if (data.empty) {
       if (data.count !== undefined || data.fixtures !== undefined)
         throw new ScenarioSpecError(['data', 'empty'], 'data.empty cannot go with count or fixtures; keep one of them');
-      return host.baseFor({ pets: [] });
+      return defaults.baseFor({ pets: [] });
     }
-    if (data.fixtures === undefined) return host.baseFor({ seed: data.seed, count: data.count });
+    if (data.fixtures === undefined) return defaults.baseFor({ seed: data.seed, count: data.count });
     if (data.seed !== undefined || data.count !== undefined)
       throw new ScenarioSpecError(['data', 'fixtures'], 'data.fixtures cannot go with seed or count; keep one of them');
     const fixtures = resolve(dirname(this.file), data.fixtures);
     try {
-      return host.baseFor({ pets: parseFixtures(readUserFile(fixtures, MAX_FIXTURES_FILE_BYTES), displayPath(fixtures)) });
+      return defaults.baseFor({ pets: parseFixtures(readUserFile(fixtures, MAX_FIXTURES_FILE_BYTES), displayPath(fixtures)) });
     } catch (error) {
       const reason = error instanceof FixtureError ? error.reason : `cannot read ${displayPath(fixtures)} (${readFailure(error)})`;
       throw new ScenarioSpecError(['data', 'fixtures'], reason);

@@ -20,7 +20,7 @@ function sessionHeader(req: Request): string | undefined {
 
 /**
  * The admin API under `/__admin`: health, reset, scenarios, clock, request journal and a page.
- * `X-Mock-Session` selects the world, as on the API. Three parts: the guard every call passes
+ * `X-Mock-Session` selects the session, as on the API. Three parts: the guard every call passes
  * (host, origin, token; see admin-guard.ts), the routes, and one error handler. Express
  * hosts it because speed does not matter here; it is loaded on the first admin request.
  */

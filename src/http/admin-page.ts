@@ -7,7 +7,7 @@ import { AUDIT_PANEL, AUDIT_SCRIPT } from './admin-page-audit.js';
  * The admin page: a self-contained live view over the admin API for QA. It polls the admin API
  * (no build step, no framework). When `--admin-token` is set it takes the token from `?token=`
  * or asks for it (kept for the tab's life in sessionStorage). It picks the `X-Mock-Session`
- * world to watch from the sessions list (or `?session=`); looking at a session does not create it. It asks for no favicon,
+ * session to watch from the sessions list (or `?session=`); looking at a session does not create it. It asks for no favicon,
  * so opening it adds nothing to the journal it shows. Below 640 px wide, tables turn into cards so
  * a phone never scrolls sideways.
  */

@@ -80,7 +80,7 @@ describe('docs/scenarios.md', () => {
     const example = /## Writing one[\s\S]*?```yaml\n([\s\S]*?)```/.exec(doc('docs/scenarios.md'))?.[1] ?? '';
     const file = join(mkdtempSync(join(tmpdir(), 'petstore-readme-')), 'checkout-outage.yaml');
     writeFileSync(file, example);
-    const settings = ScenarioSource.read(file).settings({ defaults: defaultSettings(new BaseData([])), baseFor: () => new BaseData([]) });
+    const settings = ScenarioSource.read(file).settings({ settings: defaultSettings(new BaseData([])), baseFor: () => new BaseData([]) });
     expect(settings.scenario).toBe('checkout-outage');
     expect(settings.keys.find((k) => k.key === 'qa-key')?.limits).toEqual({ perMinute: 3, perDay: 10_000 });
   });

@@ -27,7 +27,7 @@ export interface AnswerParts {
   /** The key, redacted, when a valid one was sent. */
   key?: string;
   extraHeaders?: Record<string, string>;
-  /** When an earlier world of this session was dropped to make room; said once. */
+  /** When an earlier state of this session was dropped to make room; said once. */
   evictedAt?: string;
   ban?: BanCount;
   /** Whether the session's journal records headers and bodies. */

@@ -11,14 +11,14 @@ import { route } from './router.js';
  * upload a body that would be refused anyway. Nothing is counted here. The checks run in the documented order up to the
  * first that needs the body; anything a check could not tell from the head gets `100 Continue`.
  */
-export function answeredBeforeBody(world: SessionState, req: CoreRequest, now: number): boolean {
+export function answeredBeforeBody(state: SessionState, req: CoreRequest, now: number): boolean {
   if (isPreflight(req.method, req.headers)) return true;
   const where = route(req.method, req.path);
   // Only creating an animal reads a body; every other route answers without one.
   if (where.kind !== 'operation' || where.operation !== 'createPet') return true;
-  const auth = authenticate(req.headers, req.rawHeaders, world.keys, req.query);
+  const auth = authenticate(req.headers, req.rawHeaders, state.keys, req.query);
   if (!auth.ok) return true;
-  const report = world.limiter.peek(keyBucket(auth.key.key), auth.key.limits, now);
+  const report = state.limiter.peek(keyBucket(auth.key.key), auth.key.limits, now);
   if (report.remaining === 0) return true;
   return bodyRefusedByHeaders(req.headers);
 }

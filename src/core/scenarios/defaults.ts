@@ -9,7 +9,7 @@ import type { KeyConfig, Pet } from '../types.js';
 /** What a scenario needs from the server it is applied to. */
 export interface ScenarioDefaults {
   /** The settings of the command line, before any scenario. */
-  defaults: SessionSettings;
+  settings: SessionSettings;
   /** The store's animals for data options; missing seed or count mean the command line's. */
   baseFor(data: DataOptions): BaseData;
 }
@@ -39,5 +39,5 @@ export function createDefaults(options: DefaultsInput): ScenarioDefaults {
     return base;
   };
   const base = options.fixtures ? buildBaseData({ pets: checkPets(options.fixtures, 'the fixtures option') }) : baseFor({});
-  return { defaults: defaultSettings(base, keys), baseFor };
+  return { settings: defaultSettings(base, keys), baseFor };
 }

@@ -56,7 +56,7 @@ export interface SessionSettings {
 }
 
 /**
- * One isolated world: store, counters, bans, clock, scenario and journal. The default session and
+ * One isolated state: store, counters, bans, clock, scenario and journal. The default session and
  * every `X-Mock-Session` id each have one.
  */
 export class SessionState {
@@ -68,7 +68,7 @@ export class SessionState {
   settings!: SessionSettings;
   runtime: ScenarioRuntime | undefined;
   /**
-   * When an earlier world of this session id was dropped to make room (least recently used), the
+   * When an earlier state of this session id was dropped to make room (least recently used), the
    * instant it was: the next API answer says so, once.
    */
   evictedAt: string | undefined;
@@ -100,7 +100,7 @@ export class SessionState {
     return new Journal(size, DEFAULT_JOURNAL_BYTES, this.budgets.journal);
   }
 
-  /** Gives back to the shared budgets what this world holds; it is being dropped. */
+  /** Gives back to the shared budgets what this state holds; it is being dropped. */
   release(): void {
     this.journal.clear();
     this.store.reset();

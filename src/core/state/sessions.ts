@@ -35,11 +35,11 @@ export function sessionIdOf(header: string | string[] | undefined): string {
 }
 
 /**
- * The worlds of one server. A session is created on its first request with the server's
+ * The states of one server. A session is created on its first request with the server's
  * settings; past `maxSessions` the least recently used one (never the default) is dropped.
  */
 export class SessionRegistry {
-  private worlds = new Map<string, SessionState>();
+  private states = new Map<string, SessionState>();
   /** Evicted session ids, oldest first, with when; bounded. */
   private evicted = new Map<string, Eviction>();
   readonly defaultSession: SessionState;
@@ -56,15 +56,15 @@ export class SessionRegistry {
     // first, down to nine tenths of it, so that a trim is not needed on every entry.
     budgets.journal.reclaim = () => {
       const target = budgets.journal.limit * 0.9;
-      for (const world of [...this.worlds.values(), this.defaultSession]) {
-        while (budgets.journal.used > target && world.journal.dropOldest());
+      for (const state of [...this.states.values(), this.defaultSession]) {
+        while (budgets.journal.used > target && state.journal.dropOldest());
         if (budgets.journal.used <= target) return;
       }
     };
     this.defaultSession = new SessionState(DEFAULT_SESSION, settings, realNow, budgets);
   }
 
-  /** The world of a header value; throws `invalid_session` for an unusable id. */
+  /** The state of a header value; throws `invalid_session` for an unusable id. */
   resolve(header: string | string[] | undefined): SessionState {
     return this.resolveId(sessionIdOf(header));
   }
@@ -72,20 +72,20 @@ export class SessionRegistry {
   /** The state of a session id already checked (`sessionIdOf`), created on first use. */
   resolveId(id: string): SessionState {
     if (id === DEFAULT_SESSION) return this.defaultSession;
-    let world = this.worlds.get(id);
-    if (world) {
+    let state = this.states.get(id);
+    if (state) {
       // Re-inserting keeps the map in least-recently-used order.
-      this.worlds.delete(id);
-      this.worlds.set(id, world);
-      return world;
+      this.states.delete(id);
+      this.states.set(id, state);
+      return state;
     }
-    if (this.worlds.size >= this.maxSessions) this.evictOldest();
-    world = new SessionState(id, this.settings, this.realNow, this.budgets);
+    if (this.states.size >= this.maxSessions) this.evictOldest();
+    state = new SessionState(id, this.settings, this.realNow, this.budgets);
     // Only an evicted id can be missing and in this list: its latest eviction is why it starts afresh.
     const eviction = this.evicted.get(id);
-    if (eviction) world.evictedAt = eviction.at;
-    this.worlds.set(id, world);
-    return world;
+    if (eviction) state.evictedAt = eviction.at;
+    this.states.set(id, state);
+    return state;
   }
 
   /** The settings a new session starts with. */
@@ -99,22 +99,22 @@ export class SessionRegistry {
   }
 
   /**
-   * The world of a header value for reading only: an existing session as it is, an unknown one as
+   * The state of a header value for reading only: an existing session as it is, an unknown one as
    * it would start, without creating it (looking at a session must not make one).
    */
   view(header: string | string[] | undefined): SessionState {
     const id = sessionIdOf(header);
     if (id === DEFAULT_SESSION) return this.defaultSession;
-    // A world that is not kept charges nothing to the shared budgets.
-    return this.worlds.get(id) ?? new SessionState(id, this.settings, this.realNow);
+    // A state that is not kept charges nothing to the shared budgets.
+    return this.states.get(id) ?? new SessionState(id, this.settings, this.realNow);
   }
 
   private evictOldest(): void {
-    const [id, world] = this.worlds.entries().next().value as [string, SessionState];
-    this.worlds.delete(id);
+    const [id, state] = this.states.entries().next().value as [string, SessionState];
+    this.states.delete(id);
     this.evicted.delete(id);
-    this.evicted.set(id, { session: id, at: new Date(this.realNow()).toISOString(), journalEntries: world.journal.size });
-    world.release();
+    this.evicted.set(id, { session: id, at: new Date(this.realNow()).toISOString(), journalEntries: state.journal.size });
+    state.release();
     if (this.evicted.size > MAX_EVICTIONS_KEPT) this.evicted.delete(this.evicted.keys().next().value as string);
   }
 
@@ -123,9 +123,9 @@ export class SessionRegistry {
     return [...this.evicted.values()];
   }
 
-  /** Every world, the default first. */
+  /** Every state, the default first. */
   all(): SessionState[] {
-    return [this.defaultSession, ...this.worlds.values()];
+    return [this.defaultSession, ...this.states.values()];
   }
 }
 
