@@ -1,5 +1,6 @@
-// Assembles a mock from its parts: the settings (flags, fixtures, scenarios), the core engine,
-// and one of the two front ends (the HTTP server or the fetch handler).
+// startMock and createFetchHandler on Node: the in-memory home put together from the settings
+// (flags, fixtures, scenario files, watch), with one of the two front ends (the HTTP server or the
+// Fetch handler); with `state` they hand over to the Redis assembly (shared-mock.ts).
 import './node-platform.js';
 import type { MockEngine } from './core/pipeline/engine.js';
 import type { SessionHandle } from './controls.js';

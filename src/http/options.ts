@@ -4,7 +4,7 @@ import type { Metrics } from '../metrics.js';
 // The options both HTTP modules read; kept apart so the admin API and the server import no
 // each other.
 
-/** Options of the HTTP server around a core engine. */
+/** Options of the HTTP server around an engine. */
 export interface HttpOptions {
   port: number;
   host: string;

@@ -35,7 +35,7 @@ end
 local enforce = q.enforce == 'yes' or (q.enforce == 'removal' and now < q.removalAt)
 local d = take(bk, q.bucket, q.pm, q.pd, now, enforce, q.rule)
 out.decision = d
-if d.outcome == 'allowed' and q.op ~= '' then
+if enforce and d.outcome == 'allowed' and q.op ~= '' then
   -- The scenario's step or chaos, for an allowed operation.
   local forced = 'n'
   local st, tk = tonumber(meta[4]), tonumber(meta[5])

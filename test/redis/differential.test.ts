@@ -39,8 +39,9 @@ const SCENARIOS = [
   'forced-429',
   'keyed-forever',
   'near-max-id',
+  'removed-steps',
 ];
-const FIXTURES = ['forced-429', 'keyed-forever', 'near-max-id', 'frozen-start'].map((name) =>
+const FIXTURES = ['forced-429', 'keyed-forever', 'near-max-id', 'frozen-start', 'removed-steps'].map((name) =>
   fileURLToPath(new URL(`./fixtures/${name}.yaml`, import.meta.url)),
 );
 const KEYS = ['demo-free', 'demo-pro', 'nobody', ''];
