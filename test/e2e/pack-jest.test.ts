@@ -78,4 +78,45 @@ describe('the Jest recipe with the packed package', () => {
         .join('\n'),
     ).toBe(0);
   }, 120_000);
+
+  it('the Jest snippet of docs/audit.md runs as printed against an SDK that waits Retry-After', () => {
+    const snippet = /With Jest[^\n]*\n\n```js\n([\s\S]*?)```/.exec(readFileSync('docs/audit.md', 'utf8'))?.[1];
+    expect(snippet).toContain("require('petstore-mock')");
+    const project = join(dir, 'audit-recipe');
+    mkdirSync(join(project, 'test'), { recursive: true });
+    mkdirSync(join(project, 'src'), { recursive: true });
+    writeFileSync(join(project, 'package.json'), '{ "name": "audit-recipe", "private": true }\n');
+    writeFileSync(join(project, 'test', 'sdk.test.js'), snippet ?? '');
+    // The SDK of the recipe, as the doc's TypeScript client reads in CommonJS.
+    writeFileSync(
+      join(project, 'src', 'client.js'),
+      [
+        'exports.createClient = (options) => ({',
+        '  async listPets(query = {}) {',
+        '    for (let attempt = 0; ; attempt++) {',
+        '      const res = await fetch(`${options.baseUrl}/pets?limit=${query.limit ?? 20}`, { headers: { authorization: `Bearer ${options.apiKey}` } });',
+        '      if (res.status === 429 && attempt < (options.maxRetries ?? 3)) {',
+        '        await res.arrayBuffer();',
+        "        const wait = Number(res.headers.get('retry-after')) * 1000 * 2 ** attempt;",
+        '        await new Promise((resolve) => setTimeout(resolve, wait));',
+        '        continue;',
+        '      }',
+        '      if (!res.ok) throw new Error(`listPets answered ${res.status}`);',
+        '      return res.json();',
+        '    }',
+        '  },',
+        '});',
+        '',
+      ].join('\n'),
+    );
+    const ran = spawnSync(process.execPath, [join(dir, 'node_modules/jest/bin/jest.js'), '--detectOpenHandles'], {
+      cwd: project,
+      env: userEnv(),
+      encoding: 'utf8',
+      timeout: 90_000,
+    });
+    const out = `${ran.stdout}${ran.stderr}`;
+    expect(out).toMatch(/Tests:\s+1 passed, 1 total/);
+    expect(ran.status, out).toBe(0);
+  }, 120_000);
 });
