@@ -13,7 +13,7 @@ export type {
   FetchHandlerOptions,
   MockFetchHandler,
 } from './mock.js';
-export type { RequestsQuery } from './controls.js';
+export type { Answer, RequestsQuery } from './controls.js';
 export type { JournalFilter, VerifyCount } from './core/state/journal-query.js';
 export type { JournalDetails, JournalMessage } from './core/state/journal-details.js';
 export type { SessionSummary } from './core/state/sessions.js';
