@@ -115,14 +115,15 @@ local function touch(sid, maxSessions)
   return mk
 end
 -- Appends journal entries (the pipeline built them, cut and sized as in memory) to their sessions,
--- bounded by count and bytes as the in-memory journal is: each is kept as "BYTES JSON", so the
--- oldest can go with its size. An entry of a session reset or dropped since its request is let
--- go. entries holds each entry's session, number, epoch and bounds; its text is ARGV[first + i - 1].
+-- bounded by count and bytes as the in-memory journal is: each is kept as "BYTES JSON" (the
+-- caller sends it so), so the oldest can go with its size. An entry of a session reset or dropped
+-- since its request is let go. entries holds each entry's session, number, epoch and bounds; its
+-- text is ARGV[first + i - 1].
 -- The entries of session \`own\` (whose epoch and journal bytes the caller read, and whose hash
 -- it writes) change only the bytes returned; every other session's are written here.
 local function appendEntry(mk, e, text, bytes)
   if e.cap <= 0 then return bytes end
-  local n = redis.call('RPUSH', mk .. ':j', e.bytes .. ' ' .. text)
+  local n = redis.call('RPUSH', mk .. ':j', text)
   bytes = bytes + e.bytes
   while n > 0 and (n > e.cap or bytes > e.maxBytes) do
     bytes = bytes - tonumber(string.match(redis.call('LPOP', mk .. ':j'), '^%d+'))

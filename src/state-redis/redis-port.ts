@@ -43,7 +43,7 @@ export class RedisPort implements StatePort {
       let raw: unknown;
       try {
         // The entries' texts go as arguments of their own: inside the JSON they would be escaped twice.
-        raw = await this.conn.run('petApi', `${this.prefix}:s:${sid}`, [this.prefix, JSON.stringify(input), ...batch.map((e) => e.entry)]);
+        raw = await this.conn.run('petApi', `${this.prefix}:s:${sid}`, [this.prefix, JSON.stringify(input), ...batch.map(stored)]);
       } catch (error) {
         if (batch.length > 0) this.journalLost(error);
         throw error;
@@ -70,7 +70,7 @@ export class RedisPort implements StatePort {
     if (batch.length === 0) return;
     this.pending = [];
     const bounds = batch.map(({ entry: _text, ...rest }) => rest);
-    const args = [this.prefix, JSON.stringify(bounds), ...batch.map((e) => e.entry)];
+    const args = [this.prefix, JSON.stringify(bounds), ...batch.map(stored)];
     await this.conn.run('petJournal', `${this.prefix}:s:${batch[0]?.sid ?? DEFAULT_SESSION}`, args).catch((error: unknown) => {
       this.journalLost(error);
     });
@@ -85,4 +85,9 @@ export class RedisPort implements StatePort {
       `${named(`a journal entry could not be written to the shared state (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); the answer was given, GET /__admin/requests will miss it.`)}\n`,
     );
   }
+}
+
+/** An entry as the journal list keeps it, "BYTES JSON" (so the oldest can go with its size), built here rather than in Lua. */
+function stored(e: RecordedEntry): string {
+  return `${e.bytes} ${e.entry}`;
 }
