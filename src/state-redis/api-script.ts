@@ -47,7 +47,7 @@ local seq = tonumber(meta[14] or '0') + 1
 w[#w + 1] = 'lu'; w[#w + 1] = s(micros); w[#w + 1] = 'jseq'; w[#w + 1] = s(seq)
 jp[#jp + 1] = real + 2000
 jp[#jp + 1] = seq
-if seq % 64 == 0 then redis.call('ZREMRANGEBYSCORE', mk .. ':jp', '-inf', real) end
+if seq % 8 == 0 then redis.call('ZREMRANGEBYSCORE', mk .. ':jp', '-inf', real) end
 local now = clockNow(meta[2], meta[3], real)
 local out = { st = 'ok', now = s(now), real = s(real), details = meta[9] or '', seq = seq, ep = meta[10], evicted = ev }
 local b
