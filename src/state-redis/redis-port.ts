@@ -4,6 +4,7 @@ import { named } from '../core/errors.js';
 import type { Decided, DecideInput, RecordedEntry, StatePort } from '../core/state/state-port.js';
 import { DEFAULT_SESSION } from '../core/state/sessions.js';
 import type { WorldSettings } from '../core/state/world.js';
+import { leanInput } from './api-script.js';
 import type { StateConnection } from './connection.js';
 import type { SettingsRegistry } from './settings-registry.js';
 
@@ -43,7 +44,7 @@ export class RedisPort implements StatePort {
       let raw: unknown;
       try {
         // The entries' texts go as arguments of their own: inside the JSON they would be escaped twice.
-        raw = await this.conn.run('petApi', `${this.prefix}:s:${sid}`, [this.prefix, JSON.stringify(input), ...batch.map(stored)]);
+        raw = await this.conn.run('petApi', `${this.prefix}:s:${sid}`, [this.prefix, JSON.stringify(leanInput(input)), ...batch.map(stored)]);
       } catch (error) {
         if (batch.length > 0) this.journalLost(error);
         throw error;

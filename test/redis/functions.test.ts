@@ -4,6 +4,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFetchHandler, type SharedFetchHandler } from '../../src/index.js';
+import { leanInput } from '../../src/state-redis/api-script.js';
 import { TestRedis, redisAvailable } from '../support/redis.js';
 
 const run = redisAvailable();
@@ -125,5 +126,24 @@ describe.skipIf(!run)('the scripts on Redis', () => {
     } finally {
       client.disconnect();
     }
+  });
+
+  it('sends the input lean: empty optional fields and a removal date the limit does not use are left out, required zeros kept', () => {
+    const input = {
+      mode: 'take',
+      bucket: 'ip:1',
+      pm: 0,
+      pd: 10,
+      enforce: 'yes',
+      removalAt: 5,
+      steps: '',
+      times: [],
+      rep: false,
+      count: 0,
+      op: 'list',
+      rule: { after: 0, ms: 0, inFlight: 0 },
+    };
+    expect(leanInput(input)).toEqual({ mode: 'take', bucket: 'ip:1', pm: 0, pd: 10, enforce: 'yes', op: 'list', rule: { after: 0, ms: 0, inFlight: 0 } });
+    expect(leanInput({ ...input, enforce: 'removal' })).toMatchObject({ enforce: 'removal', removalAt: 5 });
   });
 });
