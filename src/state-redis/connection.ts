@@ -95,12 +95,9 @@ export class StateConnection {
       await connect(client, url);
     }
     const connection = new StateConnection(client, url, topology, commandTimeoutMs, observer);
-    if (
-      !(await connection.loadFunctions().then(
-        () => true,
-        () => false,
-      ))
-    ) {
+    try {
+      await connection.loadFunctions();
+    } catch {
       // Redis before 7 has no functions, and a user may lack the right to load them: EVALSHA then.
       for (const [name, script] of Object.entries(SCRIPTS)) client.defineCommand(name, { numberOfKeys: 1, lua: evalText(script) });
       connection.functions = false;
@@ -125,11 +122,6 @@ export class StateConnection {
         throw this.failure(error);
       },
     );
-  }
-
-  /** Whether the scripts run as Redis functions (FCALL) rather than with EVALSHA, for benchmarks and tests. */
-  get usesFunctions(): boolean {
-    return this.functions;
   }
 
   private async call(script: ScriptName, key: string, args: (string | number)[]): Promise<Reply> {
