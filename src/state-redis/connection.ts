@@ -1,10 +1,12 @@
 // The one place that talks to Redis: the client (loaded only when a shared state is asked for) for
-// a single node, a Redis Cluster or a Sentinel group, the scripts it runs with EVALSHA, and what a
-// failure becomes (`state_unavailable`, see state-errors.ts).
+// a single node, a Redis Cluster or a Sentinel group, the scripts it runs (as Redis 7 functions,
+// see lua-functions.ts, or with EVALSHA where functions cannot be loaded), and what a failure
+// becomes (`state_unavailable`, see state-errors.ts).
 import type { Cluster, Redis as RedisClient, RedisOptions } from 'ioredis';
 import { MockError, UserError } from '../core/errors.js';
-import { ADMIN_SCRIPT, API_SCRIPT, JOURNAL_SCRIPT, SETTINGS_SCRIPT } from './scripts.js';
+import { ADMIN_BODY, API_BODY, JOURNAL_BODY, SETTINGS_SCRIPT } from './scripts.js';
 import { CLEAR_SCRIPT, JOIN_SCRIPT, LEAVE_SCRIPT } from './deployment-scripts.js';
+import { evalText, functionLibrary, type LuaScript } from './lua-functions.js';
 import { isScriptBug, stateFailure, unavailableError } from './state-errors.js';
 import { displayUrl, parseStateUrl, type StateTarget } from './state-url.js';
 
@@ -24,22 +26,29 @@ export interface StateObserver {
   failure(kind: string): void;
 }
 
+const shared = (lua: string): LuaScript => ({ lua, shared: true });
+const alone = (lua: string): LuaScript => ({ lua, shared: false });
 const SCRIPTS = {
-  petApi: API_SCRIPT,
-  petJournal: JOURNAL_SCRIPT,
-  petAdmin: ADMIN_SCRIPT,
-  petSettings: SETTINGS_SCRIPT,
-  petJoin: JOIN_SCRIPT,
-  petLeave: LEAVE_SCRIPT,
-  petClear: CLEAR_SCRIPT,
+  petApi: shared(API_BODY),
+  petJournal: shared(JOURNAL_BODY),
+  petAdmin: shared(ADMIN_BODY),
+  petSettings: alone(SETTINGS_SCRIPT),
+  petJoin: alone(JOIN_SCRIPT),
+  petLeave: alone(LEAVE_SCRIPT),
+  petClear: alone(CLEAR_SCRIPT),
 };
 type ScriptName = keyof typeof SCRIPTS;
 type Client = (RedisClient | Cluster) & Record<ScriptName, (key: string, ...args: (string | number)[]) => Promise<Reply>>;
+const LIBRARY = functionLibrary(SCRIPTS);
 
 /** A connection to the shared state; every call rejects with `state_unavailable` when Redis cannot answer. */
 export class StateConnection {
   /** Set when this replica must not serve from the state any more (its deployment is gone). */
   private stopped: MockError | undefined;
+  /** Whether the scripts run as functions (FCALL), else with EVALSHA. */
+  private functions = true;
+  /** The library being loaded again (a restarted Redis lost it), shared by the calls that found it missing. */
+  private loading: Promise<void> | undefined;
 
   private constructor(
     private readonly client: Client,
@@ -85,8 +94,15 @@ export class StateConnection {
       topology = 'cluster';
       await connect(client, url);
     }
-    for (const [name, lua] of Object.entries(SCRIPTS)) client.defineCommand(name, { numberOfKeys: 1, lua });
-    return new StateConnection(client, url, topology, commandTimeoutMs, observer);
+    const connection = new StateConnection(client, url, topology, commandTimeoutMs, observer);
+    try {
+      await connection.loadFunctions();
+    } catch {
+      // Redis before 7 has no functions, and a user may lack the right to load them: EVALSHA then.
+      for (const [name, script] of Object.entries(SCRIPTS)) client.defineCommand(name, { numberOfKeys: 1, lua: evalText(script) });
+      connection.functions = false;
+    }
+    return connection;
   }
 
   /** Whether the client is connected right now (for the health answer). */
@@ -97,7 +113,7 @@ export class StateConnection {
   run(script: ScriptName, key: string, args: (string | number)[]): Promise<Reply> {
     if (this.stopped) return Promise.reject(this.stopped);
     const started = performance.now();
-    return this.client[script](key, ...args).then(
+    return this.call(script, key, args).then(
       (reply) => {
         this.observer?.roundTrip((performance.now() - started) / 1000);
         return reply;
@@ -105,6 +121,33 @@ export class StateConnection {
       (error: unknown) => {
         throw this.failure(error);
       },
+    );
+  }
+
+  private async call(script: ScriptName, key: string, args: (string | number)[]): Promise<Reply> {
+    if (!this.functions) return this.client[script](key, ...args);
+    try {
+      return (await this.client.fcall(LIBRARY.functions[script] as string, 1, key, ...args)) as Reply;
+    } catch (error) {
+      // A Redis restarted without its data, or a new primary, lacks the library: load it, try once more.
+      if (!(error instanceof Error && /^ERR Function not found/.test(error.message))) throw error;
+      this.loading ??= this.loadFunctions().finally(() => {
+        this.loading = undefined;
+      });
+      await this.loading;
+      return (await this.client.fcall(LIBRARY.functions[script] as string, 1, key, ...args)) as Reply;
+    }
+  }
+
+  /** Loads the function library on every primary (a library of the same digest already there is the same code). */
+  private async loadFunctions(): Promise<void> {
+    const nodes = this.topology === 'cluster' ? (this.client as Cluster).nodes('master') : [this.client as RedisClient];
+    await Promise.all(
+      nodes.map((node) =>
+        node.function('LOAD', LIBRARY.code).catch((error: unknown) => {
+          if (!(error instanceof Error && /already exists/.test(error.message))) throw error;
+        }),
+      ),
     );
   }
 

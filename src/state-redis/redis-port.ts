@@ -7,6 +7,7 @@ import type { Decision, Planner, StateAsk, StatePort } from '../core/state/state
 import { DEFAULT_SESSION } from '../core/state/sessions.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 import type { CoreRequest } from '../core/types.js';
+import { leanInput } from './api-script.js';
 import type { StateConnection } from './connection.js';
 import { forcedOf, inputOf, latencyOf, operationDataOf, rateDecisionOf, type Decided } from './redis-plan.js';
 import type { SettingsRegistry } from './settings-registry.js';
@@ -65,8 +66,8 @@ export class RedisPort implements StatePort<string> {
       let raw: unknown;
       try {
         // The entries' texts go as arguments of their own: inside the JSON they would be escaped twice.
-        const fields = JSON.stringify({ ...input, sid, set: entry.id, max: this.maxSessions, journal });
-        raw = await this.conn.run('petApi', `${this.prefix}:s:${sid}`, [this.prefix, fields, ...batch.map((e) => e.entry)]);
+        const fields = JSON.stringify(leanInput({ ...input, sid, set: entry.id, max: this.maxSessions, journal }));
+        raw = await this.conn.run('petApi', `${this.prefix}:s:${sid}`, [this.prefix, fields, ...batch.map(stored)]);
       } catch (error) {
         if (batch.length > 0) this.journalLost(error);
         throw error;
@@ -140,7 +141,7 @@ export class RedisPort implements StatePort<string> {
     if (batch.length === 0) return;
     this.pending = [];
     const bounds = batch.map(({ entry: _text, ...rest }) => rest);
-    const args = [this.prefix, JSON.stringify(bounds), ...batch.map((e) => e.entry)];
+    const args = [this.prefix, JSON.stringify(bounds), ...batch.map(stored)];
     await this.conn.run('petJournal', `${this.prefix}:s:${batch[0]?.sid ?? DEFAULT_SESSION}`, args).catch((error: unknown) => {
       this.journalLost(error);
     });
@@ -155,4 +156,9 @@ export class RedisPort implements StatePort<string> {
       `${named(`a journal entry could not be written to the shared state (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); the answer was given, GET /__admin/requests will miss it.`)}\n`,
     );
   }
+}
+
+/** An entry as the journal list keeps it, "BYTES JSON" (so the oldest can go with its size), built here rather than in Lua. */
+function stored(e: RecordedEntry): string {
+  return `${e.bytes} ${e.entry}`;
 }

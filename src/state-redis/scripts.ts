@@ -2,13 +2,14 @@
 // registering a deployment and storing settings. Each takes and answers named fields.
 import { LIBRARY } from './lua-library.js';
 
-export { API_SCRIPT } from './api-script.js';
+export { API_BODY, API_SCRIPT } from './api-script.js';
 
 /**
  * Appends journal entries that no API request has carried yet (the instance went quiet). ARGV[2]:
- * a JSON array of the entries' sessions, numbers and bounds; their texts follow as ARGV[3…].
+ * a JSON array of the entries' sessions, numbers and bounds; the entries follow as ARGV[3…], each
+ * as the journal keeps it ("BYTES JSON").
  */
-export const JOURNAL_SCRIPT = `${LIBRARY}
+export const JOURNAL_BODY = `
 appendJournal(cjson.decode(ARGV[2]), 3)
 return 1
 `;
@@ -22,7 +23,7 @@ return 1
  * Reading a session (state, journal, jinfo, peek) does not count as using it; reading one that
  * does not exist neither creates it nor evicts another: a fresh copy is read and dropped.
  */
-export const ADMIN_SCRIPT = `${LIBRARY}
+export const ADMIN_BODY = `
 if redis.call('EXISTS', P .. ':deploy') == 0 then return cjson.encode({ st = 'unregistered' }) end
 local q = cjson.decode(ARGV[2])
 local action = q.action
@@ -91,7 +92,7 @@ end
 local meta = redis.call('HMGET', mk, 'set', 'off', 'fz')
 local now = clockNow(meta[2], meta[3])
 if action == 'peek' then
-  for _, b in ipairs(q.peeks) do extra[#extra + 1] = peek(mk .. ':b', b.bucket, b.pm, b.pd, now) end
+  for _, b in ipairs(q.peeks) do extra[#extra + 1] = peek(mk, b.bucket, b.pm, b.pd, now) end
 end
 local info = redis.call('HMGET', mk, 'jseq', 'do')
 local out = {
@@ -108,6 +109,10 @@ local out = {
 if scratch then dropData(sid) end
 return cjson.encode(out)
 `;
+
+/** The journal's flush and the admin calls as EVAL scripts: the library, then the body. */
+export const JOURNAL_SCRIPT = `${LIBRARY}${JOURNAL_BODY}`;
+export const ADMIN_SCRIPT = `${LIBRARY}${ADMIN_BODY}`;
 
 /** Stores (put ID SCENARIO INIT) or reads (get ID) the settings of a scenario a session switched to. */
 export const SETTINGS_SCRIPT = `
