@@ -4,7 +4,7 @@ import { LIBRARY } from './lua-library.js';
  * "Decide this request", the one script an API request waits for: it appends the journal entries
  * of earlier answers, then takes the session, its clock, the rate limit, the scenario's step or
  * chaos draw, the latency draw and the operation's store access. ARGV[2] is one JSON object of
- * named fields (`DecideInput` in core/state/state-port.ts, with the session and the journal
+ * named fields (`DecideInput` in redis-plan.ts, with the session and the journal
  * entries' bounds); the entries follow as ARGV[3…] as the journal keeps them, "BYTES JSON". The
  * answer is one JSON object.
  * Optional fields may be left out: an absent one reads as '', false, 0 or empty (see OPTIONAL).
