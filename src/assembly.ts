@@ -3,17 +3,19 @@
 // session controls over the home's operations. The Node assembly (files, watch) is mock.ts, the
 // Redis one shared-mock.ts, the browser's browser/index.ts; each hands its home to `surface`.
 import { MockEngine } from './core/pipeline/engine.js';
-import { memoryAdmin, memoryOps, type AdminState, type Answer, type ApiHandler, type ScenarioLookup, type SessionOps } from './core/state/backend.js';
+import { memoryOps, type Answer, type ApiHandler, type ScenarioLookup, type SessionOps } from './core/state/backend.js';
 import { summarizeSessions, type SessionSummary } from './core/state/sessions.js';
 import type { JournalEntry } from './core/state/journal.js';
 import type { SessionSettings } from './core/state/session-state.js';
 import type { KeyConfig } from './core/types.js';
 import { sessionHandle, type SessionHandle } from './controls.js';
 
-/** A mock's parts over one home of state; `A` says whether the home answers with promises. */
+/**
+ * A mock's parts over one home of state; `A` says whether the home answers with promises. The
+ * admin API's state is made apart where a server needs it (the browser build has none).
+ */
 export interface Home<A extends boolean> {
   engine: ApiHandler;
-  admin: AdminState;
   ops: SessionOps<A>;
   asynchronous: A;
   /** The sessions, as `GET /__admin/sessions` lists them. */
@@ -39,7 +41,6 @@ export function memoryHome(options: MemoryHomeOptions): MemoryHome {
   const engine = new MockEngine({ settings: options.settings, now: options.now, onRequest: options.onRequest, maxSessions: options.maxSessions });
   return {
     engine,
-    admin: memoryAdmin(engine.sessions, options.scenarios),
     ops: memoryOps(engine.sessions, options.scenarios),
     asynchronous: false,
     sessions: () => summarizeSessions(engine.sessions),

@@ -9,7 +9,7 @@ import type { SessionSummary } from './core/state/sessions.js';
 import type { KeyConfig } from './core/types.js';
 import { answerFetch } from './http/fetch-handler.js';
 import { listen, type RunningServer } from './http/server.js';
-import type { ScenarioLookup } from './core/state/backend.js';
+import { memoryAdmin, type ScenarioLookup } from './core/state/backend.js';
 import { sharedFetchHandler, startShared, type SharedFetchHandler, type SharedRunningMock } from './shared-mock.js';
 import type { FetchHandlerOptions, MockOptions, SharedFetchOptions, SharedMockOptions } from './library-options.js';
 import { serverOptions } from './library-options.js';
@@ -50,6 +50,8 @@ export interface RunningMock extends SessionHandle {
 /** The in-memory home of a Node mock, and what its files add (a reload, watching). */
 interface NodeMemory {
   home: MemoryHome;
+  /** The scenarios by name and by file, as the admin API and the session controls switch to them. */
+  scenarios: ScenarioLookup;
   keys: KeyConfig[];
   metrics: Metrics;
   reload(): ReloadReport | undefined;
@@ -85,7 +87,7 @@ function nodeMemory(options: MockOptions & { clientAddress?: string }): NodeMemo
       },
     );
   }
-  return { home, keys: [...settings.keys], metrics, reload, stop: () => watching?.close() };
+  return { home, scenarios, keys: [...settings.keys], metrics, reload, stop: () => watching?.close() };
 }
 
 /**
@@ -96,10 +98,10 @@ export async function startMock(options: SharedMockOptions): Promise<SharedRunni
 export async function startMock(options?: MockOptions): Promise<RunningMock>;
 export async function startMock(options: MockOptions | SharedMockOptions = {}): Promise<RunningMock | SharedRunningMock> {
   if ('state' in options && typeof options.state === 'string') return startShared(options);
-  const { home, keys, metrics, reload, stop } = nodeMemory(options);
+  const { home, scenarios, keys, metrics, reload, stop } = nodeMemory(options);
   let running: RunningServer;
   try {
-    running = await listen(home.engine, serverOptions(options, home.admin, metrics));
+    running = await listen(home.engine, serverOptions(options, memoryAdmin(home.engine.sessions, scenarios), metrics));
   } catch (error) {
     stop();
     throw error;

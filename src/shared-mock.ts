@@ -39,7 +39,7 @@ export interface SharedRunningMock extends SharedSessionHandle {
 
 /** The shared home of an instance that has opened its state. */
 function homeOf(shared: SharedMock): Home<true> {
-  return { engine: shared.engine, admin: shared.admin, ops: shared.admin, asynchronous: true, sessions: () => shared.admin.sessions() };
+  return { engine: shared.engine, ops: shared.admin, asynchronous: true, sessions: () => shared.admin.sessions() };
 }
 
 /** Session operations that wait for the state to be opened first (a Fetch handler connects in the background). */
