@@ -119,8 +119,6 @@ end
 -- caller sends it so), so the oldest can go with its size. An entry of a session reset or dropped
 -- since its request is let go. entries holds each entry's session, number, epoch and bounds; its
 -- text is ARGV[first + i - 1].
--- The entries of session \`own\` (whose epoch and journal bytes the caller read, and whose hash
--- it writes) change only the bytes returned; every other session's are written here.
 local function appendEntry(mk, e, text, bytes)
   if e.cap <= 0 then return bytes end
   local n = redis.call('RPUSH', mk .. ':j', text)
@@ -131,16 +129,21 @@ local function appendEntry(mk, e, text, bytes)
   end
   return bytes
 end
--- An entry that landed leaves the session's pending set (\`:jp\`, see the API script): another
--- session's here; the own session's are marked landed (score 0) in \`landed\` for the caller's one ZADD.
-local function appendJournal(entries, first, own, ownEp, ownBytes, landed)
+-- An entry that landed leaves the session's pending set (\`:jp\`, see the API script). A session
+-- the caller holds in \`cached\` (sid -> its fields \`f\`, written fields \`w\`, and \`jp\`, the
+-- caller's one ZADD) has its bytes changed there and its entries marked landed (score 0); every
+-- other session's are written here.
+local function appendJournal(entries, first, cached)
   for i, e in ipairs(entries) do
     local mk = metaKey(e.sid)
-    if e.sid == own then
-      if ownEp == e.ep then
-        landed[#landed + 1] = 0
-        landed[#landed + 1] = e.seq
-        ownBytes = appendEntry(mk, e, ARGV[first + i - 1], ownBytes)
+    local c = cached and cached[e.sid]
+    if c then
+      if c.f.ep == e.ep then
+        c.jp[#c.jp + 1] = 0
+        c.jp[#c.jp + 1] = e.seq
+        local before = tonumber(c.f.jb or '0')
+        local after = appendEntry(mk, e, ARGV[first + i - 1], before)
+        if after ~= before then c.f.jb = s(after); c.w.jb = true end
       end
     else
       local m = redis.call('HMGET', mk, 'ep', 'jb')
@@ -152,7 +155,6 @@ local function appendJournal(entries, first, own, ownEp, ownBytes, landed)
       end
     end
   end
-  return ownBytes
 end
 -- mulberry32, as seededRandom in scenario-runtime.ts: advances the state, returns it and the draw.
 local function u32(x) if x < 0 then return x + 4294967296 end return x end
