@@ -118,12 +118,18 @@ end
 -- bounded by count and bytes as the in-memory journal is: each is kept as "BYTES JSON" (the
 -- caller sends it so), so the oldest can go with its size. An entry of a session reset or dropped
 -- since its request is let go. entries holds each entry's session, number, epoch and bounds; its
--- text is ARGV[first + i - 1].
-local function appendEntry(mk, e, text, bytes)
-  if e.cap <= 0 then return bytes end
-  local n = redis.call('RPUSH', mk .. ':j', text)
-  bytes = bytes + e.bytes
-  while n > 0 and (n > e.cap or bytes > e.maxBytes) do
+-- text is ARGV[first + i - 1]. A session's entries go in one RPUSH and the oldest leave in one
+-- LPOP: what stays is the longest newest run within the bounds, as appending them one at a time
+-- would leave it (entries of one epoch share their bounds; a change of bounds starts a new run).
+local function appendRun(mk, texts, added, cap, maxBytes, bytes)
+  if cap <= 0 or #texts == 0 then return bytes end
+  local n = redis.call('RPUSH', mk .. ':j', unpack(texts))
+  bytes = bytes + added
+  if n > cap then
+    for _, t in ipairs(redis.call('LPOP', mk .. ':j', n - cap)) do bytes = bytes - tonumber(string.match(t, '^%d+')) end
+    n = cap
+  end
+  while n > 0 and bytes > maxBytes do
     bytes = bytes - tonumber(string.match(redis.call('LPOP', mk .. ':j'), '^%d+'))
     n = n - 1
   end
@@ -134,25 +140,46 @@ end
 -- caller's one ZADD) has its bytes changed there and its entries marked landed (score 0); every
 -- other session's are written here.
 local function appendJournal(entries, first, cached)
+  local order, by = {}, {}
   for i, e in ipairs(entries) do
-    local mk = metaKey(e.sid)
-    local c = cached and cached[e.sid]
+    local g = by[e.sid]
+    if not g then
+      g = {}
+      by[e.sid] = g
+      order[#order + 1] = e.sid
+    end
+    g[#g + 1] = i
+  end
+  for _, sid in ipairs(order) do
+    local mk = metaKey(sid)
+    local c = cached and cached[sid]
+    local ep, bytes
     if c then
-      if c.f.ep == e.ep then
-        c.jp[#c.jp + 1] = 0
-        c.jp[#c.jp + 1] = e.seq
-        local before = tonumber(c.f.jb or '0')
-        local after = appendEntry(mk, e, ARGV[first + i - 1], before)
-        if after ~= before then c.f.jb = s(after); c.w.jb = true end
-      end
+      ep, bytes = c.f.ep, tonumber(c.f.jb or '0')
     else
       local m = redis.call('HMGET', mk, 'ep', 'jb')
-      if m[1] == e.ep then
-        redis.call('ZREM', mk .. ':jp', e.seq)
-        local before = tonumber(m[2] or '0')
-        local after = appendEntry(mk, e, ARGV[first + i - 1], before)
-        if after ~= before then redis.call('HSET', mk, 'jb', s(after)) end
+      ep, bytes = m[1], tonumber(m[2] or '0')
+    end
+    local before, landed, texts, added, cap, maxBytes = bytes, {}, {}, 0, nil, nil
+    for _, i in ipairs(by[sid]) do
+      local e = entries[i]
+      if e.ep == ep then
+        landed[#landed + 1] = e.seq
+        if e.cap ~= cap or e.maxBytes ~= maxBytes then
+          if cap then bytes = appendRun(mk, texts, added, cap, maxBytes, bytes) end
+          texts, added, cap, maxBytes = {}, 0, e.cap, e.maxBytes
+        end
+        texts[#texts + 1] = ARGV[first + i - 1]
+        added = added + e.bytes
       end
+    end
+    if cap then bytes = appendRun(mk, texts, added, cap, maxBytes, bytes) end
+    if c then
+      for _, seq in ipairs(landed) do c.jp[#c.jp + 1] = 0; c.jp[#c.jp + 1] = seq end
+      if bytes ~= before then c.f.jb = s(bytes); c.w.jb = true end
+    elseif #landed > 0 then
+      redis.call('ZREM', mk .. ':jp', unpack(landed))
+      if bytes ~= before then redis.call('HSET', mk, 'jb', s(bytes)) end
     end
   end
 end

@@ -34,6 +34,9 @@ interface Queued {
   reject: (error: unknown) => void;
 }
 
+/** At most this many decisions go in one call: a longer script would hold Redis up (about 15 µs each). */
+const MAX_BATCH = 256;
+
 /** Past this many client addresses the last reports seen start over. */
 const MAX_ADDRESS_REPORTS = 10_000;
 
@@ -120,8 +123,7 @@ export class RedisPort implements StatePort<string> {
 
   /** Sends the queued decisions and the journal entries waiting, in one call. */
   private send(): void {
-    const items = this.queue;
-    this.queue = [];
+    const items = this.queue.splice(0, MAX_BATCH);
     const batch = this.pending;
     this.pending = [];
     this.inFlight = true;
