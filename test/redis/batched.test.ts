@@ -16,11 +16,12 @@ import { T0 } from '../support/mock.js';
 import { TestRedis, redisAvailable } from '../support/redis.js';
 
 const run = redisAvailable();
-const START = fileURLToPath(new URL('./fixtures/frozen-start.yaml', import.meta.url));
+const fixture = (name: string): string => fileURLToPath(new URL(`./fixtures/${name}.yaml`, import.meta.url));
 
 function catalogue(): ScenarioCatalogue {
   const c = new ScenarioCatalogue(prepareDefaults({}));
-  c.load(START);
+  c.load(fixture('frozen-start'));
+  c.load(fixture('short-journal'));
   return c;
 }
 
@@ -39,8 +40,8 @@ function request(session: string, key: string, kind: 'list' | 'get' | 'create', 
 }
 
 /**
- * 230 requests: the default session's free key (60 a minute) asked 100 times, lists and gets; a
- * session stepping through create-fails-third (its third create answers 503), 60 creates and 20
+ * 260 requests: the default session's free key (60 a minute) asked 100 times, lists and gets; a
+ * session whose journal keeps 7 entries, 30 lists; a session stepping through create-fails-third (its third create answers 503), 60 creates and 20
  * lists on a pro key; a session under the seeded chaos of flaky, 40 lists; and a session that does
  * not exist yet (made in the middle of a batch), 10 lists and gets.
  */
@@ -49,6 +50,7 @@ function requests(): CoreRequest[] {
   for (let n = 0; n < 100; n++) out.push(request('default', 'demo-free', n % 3 === 0 ? 'get' : 'list', n));
   for (let n = 0; n < 80; n++) out.push(request('steps', 'demo-pro', n % 4 === 3 ? 'list' : 'create', n));
   for (let n = 0; n < 40; n++) out.push(request('chaos', 'demo-pro', 'list', n));
+  for (let n = 0; n < 30; n++) out.push(request('short', 'demo-pro', 'list', n));
   for (let n = 0; n < 10; n++) out.push(request('fresh', 'demo-pro', n % 2 === 0 ? 'list' : 'get', n));
   // Interleaved, as clients of several sessions would send them.
   return out
@@ -91,10 +93,11 @@ describe.skipIf(!run)('many requests at once on one instance of a shared state',
   async function prepare(admin: AdminState): Promise<void> {
     await admin.useScenario('create-fails-third', 'steps');
     await admin.useScenario('flaky', 'chaos');
-    for (const id of [undefined, 'steps', 'chaos']) await admin.changeClock(id, { frozen: true, set: T0 });
+    await admin.useScenario('short-journal', 'short');
+    for (const id of [undefined, 'steps', 'chaos', 'short']) await admin.changeClock(id, { frozen: true, set: T0 });
   }
 
-  it('answers 230 concurrent requests over 4 sessions as the in-memory mock does, in fewer script calls than requests', async () => {
+  it('answers 260 concurrent requests over 5 sessions as the in-memory mock does, in fewer script calls than requests', async () => {
     const memoryCatalogue = catalogue();
     const engine = new MockEngine({ settings: memoryCatalogue.settings('frozen-start'), maxSessions: 10 });
     const memory: { engine: ApiHandler; admin: AdminState } = { engine, admin: memoryAdmin(engine.sessions, memoryCatalogue) };
@@ -122,11 +125,13 @@ describe.skipIf(!run)('many requests at once on one instance of a shared state',
     expect(calls).toBeGreaterThan(0);
     expect(calls).toBeLessThan(sent.length / 4);
 
-    for (const id of [undefined, 'steps', 'chaos', 'fresh']) {
-      const mine = await a.admin.requests(id, false);
-      const theirs = await memory.admin.requests(id, false);
-      expect(mine.map((e) => e.seq).sort((x, y) => x - y)).toEqual(theirs.map((e) => e.seq).sort((x, y) => x - y));
-      expect(mine.map((e) => e.seq).sort((x, y) => x - y)).toEqual(Array.from({ length: mine.length }, (_, i) => i + 1));
+    for (const id of [undefined, 'steps', 'chaos', 'short', 'fresh']) {
+      const mine = (await a.admin.requests(id, false)).map((e) => e.seq).sort((x, y) => x - y);
+      const theirs = (await memory.admin.requests(id, false)).map((e) => e.seq).sort((x, y) => x - y);
+      expect(mine).toEqual(theirs);
+      // Every request numbered once, in 1..N; the short journal keeps the newest 7 of its 30.
+      const first = id === 'short' ? 24 : 1;
+      expect(mine).toEqual(Array.from({ length: id === 'short' ? 7 : mine.length }, (_, i) => i + first));
       expect(await a.admin.journal(id)).toEqual(await memory.admin.journal(id));
       const keys = (await a.admin.keys(id)).map((k) => [k.key, k.remaining, k.bannedUntil]);
       expect(keys).toEqual((await memory.admin.keys(id)).map((k) => [k.key, k.remaining, k.bannedUntil]));
