@@ -2,8 +2,9 @@ import { LIBRARY } from './lua-library.js';
 
 /**
  * "Decide these requests", the one script an API request waits for. ARGV[2] is one JSON object:
- * \`d\`, the decisions of a batch in order (each \`DecideInput\` of redis-plan.ts with its session,
- * settings id and the sessions' bound), and \`journal\`, the bounds of the journal entries of
+ * \`u\`, the distinct inputs of a batch's decisions (each \`DecideInput\` of redis-plan.ts with its
+ * session, settings id and the sessions' bound), \`d\`, the decisions in order as positions in
+ * \`u\` (from 0), and \`journal\`, the bounds of the journal entries of
  * earlier answers, whose texts follow as ARGV[3…] as the journal keeps them, "BYTES JSON". The
  * answer is a JSON array, one object per decision. Each decision is taken as it would be alone,
  * in the batch's order; what a batch shares is the cost: one TIME, the entries appended once, and
@@ -14,46 +15,48 @@ import { LIBRARY } from './lua-library.js';
  */
 export const API_BODY = `
 local q0 = cjson.decode(ARGV[2])
-local items, single = q0.d, false
-if not items then items = { q0 }; single = true end
-local FIELDS = { 'set', 'off', 'fz', 'st', 'tk', 'cs', 'ls', 'nid', 'do', 'ep', 'ev', 'pc', 'cb', 'jseq', 'jb' }
--- Per session: its fields (f), the names written (w), its buckets as read (raw) and as decided (b),
--- those to write (bw), the pending set's ZADD (jp; see below) and whether it drops landed marks.
+local items, single = {}, q0.d == nil
+-- Each distinct input is sent once (u), the decisions name theirs by position (d): decoding is paid per input.
+if single then items[1] = q0 else for i, ix in ipairs(q0.d) do items[i] = q0.u[ix + 1] end end
+-- Per session: its fields (f), the names written (w), its buckets as read or, once decided, as
+-- tables (raw), those to write (bw), the pending set's ZADD (jp; see below) and whether it drops landed marks.
 local C = {}
 local function load(sid)
   local c = C[sid]
   if c then return c end
-  local args, ids, seen = {}, {}, {}
-  for i, f in ipairs(FIELDS) do args[i] = f end
+  local args, at = { unpack(SESSION_FIELDS) }, {}
   for _, q in ipairs(items) do
-    if q.sid == sid and not seen[q.bucket] then
-      seen[q.bucket] = true
-      ids[#ids + 1] = q.bucket
+    if q.sid == sid and not at[q.bucket] then
       args[#args + 1] = 'b:' .. q.bucket
+      at[q.bucket] = #args
     end
   end
-  c = { mk = metaKey(sid), f = {}, w = {}, raw = {}, b = {}, bw = {}, jp = {}, trim = false }
-  local m = redis.call('HMGET', c.mk, unpack(args))
-  for i, f in ipairs(FIELDS) do c.f[f] = m[i] end
-  for i, id in ipairs(ids) do c.raw[id] = m[#FIELDS + i] end
+  local mk = metaKey(sid)
+  local m = redis.call('HMGET', mk, unpack(args))
+  local f = {}
+  for i, name in ipairs(SESSION_FIELDS) do f[name] = m[i] end
+  c = { mk = mk, f = f, w = {}, raw = {}, bw = {}, jp = {}, trim = false }
+  for id, i in pairs(at) do c.raw[id] = m[i] end
   C[sid] = c
   return c
 end
 local function put(c, name, value) c.f[name] = value; c.w[name] = true end
 local real, micros = realBoth()
+local realText, microsText = s(real), s(micros)
 -- Sessions used, in order: each moves up the eviction order once, by its last use.
 local used = {}
 local function write()
-  local last, order = {}, {}
-  for i, sid in ipairs(used) do last[sid] = i end
-  for i, sid in ipairs(used) do if last[sid] == i then order[#order + 1] = sid end end
-  used = {}
-  if #order > 0 then
+  if #used > 0 then
+    local last, order = {}, {}
+    for i, sid in ipairs(used) do last[sid] = i end
+    for i, sid in ipairs(used) do if last[sid] == i then order[#order + 1] = sid end end
+    used = {}
     local top = redis.call('INCRBY', P .. ':lru', #order)
     local z = {}
     for i, sid in ipairs(order) do z[#z + 1] = top - #order + i; z[#z + 1] = sid end
     redis.call('ZADD', P .. ':sessions', unpack(z))
   end
+  -- Written once: a createSession, the one caller before the end, forgets every session after.
   for _, c in pairs(C) do
     local h = {}
     for name in pairs(c.w) do h[#h + 1] = name; h[#h + 1] = c.f[name] end
@@ -61,7 +64,6 @@ local function write()
     if #h > 0 then redis.call('HSET', c.mk, unpack(h)) end
     if #c.jp > 0 then redis.call('ZADD', c.mk .. ':jp', unpack(c.jp)) end
     if c.trim then redis.call('ZREMRANGEBYSCORE', c.mk .. ':jp', '-inf', real) end
-    c.w, c.bw, c.jp, c.trim = {}, {}, {}, false
   end
 end
 for _, q in ipairs(items) do load(q.sid) end
@@ -70,16 +72,15 @@ for _, q in ipairs(items) do load(q.sid) end
 -- adds the batch's decisions, and marked ones go in passing (and before each journal read).
 appendJournal(q0.journal or {}, 3, C)
 local function bucketIn(c, id, now)
-  local b = c.b[id]
-  if b then
+  local b = c.raw[id]
+  if type(b) == 'table' then
     rollBucket(b, now)
   else
-    local raw = c.raw[id]
-    if raw == nil then raw = redis.call('HGET', c.mk, 'b:' .. id) end
+    if b == nil then b = redis.call('HGET', c.mk, 'b:' .. id) end
     local gone
-    b, gone = bucketOf(c.mk, id, raw, now)
-    if gone then c.b[gone] = nil; c.bw[gone] = nil; c.raw[gone] = false end
-    c.b[id] = b
+    b, gone = bucketOf(c.mk, id, b, now)
+    if gone then c.raw[gone] = false; c.bw[gone] = nil end
+    c.raw[id] = b
   end
   c.bw[id] = b
   return b
@@ -104,12 +105,12 @@ local function decide(q)
   -- number now, in the order of decisions; the entry follows with a later call, and until it
   -- lands (or 2 s pass) journal reads wait for it.
   local seq = tonumber(c.f.jseq or '0') + 1
-  put(c, 'lu', s(micros)); put(c, 'jseq', s(seq))
+  put(c, 'lu', microsText); put(c, 'jseq', s(seq))
   c.jp[#c.jp + 1] = real + 2000
   c.jp[#c.jp + 1] = seq
   if seq % 8 == 0 then c.trim = true end
   local now = clockNow(c.f.off, c.f.fz, real)
-  local out = { st = 'ok', now = s(now), real = s(real), details = c.f['do'] or '', seq = seq, ep = c.f.ep, evicted = ev }
+  local out = { st = 'ok', now = s(now), real = realText, details = c.f['do'] or '', seq = seq, ep = c.f.ep, evicted = ev }
   local b
   local function bucket()
     if not b then b = bucketIn(c, q.bucket, now) end

@@ -129,7 +129,14 @@ export class RedisPort implements StatePort<string> {
     this.inFlight = true;
     const journal = JSON.stringify(batch.map(({ entry: _text, ...bounds }) => bounds));
     // The entries' texts go as arguments of their own: inside the JSON they would be escaped twice.
-    const fields = `{"journal":${journal},"d":[${items.map((item) => item.fields).join(',')}]}`;
+    // Requests alike (the same list under load) share one input: the script decodes each once.
+    const inputs = new Map<string, number>();
+    const order = items.map((item) => {
+      let at = inputs.get(item.fields);
+      if (at === undefined) inputs.set(item.fields, (at = inputs.size));
+      return at;
+    });
+    const fields = `{"journal":${journal},"u":[${[...inputs.keys()].join(',')}],"d":[${order.join(',')}]}`;
     const key = `${this.prefix}:s:${items[0]?.sid ?? DEFAULT_SESSION}`;
     void this.conn.run('petApi', key, [this.prefix, fields, ...batch.map(stored)]).then(
       (raw) => {
