@@ -4,8 +4,8 @@ import { LIBRARY } from './lua-library.js';
  * "Decide these requests", the one script an API request waits for. ARGV[2] is one JSON object:
  * \`u\`, the distinct inputs of a batch's decisions (each \`DecideInput\` of redis-plan.ts with its
  * session, settings id and the sessions' bound), \`d\`, the decisions in order as positions in
- * \`u\` (from 0), and \`journal\`, the bounds of the journal entries of
- * earlier answers, whose texts follow as ARGV[3…] as the journal keeps them, "BYTES JSON". The
+ * \`u\` (from 0), and \`journal\`, the runs of journal entries of earlier answers (see
+ * appendJournal in lua-library.ts), whose texts follow as ARGV[3…] as the journal keeps them, "BYTES JSON". The
  * answer is a JSON array, one object per decision. Each decision is taken as it would be alone,
  * in the batch's order; what a batch shares is the cost: one TIME, the entries appended once, and
  * per session one HMGET and one HSET, its fields held here in between (a createSession, which may

@@ -119,10 +119,8 @@ end
 -- Appends journal entries (the pipeline built them, cut and sized as in memory) to their sessions,
 -- bounded by count and bytes as the in-memory journal is: each is kept as "BYTES JSON" (the
 -- caller sends it so), so the oldest can go with its size. An entry of a session reset or dropped
--- since its request is let go. entries holds each entry's session, number, epoch and bounds; its
--- text is ARGV[first + i - 1]. A session's entries go in one RPUSH and the oldest leave in one
--- LPOP: what stays is the longest newest run within the bounds, as appending them one at a time
--- would leave it (entries of one epoch share their bounds; a change of bounds starts a new run).
+-- since its request is let go. A run's entries go in one RPUSH and the oldest leave in one LPOP:
+-- what stays is the longest newest run within the bounds, as appending them one at a time would leave it.
 local function appendRun(mk, texts, added, cap, maxBytes, bytes)
   if cap <= 0 or #texts == 0 then return bytes end
   local n = redis.call('RPUSH', mk .. ':j', unpack(texts))
@@ -137,24 +135,17 @@ local function appendRun(mk, texts, added, cap, maxBytes, bytes)
   end
   return bytes
 end
--- An entry that landed leaves the session's pending set (\`:jp\`, see the API script). A session
--- the caller holds in \`cached\` (sid -> its fields \`f\`, written fields \`w\`, and \`jp\`, the
--- caller's one ZADD) has its bytes changed there and its entries marked landed (score 0); every
--- other session's are written here.
-local function appendJournal(entries, first, cached)
-  local order, by = {}, {}
-  for i, e in ipairs(entries) do
-    local g = by[e.sid]
-    if not g then
-      g = {}
-      by[e.sid] = g
-      order[#order + 1] = e.sid
-    end
-    g[#g + 1] = i
-  end
-  for _, sid in ipairs(order) do
-    local mk = metaKey(sid)
-    local c = cached and cached[sid]
+-- runs: entries that follow one another with the same session, epoch and bounds, as { sid, ep,
+-- cap, max, seq = { numbers }, b = { bytes } }; their texts are ARGV[first…] in order. An entry
+-- that landed leaves the session's pending set (\`:jp\`, see the API script). A session the
+-- caller holds in \`cached\` (sid -> its fields \`f\`, written fields \`w\`, and \`jp\`, the caller's
+-- one ZADD) has its bytes changed there and its entries marked landed (score 0); every other
+-- session's are written here.
+local function appendJournal(runs, first, cached)
+  local at = first
+  for _, r in ipairs(runs) do
+    local mk = metaKey(r.sid)
+    local c = cached and cached[r.sid]
     local ep, bytes
     if c then
       ep, bytes = c.f.ep, tonumber(c.f.jb or '0')
@@ -162,27 +153,23 @@ local function appendJournal(entries, first, cached)
       local m = redis.call('HMGET', mk, 'ep', 'jb')
       ep, bytes = m[1], tonumber(m[2] or '0')
     end
-    local before, landed, texts, added, cap, maxBytes = bytes, {}, {}, 0, nil, nil
-    for _, i in ipairs(by[sid]) do
-      local e = entries[i]
-      if e.ep == ep then
-        landed[#landed + 1] = e.seq
-        if e.cap ~= cap or e.maxBytes ~= maxBytes then
-          if cap then bytes = appendRun(mk, texts, added, cap, maxBytes, bytes) end
-          texts, added, cap, maxBytes = {}, 0, e.cap, e.maxBytes
-        end
-        texts[#texts + 1] = ARGV[first + i - 1]
-        added = added + e.bytes
+    local n = #r.seq
+    if r.ep == ep then
+      local texts, added = {}, 0
+      for i = 1, n do
+        texts[i] = ARGV[at + i - 1]
+        added = added + r.b[i]
+      end
+      local after = appendRun(mk, texts, added, r.cap, r.max, bytes)
+      if c then
+        for i = 1, n do c.jp[#c.jp + 1] = 0; c.jp[#c.jp + 1] = r.seq[i] end
+        if after ~= bytes then c.f.jb = s(after); c.w.jb = true end
+      else
+        redis.call('ZREM', mk .. ':jp', unpack(r.seq))
+        if after ~= bytes then redis.call('HSET', mk, 'jb', s(after)) end
       end
     end
-    if cap then bytes = appendRun(mk, texts, added, cap, maxBytes, bytes) end
-    if c then
-      for _, seq in ipairs(landed) do c.jp[#c.jp + 1] = 0; c.jp[#c.jp + 1] = seq end
-      if bytes ~= before then c.f.jb = s(bytes); c.w.jb = true end
-    elseif #landed > 0 then
-      redis.call('ZREM', mk .. ':jp', unpack(landed))
-      if bytes ~= before then redis.call('HSET', mk, 'jb', s(bytes)) end
-    end
+    at = at + n
   end
 end
 -- mulberry32, as seededRandom in scenario-runtime.ts: advances the state, returns it and the draw.
