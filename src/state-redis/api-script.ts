@@ -45,7 +45,24 @@ local real, micros = realBoth()
 local realText, microsText = s(real), s(micros)
 -- Sessions used, in order: each moves up the eviction order once, by its last use.
 local used = {}
+-- Animals created, per list, pushed in one RPUSH at the end (or before a read of that list).
+local pushes, pushed = {}, {}
+local function push(key, json)
+  local l = pushes[key]
+  if not l then
+    l = {}
+    pushes[key] = l
+    pushed[#pushed + 1] = key
+  end
+  l[#l + 1] = json
+end
+local function pushNow(key)
+  local l = pushes[key]
+  if l then redis.call('RPUSH', key, unpack(l)); pushes[key] = nil end
+end
 local function write()
+  for _, key in ipairs(pushed) do pushNow(key) end
+  pushed = {}
   if #used > 0 then
     local last, order = {}, {}
     for i, sid in ipairs(used) do last[sid] = i end
@@ -162,8 +179,10 @@ local function decide(q)
       local status = q.status or ''
       if op == 'list' and (q.count or 0) > 0 then
         local lk = status == '' and mk .. ':p' or mk .. ':p:' .. status
+        pushNow(lk)
         out.data = redis.call('LRANGE', lk, 0, q.count - 1)
       elseif op == 'get' then
+        pushNow(mk .. ':p')
         out.data = redis.call('LINDEX', mk .. ':p', q.index or 0)
       elseif op == 'create' then
         -- The store's bounds, in the order store.ts checks them: an id a JSON client reads exactly, then room.
@@ -175,8 +194,8 @@ local function decide(q)
         else
           local json = '{"id":' .. s(id) .. (q.tail or '')
           put(c, 'nid', s(id + 1)); put(c, 'pc', s(pc + 1)); put(c, 'cb', s(cb + bytes))
-          redis.call('RPUSH', mk .. ':p', json)
-          if status ~= '' then redis.call('RPUSH', mk .. ':p:' .. status, json) end
+          push(mk .. ':p', json)
+          if status ~= '' then push(mk .. ':p:' .. status, json) end
           out.data = s(id)
         end
       end
