@@ -140,7 +140,14 @@ export class RedisPort implements StatePort<string> {
     const key = `${this.prefix}:s:${items[0]?.sid ?? DEFAULT_SESSION}`;
     void this.conn.run('petApi', key, [this.prefix, fields, ...batch.map(stored)]).then(
       (raw) => {
-        const answers = JSON.parse(String(raw)) as ScriptAnswer[];
+        // Whatever came back, the queue moves on and every decision of the batch is settled.
+        let answers: ScriptAnswer[] = [];
+        try {
+          const parsed: unknown = JSON.parse(String(raw));
+          if (Array.isArray(parsed)) answers = parsed as ScriptAnswer[];
+        } catch {
+          // Not JSON: each decision is refused below, as one the script did not answer.
+        }
         this.next();
         items.forEach((item, i) => {
           const answer = answers[i];
