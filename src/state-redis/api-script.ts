@@ -1,134 +1,218 @@
 import { LIBRARY } from './lua-library.js';
 
 /**
- * "Decide this request", the one script an API request waits for: it appends the journal entries
- * of earlier answers, then takes the session, its clock, the rate limit, the scenario's step or
- * chaos draw, the latency draw and the operation's store access. ARGV[2] is one JSON object of
- * named fields (`DecideInput` in redis-plan.ts, with the session and the journal
- * entries' bounds); the entries follow as ARGV[3…] as the journal keeps them, "BYTES JSON". The
- * answer is one JSON object.
+ * "Decide these requests", the one script an API request waits for. ARGV[2] is one JSON object:
+ * \`u\`, the distinct inputs of a batch's decisions (each \`DecideInput\` of redis-plan.ts with its
+ * session, settings id and the sessions' bound), \`d\`, the decisions in order as positions in
+ * \`u\` (from 0), and \`journal\`, the runs of journal entries of earlier answers (see
+ * appendJournal in lua-library.ts), whose texts follow as ARGV[3…] as the journal keeps them, "BYTES JSON". The
+ * answer is a JSON array, one object per decision. Each decision is taken as it would be alone,
+ * in the batch's order; what a batch shares is the cost: one TIME, the entries appended once, and
+ * per session one HMGET and one HSET, its fields held here in between (a createSession, which may
+ * drop another session, first writes them all, then forgets them). A lone decision object
+ * (without \`d\`) is read as a batch of one and answered alone.
  * Optional fields may be left out: an absent one reads as '', false, 0 or empty (see OPTIONAL).
  */
 export const API_BODY = `
-local q = cjson.decode(ARGV[2])
-local sid = q.sid
-local mk = metaKey(sid)
-local bf = 'b:' .. q.bucket
--- The session's fields and the request's bucket in one read; written back in one HSET at the end.
-local function read() return redis.call('HMGET', mk, 'set', 'off', 'fz', 'st', 'tk', 'cs', 'ls', 'nid', 'do', 'ep', 'ev', 'pc', 'cb', 'jseq', 'jb', bf) end
-local meta = read()
-local jb0 = tonumber(meta[15] or '0')
--- The pending set :jp holds the numbers of decisions whose journal entries are still on their
--- way (score: when they are let go); a landed one is marked with score 0 in the same ZADD that
--- adds this decision, and marked ones go in passing (and before each journal read).
-local jp = {}
-local jb = appendJournal(q.journal or {}, 3, sid, meta[10], jb0, jp)
-local w = {}
-if jb ~= jb0 then w[1] = 'jb'; w[2] = s(jb) end
-local function answer(out)
-  if #w > 0 then redis.call('HSET', mk, unpack(w)) end
-  if #jp > 0 then redis.call('ZADD', mk .. ':jp', unpack(jp)) end
-  return cjson.encode(out)
-end
-if not meta[1] then
-  if not createSession(sid, q.max) then return cjson.encode({ st = 'unregistered' }) end
-  meta = read()
-end
-useSession(sid)
-if meta[1] ~= q.set then return answer({ st = 'stale', set = meta[1] }) end
--- Said once: this session's earlier world was dropped to make room.
-local ev = meta[11] or ''
-if ev ~= '' then redis.call('HDEL', mk, 'ev') end
--- Last use, for GET /__admin/sessions (API requests only, as in memory), and the journal entry's
--- number now, in the order of decisions; the entry follows with a later call, and until it
--- lands (or 2 s pass) journal reads wait for it.
-local real, micros = realBoth()
-local seq = tonumber(meta[14] or '0') + 1
-w[#w + 1] = 'lu'; w[#w + 1] = s(micros); w[#w + 1] = 'jseq'; w[#w + 1] = s(seq)
-jp[#jp + 1] = real + 2000
-jp[#jp + 1] = seq
-if seq % 8 == 0 then redis.call('ZREMRANGEBYSCORE', mk .. ':jp', '-inf', real) end
-local now = clockNow(meta[2], meta[3], real)
-local out = { st = 'ok', now = s(now), real = s(real), details = meta[9] or '', seq = seq, ep = meta[10], evicted = ev }
-local b
-local function bucket()
-  if not b then b = bucketOf(mk, q.bucket, meta[16], now) end
-  return b
-end
-if q.mode == 'peek' then
-  out.decision = peekBucket(bucket(), q.pm, q.pd, now)
-  w[#w + 1] = bf; w[#w + 1] = packBucket(b)
-  return answer(out)
-end
-local op = q.op or ''
-local enforce = q.enforce == 'yes' or (q.enforce == 'removal' and now < (q.removalAt or 0))
-local rule = q.rule or { after = 0, ms = 0, inFlight = 0 }
-local d
-if now >= MAXI then
-  d = { outcome = 'allowed', report = { limit = q.pd, remaining = q.pd, reset = s(MAXI / 1000) } }
-else
-  d = takeBucket(bucket(), q.pm, q.pd, now, enforce, rule)
-end
-out.decision = d
-if enforce and d.outcome == 'allowed' and op ~= '' then
-  -- The scenario's step or chaos, for an allowed operation.
-  local forced = 'n'
-  local steps, chaos = q.steps or '', q.chaos or {}
-  local st, tk = tonumber(meta[4]), tonumber(meta[5])
-  if st < #steps and string.sub(steps, st + 1, st + 1) ~= '-' then
-    out.step = st
-    tk = tk + 1
-    out.nth = tk
-    forced = string.sub(steps, st + 1, st + 1)
-    local times = (q.times or {})[st + 1] or 0
-    if times > 0 and tk >= times then
-      tk = 0
-      st = st + 1
-      if st == #steps and q.rep then st = 0 end
-    end
-    w[#w + 1] = 'st'; w[#w + 1] = s(st); w[#w + 1] = 'tk'; w[#w + 1] = s(tk)
-  elseif #chaos > 0 then
-    local state, value = draw(tonumber(meta[6]))
-    w[#w + 1] = 'cs'; w[#w + 1] = s(state)
-    out.chaos = value
-    local x = value / 4294967296
-    for _, a in ipairs(chaos) do
-      if x < a.p then forced = a.c; break end
-      x = x - a.p
+local q0 = cjson.decode(ARGV[2])
+local items, single = {}, q0.d == nil
+-- Each distinct input is sent once (u), the decisions name theirs by position (d): decoding is paid per input.
+if single then items[1] = q0 else for i, ix in ipairs(q0.d) do items[i] = q0.u[ix + 1] end end
+-- Per session: its fields (f), the names written (w), its buckets as read or, once decided, as
+-- tables (raw), those to write (bw), the pending set's ZADD (jp; see below) and whether it drops landed marks.
+local C = {}
+local function load(sid)
+  local c = C[sid]
+  if c then return c end
+  local args, at = { unpack(SESSION_FIELDS) }, {}
+  for _, q in ipairs(items) do
+    if q.sid == sid and not at[q.bucket] then
+      args[#args + 1] = 'b:' .. q.bucket
+      at[q.bucket] = #args
     end
   end
-  if forced == 'r' then refundBucket(bucket()) end
-  if forced == 'n' then
-    local status = q.status or ''
-    if op == 'list' and (q.count or 0) > 0 then
-      local lk = status == '' and mk .. ':p' or mk .. ':p:' .. status
-      out.data = redis.call('LRANGE', lk, 0, q.count - 1)
-    elseif op == 'get' then
-      out.data = redis.call('LINDEX', mk .. ':p', q.index or 0)
-    elseif op == 'create' then
-      -- The store's bounds, in the order store.ts checks them: an id a JSON client reads exactly, then room.
-      local id, pc, cb, bytes = tonumber(meta[8]), tonumber(meta[12] or '0'), tonumber(meta[13] or '0'), q.bytes or 0
-      if id > 9007199254740991 then
-        out.full = 'id'
-      elseif pc >= (q.maxCreated or 0) or cb + bytes > (q.maxBytes or 0) then
-        out.full = 'room'
-      else
-        local json = '{"id":' .. s(id) .. (q.tail or '')
-        w[#w + 1] = 'nid'; w[#w + 1] = s(id + 1); w[#w + 1] = 'pc'; w[#w + 1] = s(pc + 1); w[#w + 1] = 'cb'; w[#w + 1] = s(cb + bytes)
-        redis.call('RPUSH', mk .. ':p', json)
-        if status ~= '' then redis.call('RPUSH', mk .. ':p:' .. status, json) end
-        out.data = s(id)
+  local mk = metaKey(sid)
+  local m = redis.call('HMGET', mk, unpack(args))
+  local f = {}
+  for i, name in ipairs(SESSION_FIELDS) do f[name] = m[i] end
+  c = { mk = mk, f = f, w = {}, raw = {}, bw = {}, jp = {}, trim = false }
+  for id, i in pairs(at) do c.raw[id] = m[i] end
+  C[sid] = c
+  return c
+end
+local function put(c, name, value) c.f[name] = value; c.w[name] = true end
+local real, micros = realBoth()
+local realText, microsText = s(real), s(micros)
+-- Sessions used, in order: each moves up the eviction order once, by its last use.
+local used = {}
+-- Animals created, per list, pushed in one RPUSH at the end (or before a read of that list).
+local pushes, pushed = {}, {}
+local function push(key, json)
+  local l = pushes[key]
+  if not l then
+    l = {}
+    pushes[key] = l
+    pushed[#pushed + 1] = key
+  end
+  l[#l + 1] = json
+end
+local function pushNow(key)
+  local l = pushes[key]
+  if l then redis.call('RPUSH', key, unpack(l)); pushes[key] = nil end
+end
+local function write()
+  for _, key in ipairs(pushed) do pushNow(key) end
+  pushed = {}
+  if #used > 0 then
+    local last, order = {}, {}
+    for i, sid in ipairs(used) do last[sid] = i end
+    for i, sid in ipairs(used) do if last[sid] == i then order[#order + 1] = sid end end
+    used = {}
+    local top = redis.call('INCRBY', P .. ':lru', #order)
+    local z = {}
+    for i, sid in ipairs(order) do z[#z + 1] = top - #order + i; z[#z + 1] = sid end
+    redis.call('ZADD', P .. ':sessions', unpack(z))
+  end
+  -- Written once: a createSession, the one caller before the end, forgets every session after.
+  for _, c in pairs(C) do
+    local h = {}
+    for name in pairs(c.w) do h[#h + 1] = name; h[#h + 1] = c.f[name] end
+    for id, b in pairs(c.bw) do h[#h + 1] = 'b:' .. id; h[#h + 1] = packBucket(b) end
+    if #h > 0 then redis.call('HSET', c.mk, unpack(h)) end
+    if #c.jp > 0 then redis.call('ZADD', c.mk .. ':jp', unpack(c.jp)) end
+    if c.trim then redis.call('ZREMRANGEBYSCORE', c.mk .. ':jp', '-inf', real) end
+  end
+end
+for _, q in ipairs(items) do load(q.sid) end
+-- The pending set :jp holds the numbers of decisions whose journal entries are still on their
+-- way (score: when they are let go); a landed one is marked with score 0 in the same ZADD that
+-- adds the batch's decisions, and marked ones go in passing (and before each journal read).
+appendJournal(q0.journal or {}, 3, C)
+local function bucketIn(c, id, now)
+  local b = c.raw[id]
+  if type(b) == 'table' then
+    rollBucket(b, now)
+  else
+    if b == nil then b = redis.call('HGET', c.mk, 'b:' .. id) end
+    local gone
+    b, gone = bucketOf(c.mk, id, b, now)
+    if gone then c.raw[gone] = false; c.bw[gone] = nil end
+    c.raw[id] = b
+  end
+  c.bw[id] = b
+  return b
+end
+local function decide(q)
+  local sid = q.sid
+  local c = load(sid)
+  if not c.f.set then
+    write()
+    local made = createSession(sid, q.max)
+    C = {}
+    if not made then return { st = 'unregistered' } end
+    c = load(sid)
+  end
+  if sid ~= 'default' then used[#used + 1] = sid end
+  if c.f.set ~= q.set then return { st = 'stale', set = c.f.set } end
+  local mk = c.mk
+  -- Said once: this session's earlier world was dropped to make room.
+  local ev = c.f.ev or ''
+  if ev ~= '' then redis.call('HDEL', mk, 'ev'); c.f.ev = false end
+  -- Last use, for GET /__admin/sessions (API requests only, as in memory), and the journal entry's
+  -- number now, in the order of decisions; the entry follows with a later call, and until it
+  -- lands (or 2 s pass) journal reads wait for it.
+  local seq = tonumber(c.f.jseq or '0') + 1
+  put(c, 'lu', microsText); put(c, 'jseq', s(seq))
+  c.jp[#c.jp + 1] = real + 2000
+  c.jp[#c.jp + 1] = seq
+  if seq % 8 == 0 then c.trim = true end
+  local now = clockNow(c.f.off, c.f.fz, real)
+  local out = { st = 'ok', now = s(now), real = realText, details = c.f['do'] or '', seq = seq, ep = c.f.ep, evicted = ev }
+  local b
+  local function bucket()
+    if not b then b = bucketIn(c, q.bucket, now) end
+    return b
+  end
+  if q.mode == 'peek' then
+    out.decision = peekBucket(bucket(), q.pm, q.pd, now)
+    return out
+  end
+  local op = q.op or ''
+  local enforce = q.enforce == 'yes' or (q.enforce == 'removal' and now < (q.removalAt or 0))
+  local rule = q.rule or { after = 0, ms = 0, inFlight = 0 }
+  local d
+  if now >= MAXI then
+    d = { outcome = 'allowed', report = { limit = q.pd, remaining = q.pd, reset = s(MAXI / 1000) } }
+  else
+    d = takeBucket(bucket(), q.pm, q.pd, now, enforce, rule)
+  end
+  out.decision = d
+  if enforce and d.outcome == 'allowed' and op ~= '' then
+    -- The scenario's step or chaos, for an allowed operation.
+    local forced = 'n'
+    local steps, chaos = q.steps or '', q.chaos or {}
+    local st, tk = tonumber(c.f.st), tonumber(c.f.tk)
+    if st < #steps and string.sub(steps, st + 1, st + 1) ~= '-' then
+      out.step = st
+      tk = tk + 1
+      out.nth = tk
+      forced = string.sub(steps, st + 1, st + 1)
+      local times = (q.times or {})[st + 1] or 0
+      if times > 0 and tk >= times then
+        tk = 0
+        st = st + 1
+        if st == #steps and q.rep then st = 0 end
+      end
+      put(c, 'st', s(st)); put(c, 'tk', s(tk))
+    elseif #chaos > 0 then
+      local state, value = draw(tonumber(c.f.cs))
+      put(c, 'cs', s(state))
+      out.chaos = value
+      local x = value / 4294967296
+      for _, a in ipairs(chaos) do
+        if x < a.p then forced = a.c; break end
+        x = x - a.p
+      end
+    end
+    if forced == 'r' then refundBucket(bucket()) end
+    if forced == 'n' then
+      local status = q.status or ''
+      if op == 'list' and (q.count or 0) > 0 then
+        local lk = status == '' and mk .. ':p' or mk .. ':p:' .. status
+        pushNow(lk)
+        out.data = redis.call('LRANGE', lk, 0, q.count - 1)
+      elseif op == 'get' then
+        pushNow(mk .. ':p')
+        out.data = redis.call('LINDEX', mk .. ':p', q.index or 0)
+      elseif op == 'create' then
+        -- The store's bounds, in the order store.ts checks them: an id a JSON client reads exactly, then room.
+        local id, pc, cb, bytes = tonumber(c.f.nid), tonumber(c.f.pc or '0'), tonumber(c.f.cb or '0'), q.bytes or 0
+        if id > 9007199254740991 then
+          out.full = 'id'
+        elseif pc >= (q.maxCreated or 0) or cb + bytes > (q.maxBytes or 0) then
+          out.full = 'room'
+        else
+          local json = '{"id":' .. s(id) .. (q.tail or '')
+          put(c, 'nid', s(id + 1)); put(c, 'pc', s(pc + 1)); put(c, 'cb', s(cb + bytes))
+          push(mk .. ':p', json)
+          if status ~= '' then push(mk .. ':p:' .. status, json) end
+          out.data = s(id)
+        end
       end
     end
   end
+  if q.lat and d.outcome ~= 'peeked' then
+    local state, value = draw(tonumber(c.f.ls))
+    put(c, 'ls', s(state))
+    out.latency = value
+  end
+  return out
 end
-if b then w[#w + 1] = bf; w[#w + 1] = packBucket(b) end
-if q.lat and d.outcome ~= 'peeked' then
-  local state, value = draw(tonumber(meta[7]))
-  w[#w + 1] = 'ls'; w[#w + 1] = s(state)
-  out.latency = value
-end
-return answer(out)
+local outs = {}
+for i, q in ipairs(items) do outs[i] = decide(q) end
+write()
+if single then return cjson.encode(outs[1]) end
+return cjson.encode(outs)
 `;
 
 /** The API script as one EVAL script: the library, then the body. */

@@ -15,6 +15,8 @@ import { LIMITS_LUA } from './lua-limits.js';
 export const LIBRARY_BODY = `
 local MINUTE, DAY, MAXI = 60000, 86400000, 8.64e15
 local MAX_BUCKETS = 100000
+-- A session hash's fields the API script reads (its buckets besides), made once here rather than on every call.
+local SESSION_FIELDS = { 'set', 'off', 'fz', 'st', 'tk', 'cs', 'ls', 'nid', 'do', 'ep', 'ev', 'pc', 'cb', 'jseq', 'jb' }
 -- A number as its digits: '%d' where it is whole (several times cheaper than '%.0f', which is kept
 -- for the rest). Standard libraries are read when called: a function library cannot reach them as it loads.
 local function s(n)
@@ -117,42 +119,58 @@ end
 -- Appends journal entries (the pipeline built them, cut and sized as in memory) to their sessions,
 -- bounded by count and bytes as the in-memory journal is: each is kept as "BYTES JSON" (the
 -- caller sends it so), so the oldest can go with its size. An entry of a session reset or dropped
--- since its request is let go. entries holds each entry's session, number, epoch and bounds; its
--- text is ARGV[first + i - 1].
--- The entries of session \`own\` (whose epoch and journal bytes the caller read, and whose hash
--- it writes) change only the bytes returned; every other session's are written here.
-local function appendEntry(mk, e, text, bytes)
-  if e.cap <= 0 then return bytes end
-  local n = redis.call('RPUSH', mk .. ':j', text)
-  bytes = bytes + e.bytes
-  while n > 0 and (n > e.cap or bytes > e.maxBytes) do
+-- since its request is let go. A run's entries go in one RPUSH and the oldest leave in one LPOP:
+-- what stays is the longest newest run within the bounds, as appending them one at a time would leave it.
+local function appendRun(mk, texts, added, cap, maxBytes, bytes)
+  if cap <= 0 or #texts == 0 then return bytes end
+  local n = redis.call('RPUSH', mk .. ':j', unpack(texts))
+  bytes = bytes + added
+  if n > cap then
+    for _, t in ipairs(redis.call('LPOP', mk .. ':j', n - cap)) do bytes = bytes - tonumber(string.match(t, '^%d+')) end
+    n = cap
+  end
+  while n > 0 and bytes > maxBytes do
     bytes = bytes - tonumber(string.match(redis.call('LPOP', mk .. ':j'), '^%d+'))
     n = n - 1
   end
   return bytes
 end
--- An entry that landed leaves the session's pending set (\`:jp\`, see the API script): another
--- session's here; the own session's are marked landed (score 0) in \`landed\` for the caller's one ZADD.
-local function appendJournal(entries, first, own, ownEp, ownBytes, landed)
-  for i, e in ipairs(entries) do
-    local mk = metaKey(e.sid)
-    if e.sid == own then
-      if ownEp == e.ep then
-        landed[#landed + 1] = 0
-        landed[#landed + 1] = e.seq
-        ownBytes = appendEntry(mk, e, ARGV[first + i - 1], ownBytes)
-      end
+-- runs: entries that follow one another with the same session, epoch and bounds, as { sid, ep,
+-- cap, max, seq = { numbers }, b = { bytes } }; their texts are ARGV[first…] in order. An entry
+-- that landed leaves the session's pending set (\`:jp\`, see the API script). A session the
+-- caller holds in \`cached\` (sid -> its fields \`f\`, written fields \`w\`, and \`jp\`, the caller's
+-- one ZADD) has its bytes changed there and its entries marked landed (score 0); every other
+-- session's are written here.
+local function appendJournal(runs, first, cached)
+  local at = first
+  for _, r in ipairs(runs) do
+    local mk = metaKey(r.sid)
+    local c = cached and cached[r.sid]
+    local ep, bytes
+    if c then
+      ep, bytes = c.f.ep, tonumber(c.f.jb or '0')
     else
       local m = redis.call('HMGET', mk, 'ep', 'jb')
-      if m[1] == e.ep then
-        redis.call('ZREM', mk .. ':jp', e.seq)
-        local before = tonumber(m[2] or '0')
-        local after = appendEntry(mk, e, ARGV[first + i - 1], before)
-        if after ~= before then redis.call('HSET', mk, 'jb', s(after)) end
+      ep, bytes = m[1], tonumber(m[2] or '0')
+    end
+    local n = #r.seq
+    if r.ep == ep then
+      local texts, added = {}, 0
+      for i = 1, n do
+        texts[i] = ARGV[at + i - 1]
+        added = added + r.b[i]
+      end
+      local after = appendRun(mk, texts, added, r.cap, r.max, bytes)
+      if c then
+        for i = 1, n do c.jp[#c.jp + 1] = 0; c.jp[#c.jp + 1] = r.seq[i] end
+        if after ~= bytes then c.f.jb = s(after); c.w.jb = true end
+      else
+        redis.call('ZREM', mk .. ':jp', unpack(r.seq))
+        if after ~= bytes then redis.call('HSET', mk, 'jb', s(after)) end
       end
     end
+    at = at + n
   end
-  return ownBytes
 end
 -- mulberry32, as seededRandom in scenario-runtime.ts: advances the state, returns it and the draw.
 local function u32(x) if x < 0 then return x + 4294967296 end return x end

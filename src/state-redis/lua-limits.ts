@@ -10,25 +10,33 @@ export const LIMITS_LUA = `
 -- stands for "no window, no wait, no ban": it lies before any instant a clock holds.
 local NONE = -9e15
 local PACKED = '<ddddddddd'
--- The bucket a session holds under bucket id \`id\` (\`raw\` as read from its field, or nil), with
--- its windows moved to now. A new one is remembered in order: past MAX_BUCKETS the oldest goes, as in memory.
-local function bucketOf(mk, id, raw, now)
-  local b
-  if raw then
-    local mw, mc, dw, dc, wf, wu, ct, bu, fg = struct.unpack(PACKED, raw)
-    b = { mw = mw, mc = mc, dw = dw, dc = dc, wf = wf, wu = wu, ct = ct, bu = bu, fg = fg }
-  else
-    if redis.call('RPUSH', mk .. ':bo', id) > MAX_BUCKETS then redis.call('HDEL', mk, 'b:' .. redis.call('LPOP', mk .. ':bo')) end
-    b = { mw = NONE, mc = 0, dw = NONE, dc = 0, wf = NONE, wu = NONE, ct = 0, bu = NONE, fg = 0 }
-  end
+-- Moves a bucket's windows to now.
+local function rollBucket(b, now)
   local mw = math.floor(now / MINUTE)
   if b.mw ~= mw then b.mw = mw; b.mc = 0 end
   local dw = math.floor(now / DAY)
   if b.dw ~= dw then b.dw = dw; b.dc = 0 end
   return b
 end
+-- The bucket a session holds under bucket id \`id\` (\`raw\` as read from its field, or nil), with
+-- its windows moved to now. A new one is remembered in order: past MAX_BUCKETS the oldest goes, as
+-- in memory, and its id is returned second (a caller holding it must forget it).
+local function bucketOf(mk, id, raw, now)
+  local b, gone
+  if raw then
+    local mw, mc, dw, dc, wf, wu, ct, bu, fg = struct.unpack(PACKED, raw)
+    b = { mw = mw, mc = mc, dw = dw, dc = dc, wf = wf, wu = wu, ct = ct, bu = bu, fg = fg }
+  else
+    if redis.call('RPUSH', mk .. ':bo', id) > MAX_BUCKETS then
+      gone = redis.call('LPOP', mk .. ':bo')
+      redis.call('HDEL', mk, 'b:' .. gone)
+    end
+    b = { mw = NONE, mc = 0, dw = NONE, dc = 0, wf = NONE, wu = NONE, ct = 0, bu = NONE, fg = 0 }
+  end
+  return rollBucket(b, now), gone
+end
 local function packBucket(b) return struct.pack(PACKED, b.mw, b.mc, b.dw, b.dc, b.wf, b.wu, b.ct, b.bu, b.fg) end
-local function loadBucket(mk, id, now) return bucketOf(mk, id, redis.call('HGET', mk, 'b:' .. id), now) end
+local function loadBucket(mk, id, now) return (bucketOf(mk, id, redis.call('HGET', mk, 'b:' .. id), now)) end
 local function saveBucket(mk, id, b) redis.call('HSET', mk, 'b:' .. id, packBucket(b)) end
 local function clampInstant(ms) return math.max(-MAXI, math.min(MAXI, ms)) end
 local function secondsUntil(instant, now) return math.max(1, math.ceil((instant - now) / 1000)) end

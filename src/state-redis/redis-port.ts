@@ -26,6 +26,17 @@ interface RecordedEntry {
   maxBytes: number;
 }
 
+/** A decision waiting to be sent: its session and the script's input for it, as JSON. */
+interface Queued {
+  sid: string;
+  fields: string;
+  resolve: (answer: ScriptAnswer) => void;
+  reject: (error: unknown) => void;
+}
+
+/** At most this many decisions go in one call: a longer script would hold Redis up (about 15 µs each). */
+const MAX_BATCH = 256;
+
 /** Past this many client addresses the last reports seen start over. */
 const MAX_ADDRESS_REPORTS = 10_000;
 
@@ -37,6 +48,9 @@ export class RedisPort implements StatePort<string> {
   /** Entries of answered requests that ride with the next script call (or a flush when none comes). */
   private pending: RecordedEntry[] = [];
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Decisions waiting for the call in flight to return, and whether one is. */
+  private queue: Queued[] = [];
+  private inFlight = false;
 
   constructor(
     private readonly conn: StateConnection,
@@ -60,19 +74,7 @@ export class RedisPort implements StatePort<string> {
       const { settings } = entry;
       const plan = planner(req, settings);
       const { input, local } = inputOf(plan, settings, req);
-      const batch = this.pending;
-      this.pending = [];
-      const journal = batch.map(({ entry: _text, ...bounds }) => bounds);
-      let raw: unknown;
-      try {
-        // The entries' texts go as arguments of their own: inside the JSON they would be escaped twice.
-        const fields = JSON.stringify(leanInput({ ...input, sid, set: entry.id, max: this.maxSessions, journal }));
-        raw = await this.conn.run('petApi', `${this.prefix}:s:${sid}`, [this.prefix, fields, ...batch.map(stored)]);
-      } catch (error) {
-        if (batch.length > 0) this.journalLost(error);
-        throw error;
-      }
-      const answer = JSON.parse(String(raw)) as ScriptAnswer;
+      const answer = await this.ask(sid, JSON.stringify(leanInput({ ...input, sid, set: entry.id, max: this.maxSessions })));
       if (answer.st === 'ok') {
         const rate = rateDecisionOf(answer.decision, settings.ban.inFlight);
         if (plan.bucket.startsWith('addr:')) {
@@ -101,10 +103,70 @@ export class RedisPort implements StatePort<string> {
         }
         return decision;
       }
+      // Retried alone, as a request of its own: a batch's other decisions stand as taken.
       if (attempt >= 3) throw new Error(named(`the shared state kept changing under session ${sid}`));
       if (answer.st === 'stale') entry = await this.registry.seen(sid, answer.set);
       else await this.register();
     }
+  }
+
+  /**
+   * Queues a decision: it goes at once when no call is in flight, else with every decision queued
+   * meanwhile, in one call, when the call in flight returns (so an idle instance adds no wait).
+   */
+  private ask(sid: string, fields: string): Promise<ScriptAnswer> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ sid, fields, resolve, reject });
+      if (!this.inFlight) this.send();
+    });
+  }
+
+  /** Sends the queued decisions and the journal entries waiting, in one call. */
+  private send(): void {
+    const items = this.queue.splice(0, MAX_BATCH);
+    const batch = this.pending;
+    this.pending = [];
+    this.inFlight = true;
+    const journal = runsOf(batch);
+    // The entries' texts go as arguments of their own: inside the JSON they would be escaped twice.
+    // Requests alike (the same list under load) share one input: the script decodes each once.
+    const inputs = new Map<string, number>();
+    const order = items.map((item) => {
+      let at = inputs.get(item.fields);
+      if (at === undefined) inputs.set(item.fields, (at = inputs.size));
+      return at;
+    });
+    const fields = `{"journal":${journal},"u":[${[...inputs.keys()].join(',')}],"d":[${order.join(',')}]}`;
+    const key = `${this.prefix}:s:${items[0]?.sid ?? DEFAULT_SESSION}`;
+    void this.conn.run('petApi', key, [this.prefix, fields, ...batch.map(stored)]).then(
+      (raw) => {
+        // Whatever came back, the queue moves on and every decision of the batch is settled.
+        let answers: ScriptAnswer[] = [];
+        try {
+          const parsed: unknown = JSON.parse(String(raw));
+          if (Array.isArray(parsed)) answers = parsed as ScriptAnswer[];
+        } catch {
+          // Not JSON: each decision is refused below, as one the script did not answer.
+        }
+        this.next();
+        items.forEach((item, i) => {
+          const answer = answers[i];
+          if (answer) item.resolve(answer);
+          else item.reject(new Error(named(`the shared state answered ${answers.length} decisions for ${items.length}`)));
+        });
+      },
+      (error: unknown) => {
+        if (batch.length > 0) this.journalLost(error);
+        this.next();
+        for (const item of items) item.reject(error);
+      },
+    );
+  }
+
+  /** The call returned: the decisions queued meanwhile go now. */
+  private next(): void {
+    this.inFlight = false;
+    if (this.queue.length > 0) this.send();
   }
 
   record(decision: Decision<string, StateAsk>, journal: JournalEntry): void {
@@ -140,8 +202,7 @@ export class RedisPort implements StatePort<string> {
     const batch = this.pending;
     if (batch.length === 0) return;
     this.pending = [];
-    const bounds = batch.map(({ entry: _text, ...rest }) => rest);
-    const args = [this.prefix, JSON.stringify(bounds), ...batch.map(stored)];
+    const args = [this.prefix, runsOf(batch), ...batch.map(stored)];
     await this.conn.run('petJournal', `${this.prefix}:s:${batch[0]?.sid ?? DEFAULT_SESSION}`, args).catch((error: unknown) => {
       this.journalLost(error);
     });
@@ -161,4 +222,29 @@ export class RedisPort implements StatePort<string> {
 /** An entry as the journal list keeps it, "BYTES JSON" (so the oldest can go with its size), built here rather than in Lua. */
 function stored(e: RecordedEntry): string {
   return `${e.bytes} ${e.entry}`;
+}
+
+/** A journal run as the scripts read it: entries in a row of one session, epoch and bounds. */
+interface Run {
+  sid: string;
+  ep: string;
+  cap: number;
+  max: number;
+  seq: number[];
+  b: number[];
+}
+
+/** The entries' bounds as runs, JSON (numbers in arrays: Lua decodes them several times faster than an object per entry). */
+function runsOf(entries: RecordedEntry[]): string {
+  const runs: Run[] = [];
+  let run: Run | undefined;
+  for (const e of entries) {
+    if (!run || run.sid !== e.sid || run.ep !== e.ep || run.cap !== e.cap || run.max !== e.maxBytes) {
+      run = { sid: e.sid, ep: e.ep, cap: e.cap, max: e.maxBytes, seq: [], b: [] };
+      runs.push(run);
+    }
+    run.seq.push(e.seq);
+    run.b.push(e.bytes);
+  }
+  return JSON.stringify(runs);
 }

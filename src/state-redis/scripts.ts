@@ -6,8 +6,9 @@ export { API_BODY, API_SCRIPT } from './api-script.js';
 
 /**
  * Appends journal entries that no API request has carried yet (the instance went quiet). ARGV[2]:
- * a JSON array of the entries' sessions, numbers and bounds; the entries follow as ARGV[3…], each
- * as the journal keeps it ("BYTES JSON").
+ * a JSON array of runs of entries (one session, epoch and bounds each, with the entries' numbers
+ * and sizes; see appendJournal in lua-library.ts); the entries follow as ARGV[3…], each as the
+ * journal keeps it ("BYTES JSON").
  */
 export const JOURNAL_BODY = `
 appendJournal(cjson.decode(ARGV[2]), 3)

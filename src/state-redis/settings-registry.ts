@@ -56,6 +56,8 @@ function entryOf(id: string, settings: SessionSettings, scenario?: string): Sett
 /** The settings this instance knows, and the settings id it last saw each session run under. */
 export class SettingsRegistry {
   private readonly entries = new Map<string, SettingsEntry>();
+  /** Loads under way, by settings id. */
+  private readonly loading = new Map<string, Promise<SettingsEntry>>();
   private readonly bySession = new Map<string, string>();
   readonly start: SettingsEntry;
 
@@ -78,12 +80,22 @@ export class SettingsRegistry {
   async seen(session: string, id: string): Promise<SettingsEntry> {
     if (this.bySession.size >= REMEMBERED_SESSIONS) this.bySession.clear();
     this.bySession.set(session, id);
-    return this.entries.get(id) ?? this.load(id);
+    return this.entries.get(id) ?? this.loadOnce(id);
   }
 
   /** The settings of an id, loaded from Redis when this instance has not seen them. */
   async entry(id: string): Promise<SettingsEntry> {
-    return this.entries.get(id) ?? this.load(id);
+    return this.entries.get(id) ?? this.loadOnce(id);
+  }
+
+  /** One load per id at a time: the decisions of a batch found stale together wait for the same one. */
+  private loadOnce(id: string): Promise<SettingsEntry> {
+    let loading = this.loading.get(id);
+    if (!loading) {
+      loading = this.load(id).finally(() => this.loading.delete(id));
+      this.loading.set(id, loading);
+    }
+    return loading;
   }
 
   private async load(id: string): Promise<SettingsEntry> {
