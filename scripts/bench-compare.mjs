@@ -7,8 +7,12 @@ import { resolve } from 'node:path';
 import { BENCH_KEY_SPEC, NEW_PET, load, median, startServer } from './bench/lib.mjs';
 
 const other = process.argv[2];
+// A second checkout to measure in place of this one (both built), for bisecting a cost.
+const mine = process.argv[3] ?? '.';
 if (!other) {
-  process.stderr.write('usage: npm run bench:compare -- DIR   (DIR: another checkout of petstore-mock, built)\n');
+  process.stderr.write(
+    'usage: npm run bench:compare -- DIR [MINE]   (DIR: another checkout of petstore-mock, built; MINE: one to measure instead of this one)\n',
+  );
   process.exit(1);
 }
 const ROUNDS = Number(process.env.ROUNDS ?? 8);
@@ -18,7 +22,7 @@ const mockArgs = (dir) => (port) => [resolve(dir, 'dist/cli.js'), '--port', Stri
 const SERVERS = [
   { id: 'baseline', args: (port) => ['scripts/bench/baseline-server.mjs', String(port)], list: '/v1/pets?limit=20', post: '/v1/pets' },
   { id: 'other', args: mockArgs(other), list: '/v1/pets?limit=20', post: '/v1/pets' },
-  { id: 'this', args: mockArgs('.'), list: '/v1/pets?limit=20', post: '/v1/pets' },
+  { id: 'this', args: mockArgs(mine), list: '/v1/pets?limit=20', post: '/v1/pets' },
 ];
 
 const KINDS = (process.env.KINDS ?? 'list,create').split(',');
