@@ -17,6 +17,20 @@ function codeOf(fn: () => unknown): string {
 }
 
 describe('readJsonBody', () => {
+  it.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset="UTF-8"', ' application/json ; charset=utf8'])(
+    'accepts the media type %j',
+    (type) => {
+      expect(readJsonBody({ 'content-type': type }, pet, false).value).toEqual({ name: 'Rex', categoryId: 3 });
+    },
+  );
+
+  it.each(['application/json; charset=latin1', 'application/jsonx', 'text/json', 'application/json; charset=utf-16'])(
+    'refuses the media type %j with 415',
+    (type) => {
+      expect(codeOf(() => readJsonBody({ 'content-type': type }, pet, false))).toBe('unsupported_media_type');
+    },
+  );
+
   it.each([
     ['identity', pet],
     ['gzip', gzipSync(pet)],

@@ -19,6 +19,25 @@ describe('parseJsonText', () => {
     expect(value).toEqual({ n: 9007199254740993n, m: -9223372036854775808n, e: 18000000000000000000n });
   });
 
+  // Plain integers of up to 15 digits take a short path; these pin where it hands over to the full one.
+  it.each([
+    ['0', 0],
+    ['-7', -7],
+    ['999999999999999', 999999999999999],
+    ['-999999999999999', -999999999999999],
+    ['1000000000000000', 1000000000000000],
+    ['12e1', 120],
+    ['12.5', 12.5],
+    ['[3,-4,5]', [3, -4, 5]],
+    ['{"a":3 }', { a: 3 }],
+  ])('reads the integer-like %s exactly', (text, expected) => {
+    expect(parseJsonText(text)).toEqual({ value: expected, hasBigInt: false });
+  });
+
+  it.each(['-', '-a', '1.', '1e', '00', '-01', '3-'])('refuses the malformed number %j', (text) => {
+    expect(() => parseJsonText(text)).toThrow(JsonSyntaxError);
+  });
+
   it('keeps safe integers as numbers', () => {
     expect(parseJsonText('9007199254740991')).toEqual({ value: 9007199254740991, hasBigInt: false });
   });

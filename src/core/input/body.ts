@@ -23,6 +23,8 @@ function single(value: string | string[] | undefined): string | undefined {
  * Returns undefined when the type is acceptable, or the reason it is not.
  */
 function mediaTypeProblem(contentType: string | undefined, hasBody: boolean): string | undefined {
+  // What nearly every client sends, settled without splitting and lower-casing on each request.
+  if (contentType === 'application/json' || contentType === 'application/json; charset=utf-8') return undefined;
   if (contentType === undefined || contentType.trim() === '') {
     return hasBody ? 'The body has no Content-Type; send it as "Content-Type: application/json".' : undefined;
   }
