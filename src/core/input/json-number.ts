@@ -55,3 +55,18 @@ function exactInteger(literal: string): bigint | undefined {
   const value = BigInt(digits) * 10n ** BigInt(scale);
   return sign === '-' ? -value : value;
 }
+
+/**
+ * Where a plain integer literal starting at `start` ends (`3`, `-42`: at most 15 digits, no
+ * leading zero, no fraction or exponent, so a double holds it exactly), or -1 when the text there
+ * is anything else and needs the full reading.
+ */
+export function plainIntegerEnd(text: string, start: number): number {
+  let p = text.charCodeAt(start) === 0x2d ? start + 1 : start;
+  const first = p;
+  for (let c = text.charCodeAt(p); c >= 0x30 && c <= 0x39; c = text.charCodeAt(++p));
+  const digits = p - first;
+  const after = text.charCodeAt(p);
+  if (digits === 0 || digits > 15 || (digits > 1 && text.charCodeAt(first) === 0x30)) return -1;
+  return after === 0x2e || after === 0x65 || after === 0x45 ? -1 : p;
+}

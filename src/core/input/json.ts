@@ -3,7 +3,7 @@
  * rounds integers past 2^53 and recurses without bound, and the mock must reject or keep all
  * three exactly; this reader does, and reports where the text went wrong.
  */
-import { NonInteger, numberValue } from './json-number.js';
+import { NonInteger, numberValue, plainIntegerEnd } from './json-number.js';
 
 export { NonInteger } from './json-number.js';
 
@@ -69,6 +69,18 @@ export function parseJsonText(text: string): { value: JsonValue; hasBigInt: bool
   if (reader.pos < text.length) reader.fail('unexpected text after the JSON value');
   return { value, hasBigInt: reader.hasBigInt };
 }
+
+/** What each one-letter escape stands for. */
+const ESCAPES: ReadonlyMap<string, string> = new Map([
+  ['"', '"'],
+  ['\\', '\\'],
+  ['/', '/'],
+  ['b', '\b'],
+  ['f', '\f'],
+  ['n', '\n'],
+  ['r', '\r'],
+  ['t', '\t'],
+]);
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const SPACE = /[ \n\r\t]*/y;
@@ -225,44 +237,21 @@ class Reader {
         out += t.slice(chunkStart, p);
         const e = t[p + 1];
         p += 2;
-        switch (e) {
-          case '"':
-            out += '"';
-            break;
-          case '\\':
-            out += '\\';
-            break;
-          case '/':
-            out += '/';
-            break;
-          case 'b':
-            out += '\b';
-            break;
-          case 'f':
-            out += '\f';
-            break;
-          case 'n':
-            out += '\n';
-            break;
-          case 'r':
-            out += '\r';
-            break;
-          case 't':
-            out += '\t';
-            break;
-          case 'u': {
-            const hex = t.slice(p, p + 4);
-            if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
-              this.pos = p;
-              this.fail('a \\u escape needs four hex digits');
-            }
-            out += String.fromCharCode(parseInt(hex, 16));
-            p += 4;
-            break;
+        if (e === 'u') {
+          const hex = t.slice(p, p + 4);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
+            this.pos = p;
+            this.fail('a \\u escape needs four hex digits');
           }
-          default:
+          out += String.fromCharCode(parseInt(hex, 16));
+          p += 4;
+        } else {
+          const plain = e === undefined ? undefined : ESCAPES.get(e);
+          if (plain === undefined) {
             this.pos = p - 1;
             this.fail('unknown escape in a string');
+          }
+          out += plain;
         }
         chunkStart = p;
         continue;
@@ -275,30 +264,17 @@ class Reader {
     return out;
   }
 
-  /**
-   * A well-formed integer of at most 15 digits with no fraction or exponent (`3`, `-42`): exact as
-   * a double, so read without the checks the general path needs. Undefined for anything else.
-   */
-  private plainInteger(): number | undefined {
-    const t = this.text;
-    const start = this.pos;
-    let p = t.charCodeAt(start) === 0x2d ? start + 1 : start;
-    const first = p;
-    for (let c = t.charCodeAt(p); c >= 0x30 && c <= 0x39; c = t.charCodeAt(++p));
-    const digits = p - first;
-    const after = t.charCodeAt(p);
-    if (digits === 0 || digits > 15 || (digits > 1 && t.charCodeAt(first) === 0x30) || after === 0x2e || after === 0x65 || after === 0x45) return undefined;
-    this.pos = p;
-    return Number(t.slice(start, p));
-  }
-
   private tooLong(): never {
     return this.limit(`a string is longer than ${MAX_STRING_LENGTH} characters`);
   }
 
   number(): number | bigint | NonInteger {
-    const plain = this.plainInteger();
-    if (plain !== undefined) return plain;
+    const end = plainIntegerEnd(this.text, this.pos);
+    if (end > 0) {
+      const value = Number(this.text.slice(this.pos, end));
+      this.pos = end;
+      return value;
+    }
     // Refused before the number is matched or converted, so a million digits cost what a hundred do.
     if (NUMBER_CHARS.test(this.text.slice(this.pos, this.pos + MAX_NUMBER_LENGTH + 1))) this.limit(`a number is longer than ${MAX_NUMBER_LENGTH} characters`);
     NUMBER.lastIndex = this.pos;
