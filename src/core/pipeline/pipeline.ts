@@ -97,8 +97,10 @@ export class Pipeline<H> implements ApiHandler {
       else if (plan.kind === 'options') parts.outcome = { status: 204, headers: { Allow: plan.allow ?? '' }, reason: 'OPTIONS' };
       else if (plan.kind === 'api') parts.outcome = this.operation(d, parts);
       const headers = answerHeaders(parts);
-      const entry = journalEntryOf(parts, headers, d.seq, Math.round((performance.now() - started) * 1000) / 1000);
-      this.port.record(d, entry);
+      // One clock read gives the duration and the session's last use.
+      const answeredAt = performance.now();
+      const entry = journalEntryOf(parts, headers, d.seq, Math.round((answeredAt - started) * 1000) / 1000);
+      this.port.record(d, entry, answeredAt);
       this.onRequest?.(entry);
       return responseOf(parts.outcome, headers);
     } catch (error) {

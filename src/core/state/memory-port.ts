@@ -61,9 +61,9 @@ export class MemoryPort implements StatePort<SessionState> {
     };
   }
 
-  record(decision: Decision<SessionState, StateAsk>, entry: JournalEntry): void {
+  record(decision: Decision<SessionState, StateAsk>, entry: JournalEntry, answeredAt: number): void {
     const state = decision.home;
-    state.lastUsed = performance.now();
+    state.lastUsed = answeredAt;
     state.journal.add(entry);
   }
 

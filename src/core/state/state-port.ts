@@ -63,8 +63,8 @@ export interface StatePort<H> {
   readonly startSettings: SessionSettings;
   /** Decides one request for session `sid` (an id already checked); synchronous where the state is at hand. */
   decide<P extends StateAsk>(sid: string, req: CoreRequest, planner: Planner<P>): Decision<H, P> | Promise<Decision<H, P>>;
-  /** Keeps an answered request's journal entry. */
-  record(decision: Decision<H, StateAsk>, entry: JournalEntry): void;
+  /** Keeps an answered request's journal entry; `answeredAt` is the `performance.now()` the answer was finished at. */
+  record(decision: Decision<H, StateAsk>, entry: JournalEntry, answeredAt: number): void;
   /** The settings a session most likely runs under, for answers given without deciding (a 503). */
   guess(sid: string): SessionSettings;
   /** The window of a client without a key and the instant it is shown at, for answers given outside the pipeline (431). */
