@@ -1,34 +1,25 @@
-// The key hidden in every way a service may echo it back: as sent, JSON-escaped (`\/`, `\u002f`),
-// URL-escaped (`%2F` or `%2f`), and in base64, alone or inside `user:key`, whatever the user.
+// The key hidden in every way a service may echo it back: as sent, JSON-escaped (`\/`, `\u002f`,
+// or escaped twice over, `\\/`), URL-escaped (`%2F` or `%2f`), and in base64, alone or inside
+// `user:key`, whatever the user.
 
 /** What replaces the key in everything verify prints. */
 export const KEY_SHOWN = '<key>';
 
-const hex = (n: number): string =>
-  n
-    .toString(16)
-    .padStart(2, '0')
-    .replace(/[a-f]/g, (d) => `[${d}${d.toUpperCase()}]`);
+/** Hex digits matching either case: `2f` gives `2[fF]`. */
+const anyCase = (hexDigits: string): string => hexDigits.replace(/[a-f]/g, (d) => `[${d}${d.toUpperCase()}]`);
 
 const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+
+/** One or more backslashes: an escape, or an escape escaped again. */
+const BACKSLASHES = '\\\\+';
 
 /** Every spelling of one character a JSON or URL encoder may give it, as a regular expression. */
 function spellings(char: string): string {
   const ways = [literal(char)];
-  const units = [...Array.from({ length: char.length }, (_, i) => char.charCodeAt(i))];
-  ways.push(
-    units
-      .map(
-        (u) =>
-          `\\\\u${u
-            .toString(16)
-            .padStart(4, '0')
-            .replace(/[a-f]/g, (d) => `[${d}${d.toUpperCase()}]`)}`,
-      )
-      .join(''),
-  );
-  if (char === '/' || char === '"' || char === '\\') ways.push(`\\\\${literal(char)}`);
-  ways.push([...Buffer.from(char, 'utf8')].map((b) => `%${hex(b)}`).join(''));
+  const units = Array.from({ length: char.length }, (_, i) => char.charCodeAt(i));
+  ways.push(units.map((u) => `${BACKSLASHES}u${anyCase(u.toString(16).padStart(4, '0'))}`).join(''));
+  if (char === '/' || char === '"' || char === '\\') ways.push(`${BACKSLASHES}${literal(char)}`);
+  ways.push([...Buffer.from(char, 'utf8')].map((b) => `%${anyCase(b.toString(16).padStart(2, '0'))}`).join(''));
   return `(?:${ways.join('|')})`;
 }
 

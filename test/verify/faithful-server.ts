@@ -32,6 +32,8 @@ export interface Deviation {
 }
 
 export interface FaithfulOptions {
+  /** The one key the deployment issued (KEY by default). */
+  key?: string;
   /** Requests a key may make in a minute. */
   quota?: number;
   /** The virtual clock's start, in ms. */
@@ -98,6 +100,7 @@ function readBody(req: IncomingMessage): Promise<string> {
 /** Starts the implementation on 127.0.0.1, port 0; `base` ends in /v1. */
 export async function faithfulServer(options: FaithfulOptions = {}): Promise<FaithfulServer> {
   const quota = options.quota ?? 1000;
+  const key = options.key ?? KEY;
   let now = options.start ?? Date.UTC(2026, 5, 1, 12, 0, 0);
   const pets = seed();
   let nextId = 1000;
@@ -107,8 +110,8 @@ export async function faithfulServer(options: FaithfulOptions = {}): Promise<Fai
   const deviation = options.deviation ?? {};
 
   function answerTo(asked: Asked): { answer: Answer; counted: string } {
-    const valid = asked.token === KEY;
-    const counted = valid ? KEY : '';
+    const valid = asked.token === key;
+    const counted = valid ? key : '';
     const window = Math.floor(now / 60_000);
     const usage = used.get(counted);
     const count = usage?.window === window ? usage.count : 0;
