@@ -86,7 +86,7 @@ export async function readAnswer(url: string, sending: Sending): Promise<Outcome
         bytes += value.byteLength;
       }
     } catch (error) {
-      const came = `${res.status} and ${bytes} bytes of its body came`;
+      const came = `${res.status} and ${bytes} byte${bytes === 1 ? '' : 's'} of its body came`;
       return { error: timedOut ? `no whole answer within ${within} (${came})` : `the answer broke off (${came}): ${describeFailure(error)}` };
     }
     if (cut) controller.abort();
