@@ -1,13 +1,13 @@
 // The only way verify talks to a service: it counts every request against the budget, keeps every
 // exchange (with the key replaced) for the rules that judge all answers, and stops sending at a
 // 429 unless told to wait, so that verifying a real service never earns its key a ban.
-import { readAnswer } from './read-answer.js';
+import { MAX_ANSWER_BYTES, readAnswer } from './read-answer.js';
+import type { Operation } from './schema.js';
 import { shapeProblem } from './shape.js';
 import { Secrets } from './secrets.js';
 import type { Exchange, VerifyOptions } from './types.js';
 
-/** The operations of the specification, to find the schema of an answer. */
-export type Operation = 'listPets' | 'createPet' | 'getPet';
+export type { Operation } from './schema.js';
 
 /** Who the request says it is: the key, no Authorization at all, or a key no service issued. */
 export type Auth = 'key' | 'none' | 'wrong';
@@ -169,7 +169,7 @@ export class Client {
       if (Number.isFinite(date)) at = date;
       cut = answer.cut;
       // Evidence keeps a trimmed copy; the whole text lives only while it is parsed.
-      exchange.response = { status: answer.status, headers: this.scrubHeaders(answer.headers), body: trimmed(this.scrub(answer.body)) };
+      exchange.response = { status: answer.status, headers: this.scrubHeaders(answer.headers), body: trimmed(this.scrub(answer.body), cut) };
       if (!cut && answer.body !== '') {
         try {
           json = JSON.parse(answer.body) as unknown;
@@ -178,8 +178,8 @@ export class Client {
         }
       }
     }
-    const logged: Logged = { operation: request.operation, auth: request.auth, exchange, json, at, cut, shape: undefined };
-    logged.shape = shapeProblem(logged);
+    const shape = shapeProblem(request.operation, exchange.response, cut, json);
+    const logged: Logged = { operation: request.operation, auth: request.auth, exchange, json, at, cut, shape };
     // The log outlives the rule: it keeps the verdict on the body, not the body.
     this.log.push({ ...logged, json: undefined });
     return logged;
@@ -202,7 +202,9 @@ export class Client {
 /** The longest body evidence keeps, in characters. */
 export const EVIDENCE_CHARS = 2000;
 
-/** A body cut to what evidence keeps, saying how much it left out. */
-export function trimmed(text: string): string {
-  return text.length > EVIDENCE_CHARS ? `${text.slice(0, EVIDENCE_CHARS)}… (${text.length - EVIDENCE_CHARS} more characters)` : text;
+/** A body cut to what evidence keeps, saying how much it left out (and, when `cut`, that verify read no further). */
+export function trimmed(text: string, cut = false): string {
+  if (text.length <= EVIDENCE_CHARS) return text;
+  const unread = cut ? `, and more past ${MAX_ANSWER_BYTES.toLocaleString('en-US')} bytes unread` : '';
+  return `${text.slice(0, EVIDENCE_CHARS)}… (${text.length - EVIDENCE_CHARS} more characters${unread})`;
 }

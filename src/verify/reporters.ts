@@ -8,7 +8,7 @@ import { VERIFY_RULES } from './run.js';
 export type ReporterName = 'pretty' | 'json' | 'junit';
 
 /** A body already trimmed as the client keeps it. */
-const TRIMMED = new RegExp(`^[\\s\\S]{${EVIDENCE_CHARS}}… \\(\\d+ more characters\\)$`);
+const TRIMMED = new RegExp(`^[\\s\\S]{${EVIDENCE_CHARS}}… \\(\\d+ more characters[^)]*\\)$`);
 
 function cut(text: string, max = EVIDENCE_CHARS): string {
   if (max === EVIDENCE_CHARS && TRIMMED.test(text)) return text;

@@ -1,8 +1,8 @@
 // The verdict on an answer's body, reached once when it arrives: the log keeps this verdict
 // rather than the body, so the rules judging every answer at the end hold no bodies in memory.
-import type { Logged } from './client.js';
 import { LARGEST_LIST_BYTES, MAX_ANSWER_BYTES } from './read-answer.js';
-import { errorBodyProblem, isJson, successBodyProblem } from './schema.js';
+import { errorBodyProblem, isJson, successBodyProblem, type Operation } from './schema.js';
+import type { Exchange } from './types.js';
 
 const bytes = (n: number): string => n.toLocaleString('en-US');
 
@@ -24,20 +24,19 @@ export function isSuccess(status: number | undefined): boolean {
  * an error answer must be an application/json Error repeating its status, a success valid by
  * the document. Other answers (redirects, 429) have no body to judge.
  */
-export function shapeProblem(logged: Logged): string | undefined {
-  const response = logged.exchange.response;
+export function shapeProblem(operation: Operation, response: Exchange['response'], cut: boolean, json: unknown): string | undefined {
   if (!response) return undefined;
   const error = isErrorAnswer(response.status);
   if (!error && !isSuccess(response.status)) return undefined;
   const type = response.headers['content-type'];
   if (!isJson(type)) return `with Content-Type ${JSON.stringify(type ?? null)}; send application/json`;
-  if (logged.cut) return `with ${CUT_BODY}`;
+  if (cut) return `with ${CUT_BODY}`;
   if (error) {
-    const problem = errorBodyProblem(logged.json);
+    const problem = errorBodyProblem(json);
     if (problem) return `with a body that is not an Error: ${problem}; send {code, message, status}`;
-    const status = (logged.json as { status: number }).status;
+    const status = (json as { status: number }).status;
     return status === response.status ? undefined : `with an Error whose status is ${status}; its status repeats the HTTP status`;
   }
-  const problem = successBodyProblem(logged.operation, response.status, logged.json);
+  const problem = successBodyProblem(operation, response.status, json);
   return problem ? `with a body the document does not allow: ${problem}` : undefined;
 }

@@ -1,6 +1,7 @@
-// The built CLI, on a heap of 64 MB, against a deployment whose answers are huge, endless, slow or
-// compressed bombs: verify reads at most 1 MiB of each, gives up on a slow one at its timeout,
-// and ends with a report and exit 1, its memory flat, whatever came.
+// The built CLI, on a heap of 64 MB, against a deployment whose answers are huge, endless, slow,
+// compressed bombs or terminal escapes: verify reads at most 1 MiB of each, gives up on a slow
+// one at its timeout, prints what it read escaped, and ends with a report and exit 1, its memory
+// flat, whatever came.
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { constants, createBrotliCompress, createDeflate, createGzip } from 'node:zlib';
@@ -115,7 +116,8 @@ describe('verify against answers it must not read whole', () => {
     );
     expect(rules.find((r) => r.id === 'list.default-limit')?.message).toMatch(/larger than 1,048,576 bytes/);
     // Evidence keeps 2,000 characters of each body and says how much more it read.
-    for (const rule of rules) for (const e of rule.evidence) expect(e.response?.body ?? '').toMatch(/^[\s\S]{0,2000}(… \(\d+ more characters\))?$/);
+    for (const rule of rules)
+      for (const e of rule.evidence) expect(e.response?.body ?? '').toMatch(/^[\s\S]{2000}… \(\d+ more characters, and more past 1,048,576 bytes unread\)$/);
     // The whole report is smaller than one answer verify would not read.
     expect(stdout.length).toBeLessThan(1024 * 1024);
     // verify asked for no compression; what came compressed was inflated and counted as inflated.
@@ -208,5 +210,30 @@ describe('verify against answers it must not read whole', () => {
     runs.push(r);
     expect(await r.exited).toBe(1);
     expect(r.stderr()).toBe(`petstore-mock: --timeout must be a whole number of seconds from 1 to 600, not "${value}".\n`);
+  });
+
+  it.each(['pretty', 'json', 'junit'])('a body of terminal escapes reaches the %s report escaped', async (reporter) => {
+    const hostile = '\u001b]0;PWNED\u0007\u001b[2K\r  pass  list.limit-bounds  all fine\u009b2J';
+    const server = await faithfulServer({
+      deviation: {
+        answer: (a, q) => {
+          if (q.query.get('limit') !== '0') return;
+          a.status = 200;
+          a.body = `[${JSON.stringify(hostile)}, "${hostile}"]`;
+        },
+      },
+    });
+    servers.push(server);
+    const r = run(process.execPath, ['dist/cli.js', 'verify', server.base, '--key', KEY, '--read-only', '--reporter', reporter]);
+    runs.push(r);
+    expect(await r.exited).toBe(1);
+    expect(r.stdout()).toContain('PWNED');
+    expect(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.exec(r.stdout())).toBeNull();
+    expect(
+      r
+        .stdout()
+        .split('\n')
+        .filter((line) => line.includes('all fine') && /^\s*pass/.test(line)),
+    ).toEqual([]);
   });
 });
