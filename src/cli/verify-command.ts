@@ -17,6 +17,13 @@ export function verifyOptions<T>(y: Argv<T>) {
       defaultDescription: '60',
       describe: 'The most requests to send, retries included',
     })
+    .option('timeout', {
+      type: 'string',
+      requiresArg: true,
+      default: '10',
+      defaultDescription: '10',
+      describe: 'Seconds each answer may take, headers and body, before verify gives up on it',
+    })
     .option('reporter', { choices: ['pretty', 'json', 'junit'] as const, requiresArg: true, default: 'pretty' as const, describe: 'How to print the report' });
 }
 
@@ -35,6 +42,9 @@ export async function runVerifyCommand(argv: Record<string, unknown>): Promise<v
   const maxRequests = String(once('max-requests'));
   if (!/^\d+$/.test(maxRequests) || Number(maxRequests) < 1 || Number(maxRequests) > 100_000)
     throw new UsageError(`--max-requests must be a whole number from 1 to 100000, not ${JSON.stringify(maxRequests)}.`);
+  const timeout = String(once('timeout'));
+  if (!/^\d+$/.test(timeout) || Number(timeout) < 1 || Number(timeout) > 600)
+    throw new UsageError(`--timeout must be a whole number of seconds from 1 to 600, not ${JSON.stringify(timeout)}.`);
   const { verifyCommand } = await import('../verify/cli.js');
   process.exitCode = await verifyCommand({
     baseUrl,
@@ -42,6 +52,7 @@ export async function runVerifyCommand(argv: Record<string, unknown>): Promise<v
     readOnly: once('read-only') === true,
     rateLimits: once('rate-limits') === true,
     maxRequests: Number(maxRequests),
+    timeout: Number(timeout),
     reporter: once('reporter') as 'pretty' | 'json' | 'junit',
   });
 }

@@ -1,6 +1,7 @@
 // `petstore-mock verify`: the runner with its report printed, and the exit code the contract
 // fixes: 0 every rule holds, 1 a rule fails, 2 verify could not run (or stopped before the end).
 import { named } from '../core/errors.js';
+import { printable } from './printable.js';
 import { render, type ReporterName } from './reporters.js';
 import { runVerify } from './run.js';
 import { VerifyCouldNotRun } from './types.js';
@@ -11,6 +12,8 @@ export interface VerifyArgs {
   readOnly: boolean;
   rateLimits: boolean;
   maxRequests: number;
+  /** Seconds each answer may take. */
+  timeout: number;
   reporter: ReporterName;
 }
 
@@ -18,14 +21,20 @@ export interface VerifyArgs {
 export async function verifyCommand(args: VerifyArgs): Promise<number> {
   let report;
   try {
-    report = await runVerify(args.baseUrl, { key: args.key, readOnly: args.readOnly, rateLimits: args.rateLimits, maxRequests: args.maxRequests });
+    report = await runVerify(args.baseUrl, {
+      key: args.key,
+      readOnly: args.readOnly,
+      rateLimits: args.rateLimits,
+      maxRequests: args.maxRequests,
+      timeout: args.timeout,
+    });
   } catch (error) {
     if (!(error instanceof VerifyCouldNotRun)) throw error;
-    process.stderr.write(`${error.message}\n`);
+    process.stderr.write(`${printable(error.message)}\n`);
     return 2;
   }
   process.stdout.write(render(report, args.reporter));
-  if (report.stopped !== undefined) process.stderr.write(`${named(`verify stopped before the end: ${report.stopped}.`)}\n`);
+  if (report.stopped !== undefined) process.stderr.write(`${printable(named(`verify stopped before the end: ${report.stopped}.`))}\n`);
   if (report.failed > 0) return 1;
   return report.stopped === undefined ? 0 : 2;
 }

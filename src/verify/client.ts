@@ -1,10 +1,13 @@
 // The only way verify talks to a service: it counts every request against the budget, keeps every
 // exchange (with the key replaced) for the rules that judge all answers, and stops sending at a
 // 429 unless told to wait, so that verifying a real service never earns its key a ban.
+import { MAX_ANSWER_BYTES, readAnswer } from './read-answer.js';
+import type { Operation } from './schema.js';
+import { shapeProblem } from './shape.js';
+import { Secrets } from './secrets.js';
 import type { Exchange, VerifyOptions } from './types.js';
 
-/** The operations of the specification, to find the schema of an answer. */
-export type Operation = 'listPets' | 'createPet' | 'getPet';
+export type { Operation } from './schema.js';
 
 /** Who the request says it is: the key, no Authorization at all, or a key no service issued. */
 export type Auth = 'key' | 'none' | 'wrong';
@@ -32,6 +35,13 @@ export interface Logged {
   json: unknown;
   /** The service's time when it answered: its Date header, else this machine's clock. */
   at: number;
+  /** True when the body went on past MAX_ANSWER_BYTES: verify read no further and judged no JSON. */
+  cut: boolean;
+  /**
+   * What is wrong with the body by the document (an Error for a 4xx or 5xx but 429, the
+   * operation's schema for a 2xx), judged once on arrival; undefined when nothing is.
+   */
+  shape: string | undefined;
 }
 
 /** The budget of requests is spent: the rule that needed one more is skipped. */
@@ -73,6 +83,7 @@ export class Client {
   private readonly timeoutMs: number;
   private readonly maxWait: number;
   private readonly wait: (seconds: number) => Promise<void>;
+  private readonly secrets: Secrets;
 
   constructor(
     base: string,
@@ -83,6 +94,7 @@ export class Client {
     this.timeoutMs = (options.timeout ?? 10) * 1000;
     this.maxWait = options.maxWait ?? 90;
     this.wait = options.wait ?? realWait;
+    this.secrets = new Secrets(options.key);
   }
 
   /** Requests left in the budget. */
@@ -132,7 +144,8 @@ export class Client {
     if (this.sent >= this.max) throw new BudgetSpent(this.budgetLine());
     this.sent++;
     const url = this.base + request.path;
-    const headers: Record<string, string> = { accept: 'application/json', ...this.options.headers };
+    // No compression asked for; a service that compresses anyway is inflated as read, and the cap counts inflated bytes.
+    const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': 'identity', ...this.options.headers };
     if (request.auth === 'key') headers.authorization = `Bearer ${this.options.key}`;
     if (request.auth === 'wrong') headers.authorization = `Bearer ${WRONG_KEY}`;
     if (request.body !== undefined) headers['content-type'] = 'application/json';
@@ -141,45 +154,40 @@ export class Client {
         method: request.method,
         url: this.scrub(url),
         headers: this.scrubHeaders(headers),
-        ...(request.body === undefined ? {} : { body: this.scrub(request.body) }),
+        ...(request.body === undefined ? {} : { body: trimmed(this.scrub(request.body)) }),
       },
     };
     let json: unknown;
     let at = Date.now();
-    try {
-      const res = await fetch(url, {
-        method: request.method,
-        headers,
-        body: request.body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-      const body = await res.text();
+    let cut = false;
+    const outcome = await readAnswer(url, { method: request.method, headers, body: request.body, timeoutMs: this.timeoutMs });
+    if ('error' in outcome) exchange.error = this.scrub(outcome.error);
+    else {
+      const { answer } = outcome;
       at = Date.now();
-      const answered: Record<string, string> = {};
-      res.headers.forEach((value, name) => {
-        answered[name] = value;
-      });
-      const date = Date.parse(answered.date ?? '');
+      const date = Date.parse(answer.headers.date ?? '');
       if (Number.isFinite(date)) at = date;
-      exchange.response = { status: res.status, headers: this.scrubHeaders(answered), body: this.scrub(body) };
-      try {
-        json = body === '' ? undefined : (JSON.parse(body) as unknown);
-      } catch {
-        json = undefined;
+      cut = answer.cut;
+      // Evidence keeps a trimmed copy; the whole text lives only while it is parsed.
+      exchange.response = { status: answer.status, headers: this.scrubHeaders(answer.headers), body: trimmed(this.scrub(answer.body), cut) };
+      if (!cut && answer.body !== '') {
+        try {
+          json = JSON.parse(answer.body) as unknown;
+        } catch {
+          json = undefined;
+        }
       }
-    } catch (error) {
-      exchange.error = describeFailure(error, this.timeoutMs);
     }
-    const logged: Logged = { operation: request.operation, auth: request.auth, exchange, json, at };
-    this.log.push(logged);
+    const shape = shapeProblem(request.operation, exchange.response, cut, json);
+    const logged: Logged = { operation: request.operation, auth: request.auth, exchange, json, at, cut, shape };
+    // The log outlives the rule: it keeps the verdict on the body, not the body.
+    this.log.push({ ...logged, json: undefined });
     return logged;
   }
 
-  /** Replaces the key wherever it shows. A key shorter than 4 characters is replaced only in Authorization. */
-  private scrub(text: string): string {
-    const key = this.options.key;
-    return key.length >= 4 ? text.split(key).join('<key>') : text;
+  /** Replaces the key wherever it shows, in any spelling a service may echo it in. */
+  scrub(text: string): string {
+    return this.secrets.scrub(text);
   }
 
   private scrubHeaders(headers: Record<string, string>): Record<string, string> {
@@ -191,11 +199,12 @@ export class Client {
   }
 }
 
-/** Why fetch got no answer, in words: the system's code when there is one. */
-export function describeFailure(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `no answer within ${timeoutMs / 1000} s`;
-  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
-  if (cause?.message) return cause.message;
-  if (cause?.code) return cause.code;
-  return error instanceof Error ? error.message : String(error);
+/** The longest body evidence keeps, in characters. */
+export const EVIDENCE_CHARS = 2000;
+
+/** A body cut to what evidence keeps, saying how much it left out (and, when `cut`, that verify read no further). */
+export function trimmed(text: string, cut = false): string {
+  if (text.length <= EVIDENCE_CHARS) return text;
+  const unread = cut ? `, and more past ${MAX_ANSWER_BYTES.toLocaleString('en-US')} bytes unread` : '';
+  return `${text.slice(0, EVIDENCE_CHARS)}… (${text.length - EVIDENCE_CHARS} more characters${unread})`;
 }

@@ -1,14 +1,17 @@
 // The three ways a report is printed: for a person (pretty), for a program (one JSON object, as
 // the public contract fixes it) and for CI test views (JUnit XML).
 import type { Exchange, RuleResult, VerifyReport } from './types.js';
+import { EVIDENCE_CHARS } from './client.js';
+import { escapedJson, printable, printableLines } from './printable.js';
 import { VERIFY_RULES } from './run.js';
 
 export type ReporterName = 'pretty' | 'json' | 'junit';
 
-/** The longest body an evidence shows. */
-const BODY_CHARS = 2000;
+/** A body already trimmed as the client keeps it. */
+const TRIMMED = new RegExp(`^[\\s\\S]{${EVIDENCE_CHARS}}… \\(\\d+ more characters[^)]*\\)$`);
 
-function cut(text: string, max = BODY_CHARS): string {
+function cut(text: string, max = EVIDENCE_CHARS): string {
+  if (max === EVIDENCE_CHARS && TRIMMED.test(text)) return text;
   return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
 }
 
@@ -25,7 +28,7 @@ function trimmed(rule: RuleResult): RuleResult {
 /** The JSON reporter: one object, `{base, passed, failed, skipped, rules}`, on one line. */
 export function jsonReport(report: VerifyReport): string {
   const { base, passed, failed, skipped, rules } = report;
-  return `${JSON.stringify({ base, passed, failed, skipped, rules: rules.map(trimmed) })}\n`;
+  return `${escapedJson(JSON.stringify({ base, passed, failed, skipped, rules: rules.map(trimmed) }))}\n`;
 }
 
 /** The answer headers evidence shows a person: those the rules judge. */
@@ -33,15 +36,17 @@ const SHOWN = /^(content-type|date|retry-after|x-ratelimit-.*|deprecation|sunset
 
 /** What was sent and what came back, indented under a failed rule. */
 export function evidenceText(exchange: Exchange, indent: string): string {
-  const lines = [`sent  ${exchange.request.method} ${exchange.request.url}`];
-  for (const [name, value] of Object.entries(exchange.request.headers)) if (name !== 'accept') lines.push(`      ${name}: ${value}`);
-  if (exchange.request.body !== undefined) lines.push(`      ${cut(exchange.request.body, 500)}`);
+  const lines = [printable(`sent  ${exchange.request.method} ${exchange.request.url}`)];
+  for (const [name, value] of Object.entries(exchange.request.headers))
+    if (name !== 'accept' && name !== 'accept-encoding') lines.push(printable(`      ${name}: ${value}`));
+  if (exchange.request.body !== undefined) lines.push(`      ${printable(cut(exchange.request.body, 500))}`);
   const response = exchange.response;
-  if (!response) lines.push(`got   no answer: ${exchange.error ?? 'unknown'}`);
+  if (!response) lines.push(printable(`got   no answer: ${exchange.error ?? 'unknown'}`));
   else {
     lines.push(`got   ${response.status}`);
-    for (const [name, value] of Object.entries(response.headers)) if (SHOWN.test(name)) lines.push(`      ${name}: ${value}`);
-    if (response.body !== '') lines.push(`      ${cut(response.body, 500).replace(/\n/g, `\n${indent}      `)}`);
+    for (const [name, value] of Object.entries(response.headers)) if (SHOWN.test(name)) lines.push(printable(`      ${name}: ${value}`));
+    // A body's own lines stay lines, each indented under the evidence, so none can pass for a rule's.
+    if (response.body !== '') lines.push(`      ${printableLines(cut(response.body, 500)).replace(/\n/g, `\n${indent}      `)}`);
   }
   return lines.map((line) => `${indent}${line}`).join('\n');
 }
@@ -51,10 +56,10 @@ const MARK = { pass: 'pass', fail: 'FAIL', skip: 'skip' };
 /** The pretty reporter: a line per rule, and under a failed rule what was sent and what came back. */
 export function prettyReport(report: VerifyReport): string {
   const width = Math.max(...report.rules.map((r) => r.id.length));
-  const lines = [`petstore-mock verify ${report.base}`, ''];
+  const lines = [`petstore-mock verify ${printable(report.base)}`, ''];
   for (const rule of report.rules) {
     const mark = rule.ok ? MARK.pass : rule.skipped ? MARK.skip : MARK.fail;
-    lines.push(`  ${mark}  ${rule.id.padEnd(width)}  ${rule.message}`);
+    lines.push(`  ${mark}  ${printable(rule.id.padEnd(width))}  ${printable(rule.message)}`);
     for (const exchange of rule.evidence) lines.push(evidenceText(exchange, `        ${' '.repeat(width)}`));
   }
   lines.push('', `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped; ${report.requests} requests sent`);
@@ -64,7 +69,13 @@ export function prettyReport(report: VerifyReport): string {
 // Characters XML 1.0 cannot hold at all, and the five it needs escaped.
 const NOT_XML = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
 function xml(text: string): string {
-  return text.replace(NOT_XML, '\ufffd').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return printableLines(text)
+    .replace(NOT_XML, '\ufffd')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 
 /** The JUnit reporter: one test suite, one test case per rule, failures with their evidence. */
@@ -75,10 +86,10 @@ export function junitReport(report: VerifyReport): string {
   const counts = `tests="${report.rules.length}" failures="${report.failed}" errors="0" skipped="${report.skipped}" time="${total}"`;
   const cases = report.rules.map((rule) => {
     const open = `    <testcase classname="petstore-mock.verify" name="${xml(`${rule.id}: ${titles.get(rule.id) ?? ''}`)}" time="${seconds(rule.id)}">`;
-    if (rule.skipped) return `${open}\n      <skipped message="${xml(rule.message)}"/>\n    </testcase>`;
+    if (rule.skipped) return `${open}\n      <skipped message="${xml(printable(rule.message))}"/>\n    </testcase>`;
     if (!rule.ok) {
       const evidence = rule.evidence.map((e) => evidenceText(e, '')).join('\n\n');
-      return `${open}\n      <failure message="${xml(rule.message)}" type="rule">${xml(evidence)}</failure>\n    </testcase>`;
+      return `${open}\n      <failure message="${xml(printable(rule.message))}" type="rule">${xml(evidence)}</failure>\n    </testcase>`;
     }
     return `${open}\n      <system-out>${xml(rule.message)}</system-out>\n    </testcase>`;
   });

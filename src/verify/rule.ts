@@ -1,5 +1,6 @@
 // What a rule is, what it may know of the run, and the few words every rule judges with.
 import type { Client, Logged } from './client.js';
+import { CUT_BODY } from './shape.js';
 import type { Exchange, VerifyOptions } from './types.js';
 
 /** The verdict a rule reaches. */
@@ -57,6 +58,11 @@ export function statusOf(logged: Logged): number | undefined {
 export function answered(logged: Logged): string {
   const status = statusOf(logged);
   return status === undefined ? `${requestLine(logged)} got no answer (${logged.exchange.error ?? 'unknown'})` : `${requestLine(logged)} answered ${status}`;
+}
+
+/** The problem of an answer whose body verify stopped reading, for a rule that needed the body; or undefined. */
+export function cutProblem(logged: Logged): string | undefined {
+  return logged.cut ? `${answered(logged)} with ${CUT_BODY}` : undefined;
 }
 
 /** The problem of an answer whose status is not `expected`, or undefined. */

@@ -1,7 +1,7 @@
 // The rules every answer obeys, judged on all the answers the other rules collected: each aspect
 // (error body, rate-limit headers, success body) is one rule's alone, so one fault fails one rule.
 import type { Logged } from './client.js';
-import { errorBodyProblem, isJson, successBodyProblem } from './schema.js';
+import { isErrorAnswer, isSuccess } from './shape.js';
 import { answered, judge, skip, statusOf, type Rule } from './rule.js';
 
 /** How far ahead a reset may lie: the longest window, a day, and a minute of clock skew. */
@@ -12,20 +12,11 @@ const errorShape: Rule = {
   title: 'every error answer is an application/json Error {code, message, status} whose status repeats the HTTP status',
   judgesAll: true,
   async run(ctx) {
-    // The specification leaves the body of a 429 unspecified.
-    const errors = ctx.client.log.filter((l) => (statusOf(l) ?? 0) >= 400 && statusOf(l) !== 429);
+    const errors = ctx.client.log.filter((l) => isErrorAnswer(statusOf(l)));
     if (errors.length === 0) return skip('no error answer to judge');
     return judge(
       errors,
-      (l) => {
-        const response = l.exchange.response;
-        if (!response) return undefined;
-        if (!isJson(response.headers['content-type'])) return `${answered(l)} with Content-Type ${JSON.stringify(response.headers['content-type'] ?? null)}`;
-        const problem = errorBodyProblem(l.json);
-        if (problem) return `${answered(l)} with a body that is not an Error: ${problem}`;
-        const status = (l.json as { status: number }).status;
-        return status === response.status ? undefined : `${answered(l)} with an Error whose status is ${status}`;
-      },
+      (l) => (l.shape === undefined ? undefined : `${answered(l)} ${l.shape}`),
       `${errors.length} error answers, each an Error whose status repeats the HTTP status`,
     );
   },
@@ -38,23 +29,44 @@ function whole(headers: Record<string, string>, name: string): number | string {
   return /^\d+$/.test(value.trim()) ? Number(value.trim()) : `${name} ${JSON.stringify(value)} is not a whole number`;
 }
 
+const UNIX_SECONDS = 'X-RateLimit-Reset is a Unix timestamp in seconds, when the window resets';
+
+/**
+ * What is wrong with a reset against the answer's Date (`at`), or undefined: it must be Unix
+ * seconds no earlier than the Date and within a day of it. ratelimit.retry-after compares
+ * Retry-After with it only when this finds nothing, so a wrong reset fails this rule alone.
+ */
+export function resetProblem(reset: number, at: number): string | undefined {
+  // The service's own Date is "now": a mock's clock may be virtual, and a real one's may differ from ours.
+  const now = Math.floor(at / 1000);
+  if (reset < now) return `X-RateLimit-Reset ${reset} is ${now - reset} s in the past (Date: ${new Date(at).toUTCString()})`;
+  if (reset > now + MAX_RESET_AHEAD_S) return `X-RateLimit-Reset ${reset} is not Unix seconds within a day of Date: ${new Date(at).toUTCString()}`;
+  return undefined;
+}
+
 function rateHeadersProblem(l: Logged): string | undefined {
   const headers = l.exchange.response?.headers;
   if (!headers) return undefined;
   const limit = whole(headers, 'X-RateLimit-Limit');
   const remaining = whole(headers, 'X-RateLimit-Remaining');
   const reset = whole(headers, 'X-RateLimit-Reset');
-  const problems = [limit, remaining, reset].filter((v): v is string => typeof v === 'string');
-  if (typeof limit === 'number' && typeof remaining === 'number' && remaining > limit)
-    problems.push(`X-RateLimit-Remaining ${remaining} exceeds X-RateLimit-Limit ${limit}`);
-  if (typeof reset === 'number') {
-    // The service's own Date is "now": a mock's clock may be virtual, and a real one's may differ from ours.
-    const now = Math.floor(l.at / 1000);
-    if (reset < now) problems.push(`X-RateLimit-Reset ${reset} is ${now - reset} s in the past (Date: ${new Date(l.at).toUTCString()})`);
-    else if (reset > now + MAX_RESET_AHEAD_S)
-      problems.push(`X-RateLimit-Reset ${reset} is not Unix seconds within a day of Date: ${new Date(l.at).toUTCString()}`);
+  const problems: string[] = [];
+  const remedies = new Set<string>();
+  for (const value of [limit, remaining, reset]) {
+    if (typeof value !== 'string') continue;
+    problems.push(value);
+    remedies.add(value.startsWith('no ') ? 'send X-RateLimit-Limit, -Remaining and -Reset on every answer' : 'each is a whole number');
   }
-  return problems.length === 0 ? undefined : `${answered(l)} with ${problems.join(', ')}`;
+  if (typeof limit === 'number' && typeof remaining === 'number' && remaining > limit) {
+    problems.push(`X-RateLimit-Remaining ${remaining} exceeds X-RateLimit-Limit ${limit}`);
+    remedies.add('Remaining never exceeds Limit');
+  }
+  const late = typeof reset === 'number' ? resetProblem(reset, l.at) : undefined;
+  if (late) {
+    problems.push(late);
+    remedies.add(UNIX_SECONDS);
+  }
+  return problems.length === 0 ? undefined : `${answered(l)} with ${problems.join(', ')}; ${[...remedies].join('; ')}`;
 }
 
 const rateHeaders: Rule = {
@@ -73,17 +85,11 @@ const bodies: Rule = {
   title: 'every successful answer is application/json and valid against the OpenAPI document',
   judgesAll: true,
   async run(ctx) {
-    const answers = ctx.client.log.filter((l) => (statusOf(l) ?? 0) >= 200 && (statusOf(l) ?? 0) < 300);
+    const answers = ctx.client.log.filter((l) => isSuccess(statusOf(l)));
     if (answers.length === 0) return skip('no successful answer to judge');
     return judge(
       answers,
-      (l) => {
-        const response = l.exchange.response;
-        if (!response) return undefined;
-        if (!isJson(response.headers['content-type'])) return `${answered(l)} with Content-Type ${JSON.stringify(response.headers['content-type'] ?? null)}`;
-        const problem = successBodyProblem(l.operation, response.status, l.json);
-        return problem ? `${answered(l)} with a body the document does not allow: ${problem}` : undefined;
-      },
+      (l) => (l.shape === undefined ? undefined : `${answered(l)} ${l.shape}`),
       `${answers.length} successful answers, each valid against the document`,
     );
   },

@@ -1,7 +1,8 @@
 // The rules of authentication and of the list: who may call, the page's default and bounds, and
 // the status filter.
 import type { Auth, Logged } from './client.js';
-import { fail, judge, pass, petsOf, statusOf, statusProblem, type Context, type Rule } from './rule.js';
+import { CUT_BODY } from './shape.js';
+import { cutProblem, fail, judge, pass, petsOf, statusOf, statusProblem, type Context, type Rule } from './rule.js';
 
 /** A body a service must accept, sent only to see the 401 it must answer without a valid key. */
 const NEW_PET = JSON.stringify({ name: 'petstore-mock verify', categoryId: 1, status: 'available' });
@@ -45,6 +46,7 @@ const authInvalid: Rule = {
 /** The length of a list answer, or a problem when it is not a 200 with an array. */
 function listLength(logged: Logged): number | string {
   if (statusOf(logged) !== 200) return `expected 200 with a list`;
+  if (logged.cut) return CUT_BODY;
   return Array.isArray(logged.json) ? logged.json.length : 'the body is not an array';
 }
 
@@ -115,6 +117,8 @@ const statusFilter: Rule = {
       (l) => {
         const wanted = sent.find((s) => s.logged === l)?.status;
         if (wanted === undefined) return statusProblem(l, 400, 'status takes available, pending or sold, so the specification says 400');
+        const cut = statusOf(l) === 200 ? cutProblem(l) : undefined;
+        if (cut) return `status=${wanted}: ${cut}`;
         const pets = statusOf(l) === 200 ? petsOf(l.json) : undefined;
         if (pets === undefined) return `status=${wanted} answered ${statusOf(l) ?? 'nothing'}, not 200 with a list`;
         counts.push(`${pets.length} ${wanted}`);

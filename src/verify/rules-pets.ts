@@ -2,7 +2,7 @@
 import { DEFAULT_REMOVAL_AT } from '../core/pipeline/deprecation.js';
 import type { Logged } from './client.js';
 import { someId } from './rules-list.js';
-import { answered, fail, idText, judge, pass, skip, statusOf, statusProblem, type Rule } from './rule.js';
+import { answered, cutProblem, fail, idText, judge, pass, skip, statusOf, statusProblem, type Rule } from './rule.js';
 
 const SENT = { name: 'petstore-mock verify', categoryId: 7, status: 'pending' } as const;
 
@@ -27,6 +27,8 @@ const createAssigns: Rule = {
     const logged = await ctx.client.send({ operation: 'createPet', method: 'POST', path: '/pets', auth: 'key', body: JSON.stringify(SENT) });
     const problem = statusProblem(logged, 201, 'a created animal is answered with 201');
     if (problem) return fail(problem, logged);
+    const cut = cutProblem(logged);
+    if (cut) return fail(cut, logged);
     const pet = typeof logged.json === 'object' && logged.json !== null ? (logged.json as Record<string, unknown>) : undefined;
     if (!pet) return fail('the 201 body is not an animal', logged);
     if (typeof pet.id !== 'number' || !Number.isInteger(pet.id)) return fail(`the created animal's id is ${JSON.stringify(pet.id)}, not an integer`, logged);
@@ -78,6 +80,8 @@ const getFound: Rule = {
     const logged = await ctx.client.send({ operation: 'getPet', method: 'GET', path: `/pets/${known.id}`, auth: 'key' });
     const problem = statusProblem(logged, 200, `animal ${known.id} was ${ctx.created ? 'just created' : 'listed'}, so the specification says 200`);
     if (problem) return fail(problem, logged);
+    const cut = cutProblem(logged);
+    if (cut) return fail(cut, logged);
     const pet = (typeof logged.json === 'object' && logged.json !== null ? logged.json : {}) as Record<string, unknown>;
     const id = idText(pet.id) ?? rawId(logged);
     if (id !== known.id) return fail(`asked for animal ${known.id} and got id ${JSON.stringify(pet.id)}`, logged);

@@ -2,6 +2,9 @@
 // Retry-After, then one request after waiting exactly as told, which must not be refused.
 import { retryAfterOf } from './client.js';
 import { answered, fail, pass, skip, statusOf, type Rule } from './rule.js';
+import { resetProblem } from './rules-answers.js';
+
+const SEND_RETRY_AFTER = 'send Retry-After, whole seconds ≥ 1';
 
 const ASK = 'needs the quota exhausted; run with --rate-limits to check it';
 
@@ -31,15 +34,22 @@ const retryAfter: Rule = {
     if (!refusal) return fail(`sent ${remaining + 1} requests after X-RateLimit-Remaining said ${remaining} and none was refused with 429`, last);
     const seconds = retryAfterOf(refusal.exchange);
     const headers = refusal.exchange.response?.headers ?? {};
+    const given = headers['retry-after'];
     if (seconds === undefined || seconds < 1)
-      return fail(`${answered(refusal)} with Retry-After ${JSON.stringify(headers['retry-after'] ?? null)}, not whole seconds of at least 1`, refusal);
-    const reset = Number(headers['x-ratelimit-reset']);
-    if (!Number.isSafeInteger(reset)) return fail(`${answered(refusal)} without a whole-number X-RateLimit-Reset to match Retry-After against`, refusal);
+      return fail(
+        `${answered(refusal)} ${given === undefined ? 'without Retry-After' : `with Retry-After ${JSON.stringify(given)}`}; ${SEND_RETRY_AFTER}`,
+        refusal,
+      );
+    const resetText = headers['x-ratelimit-reset']?.trim() ?? '';
+    const reset = /^\d+$/.test(resetText) ? Number(resetText) : undefined;
+    // A missing or wrong reset is ratelimit.headers' finding: this rule then judges Retry-After alone.
+    if (reset === undefined || resetProblem(reset, refusal.at) !== undefined)
+      return pass(`429 with Retry-After: ${seconds}; not compared with X-RateLimit-Reset, which ratelimit.headers finds wrong`);
     const date = Math.floor(refusal.at / 1000);
     // Date is whole seconds and Retry-After is rounded up: a second either way is the same instant.
     if (Math.abs(date + seconds - reset) > 1)
       return fail(
-        `${answered(refusal)} with Retry-After: ${seconds}, but X-RateLimit-Reset ${reset} is ${reset - date} s after its Date (${new Date(refusal.at).toUTCString()})`,
+        `${answered(refusal)} with Retry-After: ${seconds}, but X-RateLimit-Reset ${reset} is ${reset - date} s after its Date (${new Date(refusal.at).toUTCString()}); Retry-After is the seconds until X-RateLimit-Reset`,
         refusal,
       );
     return pass(`429 with Retry-After: ${seconds}, and X-RateLimit-Reset ${reset} = Date + ${reset - date} s`);
@@ -62,12 +72,13 @@ const noBan: Rule = {
     if (status === 429) {
       const code = (after.json as { code?: unknown } | undefined)?.code;
       return fail(
-        `waited the ${seconds} s Retry-After asked for, then ${answered(after)}${typeof code === 'string' ? ` (${code})` : ''}: refused though the wait was honoured`,
+        `waited the ${seconds} s Retry-After asked for, then ${answered(after)}${typeof code === 'string' ? ` (${code})` : ''}: refused though the wait was honoured; a request after the wait must be answered, and a refusal waited out must not count toward a ban`,
         refusal,
         after,
       );
     }
-    if (status === undefined || status >= 300) return fail(`waited the ${seconds} s Retry-After asked for, then ${answered(after)}`, after);
+    if (status === undefined || status >= 300)
+      return fail(`waited the ${seconds} s Retry-After asked for, then ${answered(after)}; a request after the wait must be answered`, after);
     return pass(`waited the ${seconds} s Retry-After asked for; the next request answered ${status}`);
   },
 };

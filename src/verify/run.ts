@@ -40,15 +40,28 @@ export const VERIFY_RULES: readonly { id: string; title: string }[] = REPORT_ORD
   return { id, title: rule.title };
 });
 
+/** The address as typed, with anything before an `@` in its authority hidden: it may hold a password. */
+function withoutCredentials(text: string): string {
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#]*@/i, (_all, scheme: string | undefined) => `${scheme ?? ''}…@`);
+}
+
 function checkOptions(baseUrl: string, options: VerifyOptions): string {
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new UserError(`verify needs the API's base URL, such as https://staging.example.com/v1, not ${JSON.stringify(baseUrl)}.`);
+    throw new UserError(`verify needs the API's base URL, such as https://staging.example.com/v1, not ${JSON.stringify(withoutCredentials(String(baseUrl)))}.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new UserError(`verify talks HTTP: give an http:// or https:// base URL, not ${JSON.stringify(baseUrl)}.`);
+    throw new UserError(`verify talks HTTP: give an http:// or https:// base URL, not ${JSON.stringify(withoutCredentials(baseUrl))}.`);
+  if (url.username !== '' || url.password !== '') {
+    url.username = '';
+    url.password = '';
+    // Refused, not sent as Basic auth: the API takes a bearer key, and a password in an address ends up in shell histories and CI logs.
+    throw new UserError(
+      `verify takes no user name or password in the base URL; give it without them (${url.href.replace(/[?#].*$/, '').replace(/\/+$/, '')}) and the API key with --key.`,
+    );
+  }
   if (typeof options?.key !== 'string' || options.key === '' || /\s/.test(options.key))
     throw new UserError('verify needs the API key to send (--key KEY, or the key option): one word, no spaces.');
   const whole = (name: string, value: number | undefined, min: number): void => {
@@ -67,7 +80,8 @@ async function probe(client: Client, base: string): Promise<Logged> {
   try {
     first = await client.send({ operation: 'listPets', method: 'GET', path: '/pets?limit=100', auth: 'key' });
   } catch (error) {
-    if (error instanceof StopSending) throw new VerifyCouldNotRun(`could not run: the key is rate-limited now: ${error.message}.`, 'rate-limited');
+    if (error instanceof StopSending)
+      throw new VerifyCouldNotRun(client.scrub(`could not run: the key is rate-limited now: ${error.message}.`), 'rate-limited');
     throw error;
   }
   const response = first.exchange.response;
@@ -79,13 +93,15 @@ async function probe(client: Client, base: string): Promise<Logged> {
   if (response.status === 401) {
     const code = (first.json as { code?: unknown } | undefined)?.code;
     throw new VerifyCouldNotRun(
-      `could not run: ${base} refused the key (${requestLine(first)} answered 401${typeof code === 'string' ? ` ${code}` : ''}); check --key.`,
+      client.scrub(`could not run: ${base} refused the key (${requestLine(first)} answered 401${typeof code === 'string' ? ` ${code}` : ''}); check --key.`),
       'key-refused',
     );
   }
   if (response.status >= 300 && response.status < 400)
     throw new VerifyCouldNotRun(
-      `could not run: ${requestLine(first)} answered ${response.status}, a redirect${response.headers.location ? ` to ${response.headers.location}` : ''}; give the base URL it leads to.`,
+      client.scrub(
+        `could not run: ${requestLine(first)} answered ${response.status}, a redirect${response.headers.location ? ` to ${response.headers.location}` : ''}; give the base URL it leads to.`,
+      ),
       'not-the-api',
     );
   if (response.status === 404)
@@ -139,7 +155,11 @@ export async function runVerify(baseUrl: string, options: VerifyOptions): Promis
       timings[rule.id] = Math.round(performance.now() - started);
     }
   }
-  const rules = REPORT_ORDER.map((id) => result(id, verdicts.get(id) ?? { kind: 'skip', message: 'not run' }));
+  // Messages quote what services sent (a name, a code, a header): the key is hidden there too.
+  const rules = REPORT_ORDER.map((id) => result(id, verdicts.get(id) ?? { kind: 'skip', message: 'not run' })).map((r) => ({
+    ...r,
+    message: client.scrub(r.message),
+  }));
   return {
     base,
     passed: rules.filter((r) => r.ok).length,
@@ -148,6 +168,6 @@ export async function runVerify(baseUrl: string, options: VerifyOptions): Promis
     rules,
     requests: client.sent,
     timings,
-    ...(stopped === undefined ? {} : { stopped }),
+    ...(stopped === undefined ? {} : { stopped: client.scrub(stopped) }),
   };
 }

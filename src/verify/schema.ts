@@ -3,7 +3,9 @@
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
 import { openApiAjv } from '../core/input/openapi-ajv.js';
 import { requireAjv } from '../node-platform.js';
-import type { Operation } from './client.js';
+
+/** The operations of the specification, to find the schema of an answer. */
+export type Operation = 'listPets' | 'createPet' | 'getPet';
 
 let ajv: Ajv2020 | undefined;
 const compiled = new Map<string, ValidateFunction>();

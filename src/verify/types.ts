@@ -12,7 +12,7 @@ export interface VerifyOptions {
   rateLimits?: boolean;
   /** The most requests verify sends, every retry included (60 by default). */
   maxRequests?: number;
-  /** Seconds to wait for each answer (10 by default). */
+  /** Seconds each answer may take, headers and body together (10 by default). */
   timeout?: number;
   /** The longest Retry-After verify waits, in seconds (90 by default); a longer one skips what needed it. */
   maxWait?: number;
@@ -25,7 +25,10 @@ export interface VerifyOptions {
   headers?: Readonly<Record<string, string>>;
 }
 
-/** One request verify sent and what came back, with the key replaced by `<key>`. */
+/**
+ * One request verify sent and what came back, with the key replaced by `<key>` and bodies cut at
+ * 2,000 characters (verify reads at most 1 MiB of an answer).
+ */
 export interface Exchange {
   request: { method: string; url: string; headers: Record<string, string>; body?: string };
   /** The answer, or undefined when none came (see `error`). */

@@ -125,7 +125,7 @@ const CASES: Case[] = [
         },
       };
     })(),
-    says: /^waited the \d+ s Retry-After asked for, then GET \/v1\/pets\?limit=1 answered 429 \(key_banned\): refused though the wait was honoured$/,
+    says: /^waited the \d+ s Retry-After asked for, then GET \/v1\/pets\?limit=1 answered 429 \(key_banned\): refused though the wait was honoured; a request after the wait must be answered, and a refusal waited out must not count toward a ban$/,
   },
   {
     rule: 'openapi.bodies',

@@ -3,7 +3,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { jsonReport, junitReport, prettyReport } from '../../src/verify/reporters.js';
-import type { VerifyReport } from '../../src/index.js';
+import type { RuleResult, VerifyReport } from '../../src/index.js';
 
 const report: VerifyReport = {
   base: 'https://staging.example.com/v1',
@@ -109,7 +109,65 @@ describe('the JUnit reporter', () => {
     // Escaped in the file, as sent once read back.
     expect(text).toContain('sent  GET https://staging.example.com/v1/pets?limit=0&amp;x=&lt;y&gt;');
     expect(cases[1].failure['#text']).toContain('sent  GET https://staging.example.com/v1/pets?limit=0&x=<y>');
-    expect(cases[1].failure['#text']).toContain('control \ufffd and \ufffd chars ]]> end');
+    // Control characters are written as escapes, which XML holds, rather than dropped.
+    expect(cases[1].failure['#text']).toContain('control \\u0001 and \\u001b chars ]]> end');
     expect(cases[2].skipped.message).toBe(report.rules[2]?.message);
+  });
+});
+
+describe('every reporter writes what a service sent with its control characters escaped', () => {
+  // A terminal title, a line erase and a carriage return that would fake a pass line; NUL, DEL,
+  // a C1 CSI, a line separator and a right-to-left override.
+  const HOSTILE = '\u001b]0;PWNED\u0007\u001b[2K\r  pass  list.limit-bounds  fine\u0000\u007f\u009b31m\u2028\u202eevil';
+  const hostile: VerifyReport = {
+    ...report,
+    base: `https://staging.example.com/v1`,
+    rules: [
+      report.rules[0] as RuleResult,
+      {
+        id: 'list.limit-bounds',
+        ok: false,
+        skipped: false,
+        message: `GET /v1/pets answered 200 with Link ${HOSTILE}`,
+        evidence: [
+          {
+            request: { method: 'GET', url: 'https://staging.example.com/v1/pets', headers: { authorization: 'Bearer <key>' } },
+            response: { status: 200, headers: { link: HOSTILE, 'content-type': 'application/json' }, body: `[${HOSTILE}\n${HOSTILE}]` },
+          },
+          { request: { method: 'GET', url: 'https://staging.example.com/v1/pets', headers: {} }, error: HOSTILE },
+        ],
+      },
+      { id: 'deprecation.removal', ok: false, skipped: true, message: HOSTILE, evidence: [] },
+    ],
+  };
+  // What a terminal or a parser would act on; a newline only where the reporter puts one.
+  const ACTING = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e]/;
+
+  it.each([
+    ['pretty', prettyReport],
+    ['json', jsonReport],
+    ['junit', junitReport],
+  ] as const)('%s', (name, reporter) => {
+    const text = reporter(hostile);
+    expect(ACTING.exec(text)).toBeNull();
+    expect(text).toContain(name === 'json' ? '\\u001b]0;PWNED\\u0007\\u001b[2K\\r' : '\\u001b]0;PWNED\\u0007\\u001b[2K\\u000d');
+    // No line of the report is the faked one.
+    expect(text.split('\n').filter((line) => /^ {2}pass {2}list\.limit-bounds/.test(line))).toEqual([]);
+    if (name === 'json') {
+      // Valid JSON that reads back as exactly what the service sent.
+      const parsed = JSON.parse(text);
+      expect(parsed.rules[1].message).toBe(`GET /v1/pets answered 200 with Link ${HOSTILE}`);
+      expect(parsed.rules[1].evidence[0].response.body).toBe(`[${HOSTILE}\n${HOSTILE}]`);
+      expect(text).toContain('\\u009b31m\\u2028\\u202eevil');
+    }
+    if (name === 'junit') {
+      expect(XMLValidator.validate(text)).toBe(true);
+      expect(text).toContain('\\u0000\\u007f\\u009b31m\\u2028\\u202eevil');
+    }
+    if (name === 'pretty') {
+      expect(text).toContain('\\u0000\\u007f\\u009b31m\\u2028\\u202eevil');
+      // The body's own line break stays a line, indented under the evidence.
+      expect(text).toMatch(/\n {28,}\\u001b\]0;PWNED/);
+    }
   });
 });

@@ -1,0 +1,27 @@
+// Text a service sent, made safe to print: a body or a header value must not move the terminal's
+// cursor, retitle it, change its colours, reorder what follows it, or end a line of the report.
+
+/**
+ * C0 and C1 controls, DEL, the line and paragraph separators and the bidirectional controls:
+ * everything that acts on a terminal or a viewer rather than showing.
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const CONTROL_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+const escape = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/** The text with every control character written as a `\uXXXX` escape, newlines included. */
+export function printable(text: string): string {
+  return text.replace(CONTROL, escape);
+}
+
+/** The same, but newlines kept: for a body shown over several lines. */
+export function printableLines(text: string): string {
+  return text.replace(CONTROL_BUT_NEWLINE, escape);
+}
+
+/** JSON text with the controls JSON.stringify leaves raw (DEL, C1, separators, bidi) escaped too. */
+export function escapedJson(json: string): string {
+  // Outside strings JSON holds none of these, so every one found is inside a string.
+  return json.replace(CONTROL, escape);
+}
