@@ -31,7 +31,11 @@ const retryAfter: Rule = {
       }
     }
     const refusal = ctx.refusal;
-    if (!refusal) return fail(`sent ${remaining + 1} requests after X-RateLimit-Remaining said ${remaining} and none was refused with 429`, last);
+    if (!refusal)
+      return fail(
+        `sent ${remaining + 1} request${remaining === 0 ? '' : 's'} after X-RateLimit-Remaining said ${remaining} and none was refused with 429`,
+        last,
+      );
     const seconds = retryAfterOf(refusal.exchange);
     const headers = refusal.exchange.response?.headers ?? {};
     const given = headers['retry-after'];

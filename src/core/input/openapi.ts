@@ -4,8 +4,9 @@
  * validate every response they receive against it. `petstore-mock` answers every status listed.
  */
 
+import { ERROR_CATALOGUE, type ErrorCode } from '../errors.js';
+
 const json = 'application/json';
-const errorContent = { [json]: { schema: { $ref: '#/components/schemas/Error' } } };
 
 /**
  * Header objects, written out in each answer rather than referenced: generators such as
@@ -45,8 +46,13 @@ const maybeDeprecationHeaders = { Deprecation: H.deprecationMaybe, Sunset: H.sun
 /** A scenario may force this answer with a retry delay. */
 const forcedRetry = { 'Retry-After': H.retryAfterForced };
 
-function errorResponse(description: string, extraHeaders: Record<string, unknown> = {}) {
-  return { description, headers: { ...rateHeaders, ...extraHeaders }, content: errorContent };
+/**
+ * An Error answer with an example of its most usual code: mock servers that answer from the
+ * document (Prism, say) then send a `status` equal to the HTTP status, as the specification asks.
+ */
+function errorResponse(code: ErrorCode, description: string, extraHeaders: Record<string, unknown> = {}) {
+  const example = { code, message: ERROR_CATALOGUE[code].summary, status: ERROR_CATALOGUE[code].status };
+  return { description, headers: { ...rateHeaders, ...extraHeaders }, content: { [json]: { schema: { $ref: '#/components/schemas/Error' }, example } } };
 }
 
 /**
@@ -55,18 +61,19 @@ function errorResponse(description: string, extraHeaders: Record<string, unknown
  */
 function commonErrors(routed: Record<string, unknown>, unrouted: Record<string, unknown>) {
   return {
-    '401': errorResponse('The API key is missing or invalid.', { ...routed, ...forcedRetry, 'WWW-Authenticate': H.challenge }),
-    '408': errorResponse('The request did not arrive in full in time (petstore-mock: `request_timeout`).', unrouted),
-    '414': errorResponse('The request target is longer than 8 KiB.', unrouted),
-    '429': errorResponse('The rate limit is exceeded, or the key is temporarily banned.', { ...routed, 'Retry-After': H.retryAfter }),
-    '431': errorResponse('The request headers are too large.', unrouted),
-    '500': errorResponse('An internal error (or one forced by a scenario).', { ...routed, ...forcedRetry }),
-    '502': errorResponse('A bad gateway (forced by a scenario).', { ...routed, ...forcedRetry }),
+    '401': errorResponse('missing_api_key', 'The API key is missing or invalid.', { ...routed, ...forcedRetry, 'WWW-Authenticate': H.challenge }),
+    '408': errorResponse('request_timeout', 'The request did not arrive in full in time (petstore-mock: `request_timeout`).', unrouted),
+    '414': errorResponse('uri_too_long', 'The request target is longer than 8 KiB.', unrouted),
+    '429': errorResponse('rate_limited', 'The rate limit is exceeded, or the key is temporarily banned.', { ...routed, 'Retry-After': H.retryAfter }),
+    '431': errorResponse('headers_too_large', 'The request headers are too large.', unrouted),
+    '500': errorResponse('internal_error', 'An internal error (or one forced by a scenario).', { ...routed, ...forcedRetry }),
+    '502': errorResponse('bad_gateway', 'A bad gateway (forced by a scenario).', { ...routed, ...forcedRetry }),
     '503': errorResponse(
+      'service_unavailable',
       'The service is unavailable (forced by a scenario), holds its maximum of open connections (`too_many_connections`), or cannot reach the shared state of a replicated mock (`state_unavailable`, with Retry-After).',
       { ...routed, ...forcedRetry },
     ),
-    '504': errorResponse('A gateway timeout (forced by a scenario).', { ...routed, ...forcedRetry }),
+    '504': errorResponse('gateway_timeout', 'A gateway timeout (forced by a scenario).', { ...routed, ...forcedRetry }),
   };
 }
 
@@ -113,7 +120,7 @@ export const openapiDocument = {
             headers: rateHeaders,
             content: { [json]: { schema: { $ref: '#/components/schemas/Pets' } } },
           },
-          '400': errorResponse('A query parameter is invalid.', forcedRetry),
+          '400': errorResponse('invalid_query', 'A query parameter is invalid.', forcedRetry),
           ...commonErrors({}, {}),
         },
       },
@@ -132,10 +139,15 @@ export const openapiDocument = {
             headers: { ...rateHeaders, Location: H.location },
             content: { [json]: { schema: { $ref: '#/components/schemas/Pet' } } },
           },
-          '400': errorResponse('The body lacks required fields or holds invalid values.', forcedRetry),
-          '413': errorResponse('The body is larger than 1 MiB.', forcedRetry),
-          '415': errorResponse('The body is not application/json, or its Content-Encoding is not one the mock can undo.', forcedRetry),
+          '400': errorResponse('invalid_body', 'The body lacks required fields or holds invalid values.', forcedRetry),
+          '413': errorResponse('payload_too_large', 'The body is larger than 1 MiB.', forcedRetry),
+          '415': errorResponse(
+            'unsupported_media_type',
+            'The body is not application/json, or its Content-Encoding is not one the mock can undo.',
+            forcedRetry,
+          ),
           '507': errorResponse(
+            'store_full',
             "The session's store is full (petstore-mock: `store_full`): it holds the most animals or bytes a session, or all sessions together, may create. Resetting the session empties it.",
             forcedRetry,
           ),
@@ -167,9 +179,9 @@ export const openapiDocument = {
             headers: { ...rateHeaders, ...deprecationHeaders },
             content: { [json]: { schema: { $ref: '#/components/schemas/Pet' } } },
           },
-          '400': errorResponse('The petId is not an int64 integer.', { ...deprecationHeaders, ...forcedRetry }),
-          '404': errorResponse('The animal does not exist.', { ...deprecationHeaders, ...forcedRetry }),
-          '410': errorResponse('The operation was removed on 5 December 2030.', { ...deprecationHeaders, ...forcedRetry }),
+          '400': errorResponse('invalid_path_parameter', 'The petId is not an int64 integer.', { ...deprecationHeaders, ...forcedRetry }),
+          '404': errorResponse('pet_not_found', 'The animal does not exist.', { ...deprecationHeaders, ...forcedRetry }),
+          '410': errorResponse('endpoint_removed', 'The operation was removed on 5 December 2030.', { ...deprecationHeaders, ...forcedRetry }),
           ...commonErrors(deprecationHeaders, maybeDeprecationHeaders),
         },
       },
