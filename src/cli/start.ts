@@ -2,6 +2,7 @@
 // prints the banner. Both argument parsers (the fast one and yargs) end here.
 import { UserError, named } from '../core/errors.js';
 import { shownKey } from '../core/state/backend.js';
+import { parseKeySpecAs } from '../core/state/plans.js';
 import { startMock, type RunningMock, type SharedRunningMock } from '../index.js';
 import type { ReloadReport } from '../files/live-reload.js';
 import { watchLauncher } from './launcher.js';
@@ -160,6 +161,13 @@ function statePrefix(value: string | undefined, state: string | undefined, label
   return value;
 }
 
+/** A blank token would leave the admin API as open as no token does, so it is a mistake, not "unset". */
+function adminToken(value: string | undefined, label: (flag: string) => string): string | undefined {
+  if (value !== undefined && value.trim() === '')
+    throw new UsageError(`${label('admin-token')} is blank; give the admin token, or leave it out to run the admin API unprotected.`);
+  return value;
+}
+
 /** Live reload restarts this process's sessions; with --state they live in Redis, shared with other instances. */
 function watchWith(watch: boolean, state: string | undefined, label: (flag: string) => string): boolean {
   if (watch && state !== undefined)
@@ -175,8 +183,12 @@ function watchWith(watch: boolean, state: string | undefined, label: (flag: stri
  * variables (env-options.ts).
  */
 export async function startFromArgs(commandLine: RawArgs, argv: readonly string[]): Promise<void> {
+  let label = (flag: string): string => `--${flag}`;
   try {
-    const { args, label } = withEnvironment(commandLine, argv);
+    const completed = withEnvironment(commandLine, argv);
+    const { args, warnings } = completed;
+    label = completed.label;
+    for (const warning of warnings) process.stderr.write(`${named(warning)}\n`);
     await serve({
       port: parseInteger(label('port'), 0, 65535)(args.port) ?? 4010,
       host: args.host,
@@ -184,13 +196,16 @@ export async function startFromArgs(commandLine: RawArgs, argv: readonly string[
       pets: parseInteger(label('pets'), 0, 10_000_000)(args.pets),
       fixtures: args.fixtures,
       scenario: args.scenario,
-      key: args.key,
+      key: args.key.map((spec) => {
+        parseKeySpecAs(spec, label('key'));
+        return spec;
+      }),
       allowHost: args.allowHost.map((name) => {
         if (!/^[A-Za-z0-9.:[\]-]+$/.test(name))
           throw new UsageError(`${label('allow-host')} ${JSON.stringify(name)} is not a host name; give a name or address such as mock.test or 192.168.1.5.`);
         return name;
       }),
-      adminToken: args.adminToken,
+      adminToken: adminToken(args.adminToken, label),
       logFormat: args.logFormat,
       quiet: args.quiet,
       readyJson: args.readyJson,
@@ -200,7 +215,17 @@ export async function startFromArgs(commandLine: RawArgs, argv: readonly string[
       statePrefix: statePrefix(args.statePrefix, args.state, label),
     });
   } catch (error) {
-    if (error instanceof UserError) fail(error);
+    if (error instanceof UserError) fail(asGiven(error, label));
     throw error;
   }
+}
+
+/**
+ * A mistake found past the start-up checks (a `--state` URL, say) is worded for the flag; when the
+ * value came from a variable, the message names the variable the person actually set.
+ */
+function asGiven(error: UserError, label: (flag: string) => string): UserError {
+  const flag = /^--([a-z-]+) /.exec(error.reason)?.[1];
+  if (flag === undefined || label(flag) === `--${flag}`) return error;
+  return new UsageError(`${label(flag)}${error.reason.slice(flag.length + 2)}`);
 }
