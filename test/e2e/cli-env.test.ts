@@ -45,12 +45,18 @@ describe('the command configured by PETSTORE_MOCK_ variables', () => {
     [{ PETSTORE_MOCK_PORT: 'http' }, 'petstore-mock: PETSTORE_MOCK_PORT must be a whole number from 0 to 65535, not "http".'],
     [{ PETSTORE_MOCK_LOG_FORMAT: 'xml', PETSTORE_MOCK_PORT: '0' }, 'petstore-mock: PETSTORE_MOCK_LOG_FORMAT takes pretty or json, not "xml".'],
     [{ PETSTORE_MOCK_ALLOW_HOST: 'a/b', PETSTORE_MOCK_PORT: '0' }, 'petstore-mock: PETSTORE_MOCK_ALLOW_HOST "a/b" is not a host name'],
-    [{ PETSTORE_MOCK_KEY: 'ci-key:gold', PETSTORE_MOCK_PORT: '0' }, 'petstore-mock: PETSTORE_MOCK_KEY "ci-key:gold" names an unknown plan "gold"; write PETSTORE_MOCK_KEY=KEY:PLAN'],
+    [
+      { PETSTORE_MOCK_KEY: 'ci-key:gold', PETSTORE_MOCK_PORT: '0' },
+      'petstore-mock: PETSTORE_MOCK_KEY "ci-key:gold" names an unknown plan "gold"; write PETSTORE_MOCK_KEY=KEY:PLAN',
+    ],
     [
       { PETSTORE_MOCK_ADMIN_TOKEN: ' ', PETSTORE_MOCK_PORT: '0' },
       'petstore-mock: PETSTORE_MOCK_ADMIN_TOKEN is blank; give the admin token, or leave it out to run the admin API unprotected.',
     ],
-    [{ PETSTORE_MOCK_STATE: 'tcp://10.96.0.13:6379', PETSTORE_MOCK_PORT: '0' }, 'petstore-mock: PETSTORE_MOCK_STATE "tcp://10.96.0.13:6379" is not a Redis URL'],
+    [
+      { PETSTORE_MOCK_STATE: 'tcp://10.96.0.13:6379', PETSTORE_MOCK_PORT: '0' },
+      'petstore-mock: PETSTORE_MOCK_STATE "tcp://10.96.0.13:6379" is not a Redis URL',
+    ],
   ])('refuses %j in one line naming the variable, and exits 1', async (env, line) => {
     const r = cli(env);
     expect(await r.exited).toBe(1);

@@ -51,7 +51,8 @@ export function parseKeySpecAs(spec: string, given: string): KeyConfig {
     const count = (n: string): number => (/^\d{1,12}$/.test(n) ? Number(n) : NaN);
     const perMinute = count(perMinuteText);
     const perDay = count(perDayText);
-    if (!(perMinute >= 1 && perDay >= 1)) throw new KeySpecError(`${given} ${JSON.stringify(spec)} needs whole numbers of at least 1 for PER_MINUTE and PER_DAY.`);
+    if (!(perMinute >= 1 && perDay >= 1))
+      throw new KeySpecError(`${given} ${JSON.stringify(spec)} needs whole numbers of at least 1 for PER_MINUTE and PER_DAY.`);
     limits.perMinute = perMinute;
     limits.perDay = perDay;
     return { key, plan, limits, custom: true };
