@@ -47,6 +47,7 @@ interface ServeArgs {
   quiet: boolean;
   readyJson: boolean;
   watch: boolean;
+  lameDuckTime: number;
   drainTime: number;
   state: string | undefined;
   statePrefix: string | undefined;
@@ -105,24 +106,26 @@ async function serve(args: ServeArgs): Promise<void> {
 
   // Stop cleanly from the moment anyone can know we are ready: a harness may signal right after the ready line.
   // The first signal drains (docs/cli.md#stopping); a second one stops at once.
+  // SIGTERM is how an orchestrator (Kubernetes, docker stop, a rolling restart) stops a replica
+  // that a load balancer may still send to: a lame duck first. Ctrl-C and the rest stop at once.
   let stopping = false;
-  const stop = (): void => {
+  const stop = (lameDuck: number): void => {
     if (stopping) {
       process.stderr.write(`${named('stopped at once on a second signal; answers still in flight were cut.')}\n`);
       process.exit(0);
     }
     stopping = true;
     // Past the drain, only closing the shared state's connection is left; it must not hold the exit.
-    setTimeout(() => process.exit(0), args.drainTime * 1000 + 5000).unref();
-    void mock.close().then(() => process.exit(0));
+    setTimeout(() => process.exit(0), (lameDuck + args.drainTime) * 1000 + 5000).unref();
+    void mock.close({ lameDuck }).then(() => process.exit(0));
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.on('SIGINT', () => stop(0));
+  process.on('SIGTERM', () => stop(args.lameDuckTime));
   // A closed terminal, or an npm/npx that was told to stop and did not pass it on.
-  process.on('SIGHUP', stop);
+  process.on('SIGHUP', () => stop(0));
   watchLauncher(() => {
     process.stderr.write(launcherGoneLine());
-    stop();
+    stop(0);
   });
 
   const info: ReadyInfo = {
@@ -210,7 +213,8 @@ export async function startFromArgs(commandLine: RawArgs, argv: readonly string[
       quiet: args.quiet,
       readyJson: args.readyJson,
       watch: watchWith(args.watch, args.state, label),
-      drainTime: parseInteger(label('drain-time'), 0, 3600)(args.drainTime) ?? 10,
+      lameDuckTime: parseInteger(label('lame-duck-time'), 0, 3600)(args.lameDuckTime) ?? 3,
+      drainTime: parseInteger(label('drain-time'), 0, 3600)(args.drainTime) ?? 5,
       state: args.state,
       statePrefix: statePrefix(args.statePrefix, args.state, label),
     });
