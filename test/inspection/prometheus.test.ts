@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
+import { freePort } from '../support/ports.js';
 
 // A real Prometheus (Debian's prometheus package) scrapes a running mock every second, and the
 // dashboard queries of docs/inspection.md#metrics run against what it stored. Every wait polls
@@ -18,18 +18,6 @@ const queries = (/```promql\n([\s\S]*?)```/.exec(section)?.[1] ?? '').split('\n'
   if (line !== '' && !line.startsWith('#')) list.push({ title: lines[i - 1]?.startsWith('#') ? (lines[i - 1] as string).slice(2) : line, query: line });
   return list;
 }, []);
-
-/** A free port for Prometheus, which takes no port 0. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Sample {
   metric: Record<string, string>;
@@ -70,6 +58,7 @@ beforeAll(async () => {
   expect(existsSync(PROMETHEUS), 'this test needs Debian prometheus (scripts/ensure-system-packages.sh installs it)').toBe(true);
   mock = await startMock({ keys: ['tiny:pro:1:1000'] });
   mock.clock.freeze();
+  // Prometheus takes no port 0.
   const port = await freePort();
   api = `http://127.0.0.1:${port}`;
   writeFileSync(
