@@ -67,6 +67,12 @@ describe('the Kubernetes manifests of docs/container.md', () => {
     expect(Number(preStop) + defaultSeconds('lame-duck-time') + defaultSeconds('drain-time')).toBeLessThan(Number(pod?.terminationGracePeriodSeconds));
   });
 
+  it("keep the command's own defaults within docker stop's 10 s: a lame duck of at most 5 s, and the drain", () => {
+    expect(defaultSeconds('lame-duck-time')).toBeGreaterThan(0);
+    expect(defaultSeconds('lame-duck-time')).toBeLessThanOrEqual(5);
+    expect(defaultSeconds('lame-duck-time') + defaultSeconds('drain-time')).toBeLessThan(10);
+  });
+
   it('turn service links off, and set only variables the mock reads', () => {
     expect(pod?.enableServiceLinks).toBe(false);
     const known = OPTIONS.map(envName);
