@@ -53,13 +53,35 @@ export function listen(engine: ApiHandler, options: HttpOptions): Promise<Runnin
   const served = new WeakSet<Socket>();
   // Sockets over the connection cap, already answered 503: whatever they send is not served.
   const refused = new WeakSet<Socket>();
+  // While stopping, the last answer of each connection says Connection: close, and Node ends the
+  // connection once it is written: the client learns from the answer itself not to send another
+  // request on it, so none is reset. A request pipelined behind it moves the close to its own
+  // answer while the earlier one is still unwritten, so that each gets its answer; one read after
+  // a close was written is not processed (RFC 9112, section 9.6): its client sends it again.
+  const lastAnswer = new WeakMap<Socket, ServerResponse>();
+  const closingAnswers = new WeakSet<ServerResponse>();
+  const endWith = (socket: Socket, res: ServerResponse): boolean => {
+    const before = lastAnswer.get(socket);
+    if (before !== undefined && closingAnswers.has(before)) {
+      if (before.headersSent) return false;
+      before.shouldKeepAlive = true;
+      closingAnswers.delete(before);
+    }
+    if (res.shouldKeepAlive) {
+      res.shouldKeepAlive = false;
+      closingAnswers.add(res);
+    }
+    lastAnswer.set(socket, res);
+    return true;
+  };
   const dispatch = (req: IncomingMessage, res: ServerResponse, expectsContinue = false): void => {
     if (refused.has(req.socket)) return;
     served.add(req.socket);
     stopping?.settle(req.socket);
-    // Connection: close, and Node ends the connection once this answer is written: a client
-    // learns from the answer itself not to send another request on it, so none is reset.
-    if (closing) res.shouldKeepAlive = false;
+    if (closing && !endWith(req.socket, res)) {
+      req.resume();
+      return;
+    }
     if (req.headers.host === undefined && req.httpVersion === '1.1') {
       missingHost(req, res);
       return;

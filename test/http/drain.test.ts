@@ -82,4 +82,28 @@ describe('close() of the library', () => {
     expect((await fetch(`${mock.origin}/__admin/health`)).status).toBe(200);
     await mock.close();
   });
+
+  it('in the lame duck, pipelined requests each get their answer, the last one saying Connection: close', async () => {
+    const mock = await startMock({ scenario: latencyScenario('200ms') });
+    const closing = mock.close({ lameDuck: 3 });
+    const { replies, closed } = await rawExchange(mock, [GET + GET + GET]);
+    expect(replies.map((r) => [r.status, r.headers.connection])).toEqual([
+      [200, 'keep-alive'],
+      [200, 'keep-alive'],
+      [200, 'close'],
+    ]);
+    expect(closed).toBe(true);
+    await closing;
+  });
+
+  it('in the lame duck, a request read after an answer that said Connection: close is not processed (RFC 9112, 9.6)', async () => {
+    const mock = await startMock();
+    const closing = mock.close({ lameDuck: 3 });
+    // Answered at once, the first GET says Connection: close before the second is read.
+    const { replies, closed } = await rawExchange(mock, [GET + GET]);
+    expect(replies.map((r) => [r.status, r.headers.connection])).toEqual([[200, 'close']]);
+    expect(closed).toBe(true);
+    expect(mock.requests().map((e) => `${e.method} ${e.path}`)).toEqual(['GET /v1/pets/3']);
+    await closing;
+  });
 });
