@@ -17,6 +17,8 @@ async function ready(r: CliRun): Promise<number> {
 interface Answer {
   status: number;
   close: boolean;
+  /** When the request was written (`Date.now()`). */
+  writtenAt: number;
 }
 
 /**
@@ -44,6 +46,7 @@ class KeepAliveClient {
   async request(): Promise<void> {
     if (this.socket === undefined || this.socket.destroyed) await this.open();
     const socket = this.socket as Socket;
+    let writtenAt = 0;
     const answer = await new Promise<Answer | string>((resolve) => {
       let text = '';
       const done = (result: Answer | string): void => {
@@ -59,13 +62,14 @@ class KeepAliveClient {
         const head = text.slice(0, end);
         const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
         if (text.length - end - 4 < length) return;
-        done({ status: Number(head.slice(9, 12)), close: /\r\nconnection: *close/i.test(head) });
+        done({ status: Number(head.slice(9, 12)), close: /\r\nconnection: *close/i.test(head), writtenAt });
       };
       const onError = (error: NodeJS.ErrnoException): void => done(error.code ?? error.message);
       const onClose = (): void => done('closed before the whole answer');
       socket.on('data', onData);
       socket.once('error', onError);
       socket.once('close', onClose);
+      writtenAt = Date.now();
       socket.write('GET /v1/pets?limit=1 HTTP/1.1\r\nHost: mock\r\nAuthorization: Bearer bulk\r\n\r\n');
     });
     if (typeof answer === 'string') {
@@ -110,6 +114,17 @@ describe('SIGTERM: the lame duck, then the drain', () => {
     // (inside the 2 s lame duck), each on the connection it holds.
     const signalAt = Date.now() + 300;
     const signalled = at(signalAt).then(() => r.child.kill('SIGTERM'));
+    // The first instant health was seen at 503: the mock had taken the signal by then.
+    let stoppingSeen = Number.POSITIVE_INFINITY;
+    const watched = (async () => {
+      await signalled;
+      for (;;) {
+        const status = await health(port);
+        if (status === 503) stoppingSeen = Date.now();
+        if (status !== 200) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    })();
     await Promise.all(
       clients.map(async (client) => {
         const instants = Array.from({ length: 8 }, () => signalAt - 250 + Math.random() * 1750).sort((a, b) => a - b);
@@ -120,13 +135,16 @@ describe('SIGTERM: the lame duck, then the drain', () => {
       }),
     );
     await signalled;
+    await watched;
     for (const client of clients) client.close();
     const answers = clients.flatMap((c) => c.answers);
     expect(clients.flatMap((c) => c.failures)).toEqual([]);
     expect(answers).toHaveLength(12 * 8);
     expect(answers.every((a) => a.status === 200)).toBe(true);
-    // After the signal every answer ends its connection: most of those written after it did.
-    expect(answers.filter((a) => a.close).length).toBeGreaterThan(0);
+    // Every request written once the mock was seen stopping was answered with Connection: close.
+    const late = answers.filter((a) => a.writtenAt > stoppingSeen);
+    expect(late.length).toBeGreaterThan(0);
+    expect(late.filter((a) => !a.close)).toEqual([]);
     expect(await r.exited).toBe(0);
     expect(r.stderr()).toBe('');
   });
