@@ -6,7 +6,7 @@
 # CI, which must run them. The container image tests (test/container) need podman with runc,
 # debootstrap for their local Debian base image, and podman-compose for the compose recipe.
 set -euo pipefail
-PACKAGES=(chromium python3-pytest python3-requests redis-server redis-sentinel podman runc debootstrap podman-compose)
+PACKAGES=(chromium python3-pytest python3-requests redis-server redis-sentinel podman runc debootstrap podman-compose prometheus haproxy)
 
 missing=()
 for package in "${PACKAGES[@]}"; do

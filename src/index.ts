@@ -19,6 +19,7 @@ export type { JournalDetails, JournalMessage } from './core/state/journal-detail
 export type { SessionSummary } from './core/state/sessions.js';
 export type { ClockState } from './core/state/clock.js';
 export type { ReloadReport } from './files/live-reload.js';
+export type { CloseOptions } from './mock-options.js';
 export type { JournalEntry } from './core/state/journal.js';
 export type { Har, HarEntry } from './core/state/har.js';
 export type { CoreRequest, CoreResponse, KeyConfig, Limits, Pet, PetStatus, PlanName } from './core/types.js';

@@ -31,7 +31,7 @@ export interface MockOptions {
   maxConnections?: number;
   /**
    * Seconds `close()` waits for the answers in flight, a scenario's latency included, before it
-   * cuts them and says so on stderr (10 by default; `--drain-time` on the command line).
+   * cuts them and says so on stderr (5 by default; `--drain-time` on the command line).
    */
   drainTime?: number;
   /** `X-Mock-Session` sessions kept at once; past it the least recently used is dropped (1,000 by default). */

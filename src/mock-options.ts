@@ -83,6 +83,24 @@ export function checkOptions(options: CheckedOptions): KeyConfig[] {
   return options.keys.map((entry: unknown, i) => keyOf(entry, `keys[${i}]`));
 }
 
+/** What `close()` takes: how long a lame duck comes before the drain. */
+export interface CloseOptions {
+  /**
+   * Seconds to go on accepting and answering before the drain, every answer with
+   * `Connection: close` and `/__admin/health` answering 503, so that a load balancer takes the
+   * mock out first (0 by default; the command's SIGTERM uses `--lame-duck-time`).
+   */
+  lameDuck?: number;
+}
+
+/** The lame duck of `close(options)` in seconds, checked. */
+export function lameDuckOf(options: CloseOptions | undefined): number {
+  const value = options?.lameDuck;
+  if (value === undefined) return 0;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 3600) fail('lameDuck', 'a number of seconds from 0 to 3600', value);
+  return value;
+}
+
 /** Why an option cannot work with a shared state, in the words the CLI uses for its flag. */
 const NOT_WITH_STATE: Record<string, string> = {
   watch: 'reloads files into the sessions of this process, and with "state" the sessions live in Redis',

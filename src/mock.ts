@@ -16,7 +16,7 @@ import { serverOptions } from './library-options.js';
 import { prepareDefaults } from './files/defaults-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
 import { reloadSessions, watchFiles, type ReloadReport } from './files/live-reload.js';
-import { checkOptions } from './mock-options.js';
+import { checkOptions, lameDuckOf, type CloseOptions } from './mock-options.js';
 import { Metrics, counted } from './metrics.js';
 import type { SessionSettings } from './core/state/session-state.js';
 
@@ -44,7 +44,8 @@ export interface RunningMock extends SessionHandle {
    * of a changed scenario restart in its new version.
    */
   reload(): ReloadReport | undefined;
-  close(): Promise<void>;
+  /** Stops, after answering what is in flight (`drainTime`); `lameDuck` first keeps serving while health says 503. */
+  close(options?: CloseOptions): Promise<void>;
 }
 
 /** The in-memory home of a Node mock, and what its files add (a reload, watching). */
@@ -114,9 +115,10 @@ export async function startMock(options: MockOptions | SharedMockOptions = {}): 
     ...surface(home, keys, () => origin),
     engine: home.engine,
     reload,
-    close: () => {
+    close: async (closeOptions?: CloseOptions) => {
+      const lameDuck = lameDuckOf(closeOptions);
       stop();
-      return running.close();
+      await running.close(lameDuck);
     },
   };
 }

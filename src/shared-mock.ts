@@ -11,7 +11,7 @@ import { prepareDefaults } from './files/defaults-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
 import type { SharedFetchOptions, SharedMockOptions } from './library-options.js';
 import { serverOptions } from './library-options.js';
-import { checkOptions, checkSharedOptions } from './mock-options.js';
+import { checkOptions, checkSharedOptions, lameDuckOf, type CloseOptions } from './mock-options.js';
 import { MockError, renderError } from './core/errors.js';
 import { setRateHeaders } from './core/state/limiter.js';
 import type { SharedState } from './state-redis/index.js';
@@ -34,7 +34,8 @@ export interface SharedRunningMock extends SharedSessionHandle {
   sessions(): Promise<SessionSummary[]>;
   engine: ApiHandler;
   admin: AdminState;
-  close(): Promise<void>;
+  /** Stops, after answering what is in flight (`drainTime`); `lameDuck` first keeps serving while health says 503. */
+  close(options?: CloseOptions): Promise<void>;
 }
 
 /** The shared home of an instance that has opened its state. */
@@ -115,8 +116,8 @@ export async function startShared(options: SharedMockOptions): Promise<SharedRun
     ...surface(homeOf(shared), keys, () => origin),
     engine: shared.engine,
     admin: shared.admin,
-    close: async () => {
-      await running.close();
+    close: async (closeOptions?: CloseOptions) => {
+      await running.close(lameDuckOf(closeOptions));
       await shared.close();
     },
   };

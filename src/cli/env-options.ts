@@ -63,16 +63,35 @@ function readValue(option: Option, name: string, text: string): string | boolean
   }
 }
 
-/** The closest variable name to a mistyped one, when it is close enough to be what was meant. */
-function nearest(name: string): string | undefined {
+/** The variable of the setting nearest to a name that is none, and whether it is near enough to be a typo. */
+function nearest(name: string): { name: string; typo: boolean } {
   const typed = name.slice(ENV_PREFIX.length);
-  let best: string | undefined;
+  let best = '';
   let distance = Number.POSITIVE_INFINITY;
   for (const option of OPTIONS) {
     const d = editDistance(typed, envName(option).slice(ENV_PREFIX.length));
     if (d < distance) [best, distance] = [envName(option), d];
   }
-  return distance <= Math.max(1, Math.floor(typed.length / 3)) ? best : undefined;
+  return { name: best, typo: distance <= Math.max(1, Math.floor(typed.length / 3)) };
+}
+
+/**
+ * Whether a variable is one Kubernetes injects for a Service (service links): a Service named
+ * `petstore-mock` or `petstore-mock-redis` in the pod's namespace gives every new pod
+ * `…_SERVICE_HOST`, `…_SERVICE_PORT[_NAME]`, `…_PORT=tcp://IP:PORT` and
+ * `…_PORT_<n>_TCP[_PROTO|_PORT|_ADDR]`. Recognised by shape, since the Service's name is anyone's.
+ */
+export function isServiceLink(name: string, value: string | undefined): boolean {
+  if (/_SERVICE_HOST$/.test(name) || /_SERVICE_PORT(_[A-Z0-9_]+)?$/.test(name)) return true;
+  if (/_PORT_\d+_(TCP|UDP|SCTP)(_(PROTO|PORT|ADDR))?$/.test(name)) return true;
+  return /_PORT$/.test(name) && /^(tcp|udp|sctp):\/\//.test(value?.trim() ?? '');
+}
+
+/** The one line said for a `PETSTORE_MOCK_` variable that names no setting: it is ignored, not refused. */
+export function unknownVariableWarning(name: string): string {
+  const near = nearest(name);
+  const hint = near.typo ? `did you mean ${near.name}?` : `the nearest setting is ${near.name}`;
+  return `${name} is not a petstore-mock setting and is ignored (${hint}); each flag's variable is ${ENV_PREFIX} and the flag in capitals, listed in docs/cli.md.`;
 }
 
 /** The command line completed from the environment, and how each value was given, for messages. */
@@ -80,21 +99,22 @@ export interface ArgsWithSources {
   args: RawArgs;
   /** How a person gave a flag's value: `--port`, or `PETSTORE_MOCK_PORT` when it came from there. */
   label: (flag: string) => string;
+  /** Lines to say on stderr: the unknown `PETSTORE_MOCK_` variables, which are ignored. */
+  warnings: string[];
 }
 
 /**
  * Fills every option the command line (`argv`, as typed) does not give from its `PETSTORE_MOCK_`
- * variable. An empty variable counts as unset; an unknown `PETSTORE_MOCK_` variable or a value
- * its flag would not take is a `UserError` naming the variable.
+ * variable. An empty variable counts as unset; a value its flag would not take is a `UserError`
+ * naming the variable. Kubernetes' service-link variables are skipped, and any other unknown
+ * `PETSTORE_MOCK_` variable is a warning: a CI job's own `PETSTORE_MOCK_URL` must not stop the mock.
  */
 export function withEnvironment(parsed: RawArgs, argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ArgsWithSources {
   const known = new Set(OPTIONS.map(envName));
-  for (const name of Object.keys(env)) {
-    if (!name.startsWith(ENV_PREFIX) || known.has(name)) continue;
-    const near = nearest(name);
-    throw mistake(
-      `${name} is not a petstore-mock setting${near ? ` (did you mean ${near}?)` : ''}; each flag's variable is ${ENV_PREFIX} and the flag in capitals, listed in docs/cli.md.`,
-    );
+  const warnings: string[] = [];
+  for (const name of Object.keys(env).sort()) {
+    if (!name.startsWith(ENV_PREFIX) || known.has(name) || isServiceLink(name, env[name])) continue;
+    warnings.push(unknownVariableWarning(name));
   }
   const given = flagsGiven(argv);
   const args: Record<string, unknown> = { ...parsed };
@@ -102,10 +122,13 @@ export function withEnvironment(parsed: RawArgs, argv: readonly string[], env: N
   for (const option of OPTIONS) {
     const name = envName(option);
     const text = env[name]?.trim();
-    if (text === undefined || text === '' || given.has(option.flag)) continue;
+    if (text === undefined || given.has(option.flag) || isServiceLink(name, text)) continue;
+    // A token that is set but blank is a secret that did not arrive (a CI secret not defined):
+    // taken as unset, it would start the admin API open, so it goes on to be refused as the flag's is.
+    if (text === '' && option.flag !== 'admin-token') continue;
     args[option.key] = readValue(option, name, text);
     fromEnv.add(option.flag);
   }
   const label = (flag: string): string => (fromEnv.has(flag) ? `${ENV_PREFIX}${flag.toUpperCase().replace(/-/g, '_')}` : `--${flag}`);
-  return { args: args as RawArgs, label };
+  return { args: args as RawArgs, label, warnings };
 }

@@ -40,10 +40,17 @@ export const OPTIONS = [
   { flag: 'ready-json', key: 'readyJson', kind: 'boolean', describe: 'Print one JSON line with URL, keys and scenario when ready' },
   { flag: 'watch', key: 'watch', kind: 'boolean', describe: 'Reload scenario files and fixtures when they change' },
   {
+    flag: 'lame-duck-time',
+    key: 'lameDuckTime',
+    kind: 'number',
+    default: '3',
+    describe: 'Seconds to keep answering on SIGTERM, /__admin/health saying 503, before the drain',
+  },
+  {
     flag: 'drain-time',
     key: 'drainTime',
     kind: 'number',
-    default: '10',
+    default: '5',
     describe: 'Seconds to let answers in flight finish on SIGTERM/SIGINT before cutting them',
   },
   { flag: 'state', key: 'state', kind: 'text', describe: 'Share sessions between instances in Redis: redis://HOST:PORT/DB' },

@@ -2,6 +2,7 @@
 // prints the banner. Both argument parsers (the fast one and yargs) end here.
 import { UserError, named } from '../core/errors.js';
 import { shownKey } from '../core/state/backend.js';
+import { parseKeySpecAs } from '../core/state/plans.js';
 import { startMock, type RunningMock, type SharedRunningMock } from '../index.js';
 import type { ReloadReport } from '../files/live-reload.js';
 import { watchLauncher } from './launcher.js';
@@ -46,6 +47,7 @@ interface ServeArgs {
   quiet: boolean;
   readyJson: boolean;
   watch: boolean;
+  lameDuckTime: number;
   drainTime: number;
   state: string | undefined;
   statePrefix: string | undefined;
@@ -104,24 +106,26 @@ async function serve(args: ServeArgs): Promise<void> {
 
   // Stop cleanly from the moment anyone can know we are ready: a harness may signal right after the ready line.
   // The first signal drains (docs/cli.md#stopping); a second one stops at once.
+  // SIGTERM is how an orchestrator (Kubernetes, docker stop, a rolling restart) stops a replica
+  // that a load balancer may still send to: a lame duck first. Ctrl-C and the rest stop at once.
   let stopping = false;
-  const stop = (): void => {
+  const stop = (lameDuck: number): void => {
     if (stopping) {
       process.stderr.write(`${named('stopped at once on a second signal; answers still in flight were cut.')}\n`);
       process.exit(0);
     }
     stopping = true;
     // Past the drain, only closing the shared state's connection is left; it must not hold the exit.
-    setTimeout(() => process.exit(0), args.drainTime * 1000 + 5000).unref();
-    void mock.close().then(() => process.exit(0));
+    setTimeout(() => process.exit(0), (lameDuck + args.drainTime) * 1000 + 5000).unref();
+    void mock.close({ lameDuck }).then(() => process.exit(0));
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.on('SIGINT', () => stop(0));
+  process.on('SIGTERM', () => stop(args.lameDuckTime));
   // A closed terminal, or an npm/npx that was told to stop and did not pass it on.
-  process.on('SIGHUP', stop);
+  process.on('SIGHUP', () => stop(0));
   watchLauncher(() => {
     process.stderr.write(launcherGoneLine());
-    stop();
+    stop(0);
   });
 
   const info: ReadyInfo = {
@@ -160,6 +164,13 @@ function statePrefix(value: string | undefined, state: string | undefined, label
   return value;
 }
 
+/** A blank token would leave the admin API as open as no token does, so it is a mistake, not "unset". */
+function adminToken(value: string | undefined, label: (flag: string) => string): string | undefined {
+  if (value !== undefined && value.trim() === '')
+    throw new UsageError(`${label('admin-token')} is blank; give the admin token, or leave it out to run the admin API unprotected.`);
+  return value;
+}
+
 /** Live reload restarts this process's sessions; with --state they live in Redis, shared with other instances. */
 function watchWith(watch: boolean, state: string | undefined, label: (flag: string) => string): boolean {
   if (watch && state !== undefined)
@@ -175,8 +186,12 @@ function watchWith(watch: boolean, state: string | undefined, label: (flag: stri
  * variables (env-options.ts).
  */
 export async function startFromArgs(commandLine: RawArgs, argv: readonly string[]): Promise<void> {
+  let label = (flag: string): string => `--${flag}`;
   try {
-    const { args, label } = withEnvironment(commandLine, argv);
+    const completed = withEnvironment(commandLine, argv);
+    const { args, warnings } = completed;
+    label = completed.label;
+    for (const warning of warnings) process.stderr.write(`${named(warning)}\n`);
     await serve({
       port: parseInteger(label('port'), 0, 65535)(args.port) ?? 4010,
       host: args.host,
@@ -184,23 +199,37 @@ export async function startFromArgs(commandLine: RawArgs, argv: readonly string[
       pets: parseInteger(label('pets'), 0, 10_000_000)(args.pets),
       fixtures: args.fixtures,
       scenario: args.scenario,
-      key: args.key,
+      key: args.key.map((spec) => {
+        parseKeySpecAs(spec, label('key'));
+        return spec;
+      }),
       allowHost: args.allowHost.map((name) => {
         if (!/^[A-Za-z0-9.:[\]-]+$/.test(name))
           throw new UsageError(`${label('allow-host')} ${JSON.stringify(name)} is not a host name; give a name or address such as mock.test or 192.168.1.5.`);
         return name;
       }),
-      adminToken: args.adminToken,
+      adminToken: adminToken(args.adminToken, label),
       logFormat: args.logFormat,
       quiet: args.quiet,
       readyJson: args.readyJson,
       watch: watchWith(args.watch, args.state, label),
-      drainTime: parseInteger(label('drain-time'), 0, 3600)(args.drainTime) ?? 10,
+      lameDuckTime: parseInteger(label('lame-duck-time'), 0, 3600)(args.lameDuckTime) ?? 3,
+      drainTime: parseInteger(label('drain-time'), 0, 3600)(args.drainTime) ?? 5,
       state: args.state,
       statePrefix: statePrefix(args.statePrefix, args.state, label),
     });
   } catch (error) {
-    if (error instanceof UserError) fail(error);
+    if (error instanceof UserError) fail(asGiven(error, label));
     throw error;
   }
+}
+
+/**
+ * A mistake found past the start-up checks (a `--state` URL, say) is worded for the flag; when the
+ * value came from a variable, the message names the variable the person actually set.
+ */
+function asGiven(error: UserError, label: (flag: string) => string): UserError {
+  const flag = /^--([a-z-]+) /.exec(error.reason)?.[1];
+  if (flag === undefined || label(flag) === `--${flag}`) return error;
+  return new UsageError(`${label(flag)}${error.reason.slice(flag.length + 2)}`);
 }

@@ -21,7 +21,7 @@ export const ERROR_CATALOGUE = {
   admin_unauthorized: { status: 401, summary: 'The admin API is protected by `--admin-token` and the token was missing or wrong.' },
   admin_host_forbidden: {
     status: 403,
-    summary: 'An admin call came with a `Host` that is not a loopback name, the `--host` value or an `--allow-host` value.',
+    summary: 'An admin call came with a `Host` that is not a loopback name, an IP address, the `--host` value or an `--allow-host` value.',
   },
   admin_cross_site_forbidden: {
     status: 403,

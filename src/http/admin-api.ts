@@ -66,6 +66,12 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
     // Which replica answered, and for how long its process has run (not since this module loaded).
     const instance = { instance: INSTANCE, uptimeSeconds: uptimeSeconds() };
     const log = options.logStats ? { log: { droppedLines: options.logStats.droppedLines, readerBehind: options.logStats.readerBehind === true } } : {};
+    // A stopping server (its lame duck on SIGTERM) still answers, and says it is going, so that
+    // readiness probes and load balancers' checks take it out before it stops accepting.
+    if (options.stopping?.() === true) {
+      res.status(503).json({ status: 'stopping', ...instance, ...log });
+      return;
+    }
     let health: Awaited<ReturnType<AdminState['health']>>;
     try {
       health = await state.health(session(req));

@@ -5,6 +5,7 @@
 // included: a no-cors GET or an <img> cannot read the answer, but it can make the mock work.
 // Clients that are not browsers send neither header and are not affected.
 import type { IncomingHttpHeaders } from 'node:http';
+import { isIP } from 'node:net';
 import { MockError } from '../core/errors.js';
 
 /** What the guard needs from the server's options. */
@@ -27,10 +28,21 @@ export interface GuardedRequest {
 
 const LOOPBACK_NAMES = /^(localhost|[a-z0-9.-]+\.localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|0:0:0:0:0:0:0:1)$/;
 
+/**
+ * Whether a host is one the admin API answers to whatever the options say: a loopback name, or an
+ * IP address literal (`10.244.1.7:4010`, `[fd00::7]`), which is what kubelet probes, Prometheus'
+ * pod discovery and load balancers' checks send. A DNS-rebinding page reaches the mock through a
+ * name of its own; an address names no site, so it can be no such name.
+ */
+function alwaysAnswered(name: string): boolean {
+  return LOOPBACK_NAMES.test(name) || isIP(name) !== 0;
+}
+
 /** A Host header or a host option as one comparable name: lower case, no port, no brackets, no final dot. */
 export function hostName(value: string): string {
   let name = value.trim().toLowerCase();
-  if (name.startsWith('[')) name = name.slice(1, name.indexOf(']') === -1 ? undefined : name.indexOf(']'));
+  // An unclosed bracket stays as it is, so that it matches nothing.
+  if (name.startsWith('[')) name = name.indexOf(']') === -1 ? name : name.slice(1, name.indexOf(']'));
   else if (name.indexOf(':') === name.lastIndexOf(':')) name = name.replace(/:\d*$/, '');
   return name.replace(/\.$/, '');
 }
@@ -76,11 +88,11 @@ export function createAdminGuard(options: GuardOptions): (req: GuardedRequest, c
   return (req, checks = {}) => {
     const host = req.headers.host;
     // HTTP/1.0 may leave Host out, and the server refuses HTTP/1.1 without it; a browser always sends it.
-    if (host !== undefined && !LOOPBACK_NAMES.test(hostName(host)) && !allowed.has(hostName(host))) {
+    if (host !== undefined && !alwaysAnswered(hostName(host)) && !allowed.has(hostName(host))) {
       const shown = JSON.stringify(host.slice(0, 100));
       throw new MockError(
         'admin_host_forbidden',
-        `the admin API does not answer to the host ${shown}, so that no web page can reach it through a name of its own; use localhost or 127.0.0.1, or start the mock with --allow-host ${JSON.stringify(hostName(host).slice(0, 100))} (allowHosts in the library) if that name is yours.`,
+        `the admin API does not answer to the host ${shown}, so that no web page can reach it through a name of its own; use localhost or an IP address such as 127.0.0.1, or start the mock with --allow-host ${JSON.stringify(hostName(host).slice(0, 100))} (allowHosts in the library) if that name is yours.`,
       );
     }
     // Following a link to the page itself (a top-level navigation) is harmless: the page holds no

@@ -24,6 +24,8 @@ export interface HttpOptions {
   admin?: AdminState;
   /** The counters `GET /__admin/metrics` shows. */
   metrics?: Metrics;
+  /** Whether the server is stopping (its lame duck or drain), for the health answer; set by the server. */
+  stopping?: () => boolean;
   /** Counts of the request log's output, for the health answer. */
   logStats?: { readonly droppedLines: number; readonly readerBehind?: boolean };
 }

@@ -18,8 +18,11 @@ export const DEFAULT_MAX_CONNECTIONS = 1_000;
  * the largest list body) for as long as the client liked.
  */
 export const DEFAULT_WRITE_TIMEOUT_MS = 30_000;
-/** Seconds a stopping server gives the answers in flight (`--drain-time`, `drainTime`). */
-export const DEFAULT_DRAIN_TIME_S = 10;
+/**
+ * Seconds a stopping server gives the answers in flight (`--drain-time`, `drainTime`). With the
+ * command's lame duck (3 s on SIGTERM) it stays within `docker stop`'s 10 s before SIGKILL.
+ */
+export const DEFAULT_DRAIN_TIME_S = 5;
 
 type AdminHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -27,7 +30,12 @@ type AdminHandler = (req: IncomingMessage, res: ServerResponse) => void;
 export interface RunningServer {
   server: Server;
   origin: string;
-  close(): Promise<void>;
+  /**
+   * Stops: first a lame duck of `lameDuckS` seconds (0 by default), in which the server still
+   * accepts and answers, every answer says `Connection: close` and `/__admin/health` answers 503,
+   * so that a load balancer takes it out; then the drain of the answers in flight.
+   */
+  close(lameDuckS?: number): Promise<void>;
 }
 
 /**
@@ -38,14 +46,42 @@ export function listen(engine: ApiHandler, options: HttpOptions): Promise<Runnin
   let admin: Promise<AdminHandler> | undefined;
   // Set once close() is called: the drain in progress.
   let stopping: Drain | undefined;
+  // From close() on, lame duck included: each answer ends its connection and says so.
+  let closing = false;
+  let closed: Promise<void> | undefined;
   // Sockets that have sent a whole request; Node closes those between requests itself on close.
   const served = new WeakSet<Socket>();
   // Sockets over the connection cap, already answered 503: whatever they send is not served.
   const refused = new WeakSet<Socket>();
+  // While stopping, the last answer of each connection says Connection: close, and Node ends the
+  // connection once it is written: the client learns from the answer itself not to send another
+  // request on it, so none is reset. A request pipelined behind it moves the close to its own
+  // answer while the earlier one is still unwritten, so that each gets its answer; one read after
+  // a close was written is not processed (RFC 9112, section 9.6): its client sends it again.
+  const lastAnswer = new WeakMap<Socket, ServerResponse>();
+  const closingAnswers = new WeakSet<ServerResponse>();
+  const endWith = (socket: Socket, res: ServerResponse): boolean => {
+    const before = lastAnswer.get(socket);
+    if (before !== undefined && closingAnswers.has(before)) {
+      if (before.headersSent) return false;
+      before.shouldKeepAlive = true;
+      closingAnswers.delete(before);
+    }
+    if (res.shouldKeepAlive) {
+      res.shouldKeepAlive = false;
+      closingAnswers.add(res);
+    }
+    lastAnswer.set(socket, res);
+    return true;
+  };
   const dispatch = (req: IncomingMessage, res: ServerResponse, expectsContinue = false): void => {
     if (refused.has(req.socket)) return;
     served.add(req.socket);
     stopping?.settle(req.socket);
+    if (closing && !endWith(req.socket, res)) {
+      req.resume();
+      return;
+    }
     if (req.headers.host === undefined && req.httpVersion === '1.1') {
       missingHost(req, res);
       return;
@@ -60,7 +96,7 @@ export function listen(engine: ApiHandler, options: HttpOptions): Promise<Runnin
         res.end(answer.body);
         return;
       }
-      admin ??= import('./admin-api.js').then((m) => m.createAdminHandler(state, options));
+      admin ??= import('./admin-api.js').then((m) => m.createAdminHandler(state, { ...options, stopping: () => closing }));
       admin
         .then((handle) => handle(req, res))
         .catch((error: unknown) => {
@@ -128,13 +164,22 @@ export function listen(engine: ApiHandler, options: HttpOptions): Promise<Runnin
       resolve({
         server,
         origin: `http://${host}:${address.port}`,
-        close: () => {
-          stopping ??= drain(server, sockets, served, (options.drainTimeS ?? DEFAULT_DRAIN_TIME_S) * 1000, log);
-          return stopping.done;
+        close: (lameDuckS = 0) => {
+          closing = true;
+          closed ??= lameDuck(lameDuckS * 1000).then(() => {
+            stopping = drain(server, sockets, served, (options.drainTimeS ?? DEFAULT_DRAIN_TIME_S) * 1000, log);
+            return stopping.done;
+          });
+          return closed;
         },
       });
     });
   });
+}
+
+/** The lame duck's wait; none at all for 0, so a plain close() starts its drain in the same turn. */
+function lameDuck(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }
 
 /** HTTP/1.1 requires Host: 400 `bad_request` with the Error body (Node's own answer has none), then close. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envName, flagsGiven, withEnvironment } from '../../src/cli/env-options.js';
+import { envName, flagsGiven, isServiceLink, withEnvironment } from '../../src/cli/env-options.js';
 import { defaultArgs, parseSimpleArgs, type RawArgs } from '../../src/cli/fast-args.js';
 import { OPTIONS, type Option } from '../../src/cli/options.js';
 
@@ -65,12 +65,70 @@ describe('environment variables for the flags', () => {
   it.each([
     [{ PETSTORE_MOCK_QUIET: 'maybe' }, 'petstore-mock: PETSTORE_MOCK_QUIET takes true or false (or 1 or 0), not "maybe".'],
     [{ PETSTORE_MOCK_LOG_FORMAT: 'xml' }, 'petstore-mock: PETSTORE_MOCK_LOG_FORMAT takes pretty or json, not "xml".'],
-    [
-      { PETSTORE_MOCK_PROT: '4010' },
-      "petstore-mock: PETSTORE_MOCK_PROT is not a petstore-mock setting (did you mean PETSTORE_MOCK_PORT?); each flag's variable is PETSTORE_MOCK_ and the flag in capitals, listed in docs/cli.md.",
-    ],
   ])('refuses %j in one line that names the variable', (env, message) => {
     expect(() => fromEnv(env)).toThrow(message);
+  });
+
+  it.each([
+    [
+      'PETSTORE_MOCK_PROT',
+      "PETSTORE_MOCK_PROT is not a petstore-mock setting and is ignored (did you mean PETSTORE_MOCK_PORT?); each flag's variable is PETSTORE_MOCK_ and the flag in capitals, listed in docs/cli.md.",
+    ],
+    [
+      'PETSTORE_MOCK_URL',
+      "PETSTORE_MOCK_URL is not a petstore-mock setting and is ignored (the nearest setting is PETSTORE_MOCK_PORT); each flag's variable is PETSTORE_MOCK_ and the flag in capitals, listed in docs/cli.md.",
+    ],
+  ])('warns of the unknown %s, naming the nearest setting, and reads the rest', (name, warning) => {
+    const { args, warnings } = withEnvironment(defaultArgs(), [], { [name]: 'http://127.0.0.1:4010/v1', PETSTORE_MOCK_SEED: '7' });
+    expect(warnings).toEqual([warning]);
+    expect(args).toEqual({ ...defaultArgs(), seed: '7' });
+  });
+
+  // What a Service named petstore-mock (ports 4010 "http" and 9000) and one named
+  // petstore-mock-redis put in every pod of the namespace created after them.
+  const serviceLinks = {
+    PETSTORE_MOCK_SERVICE_HOST: '10.96.0.12',
+    PETSTORE_MOCK_SERVICE_PORT: '4010',
+    PETSTORE_MOCK_SERVICE_PORT_HTTP: '4010',
+    PETSTORE_MOCK_PORT: 'tcp://10.96.0.12:4010',
+    PETSTORE_MOCK_PORT_4010_TCP: 'tcp://10.96.0.12:4010',
+    PETSTORE_MOCK_PORT_4010_TCP_PROTO: 'tcp',
+    PETSTORE_MOCK_PORT_4010_TCP_PORT: '4010',
+    PETSTORE_MOCK_PORT_4010_TCP_ADDR: '10.96.0.12',
+    PETSTORE_MOCK_PORT_9000_UDP: 'udp://10.96.0.12:9000',
+    PETSTORE_MOCK_REDIS_SERVICE_HOST: '10.96.0.13',
+    PETSTORE_MOCK_REDIS_SERVICE_PORT: '6379',
+    PETSTORE_MOCK_REDIS_PORT: 'tcp://10.96.0.13:6379',
+    PETSTORE_MOCK_REDIS_PORT_6379_TCP: 'tcp://10.96.0.13:6379',
+    PETSTORE_MOCK_REDIS_PORT_6379_TCP_PROTO: 'tcp',
+    PETSTORE_MOCK_REDIS_PORT_6379_TCP_PORT: '6379',
+    PETSTORE_MOCK_REDIS_PORT_6379_TCP_ADDR: '10.96.0.13',
+  };
+
+  it.each(Object.entries(serviceLinks))('ignores the service link %s=%s without a word', (name, value) => {
+    expect(isServiceLink(name, value)).toBe(true);
+    expect(withEnvironment(defaultArgs(), [], { [name]: value })).toMatchObject({ args: defaultArgs(), warnings: [] });
+  });
+
+  it.each([
+    ['PETSTORE_MOCK_PORT', '4011'],
+    ['PETSTORE_MOCK_PORT', 'http://10.96.0.12:4010'],
+    ['PETSTORE_MOCK_STATE', 'tcp://10.96.0.13:6379'],
+    ['PETSTORE_MOCK_PORT_4010', 'tcp://10.96.0.12:4010'],
+  ])('does not take %s=%s for a service link', (name, value) => {
+    expect(isServiceLink(name, value)).toBe(false);
+  });
+
+  it('reads the settings beside every service link, the port staying its default', () => {
+    const { args, warnings } = withEnvironment(defaultArgs(), [], { ...serviceLinks, PETSTORE_MOCK_HOST: '0.0.0.0' });
+    expect(warnings).toEqual([]);
+    expect(args).toEqual({ ...defaultArgs(), host: '0.0.0.0' });
+  });
+
+  it.each([' ', ''])('passes a blank admin token (%j) on to be refused, rather than leaving the admin API open', (text) => {
+    const { args, label } = withEnvironment(defaultArgs(), [], { PETSTORE_MOCK_ADMIN_TOKEN: text });
+    expect(args.adminToken).toBe('');
+    expect(label('admin-token')).toBe('PETSTORE_MOCK_ADMIN_TOKEN');
   });
 
   it('labels a value by how it was given, for the start-up checks', () => {

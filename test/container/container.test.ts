@@ -101,6 +101,48 @@ describe.runIf(ready || inCi)('the container image', () => {
     expect(refused.body).toContain('admin_host_forbidden');
   });
 
+  // What a Service named petstore-mock and one named petstore-mock-redis put in every pod of the
+  // namespace (enableServiceLinks is on by default): the image must start, pass its health check
+  // and answer probes by the pod's address.
+  it('starts under the variables of Kubernetes service links, passes its health check and answers probes by address', async () => {
+    const linked = `${name}-links`;
+    const linkedPort = await freePort();
+    const links = [
+      'PETSTORE_MOCK_SERVICE_HOST=10.96.0.12',
+      'PETSTORE_MOCK_SERVICE_PORT=4010',
+      'PETSTORE_MOCK_SERVICE_PORT_HTTP=4010',
+      'PETSTORE_MOCK_PORT=tcp://10.96.0.12:4010',
+      'PETSTORE_MOCK_PORT_4010_TCP=tcp://10.96.0.12:4010',
+      'PETSTORE_MOCK_PORT_4010_TCP_PROTO=tcp',
+      'PETSTORE_MOCK_PORT_4010_TCP_PORT=4010',
+      'PETSTORE_MOCK_PORT_4010_TCP_ADDR=10.96.0.12',
+      'PETSTORE_MOCK_REDIS_SERVICE_HOST=10.96.0.13',
+      'PETSTORE_MOCK_REDIS_SERVICE_PORT=6379',
+      'PETSTORE_MOCK_REDIS_PORT=tcp://10.96.0.13:6379',
+      'PETSTORE_MOCK_REDIS_PORT_6379_TCP=tcp://10.96.0.13:6379',
+      'PETSTORE_MOCK_REDIS_PORT_6379_TCP_PROTO=tcp',
+      'PETSTORE_MOCK_REDIS_PORT_6379_TCP_PORT=6379',
+      'PETSTORE_MOCK_REDIS_PORT_6379_TCP_ADDR=10.96.0.13',
+    ];
+    try {
+      await podman('run', '-d', '--name', linked, '-p', `127.0.0.1:${linkedPort}:4010`, ...links.flatMap((v) => ['-e', v]), IMAGE);
+      const probe = (): Promise<number> =>
+        new Promise((resolve, reject) => {
+          const req = request({ host: '127.0.0.1', port: linkedPort, path: '/__admin/health', headers: { host: '10.244.1.7:4010' } }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          });
+          req.on('error', reject).end();
+        });
+      expect(await until('the mock with service links to answer a probe by address', async () => ((await probe()) === 200 ? 200 : undefined))).toBe(200);
+      expect((await sh('podman', ['healthcheck', 'run', linked])).code).toBe(0);
+      const logs = await sh('podman', ['logs', linked]);
+      expect(`${logs.stdout}${logs.stderr}`).not.toContain('not a petstore-mock setting');
+    } finally {
+      await sh('podman', ['rm', '-f', '-i', linked]);
+    }
+  });
+
   it('on SIGTERM finishes the answer in flight and exits 0 within the drain time', async () => {
     // The slow scenario (set above) delays every answer by 100 ms to 1 s, longer than podman
     // takes to start and signal: this answer is still in flight when SIGTERM arrives.

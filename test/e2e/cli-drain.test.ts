@@ -45,8 +45,9 @@ async function received(port: number, n: number): Promise<void> {
 }
 
 describe('stopping with answers in flight', () => {
+  // SIGTERM's lame duck (cli-lame-duck.test.ts) is left out here, so that both stop accepting at once.
   it.each(['SIGTERM', 'SIGINT'] as const)('%s: stops accepting, finishes all 5 delayed answers, then exits 0', async (signal) => {
-    const r = cli('--scenario', latencyScenario('2500ms'));
+    const r = cli('--scenario', latencyScenario('2500ms'), '--lame-duck-time', '0');
     const port = await ready(r);
     const answers = [1, 2, 3, 4, 5].map((id) => request(port, `/v1/pets/${id}`));
     await received(port, 5);
@@ -59,7 +60,7 @@ describe('stopping with answers in flight', () => {
   });
 
   it('--drain-time 1 cuts what is still held after 1 s and says which requests', async () => {
-    const r = cli('--scenario', latencyScenario('4s'), '--drain-time', '1');
+    const r = cli('--scenario', latencyScenario('4s'), '--drain-time', '1', '--lame-duck-time', '0');
     const port = await ready(r);
     const answers = [request(port, '/v1/pets/1'), request(port, '/v1/pets/2?x=1')];
     await received(port, 2);

@@ -45,6 +45,18 @@ describe('the command configured by PETSTORE_MOCK_ variables', () => {
     [{ PETSTORE_MOCK_PORT: 'http' }, 'petstore-mock: PETSTORE_MOCK_PORT must be a whole number from 0 to 65535, not "http".'],
     [{ PETSTORE_MOCK_LOG_FORMAT: 'xml', PETSTORE_MOCK_PORT: '0' }, 'petstore-mock: PETSTORE_MOCK_LOG_FORMAT takes pretty or json, not "xml".'],
     [{ PETSTORE_MOCK_ALLOW_HOST: 'a/b', PETSTORE_MOCK_PORT: '0' }, 'petstore-mock: PETSTORE_MOCK_ALLOW_HOST "a/b" is not a host name'],
+    [
+      { PETSTORE_MOCK_KEY: 'ci-key:gold', PETSTORE_MOCK_PORT: '0' },
+      'petstore-mock: PETSTORE_MOCK_KEY "ci-key:gold" names an unknown plan "gold"; write PETSTORE_MOCK_KEY=KEY:PLAN',
+    ],
+    [
+      { PETSTORE_MOCK_ADMIN_TOKEN: ' ', PETSTORE_MOCK_PORT: '0' },
+      'petstore-mock: PETSTORE_MOCK_ADMIN_TOKEN is blank; give the admin token, or leave it out to run the admin API unprotected.',
+    ],
+    [
+      { PETSTORE_MOCK_STATE: 'tcp://10.96.0.13:6379', PETSTORE_MOCK_PORT: '0' },
+      'petstore-mock: PETSTORE_MOCK_STATE "tcp://10.96.0.13:6379" is not a Redis URL',
+    ],
   ])('refuses %j in one line naming the variable, and exits 1', async (env, line) => {
     const r = cli(env);
     expect(await r.exited).toBe(1);
@@ -57,5 +69,46 @@ describe('the command configured by PETSTORE_MOCK_ variables', () => {
     const r = cli({ PETSTORE_MOCK_PORT: '0' }, '--port', '99999');
     expect(await r.exited).toBe(1);
     expect(r.stderr()).toBe('petstore-mock: --port must be a whole number from 0 to 65535, not "99999".\n');
+  });
+
+  // Every variable a Service named petstore-mock and one named petstore-mock-redis inject into the
+  // pods of their namespace (enableServiceLinks is on by default), and the pod's own host. The
+  // port stays 4010, so the mock listens on a loopback address of its own to take it.
+  it('starts under the variables of Kubernetes service links, ignoring them without a word', async () => {
+    const host = `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+    const env = {
+      PETSTORE_MOCK_SERVICE_HOST: '10.96.0.12',
+      PETSTORE_MOCK_SERVICE_PORT: '4010',
+      PETSTORE_MOCK_SERVICE_PORT_HTTP: '4010',
+      PETSTORE_MOCK_PORT: 'tcp://10.96.0.12:4010',
+      PETSTORE_MOCK_PORT_4010_TCP: 'tcp://10.96.0.12:4010',
+      PETSTORE_MOCK_PORT_4010_TCP_PROTO: 'tcp',
+      PETSTORE_MOCK_PORT_4010_TCP_PORT: '4010',
+      PETSTORE_MOCK_PORT_4010_TCP_ADDR: '10.96.0.12',
+      PETSTORE_MOCK_REDIS_SERVICE_HOST: '10.96.0.13',
+      PETSTORE_MOCK_REDIS_SERVICE_PORT: '6379',
+      PETSTORE_MOCK_REDIS_PORT: 'tcp://10.96.0.13:6379',
+      PETSTORE_MOCK_REDIS_PORT_6379_TCP: 'tcp://10.96.0.13:6379',
+      PETSTORE_MOCK_REDIS_PORT_6379_TCP_PROTO: 'tcp',
+      PETSTORE_MOCK_REDIS_PORT_6379_TCP_PORT: '6379',
+      PETSTORE_MOCK_REDIS_PORT_6379_TCP_ADDR: '10.96.0.13',
+      PETSTORE_MOCK_HOST: host,
+    };
+    const r = cli(env);
+    await waitFor(r, new RegExp(`http://${host.replace(/\./g, '\\.')}:4010/v1`));
+    expect((await fetch(`http://${host}:4010/__admin/health`)).status).toBe(200);
+    expect(r.stderr()).toBe('');
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toBe(0);
+  });
+
+  it('warns of an unknown PETSTORE_MOCK_ variable, naming the nearest setting, and starts', async () => {
+    const r = cli({ PETSTORE_MOCK_URL: 'http://127.0.0.1:4010/v1', PETSTORE_MOCK_READY_JSON: '1' }, '--port', '0');
+    await waitFor(r, /^\{.*\}$/m);
+    expect(r.stderr()).toBe(
+      "petstore-mock: PETSTORE_MOCK_URL is not a petstore-mock setting and is ignored (the nearest setting is PETSTORE_MOCK_PORT); each flag's variable is PETSTORE_MOCK_ and the flag in capitals, listed in docs/cli.md.\n",
+    );
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toBe(0);
   });
 });

@@ -61,4 +61,49 @@ describe('close() of the library', () => {
   it.each([-1, 3601, Number.NaN, '5'])('drainTime %j is refused, naming the option', async (value) => {
     await expect(startMock({ drainTime: value as number })).rejects.toThrow('the option "drainTime" must be a number of seconds from 0 to 3600');
   });
+
+  it('close({ lameDuck }) first keeps answering, each answer with Connection: close and health at 503, then stops accepting', async () => {
+    const mock = await startMock();
+    const health = async (): Promise<number | string> =>
+      (await fetch(`${mock.origin}/__admin/health`).catch((e: { cause?: { code?: string } }) => ({ status: e.cause?.code ?? 'error' }))).status;
+    expect(await health()).toBe(200);
+    let closed = false;
+    const closing = mock.close({ lameDuck: 3 }).then(() => (closed = true));
+    expect(await health()).toBe(503);
+    const res = await fetch(`${mock.url}/pets?limit=1`, { headers: { authorization: 'Bearer demo-pro' } });
+    expect([res.status, res.headers.get('connection'), closed]).toEqual([200, 'close', false]);
+    await closing;
+    expect(await health()).toBe('ECONNREFUSED');
+  });
+
+  it.each([-1, 3601, Number.NaN, '3'])('close({ lameDuck: %j }) is refused, naming the option, and stops nothing', async (value) => {
+    const mock = await startMock();
+    await expect(mock.close({ lameDuck: value as number })).rejects.toThrow('the option "lameDuck" must be a number of seconds from 0 to 3600');
+    expect((await fetch(`${mock.origin}/__admin/health`)).status).toBe(200);
+    await mock.close();
+  });
+
+  it('in the lame duck, pipelined requests each get their answer, the last one saying Connection: close', async () => {
+    const mock = await startMock({ scenario: latencyScenario('200ms') });
+    const closing = mock.close({ lameDuck: 3 });
+    const { replies, closed } = await rawExchange(mock, [GET + GET + GET]);
+    expect(replies.map((r) => [r.status, r.headers.connection])).toEqual([
+      [200, 'keep-alive'],
+      [200, 'keep-alive'],
+      [200, 'close'],
+    ]);
+    expect(closed).toBe(true);
+    await closing;
+  });
+
+  it('in the lame duck, a request read after an answer that said Connection: close is not processed (RFC 9112, 9.6)', async () => {
+    const mock = await startMock();
+    const closing = mock.close({ lameDuck: 3 });
+    // Answered at once, the first GET says Connection: close before the second is read.
+    const { replies, closed } = await rawExchange(mock, [GET + GET]);
+    expect(replies.map((r) => [r.status, r.headers.connection])).toEqual([[200, 'close']]);
+    expect(closed).toBe(true);
+    expect(mock.requests().map((e) => `${e.method} ${e.path}`)).toEqual(['GET /v1/pets/3']);
+    await closing;
+  });
 });

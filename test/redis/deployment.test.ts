@@ -182,8 +182,11 @@ describe.skipIf(!run)('a deployment in Redis', () => {
     await create(m);
     const text = await (await fetch(`${m.origin}/__admin/metrics`)).text();
     expect(text).toContain('petstore_mock_state_up 1');
-    expect(text).toContain('petstore_mock_requests_total{status="201"} 1');
-    expect(text).toMatch(/petstore_mock_info\{instance="[^"]+",state="redis"\} 1/);
+    expect(text).toMatch(/^petstore_mock_requests_total\{status="201",code="",plan="[a-z]+"\} 1$/m);
+    expect(text).toMatch(/^petstore_mock_build_info\{version="[^"]+",node_version="[^"]+",state="redis"\} 1$/m);
+    // The deployment's sessions, the same on every replica, under a name that says so.
+    expect(text).toMatch(/^petstore_mock_deployment_sessions \d+$/m);
+    expect(text).not.toMatch(/^petstore_mock_sessions /m);
     expect(text).toContain('petstore_mock_state_errors_total{kind="oom"} 0');
     expect(Number(/petstore_mock_redis_roundtrip_seconds_count (\d+)/.exec(text)?.[1])).toBeGreaterThanOrEqual(2);
     expect(text).toContain('# TYPE petstore_mock_redis_roundtrip_seconds histogram');

@@ -122,7 +122,7 @@ describe.skipIf(!run)('when Redis fails', () => {
       const metrics = await (await fetch(`${m.origin}/__admin/metrics`)).text();
       expect(metrics).toContain('petstore_mock_state_up 0');
       expect(Number(/petstore_mock_state_errors_total\{kind="oom"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(2);
-      expect(metrics).toContain('petstore_mock_requests_total{status="503"} 1');
+      expect(metrics).toMatch(/^petstore_mock_requests_total\{status="503",code="state_unavailable",plan="[a-z]+"\} 1$/m);
     } finally {
       redis.cli('CONFIG', 'SET', 'maxmemory', '0');
     }

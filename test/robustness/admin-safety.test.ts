@@ -165,6 +165,47 @@ describe('the Host check (DNS rebinding)', () => {
     },
   );
 
+  // What kubelet probes, Prometheus' pod discovery and load balancers' checks send: the pod's address.
+  it.each(['10.244.1.7:4010', '10.244.1.7', '203.0.113.9:80', '0.0.0.0:4010', '192.0.2.1.:4010', '[fd00::7]:4010', '[2001:db8::1]', '[::ffff:10.0.0.1]:9'])(
+    'Host %s (an IP address literal) is answered as a loopback name is',
+    async (host) => {
+      expect((await admin('GET', 'clock', { host })).status).toBe(200);
+      expect((await admin('POST', 'clock', { host, 'content-type': 'application/json' }, '{"advance":"1s"}')).status).toBe(200);
+    },
+  );
+
+  it.each(['10.244.1.7.nip.io:4010', '10.244.1', '10.244.1.7.8', '[fd00::7', 'fd00::7x', '0x0a.0.0.1'])(
+    'Host %s (no IP address, so a name) -> 403 admin_host_forbidden',
+    async (host) => {
+      const res = await admin('GET', 'clock', { host });
+      expect(res.status).toBe(403);
+      expect(res.json.code).toBe('admin_host_forbidden');
+    },
+  );
+
+  it.each([
+    ['10.244.1.7:4010', { origin: 'https://evil.example' }],
+    ['10.244.1.7:4010', { origin: 'http://10.244.1.8:4010' }],
+    ['[fd00::7]:4010', { 'sec-fetch-site': 'cross-site' }],
+    ['10.244.1.7:4010', { 'sec-fetch-site': 'same-site' }],
+  ])('Host %s keeps the cross-site refusal of %j', async (host, headers) => {
+    const before = await state();
+    const res = await admin('POST', 'reset', { host, 'content-type': 'application/json', ...headers }, '{}');
+    expect(res.status).toBe(403);
+    expect(res.json.code).toBe('admin_cross_site_forbidden');
+    expect(await state()).toEqual(before);
+  });
+
+  it('Host 10.244.1.7:4010 with its own Origin (the admin page opened at that address) is answered', async () => {
+    const res = await admin(
+      'POST',
+      'clock',
+      { host: '10.244.1.7:4010', origin: 'http://10.244.1.7:4010', 'content-type': 'application/json' },
+      '{"advance":"1m"}',
+    );
+    expect(res.status).toBe(200);
+  });
+
   it('the host the server listens on is answered', async () => {
     const other = await startMock({ host: '127.0.0.3' });
     try {

@@ -17,7 +17,7 @@ import { httpDate } from '../state/clock.js';
 import { DEFAULT_SESSION, sessionIdOf } from '../state/sessions.js';
 import type { Decision, StatePort } from '../state/state-port.js';
 import type { ApiHandler } from '../state/backend.js';
-import type { CoreRequest, CoreResponse } from '../types.js';
+import type { CoreRequest, CoreResponse, PlanName } from '../types.js';
 
 const DOCUMENT_OUTCOME: Outcome = { status: 200, body: JSON.stringify(openapiDocument), reason: 'served the OpenAPI document' };
 
@@ -25,7 +25,8 @@ const DOCUMENT_OUTCOME: Outcome = { status: 200, body: JSON.stringify(openapiDoc
 export class Pipeline<H> implements ApiHandler {
   constructor(
     protected readonly port: StatePort<H>,
-    private readonly onRequest?: (entry: JournalEntry) => void,
+    /** Told each answer's entry, the plan of its valid key and whether it started a ban (for the metrics). */
+    private readonly onRequest?: (entry: JournalEntry, plan?: PlanName, banStarted?: boolean) => void,
   ) {}
 
   /** Answers one API request. Never throws or rejects: a failure becomes an Error body. */
@@ -101,7 +102,10 @@ export class Pipeline<H> implements ApiHandler {
       const answeredAt = performance.now();
       const entry = journalEntryOf(parts, headers, d.seq, Math.round((answeredAt - started) * 1000) / 1000);
       this.port.record(d, entry, answeredAt);
-      this.onRequest?.(entry);
+      if (this.onRequest) {
+        const auth = plan.auth;
+        this.onRequest(entry, auth?.ok === true ? auth.key.plan : undefined, d.rate.outcome === 'banned' && d.rate.justBanned);
+      }
       return responseOf(parts.outcome, headers);
     } catch (error) {
       return this.unavailable(req, d.session, toOutcome(error), started);
@@ -147,18 +151,21 @@ export class Pipeline<H> implements ApiHandler {
     );
     if (outcome.headers) Object.assign(headers, outcome.headers);
     addCorsHeaders(headers, req.headers);
-    this.onRequest?.({
-      seq: 0,
-      at: new Date().toISOString(),
-      session: sid,
-      method: req.method,
-      path: req.path,
-      query: redactQuery(req.query),
-      status: outcome.status,
-      code: outcome.code,
-      reason: outcome.reason,
-      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-    });
+    this.onRequest?.(
+      {
+        seq: 0,
+        at: new Date().toISOString(),
+        session: sid,
+        method: req.method,
+        path: req.path,
+        query: redactQuery(req.query),
+        status: outcome.status,
+        code: outcome.code,
+        reason: outcome.reason,
+        durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      },
+      auth.ok ? auth.key.plan : undefined,
+    );
     return responseOf(outcome, headers);
   }
 }

@@ -32,21 +32,27 @@ export class KeySpecError extends UserError {
 
 /** Parses `KEY:PLAN[:PER_MINUTE:PER_DAY]`, as the `--key` flag takes it. */
 export function parseKeySpec(spec: string): KeyConfig {
+  return parseKeySpecAs(spec, '--key');
+}
+
+/** `parseKeySpec`, its messages naming `given` (`PETSTORE_MOCK_KEY` when the environment gave the value). */
+export function parseKeySpecAs(spec: string, given: string): KeyConfig {
   const parts = spec.split(':');
-  const usage = 'write --key KEY:PLAN or KEY:PLAN:PER_MINUTE:PER_DAY, PLAN one of free, pro, business, enterprise';
-  if (parts.length !== 2 && parts.length !== 4) throw new KeySpecError(`--key ${JSON.stringify(spec)} is not valid; ${usage}.`);
+  const usage = `write ${given}${given.startsWith('--') ? ' ' : '='}KEY:PLAN or KEY:PLAN:PER_MINUTE:PER_DAY, PLAN one of free, pro, business, enterprise`;
+  if (parts.length !== 2 && parts.length !== 4) throw new KeySpecError(`${given} ${JSON.stringify(spec)} is not valid; ${usage}.`);
   const [key = '', planText = '', perMinuteText, perDayText] = parts;
   if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(key)) {
-    throw new KeySpecError(`--key ${JSON.stringify(spec)} has a key with characters a bearer token cannot hold; use letters, digits and -._~+/.`);
+    throw new KeySpecError(`${given} ${JSON.stringify(spec)} has a key with characters a bearer token cannot hold; use letters, digits and -._~+/.`);
   }
   const plan = planText.toLowerCase() as PlanName;
-  if (!PLAN_NAMES.includes(plan)) throw new KeySpecError(`--key ${JSON.stringify(spec)} names an unknown plan ${JSON.stringify(planText)}; ${usage}.`);
+  if (!PLAN_NAMES.includes(plan)) throw new KeySpecError(`${given} ${JSON.stringify(spec)} names an unknown plan ${JSON.stringify(planText)}; ${usage}.`);
   const limits = { ...PLAN_LIMITS[plan] };
   if (perMinuteText !== undefined && perDayText !== undefined) {
     const count = (n: string): number => (/^\d{1,12}$/.test(n) ? Number(n) : NaN);
     const perMinute = count(perMinuteText);
     const perDay = count(perDayText);
-    if (!(perMinute >= 1 && perDay >= 1)) throw new KeySpecError(`--key ${JSON.stringify(spec)} needs whole numbers of at least 1 for PER_MINUTE and PER_DAY.`);
+    if (!(perMinute >= 1 && perDay >= 1))
+      throw new KeySpecError(`${given} ${JSON.stringify(spec)} needs whole numbers of at least 1 for PER_MINUTE and PER_DAY.`);
     limits.perMinute = perMinute;
     limits.perDay = perDay;
     return { key, plan, limits, custom: true };
