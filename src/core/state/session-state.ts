@@ -7,6 +7,9 @@ import { RateLimiter } from './limiter.js';
 import { BaseData, MAX_CACHED_BODY_BYTES, MAX_CREATED_BYTES, MAX_CREATED_PETS, PetStore } from './store.js';
 import type { BanRule, ConnectionFault, CoreRequest, KeyConfig, Limits, OperationId } from '../types.js';
 import type { RuntimeSpec } from '../scenarios/runtime-spec.js';
+import { ScriptedRuntime, type RuntimePosition } from '../scenarios/scenario-runtime.js';
+import type { RestoredState } from './snapshot-restore.js';
+import type { ScenarioSpec } from '../scenarios/scenario-spec.js';
 
 export type { OperationId } from '../types.js';
 
@@ -33,6 +36,8 @@ export interface ScenarioRuntime {
   intercept(operation: OperationId, req: CoreRequest, key: string | undefined): ForcedAnswer | undefined;
   /** Milliseconds to delay this answer (0 for none). */
   latency(): number;
+  /** Where the session is in its scenario, for a snapshot. */
+  position?(): RuntimePosition;
 }
 
 /** Everything that decides how a session behaves; scenarios produce it, `reset` re-applies it. */
@@ -53,6 +58,13 @@ export interface SessionSettings {
   runtime?: () => ScenarioRuntime;
   /** What `runtime` runs, for a shared state that keeps the steps' positions elsewhere. */
   runtimeSpec?: RuntimeSpec;
+  /** The scenario as its file or object held it: `GET /__admin/scenario` shows it, a snapshot carries it. */
+  definition?: ScenarioSpec;
+  /**
+   * Set for settings made from an object (`PUT /__admin/scenario {"scenario": …}`, a restored
+   * snapshot) rather than a file: a reset re-applies them as they are, not a file of that name.
+   */
+  inline?: boolean;
 }
 
 /**
@@ -130,6 +142,30 @@ export class SessionState {
 
   reset(): void {
     this.apply(this.settings);
+  }
+
+  /**
+   * Replaces the whole state with a snapshot's, checked by `readSnapshot`. Throws `store_full`
+   * before anything changes when its animals do not fit the store's bounds; the journal keeps its
+   * bounds as it does for answered requests (the oldest entries go first).
+   */
+  restore(r: RestoredState): void {
+    this.store.checkLoad(r.created);
+    this.apply(r.settings);
+    this.store.load(r.settings.base, r.created, r.nextId);
+    this.limiter.import(r.buckets);
+    this.clock.restore();
+    if (r.clock.frozen) this.clock.freeze();
+    this.clock.set(r.clock.now);
+    this.runtime = r.settings.runtimeSpec ? new ScriptedRuntime(r.settings.runtimeSpec, r.position) : undefined;
+    this.detailsOverride = undefined;
+    if (r.details !== (r.settings.journalDetails === true)) this.recordDetails(r.details);
+    // The entries are this session's now, whichever session they were answered in.
+    this.journal.load(
+      r.entries.map((e) => ({ ...e, session: this.id })),
+      r.total,
+    );
+    this.evictedAt = undefined;
   }
 
   /** Turns recording of headers and bodies on or off for this session; resets and scenario switches keep the choice. */
