@@ -110,6 +110,8 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
     const { name, scenario, ...rest } = body as { name?: unknown; scenario?: unknown };
     if (Object.keys(rest).length > 0 || (name === undefined) === (scenario === undefined)) throw new MockError('admin_invalid_request', usage);
     if (scenario !== undefined) {
+      // A name where the object goes is the other form mistaken: say both.
+      if (scenario === null || typeof scenario !== 'object' || Array.isArray(scenario)) throw new MockError('admin_invalid_request', usage);
       if (!state.applyScenario) throw unsupportedOnThisHome('scenario objects');
       res.json(await state.applyScenario(session(req), scenario));
       return;

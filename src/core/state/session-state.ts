@@ -151,6 +151,8 @@ export class SessionState {
    */
   restore(r: RestoredState): void {
     this.store.checkLoad(r.created);
+    // The document says whether the journal records details; this session's own choice goes.
+    this.detailsOverride = undefined;
     this.apply(r.settings);
     this.store.load(r.settings.base, r.created, r.nextId);
     this.limiter.import(r.buckets);
@@ -158,7 +160,6 @@ export class SessionState {
     if (r.clock.frozen) this.clock.freeze();
     this.clock.set(r.clock.now);
     this.runtime = r.settings.runtimeSpec ? new ScriptedRuntime(r.settings.runtimeSpec, r.position) : undefined;
-    this.detailsOverride = undefined;
     if (r.details !== (r.settings.journalDetails === true)) this.recordDetails(r.details);
     // The entries are this session's now, whichever session they were answered in.
     this.journal.load(
