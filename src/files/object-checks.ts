@@ -65,7 +65,9 @@ export const checkSnapshotSchema: SnapshotSchemaCheck = (value) => {
   const problem = pickError(errors);
   if (!problem) return undefined;
   const message = problem.path.length === 0 ? problem.message.replace(/\bthe scenario\b/, 'the snapshot') : problem.message;
-  return { pointer: pointerOf(problem.path), message };
+  // A missing key is the first wrong field itself, not the object around it.
+  const missing = /needs the key "([^"]+)"$/.exec(message)?.[1];
+  return { pointer: pointerOf(missing === undefined ? problem.path : [...problem.path, missing]), message };
 };
 
 /** The name a scenario object sent without one runs under. */

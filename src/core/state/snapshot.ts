@@ -63,8 +63,8 @@ export interface SnapshotDocument {
     deprecation: { deprecatedAt: string; removalAt: string };
     journal: { size: number; details: boolean };
   };
-  /** The session clock's instant, whether it is frozen, and how far it stood from real time. */
-  clock: { now: string; frozen: boolean; offsetMs: number };
+  /** The session clock's instant, whether it is frozen, and (running) how far it stood from real time. */
+  clock: { now: string; frozen: boolean; offsetMs?: number };
   store: { base: SnapshotPet[]; created: SnapshotPet[]; nextId: number };
   limits: SnapshotBucket[];
   journal: { total: number; details: boolean; entries: JournalEntry[] };
@@ -120,7 +120,8 @@ export function takeSnapshot(state: SessionState): SnapshotDocument {
       deprecation: { deprecatedAt: iso(settings.deprecation.deprecatedAt), removalAt: iso(settings.deprecation.removalAt) },
       journal: { size: settings.journalSize, details: settings.journalDetails === true },
     },
-    clock: { now: iso(now), frozen: clock.frozen, offsetMs: now - real },
+    // A frozen clock stands at no fixed distance from real time.
+    clock: clock.frozen ? { now: iso(now), frozen: true } : { now: iso(now), frozen: false, offsetMs: now - real },
     store: { base: content.base.all.map(snapshotPet), created: content.created.map(snapshotPet), nextId: content.nextId },
     limits: state.limiter.export().map((b) => {
       const windows = b.windows.map((w) => ({ window: WINDOW_NAMES[w.lengthMs] ?? w.lengthMs / 1000, start: iso(w.index * w.lengthMs), count: w.count }));
