@@ -110,7 +110,7 @@ describe('--import', () => {
     const r = cli('--import', file);
     expect(await r.exited).toBe(1);
     expect(r.stderr()).toMatch(
-      /^petstore-mock: cannot import the snapshot file .*wrong\.json: the snapshot is not valid at \/scenario: scenario needs the key "name"; .*\n$/,
+      /^petstore-mock: cannot import the snapshot file .*wrong\.json: the snapshot is not valid at \/scenario\/name: scenario needs the key "name"; .*\n$/,
     );
   });
 });
