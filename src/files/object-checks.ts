@@ -53,7 +53,7 @@ export function problemsOf(all: readonly ErrorObject[]): ErrorDetail[] {
     const around = all.filter((e) => placeOf(e) === path || path.startsWith(`${e.instancePath}/`) || e.instancePath === path);
     const problem = pickError(around);
     if (!problem) continue;
-    const pointer = pointerOf(problem.path) || '/';
+    const pointer = pointerOf(placeOfProblem(problem)) || '/';
     if (!details.has(pointer)) details.set(pointer, problem.message);
   }
   return [...details].map(([field, message]) => ({ field, message }));
@@ -65,10 +65,14 @@ export const checkSnapshotSchema: SnapshotSchemaCheck = (value) => {
   const problem = pickError(errors);
   if (!problem) return undefined;
   const message = problem.path.length === 0 ? problem.message.replace(/\bthe scenario\b/, 'the snapshot') : problem.message;
-  // A missing key is the first wrong field itself, not the object around it.
-  const missing = /needs the key "([^"]+)"$/.exec(message)?.[1];
-  return { pointer: pointerOf(missing === undefined ? problem.path : [...problem.path, missing]), message };
+  return { pointer: pointerOf(placeOfProblem(problem)), message };
 };
+
+/** Where a mistake is: a missing key is the wrong field itself, not the object around it. */
+function placeOfProblem(problem: { path: readonly (string | number)[]; message: string }): (string | number)[] {
+  const missing = /needs the key "([^"]+)"$/.exec(problem.message)?.[1];
+  return missing === undefined ? [...problem.path] : [...problem.path, missing];
+}
 
 /** The name a scenario object sent without one runs under. */
 export const UNNAMED_SCENARIO = 'custom';
