@@ -183,7 +183,7 @@ export function sessionHandle<A extends boolean>(
     thenBoth(home.requests(id, true), home.removalAt(id), (entries, removalAt) => auditJournal(entries, { key, removalAt }));
   const snapshotFailure = (error: unknown): unknown =>
     error instanceof MockError && ['snapshot_invalid', 'snapshot_unsupported', 'store_full', 'invalid_session'].includes(error.code)
-      ? new UserError(error.message.replace(/^petstore-mock: /, ''))
+      ? new UserError(error.message)
       : error;
   const handle: SessionHandle<boolean> = {
     clock: {

@@ -1,8 +1,8 @@
 import type { CoreRequest } from '../types.js';
 import type { ForcedAnswer, OperationId, ScenarioRuntime } from '../state/session-state.js';
-import type { CompiledAnswer, CompiledMatch, RuntimeSpec } from './runtime-spec.js';
+import type { CompiledAnswer, CompiledMatch, RuntimePosition, RuntimeSpec } from './runtime-spec.js';
 
-export type { CompiledAnswer, CompiledMatch, RuntimeSpec } from './runtime-spec.js';
+export type { CompiledAnswer, CompiledMatch, RuntimePosition, RuntimeSpec } from './runtime-spec.js';
 
 /**
  * A small seeded generator (mulberry32): the same seed gives the same sequence on every platform.
@@ -28,17 +28,6 @@ export class SeededRandom {
 export function seededRandom(seed: number): () => number {
   const random = new SeededRandom(seed);
   return () => random.next();
-}
-
-/**
- * Where a session is in its scenario: the next step, how often that step has answered, and the
- * states of the chaos's and the latency's seeded sequences. Plain data, so a snapshot carries it.
- */
-export interface RuntimePosition {
-  step: number;
-  taken: number;
-  chaosState: number;
-  latencyState: number;
 }
 
 /** Whether a step's or the chaos's match takes this request (`key` is the valid key it sent, if any). */

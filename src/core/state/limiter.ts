@@ -62,19 +62,13 @@ interface Bucket {
   bannedUntil: number;
 }
 
-/**
- * One bucket as a snapshot keeps it: each window's number (its start over its length) and count,
- * the running wait and the ban. Instants are epoch milliseconds; an absent one is none.
- */
+/** A bucket as a snapshot keeps it: each window's number (start / length) and count, the wait, the ban (epoch ms). */
 export interface BucketState {
   id: string;
   windows: { lengthMs: number; index: number; count: number }[];
   wait?: { from: number; until: number; counted: number; forgiven: number };
   bannedUntil?: number;
 }
-
-/** The windows' lengths the limiter keeps, longest last. */
-export const WINDOW_LENGTHS_MS: readonly number[] = [MINUTE_MS, DAY_MS];
 
 /** Usage to preload into a bucket, as scenarios do ("the minute's quota is already used"). */
 export interface PresetUsage {
@@ -147,12 +141,13 @@ export class RateLimiter {
   /** Every bucket as it stands, for a snapshot; nothing is rolled over to the present window. */
   export(): BucketState[] {
     return [...this.buckets].map(([id, b]) => {
-      const state: BucketState = { id, windows: [] };
-      if (!Number.isNaN(b.minuteWindow)) state.windows.push({ lengthMs: MINUTE_MS, index: b.minuteWindow, count: b.minuteCount });
-      if (!Number.isNaN(b.dayWindow)) state.windows.push({ lengthMs: DAY_MS, index: b.dayWindow, count: b.dayCount });
-      if (Number.isFinite(b.waitFrom) || Number.isFinite(b.waitUntil) || b.counted > 0 || b.forgiven > 0) {
-        state.wait = { from: b.waitFrom, until: b.waitUntil, counted: b.counted, forgiven: b.forgiven };
-      }
+      const windows = [
+        { lengthMs: MINUTE_MS, index: b.minuteWindow, count: b.minuteCount },
+        { lengthMs: DAY_MS, index: b.dayWindow, count: b.dayCount },
+      ].filter((w) => !Number.isNaN(w.index));
+      const state: BucketState = { id, windows };
+      const waiting = Number.isFinite(b.waitFrom) || Number.isFinite(b.waitUntil) || b.counted > 0 || b.forgiven > 0;
+      if (waiting) state.wait = { from: b.waitFrom, until: b.waitUntil, counted: b.counted, forgiven: b.forgiven };
       if (Number.isFinite(b.bannedUntil)) state.bannedUntil = b.bannedUntil;
       return state;
     });

@@ -10,7 +10,7 @@ import type { SessionRegistry } from './sessions.js';
 import type { Decision, OperationData, Planner, StateAsk, StatePort } from './state-port.js';
 import type { CoreRequest } from '../types.js';
 import { takeSnapshot, type SnapshotDocument } from './snapshot.js';
-import type { RestoredState } from './snapshot-restore.js';
+import { restoreSession, type RestoredState } from './snapshot-restore.js';
 
 /** The `StatePort` of sessions held in this process. */
 export class MemoryPort implements StatePort<SessionState> {
@@ -80,7 +80,7 @@ export class MemoryPort implements StatePort<SessionState> {
 
   restore(sid: string, restored: RestoredState): void {
     // In one synchronous call: no request of the session runs between its parts.
-    this.sessions.resolveId(sid).restore(restored);
+    restoreSession(this.sessions.resolveId(sid), restored);
   }
 
   anonymousReport(address: string | undefined): { report: RateReport; now: number } {

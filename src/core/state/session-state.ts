@@ -6,9 +6,7 @@ import { SharedBudget, type Budgets } from './budget.js';
 import { RateLimiter } from './limiter.js';
 import { BaseData, MAX_CACHED_BODY_BYTES, MAX_CREATED_BYTES, MAX_CREATED_PETS, PetStore } from './store.js';
 import type { BanRule, ConnectionFault, CoreRequest, KeyConfig, Limits, OperationId } from '../types.js';
-import type { RuntimeSpec } from '../scenarios/runtime-spec.js';
-import { ScriptedRuntime, type RuntimePosition } from '../scenarios/scenario-runtime.js';
-import type { RestoredState } from './snapshot-restore.js';
+import type { RuntimePosition, RuntimeSpec } from '../scenarios/runtime-spec.js';
 import type { ScenarioSpec } from '../scenarios/scenario-spec.js';
 
 export type { OperationId } from '../types.js';
@@ -142,31 +140,6 @@ export class SessionState {
 
   reset(): void {
     this.apply(this.settings);
-  }
-
-  /**
-   * Replaces the whole state with a snapshot's, checked by `readSnapshot`. Throws `store_full`
-   * before anything changes when its animals do not fit the store's bounds; the journal keeps its
-   * bounds as it does for answered requests (the oldest entries go first).
-   */
-  restore(r: RestoredState): void {
-    this.store.checkLoad(r.created);
-    // The document says whether the journal records details; this session's own choice goes.
-    this.detailsOverride = undefined;
-    this.apply(r.settings);
-    this.store.load(r.settings.base, r.created, r.nextId);
-    this.limiter.import(r.buckets);
-    this.clock.restore();
-    if (r.clock.frozen) this.clock.freeze();
-    this.clock.set(r.clock.now);
-    this.runtime = r.settings.runtimeSpec ? new ScriptedRuntime(r.settings.runtimeSpec, r.position) : undefined;
-    if (r.details !== (r.settings.journalDetails === true)) this.recordDetails(r.details);
-    // The entries are this session's now, whichever session they were answered in.
-    this.journal.load(
-      r.entries.map((e) => ({ ...e, session: this.id })),
-      r.total,
-    );
-    this.evictedAt = undefined;
   }
 
   /** Turns recording of headers and bodies on or off for this session; resets and scenario switches keep the choice. */

@@ -3,13 +3,13 @@
 // JSON pointer, and the session stays as it was.
 import { MockError } from '../errors.js';
 import { ScenarioSpecError, compileScenario } from '../scenarios/scenario-compiler.js';
-import type { RuntimePosition } from '../scenarios/scenario-runtime.js';
+import { ScriptedRuntime, type RuntimePosition } from '../scenarios/scenario-runtime.js';
 import { parseInstant } from './clock.js';
 import type { JournalEntry } from './journal.js';
 import type { BucketState } from './limiter.js';
 import { BaseData } from './store.js';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, WINDOW_NAMES, type SnapshotDocument, type SnapshotPet } from './snapshot.js';
-import type { SessionSettings } from './session-state.js';
+import type { SessionState, SessionSettings } from './session-state.js';
 import type { KeyConfig, Limits, Pet } from '../types.js';
 
 /** The schema check of a document (scenarios/snapshot.schema.json): its first mistake, or none. */
@@ -216,4 +216,29 @@ function bucketOf(b: SnapshotDocument['limits'][number], pointer: string): Bucke
   }
   if (b.bannedUntil !== undefined) state.bannedUntil = instantAt(b.bannedUntil, `${pointer}/bannedUntil`);
   return state;
+}
+
+/**
+ * Replaces a session's whole state with a snapshot's, checked by `readSnapshot`. Throws
+ * `store_full` before anything changes when its animals do not fit the store's bounds; the journal
+ * keeps its bounds as it does for answered requests (the oldest entries go first).
+ */
+export function restoreSession(state: SessionState, r: RestoredState): void {
+  state.store.checkLoad(r.created);
+  // The document says whether the journal records details; this session's own choice goes.
+  state.detailsOverride = undefined;
+  state.apply(r.settings);
+  state.store.load(r.settings.base, r.created, r.nextId);
+  state.limiter.import(r.buckets);
+  state.clock.restore();
+  if (r.clock.frozen) state.clock.freeze();
+  state.clock.set(r.clock.now);
+  state.runtime = r.settings.runtimeSpec ? new ScriptedRuntime(r.settings.runtimeSpec, r.position) : undefined;
+  if (r.details !== (r.settings.journalDetails === true)) state.recordDetails(r.details);
+  // The entries are this session's now, whichever session they were answered in.
+  state.journal.load(
+    r.entries.map((e) => ({ ...e, session: state.id })),
+    r.total,
+  );
+  state.evictedAt = undefined;
 }
