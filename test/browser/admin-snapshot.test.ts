@@ -49,7 +49,7 @@ describe('snapshot download and upload on the admin page', () => {
     // Both buttons are in the tab order, one after the other.
     await page.focus('#snapshot-download');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('snapshot-upload');
+    expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('snapshot-upload');
     const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.click('#snapshot-upload')]);
     await chooser.setFiles(file);
     await expect.poll(() => mock.session('qa').snapshot().store.created).toEqual([{ id: 51, name: 'Tom', categoryId: 2 }]);
