@@ -105,6 +105,17 @@ describe('PUT /__admin/snapshot', () => {
     ],
     ['a key twice', (d) => d.settings.keys.push(d.settings.keys[0]), '/settings/keys/4/key', /listed twice/],
     ['a scenario mistake', (d) => (d.scenario.definition.steps = [{ answer: { status: 418 } }]), '/scenario/definition/steps/0/answer/status', /418/],
+    [
+      'a journal count behind its entries',
+      (d) => {
+        d.journal.entries = [
+          { seq: 5, at: '2026-03-10T12:00:00.000Z', session: 'x', method: 'GET', path: '/v1/pets', query: '', status: 200, reason: 'listed', durationMs: 0 },
+        ];
+        d.journal.total = 2;
+      },
+      '/journal/total',
+      /at least the last entry's number \(5\)/,
+    ],
     ['a step past the steps', (d) => (d.scenario.position = { step: 3, taken: 0, chaosState: 0, latencyState: 0 }), '/scenario/position/step', /has 0 steps/],
   ])('refuses %s with its JSON pointer, and the session stays as it was', async (_what, change, field, message) => {
     await call(mock, '/v1/pets', { ...post({ name: 'Kept', categoryId: 2 }), headers: { 'content-type': 'application/json', 'x-mock-session': 'a' } });

@@ -169,6 +169,10 @@ export function readSnapshot(value: unknown, schema: SnapshotSchemaCheck, bases:
     inline: true,
   };
 
+  const last = doc.journal.entries.at(-1);
+  if (last !== undefined && last.seq > doc.journal.total) {
+    throw snapshotError('/journal/total', `the count must be at least the last entry's number (${last.seq}), or the next request would repeat it`);
+  }
   const position = doc.scenario.position ?? undefined;
   const steps = settings.runtimeSpec?.steps ?? [];
   if (position && position.step > steps.length) {
