@@ -4,11 +4,12 @@
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
 import { adminCall } from '../support/admin.js';
 import { T0 } from '../support/mock.js';
-import { play, scenarioFile, seenOf, type Action, type Target } from '../property/snapshot-history.js';
+import { action, play, scenarioFile, seenOf, type Action, type Target } from '../property/snapshot-history.js';
 import { cliLauncher, run, waitFor, type CliRun } from './cli.js';
 
 const cli = cliLauncher('--port', '0', '--ready-json');
@@ -111,6 +112,42 @@ describe('--import', () => {
     expect(await r.exited).toBe(1);
     expect(r.stderr()).toMatch(
       /^petstore-mock: cannot import the snapshot file .*wrong\.json: the snapshot is not valid at \/scenario\/name: scenario needs the key "name"; .*\n$/,
+    );
+  });
+});
+
+/** A session of a mock over HTTP alone, its clock moved by the admin API (any process). */
+function session(origin: string, id: string): Target {
+  const clock = (change: object): Promise<unknown> => adminCall(origin, 'clock', { body: change, session: id });
+  return {
+    send: async (method, path, headers, body) => seenOf(await fetch(`${origin}${path}`, { method, headers: { ...headers, 'x-mock-session': id }, body })),
+    clock: { advance: (ms) => clock({ advance: `${ms}ms` }), freeze: () => clock({ frozen: true }), unfreeze: () => clock({ frozen: false }) },
+    recordDetails: (on) => adminCall(origin, 'journal', { method: 'PUT', body: { details: on }, session: id }),
+    moveReal: () => undefined,
+  };
+}
+
+describe('generated histories restored in another process', () => {
+  it('answer byte for byte as their source, on a frozen clock', async () => {
+    const mock = await startMock({ scenario: FILE });
+    source = mock;
+    // One other process for every history: each is restored into a session of its own there.
+    const origin = await ready(cli());
+    // Real time differs between two processes: the clock stays frozen, as a bug report's would.
+    const frozen = action.filter((a) => a.op !== 'unfreeze' && a.op !== 'real');
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(frozen, { maxLength: 30 }), fc.array(frozen, { minLength: 1, maxLength: 12 }), async (history, next) => {
+        const id = `run-${++run}`;
+        mock.session(id).clock.freeze();
+        mock.session(id).clock.set(T0 + 30_000);
+        await play(session(mock.origin, id), history);
+        const doc = await fetch(`${mock.origin}/__admin/snapshot?session=${id}`).then((r) => r.text());
+        const restored = await fetch(`${origin}/__admin/snapshot?session=${id}`, { method: 'PUT', body: doc });
+        expect(restored.status).toBe(200);
+        expect(await play(session(origin, id), next)).toEqual(await play(session(mock.origin, id), next));
+      }),
+      { numRuns: 12 },
     );
   });
 });
