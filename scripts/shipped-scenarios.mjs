@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 
 export function shippedScenarioObjects(dir = 'scenarios') {
   return readdirSync(dir)
-    .filter((file) => /\.(ya?ml|json)$/i.test(file) && file !== 'scenario.schema.json')
+    .filter((file) => /\.(ya?ml|json)$/i.test(file) && !file.endsWith('.schema.json'))
     .sort()
     .map((file) => {
       const spec = parse(readFileSync(join(dir, file), 'utf8'));

@@ -3,7 +3,8 @@
 // home's `SessionOps`. Nothing here touches the disk or the network.
 import { MockError, UserError, named } from './core/errors.js';
 import { INSTANT_HINT, isValidInstant, parseDuration, parseInstant, type ClockState } from './core/state/clock.js';
-import type { Answer, ClockChange, SessionOps } from './core/state/backend.js';
+import { unsupportedOnThisHome, type Answer, type ClockChange, type SessionOps } from './core/state/backend.js';
+import type { SnapshotDocument } from './core/state/snapshot.js';
 import type { JournalEntry } from './core/state/journal.js';
 import { compileFilter, verifyEntries, type JournalFilter, type VerifyCount } from './core/state/journal-query.js';
 import { toHar, type Har } from './core/state/har.js';
@@ -67,6 +68,17 @@ export interface SessionHandle<A extends boolean = false> {
    * `mock.expectWellBehaved()` in a test proves the client waited, backed off and stopped when told.
    */
   expectWellBehaved(options?: WellBehavedOptions): Answer<void, A>;
+  /**
+   * The session as a `petstore-mock/snapshot` document (docs/snapshots.md): store, windows and bans,
+   * clock, scenario and its position, journal. JSON-safe: write it with `JSON.stringify`.
+   */
+  snapshot(): Answer<SnapshotDocument, A>;
+  /**
+   * Replaces the session's state with a snapshot's (from any session or mock): from then on it
+   * answers as the source would have. A wrong document throws a `UserError` naming the field by
+   * JSON pointer, and changes nothing.
+   */
+  restore(document: SnapshotDocument | object): Answer<void, A>;
 }
 
 /**
@@ -169,6 +181,10 @@ export function sessionHandle<A extends boolean>(
   };
   const audit = (key: string | undefined): Maybe<AuditReport> =>
     thenBoth(home.requests(id, true), home.removalAt(id), (entries, removalAt) => auditJournal(entries, { key, removalAt }));
+  const snapshotFailure = (error: unknown): unknown =>
+    error instanceof MockError && ['snapshot_invalid', 'snapshot_unsupported', 'store_full', 'invalid_session'].includes(error.code)
+      ? new UserError(error.message)
+      : error;
   const handle: SessionHandle<boolean> = {
     clock: {
       now: guard(() => then(home.clock(id), (c) => new Date(c.now))),
@@ -186,6 +202,21 @@ export function sessionHandle<A extends boolean>(
     recordDetails: guard((on = true) => then(home.recordDetails(id, on), done)),
     har: guard((filter: JournalFilter = {}) => then(requests({ ...filter, details: true }), (entries) => toHar(entries, origin()))),
     audit: guard((options: { key?: string } = {}) => audit(options.key)),
+    snapshot: guard(() =>
+      mapFailure(() => {
+        if (!home.snapshot) throw unsupportedOnThisHome('snapshots');
+        return home.snapshot(id);
+      }, snapshotFailure),
+    ),
+    restore: guard((document: object) =>
+      then(
+        mapFailure(() => {
+          if (!home.restore) throw unsupportedOnThisHome('snapshots');
+          return home.restore(id, document);
+        }, snapshotFailure),
+        done,
+      ),
+    ),
     expectWellBehaved: guard((options: WellBehavedOptions = {}) =>
       then(audit(options.key), (report) => {
         assertWellBehaved(report, options);

@@ -49,12 +49,16 @@ export interface MockOptions {
   watch?: boolean;
   /** Called after each reload under `watch`, with what changed, what restarted and any mistake. */
   onReload?: (report: ReloadReport) => void;
+  /** A snapshot (docs/snapshots.md) the default session starts from: the document, or the path of its file (`--import`). */
+  import?: string | object;
+  /** A file `close()` writes the default session's snapshot to, atomically: a temporary file renamed (`--export-on-exit`). */
+  exportOnExit?: string;
 }
 
 /** Options of `createFetchHandler`: those of `startMock` without the networking ones. */
 export interface FetchHandlerOptions extends Omit<
   MockOptions,
-  'port' | 'host' | 'adminToken' | 'allowHosts' | 'maxConnections' | 'drainTime' | 'logStats' | 'watch' | 'onReload'
+  'port' | 'host' | 'adminToken' | 'allowHosts' | 'maxConnections' | 'drainTime' | 'logStats' | 'watch' | 'onReload' | 'exportOnExit'
 > {
   /** The client address requests without a key are counted under (127.0.0.1 by default). */
   clientAddress?: string;

@@ -46,6 +46,8 @@ export interface CheckedOptions {
   watch?: unknown;
   onReload?: unknown;
   clientAddress?: unknown;
+  import?: unknown;
+  exportOnExit?: unknown;
 }
 
 /**
@@ -78,6 +80,10 @@ export function checkOptions(options: CheckedOptions): KeyConfig[] {
   if (options.watch !== undefined && typeof options.watch !== 'boolean') fail('watch', 'true or false', options.watch);
   callable('now', options.now);
   text('clientAddress', options.clientAddress);
+  const imported = options.import;
+  if (imported !== undefined && (imported === null || (typeof imported !== 'string' && typeof imported !== 'object') || imported === ''))
+    fail('import', 'a snapshot document or the path of a snapshot file', imported);
+  text('exportOnExit', options.exportOnExit);
   if (options.keys === undefined) return [];
   if (!Array.isArray(options.keys)) fail('keys', 'an array of "KEY:PLAN" strings or { key, plan, limits? } objects', options.keys);
   return options.keys.map((entry: unknown, i) => keyOf(entry, `keys[${i}]`));
@@ -106,6 +112,8 @@ const NOT_WITH_STATE: Record<string, string> = {
   watch: 'reloads files into the sessions of this process, and with "state" the sessions live in Redis',
   onReload: 'is called by "watch", which cannot work with "state"',
   now: "moves this process's clocks, and with \"state\" every session's clock is kept in Redis, on Redis's time",
+  import: 'restores a snapshot, and snapshots of sessions on shared state are not supported yet',
+  exportOnExit: 'writes a snapshot, and snapshots of sessions on shared state are not supported yet',
 };
 
 /**

@@ -17,8 +17,12 @@ import { prepareDefaults } from './files/defaults-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
 import { reloadSessions, watchFiles, type ReloadReport } from './files/live-reload.js';
 import { checkOptions, lameDuckOf, type CloseOptions } from './mock-options.js';
+import { checkSnapshotSchema, scenarioFromObject } from './files/object-checks.js';
+import { importFailure, readSnapshotFile, writeFileAtomically } from './files/snapshot-file.js';
+import { displayPath } from './files/scenario-files.js';
 import { Metrics, counted } from './metrics.js';
 import type { SessionSettings } from './core/state/session-state.js';
+import { UserError } from './core/errors.js';
 
 export { clockOf, type MockClock, type SessionHandle } from './controls.js';
 
@@ -76,6 +80,8 @@ function nodeMemory(options: MockOptions & { clientAddress?: string }): NodeMemo
       return found;
     },
     latest: (name) => catalogue.latest(name),
+    fromObject: (value) => scenarioFromObject(value, catalogue.hostData),
+    checkSnapshot: checkSnapshotSchema,
   };
   const home = memoryHome({ settings, scenarios, now: options.now, onRequest: counted(metrics, options.onRequest), maxSessions: options.maxSessions });
   const reload = (): ReloadReport | undefined => reloadSessions(catalogue, home.engine.sessions);
@@ -88,7 +94,29 @@ function nodeMemory(options: MockOptions & { clientAddress?: string }): NodeMemo
       },
     );
   }
+  if (options.import !== undefined) importInto(home, options.import);
   return { home, scenarios, keys: [...settings.keys], metrics, reload, stop: () => watching?.close() };
+}
+
+/** Restores the default session from `import` (a document or a file's path) before anything is served. */
+function importInto(home: MemoryHome, source: string | object): void {
+  const document = typeof source === 'string' ? readSnapshotFile(source) : source;
+  try {
+    home.ops.restore?.(undefined, document);
+  } catch (error) {
+    throw importFailure(error, typeof source === 'string' ? `the snapshot file ${displayPath(source)}` : 'the "import" option');
+  }
+}
+
+/** Writes the default session's snapshot to `file` (whole or not at all), for `exportOnExit`. */
+function exportTo(home: MemoryHome, file: string): void {
+  const snapshot = home.ops.snapshot?.(undefined);
+  if (!snapshot) return;
+  try {
+    writeFileAtomically(file, `${JSON.stringify(snapshot, null, 2)}\n`);
+  } catch (error) {
+    throw new UserError(`could not write the snapshot to ${displayPath(file)} (${(error as Error).message}); check the path given to --export-on-exit.`);
+  }
 }
 
 /**
@@ -119,6 +147,8 @@ export async function startMock(options: MockOptions | SharedMockOptions = {}): 
       const lameDuck = lameDuckOf(closeOptions);
       stop();
       await running.close(lameDuck);
+      // After the drain: the answers in flight are in the snapshot.
+      if (options.exportOnExit !== undefined) exportTo(home, options.exportOnExit);
     },
   };
 }

@@ -35,7 +35,7 @@ export interface BrowserMockOptions extends DefaultsInput {
 }
 
 /** One session's controls in the browser: `useScenario` also takes a scenario object. */
-export interface BrowserSessionHandle extends Omit<SessionHandle, 'useScenario'> {
+export interface BrowserSessionHandle extends Omit<SessionHandle, 'useScenario' | 'snapshot' | 'restore'> {
   /** Switches the session to a scenario (a name of `scenarios`, or an object) and starts it afresh; throws `ScenarioError`. */
   useScenario(scenario: string | ScenarioObject): void;
 }

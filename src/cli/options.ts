@@ -53,6 +53,13 @@ export const OPTIONS = [
     default: '5',
     describe: 'Seconds to let answers in flight finish on SIGTERM/SIGINT before cutting them',
   },
+  { flag: 'import', key: 'import', kind: 'text', describe: 'Start the default session from a snapshot file (GET /__admin/snapshot)' },
+  {
+    flag: 'export-on-exit',
+    key: 'exportOnExit',
+    kind: 'text',
+    describe: "Write the default session's snapshot to this file on SIGTERM/SIGINT (atomically)",
+  },
   { flag: 'state', key: 'state', kind: 'text', describe: 'Share sessions between instances in Redis: redis://HOST:PORT/DB' },
   { flag: 'state-prefix', key: 'statePrefix', kind: 'text', describe: 'Key prefix of this deployment in Redis (default petstore-mock)' },
 ] as const satisfies readonly OptionSpec[];

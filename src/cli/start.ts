@@ -51,6 +51,8 @@ interface ServeArgs {
   drainTime: number;
   state: string | undefined;
   statePrefix: string | undefined;
+  import: string | undefined;
+  exportOnExit: string | undefined;
 }
 
 async function serve(args: ServeArgs): Promise<void> {
@@ -91,6 +93,8 @@ async function serve(args: ServeArgs): Promise<void> {
     drainTime: args.drainTime,
     onRequest: args.quiet ? undefined : createRequestLogger(args.logFormat, out, { stats: logStats }),
     logStats,
+    ...(args.import !== undefined && { import: args.import }),
+    ...(args.exportOnExit !== undefined && { exportOnExit: args.exportOnExit }),
   };
   let mock: RunningMock | SharedRunningMock;
   let scenario: string;
@@ -117,7 +121,14 @@ async function serve(args: ServeArgs): Promise<void> {
     stopping = true;
     // Past the drain, only closing the shared state's connection is left; it must not hold the exit.
     setTimeout(() => process.exit(0), (lameDuck + args.drainTime) * 1000 + 5000).unref();
-    void mock.close({ lameDuck }).then(() => process.exit(0));
+    mock.close({ lameDuck }).then(
+      () => process.exit(0),
+      // --export-on-exit could not write its file: said, and the exit says it failed.
+      (error: unknown) => {
+        process.stderr.write(startFailure(error));
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGINT', () => stop(0));
   process.on('SIGTERM', () => stop(args.lameDuckTime));
@@ -217,6 +228,8 @@ export async function startFromArgs(commandLine: RawArgs, argv: readonly string[
       drainTime: parseInteger(label('drain-time'), 0, 3600)(args.drainTime) ?? 5,
       state: args.state,
       statePrefix: statePrefix(args.statePrefix, args.state, label),
+      import: args.import,
+      exportOnExit: args.exportOnExit,
     });
   } catch (error) {
     if (error instanceof UserError) fail(asGiven(error, label));

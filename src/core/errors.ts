@@ -54,6 +54,11 @@ export const ERROR_CATALOGUE = {
   state_unavailable: { status: 503, summary: 'The shared state (`--state redis://…`) cannot be reached; wait `Retry-After` seconds.' },
   scenario_invalid: { status: 400, summary: 'An admin call named a scenario that does not exist or is not valid.' },
   admin_invalid_request: { status: 400, summary: 'An admin call had a body the admin API does not understand.' },
+  snapshot_invalid: {
+    status: 400,
+    summary: 'A snapshot to restore is not a `petstore-mock/snapshot` document of version 1; `details` names the first wrong field by JSON pointer.',
+  },
+  snapshot_unsupported: { status: 501, summary: 'Snapshots of a session on shared state (`--state`) are not supported yet.' },
 } as const satisfies Record<string, { status: number; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -41,6 +41,8 @@ export function reloadSessions(catalogue: ScenarioCatalogue, sessions: SessionRe
   };
   const restarted: SessionState[] = [];
   for (const state of sessions.all()) {
+    // A scenario sent as an object, or a restored snapshot, is read from no file.
+    if (state.settings.inline === true) continue;
     const next = versionOf(state.settings.scenario);
     if (next instanceof UserError || next === state.settings) continue;
     state.apply(next);

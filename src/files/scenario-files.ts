@@ -214,7 +214,8 @@ export function displayPath(file: string): string {
 /** The shipped scenarios, `default` first, then by name. */
 export function shippedScenarios(): ScenarioSource[] {
   const dir = scenariosDir();
-  const files = readdirSync(dir).filter((f) => SCENARIO_FILE.test(f) && f !== SCHEMA_FILE);
+  // The schemas beside the scenarios (scenario.schema.json, snapshot.schema.json) are no scenarios.
+  const files = readdirSync(dir).filter((f) => SCENARIO_FILE.test(f) && !f.endsWith('.schema.json'));
   const sources = files.map((f) => ScenarioSource.read(join(dir, f)));
   return sources.sort((a, b) => (a.name === 'default' ? -1 : b.name === 'default' ? 1 : a.name.localeCompare(b.name)));
 }

@@ -1,12 +1,13 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { httpDate } from '../core/state/clock.js';
-import type { AdminState } from '../core/state/backend.js';
+import { unsupportedOnThisHome, type AdminState } from '../core/state/backend.js';
 import { COMMON_HEADERS, MockError, UserError, named, renderError } from '../core/errors.js';
 import { createAdminGuard } from './admin-guard.js';
 import { bodyError, checkDepth, parseClockChange } from './admin-input.js';
 import { addJournalRoutes } from './admin-journal.js';
 import { addAuditRoute } from './admin-audit.js';
+import { addSnapshotRoutes } from './admin-snapshot.js';
 import { addMetricsRoute } from './admin-metrics.js';
 import { INSTANCE, uptimeSeconds } from '../instance.js';
 import { adminPage } from './admin-page.js';
@@ -51,6 +52,8 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
     }
     next();
   });
+  // Before the body reader below: a snapshot is read with a larger bound of its own.
+  addSnapshotRoutes(router, state, sessionHeader);
   // JSON whatever the Content-Type says (curl -d sends a form type), and no body at all for calls
   // that need none: cross-site requests are refused by the guard, not by their content type.
   router.use(express.json({ limit: '64kb', strict: true, type: () => true, verify: checkDepth }));
@@ -102,13 +105,24 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
   router.get('/scenario', async (req, res) => {
     const current = await state.scenario(session(req));
     const known = state.listScenarios().find((s) => s.name === current.name);
-    res.json({ name: current.name, description: known?.description ?? '', clock: current.clock });
+    const description = current.definition?.description ?? known?.description ?? '';
+    res.json({ name: current.name, description, definition: current.definition ?? null, clock: current.clock });
   });
   router.put('/scenario', async (req, res) => {
     const body: unknown = req.body;
-    const name = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { name?: unknown }).name : undefined;
-    if (typeof name !== 'string' || name === '')
-      throw new MockError('admin_invalid_request', 'PUT /__admin/scenario needs a JSON body {"name": "<scenario>"}; GET /__admin/scenarios lists them.');
+    const usage =
+      'PUT /__admin/scenario needs a JSON body {"name": "<scenario>"} (GET /__admin/scenarios lists them) or {"scenario": {…what a scenario file holds…}}.';
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new MockError('admin_invalid_request', usage);
+    const { name, scenario, ...rest } = body as { name?: unknown; scenario?: unknown };
+    if (Object.keys(rest).length > 0 || (name === undefined) === (scenario === undefined)) throw new MockError('admin_invalid_request', usage);
+    if (scenario !== undefined) {
+      // A name where the object goes is the other form mistaken: say both.
+      if (scenario === null || typeof scenario !== 'object' || Array.isArray(scenario)) throw new MockError('admin_invalid_request', usage);
+      if (!state.applyScenario) throw unsupportedOnThisHome('scenario objects');
+      res.json(await state.applyScenario(session(req), scenario));
+      return;
+    }
+    if (typeof name !== 'string' || name === '') throw new MockError('admin_invalid_request', usage);
     res.json(await asScenarioError(state.useScenario(name, session(req))));
   });
   router.get('/clock', async (req, res) => {
@@ -133,7 +147,7 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
     next(
       new MockError(
         'route_not_found',
-        'no admin route there; the admin API has health, metrics, reset, scenarios, scenario, clock, sessions, requests, journal, audit, keys and evictions under /__admin.',
+        'no admin route there; the admin API has health, metrics, reset, scenarios, scenario, clock, sessions, requests, journal, audit, snapshot, keys and evictions under /__admin.',
       ),
     );
   });

@@ -35,7 +35,7 @@ export function bodyError(error: unknown): MockError | undefined {
     case 'entity.parse.failed':
       return new MockError('admin_invalid_request', 'the admin request body is not valid JSON.');
     case 'entity.too.large':
-      return new MockError('payload_too_large', 'admin request bodies are limited to 64 KiB (after decompression); send a smaller one.');
+      return new MockError('payload_too_large', 'admin request bodies are limited to 64 KiB, snapshots to 32 MiB (after decompression); send a smaller one.');
     case 'charset.unsupported':
     case 'encoding.unsupported':
       return new MockError('unsupported_media_type', 'send admin request bodies as UTF-8 application/json, uncompressed or as gzip, deflate or br.');

@@ -2,6 +2,7 @@ import { ADMIN_SCRIPT } from './admin-page-script.js';
 import { LIMITS_SECTION, LIMITS_STYLE } from './admin-limits-section.js';
 import { HAR_BUTTON, HAR_SCRIPT } from './admin-har-button.js';
 import { AUDIT_PANEL, AUDIT_SCRIPT } from './admin-page-audit.js';
+import { SNAPSHOT_BUTTONS, SNAPSHOT_SCRIPT } from './admin-snapshot-buttons.js';
 
 /**
  * The admin page: a self-contained live view over the admin API for QA. It polls the admin API
@@ -26,6 +27,7 @@ export function adminPage(): string {
   <div class="card"><h2>Scenario</h2>
     <p class="big" id="scenario">…</p><p class="muted" id="scenario-description"></p>
     <div class="row"><select id="scenarios" aria-label="scenario"></select><button id="switch">Switch</button><button id="reset" class="secondary">Reset session</button></div>
+    <div class="row">${SNAPSHOT_BUTTONS}</div>
   </div>
   <div class="card"><h2>Clock</h2>
     <p class="big" id="clock">…</p><p class="muted" id="clock-mode"></p>
@@ -55,7 +57,7 @@ ${AUDIT_PANEL}
 <table id="requests" class="stack"><thead><tr><th>#</th><th>clock</th><th>request</th><th>status</th><th>key</th><th>why</th></tr></thead><tbody></tbody></table>
 <p class="muted">Select a request to see its headers and bodies.</p>
 </main>
-<script>${ADMIN_SCRIPT}${HAR_SCRIPT}${AUDIT_SCRIPT}</script></body></html>`;
+<script>${ADMIN_SCRIPT}${HAR_SCRIPT}${AUDIT_SCRIPT}${SNAPSHOT_SCRIPT}</script></body></html>`;
 }
 
 const STYLE = `

@@ -31,7 +31,8 @@ describe('compileScenario', () => {
   it('keeps the command line settings when the scenario says nothing', () => {
     const s = compile({});
     const d = defaultSettings(base);
-    expect({ ...s, runtime: undefined }).toEqual({ ...d, scenario: 'test', runtime: undefined });
+    // The definition is the scenario as given, kept for GET /__admin/scenario and snapshots.
+    expect({ ...s, runtime: undefined }).toEqual({ ...d, scenario: 'test', runtime: undefined, definition: { description: 'test' } });
     expect(s.runtime).toBeUndefined();
   });
 

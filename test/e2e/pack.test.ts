@@ -46,7 +46,13 @@ describe('the packed package', () => {
     expect(manifest.bugs?.url).toBe('https://github.com/petstore-mock/petstore-mock/issues');
     const listed = execFileSync('tar', ['-tzf', join(dir, tarball)], { encoding: 'utf8' }).split('\n');
     expect(listed).toEqual(
-      expect.arrayContaining(['package/LICENSE', 'package/README.md', 'package/docs/reference.md', 'package/scenarios/scenario.schema.json']),
+      expect.arrayContaining([
+        'package/LICENSE',
+        'package/README.md',
+        'package/docs/reference.md',
+        'package/scenarios/scenario.schema.json',
+        'package/scenarios/snapshot.schema.json',
+      ]),
     );
 
     // As a person starts: npm init -y (a CommonJS project), then npm i -D petstore-mock.

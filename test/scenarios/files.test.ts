@@ -12,7 +12,7 @@ import { at } from '../support/checked.js';
 
 const dir = scenariosDir();
 const schema = JSON.parse(readFileSync(join(dir, 'scenario.schema.json'), 'utf8')) as object;
-const files = readdirSync(dir).filter((f) => f !== 'scenario.schema.json');
+const files = readdirSync(dir).filter((f) => !f.endsWith('.schema.json'));
 const host: ScenarioDefaults = { settings: defaultSettings(new BaseData([])), baseFor: (data) => new BaseData(data.pets ?? []) };
 
 /** The names and one-line descriptions the issue asks to ship. */

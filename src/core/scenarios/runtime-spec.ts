@@ -30,3 +30,14 @@ export interface RuntimeSpec {
   chaos?: { seed: number; match: CompiledMatch; answers: readonly { probability: number; answer: CompiledAnswer }[] };
   latency?: { minMs: number; maxMs: number; seed: number };
 }
+
+/**
+ * Where a session is in its scenario: the next step, how often that step has answered, and the
+ * states of the chaos's and the latency's seeded sequences. Plain data, so a snapshot carries it.
+ */
+export interface RuntimePosition {
+  step: number;
+  taken: number;
+  chaosState: number;
+  latencyState: number;
+}

@@ -63,6 +63,8 @@ const NOT_API_CODES: ReadonlySet<string> = new Set([
   'scenario_invalid',
   'invalid_session',
   'too_many_connections',
+  'snapshot_invalid',
+  'snapshot_unsupported',
 ]);
 
 const { paths } = openapiDocument;
@@ -115,6 +117,8 @@ export function compileScenario(spec: ScenarioSpec, name: string, ctx: CompileCo
     usage,
     journalSize: spec.journal?.size ?? d.journalSize,
   };
+  const { $schema: _schema, ...definition } = spec;
+  settings.definition = definition;
   const details = spec.journal?.details ?? d.journalDetails;
   if (details !== undefined) settings.journalDetails = details;
   if (spec.clock?.start !== undefined) settings.clock.start = instant(spec.clock.start, ['clock', 'start']);

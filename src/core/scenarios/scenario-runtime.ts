@@ -1,19 +1,33 @@
 import type { CoreRequest } from '../types.js';
 import type { ForcedAnswer, OperationId, ScenarioRuntime } from '../state/session-state.js';
-import type { CompiledAnswer, CompiledMatch, RuntimeSpec } from './runtime-spec.js';
+import type { CompiledAnswer, CompiledMatch, RuntimePosition, RuntimeSpec } from './runtime-spec.js';
 
-export type { CompiledAnswer, CompiledMatch, RuntimeSpec } from './runtime-spec.js';
+export type { CompiledAnswer, CompiledMatch, RuntimePosition, RuntimeSpec } from './runtime-spec.js';
 
-/** A small seeded generator (mulberry32): the same seed gives the same sequence on every platform. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
+/**
+ * A small seeded generator (mulberry32): the same seed gives the same sequence on every platform.
+ * Its whole position is one 32-bit state, which a snapshot keeps to carry a sequence on part-way.
+ */
+export class SeededRandom {
+  state: number;
+
+  constructor(seed: number) {
+    this.state = seed >>> 0;
+  }
+
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  }
+}
+
+/** `SeededRandom` as a function of no arguments. */
+export function seededRandom(seed: number): () => number {
+  const random = new SeededRandom(seed);
+  return () => random.next();
 }
 
 /** Whether a step's or the chaos's match takes this request (`key` is the valid key it sent, if any). */
@@ -39,12 +53,26 @@ export function matches(match: CompiledMatch, operation: OperationId, req: CoreR
 export class ScriptedRuntime implements ScenarioRuntime {
   private step = 0;
   private takenByStep = 0;
-  private readonly chaosRandom: () => number;
-  private readonly latencyRandom: () => number;
+  private readonly chaosRandom: SeededRandom;
+  private readonly latencyRandom: SeededRandom;
 
-  constructor(private readonly spec: RuntimeSpec) {
-    this.chaosRandom = seededRandom(spec.chaos?.seed ?? 0);
-    this.latencyRandom = seededRandom(spec.latency?.seed ?? 0);
+  /** A runtime at the start of `spec`, or at `position` (one a snapshot kept). */
+  constructor(
+    private readonly spec: RuntimeSpec,
+    position?: RuntimePosition,
+  ) {
+    this.chaosRandom = new SeededRandom(spec.chaos?.seed ?? 0);
+    this.latencyRandom = new SeededRandom(spec.latency?.seed ?? 0);
+    if (position) {
+      this.step = position.step;
+      this.takenByStep = position.taken;
+      this.chaosRandom.state = position.chaosState >>> 0;
+      this.latencyRandom.state = position.latencyState >>> 0;
+    }
+  }
+
+  position(): RuntimePosition {
+    return { step: this.step, taken: this.takenByStep, chaosState: this.chaosRandom.state, latencyState: this.latencyRandom.state };
   }
 
   intercept(operation: OperationId, req: CoreRequest, key: string | undefined): ForcedAnswer | undefined {
@@ -61,14 +89,14 @@ export class ScriptedRuntime implements ScenarioRuntime {
       return forceAnswer(this.spec.scenario, current.answer, stepName(index, nth, current.times));
     }
     const chaos = this.spec.chaos;
-    if (chaos && matches(chaos.match, operation, req, key)) return chaosAnswer(this.spec, this.chaosRandom());
+    if (chaos && matches(chaos.match, operation, req, key)) return chaosAnswer(this.spec, this.chaosRandom.next());
     return undefined;
   }
 
   latency(): number {
     const latency = this.spec.latency;
     if (!latency || latency.maxMs === latency.minMs) return latency?.minMs ?? 0;
-    return latencyOfDraw(latency, this.latencyRandom());
+    return latencyOfDraw(latency, this.latencyRandom.next());
   }
 }
 

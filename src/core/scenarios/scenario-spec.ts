@@ -1,7 +1,6 @@
 // A scenario as its file holds it, once it has passed `scenarios/scenario.schema.json`: the types
 // the compiler reads (scenario-compiler.ts) and the files' readers check against.
-import type { Limits, PlanName } from '../types.js';
-import type { OperationId } from '../state/session-state.js';
+import type { Limits, OperationId, PlanName } from '../types.js';
 
 /** A duration as scenario files write it: "90s", "1m30s", or milliseconds. */
 export type DurationSpec = string | number;

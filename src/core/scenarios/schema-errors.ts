@@ -8,7 +8,7 @@ type Path = readonly (string | number)[];
  * different type or constant), when some other shape fits that well: `{ status: 418 }` is a forced
  * status that is not allowed, not a fault with an unknown key "status".
  */
-function narrowOneOf(errors: readonly ErrorObject[]): readonly ErrorObject[] {
+export function narrowOneOf(errors: readonly ErrorObject[]): readonly ErrorObject[] {
   let kept = errors;
   for (const oneOf of errors.filter((e) => e.keyword === 'oneOf')) {
     const prefix = `${oneOf.schemaPath}/`;

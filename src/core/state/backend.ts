@@ -5,9 +5,13 @@ import { MockError } from '../errors.js';
 import { redactKey } from './plans.js';
 import { demoKeys } from './plans.js';
 import type { JournalEntry } from './journal.js';
-import { summarizeSessions, type Eviction, type SessionRegistry, type SessionSummary } from './sessions.js';
+import { MemoryPort } from './memory-port.js';
+import { sessionIdOf, summarizeSessions, type Eviction, type SessionRegistry, type SessionSummary } from './sessions.js';
 import type { CoreRequest, CoreResponse, Limits, PlanName } from '../types.js';
 import { keyBucket, type SessionState, type SessionSettings } from './session-state.js';
+import { NO_SCENARIO, type SnapshotDocument } from './snapshot.js';
+import { readSnapshot, type SnapshotSchemaCheck } from './snapshot-restore.js';
+import type { ScenarioSpec } from '../scenarios/scenario-spec.js';
 
 /** What a front end needs from the core. Adapters await only when given a promise. */
 export interface ApiHandler {
@@ -68,12 +72,30 @@ export interface SessionOps<A extends boolean> {
   recordDetails(session: string | undefined, on: boolean): Answer<JournalInfo, A>;
   /** When the session removes `GET /v1/pets/{petId}`, for the client audit's messages. */
   removalAt(session: string | undefined): Answer<number, A>;
+  /**
+   * The session as a `petstore-mock/snapshot` document. Optional until every home of state has it:
+   * where it is missing the call is refused with `snapshot_unsupported`.
+   */
+  snapshot?(session: string | undefined): Answer<SnapshotDocument, A>;
+  /** Replaces the session's state with a snapshot's, all or nothing; throws `snapshot_invalid` for a wrong document. */
+  restore?(session: string | undefined, document: unknown): Answer<{ session: string; scenario: string; clock: ClockState }, A>;
+  /** Switches the session to a scenario given as an object (checked as a file is); throws `scenario_invalid` naming each wrong field. */
+  applyScenario?(session: string | undefined, scenario: unknown): Answer<{ name: string; session: string; clock: ClockState }, A>;
+}
+
+/** The refusal of a snapshot, a restore or a scenario object by a home of state that has none yet. */
+export function unsupportedOnThisHome(what: 'snapshots' | 'scenario objects'): MockError {
+  return new MockError(
+    'snapshot_unsupported',
+    `${what} on shared state (--state) are not supported yet; use a mock without --state (its sessions live in memory) for them.`,
+  );
 }
 
 /** What the admin API reads and changes; `session` is the `X-Mock-Session` header value. */
 export interface AdminState extends SessionOps<true> {
   health(session: string | undefined): Promise<{ sessions: number; scenario: string; state: StateReport }>;
-  scenario(session: string | undefined): Promise<{ name: string; clock: ClockState }>;
+  /** The session's scenario: its name, its definition where the home keeps it, and the clock. */
+  scenario(session: string | undefined): Promise<{ name: string; definition?: ScenarioSpec; clock: ClockState }>;
   /** The journal's bounds and whether it records details. */
   journal(session: string | undefined): Promise<JournalInfo>;
   /** Every session: the default first, then the most recently used. */
@@ -144,6 +166,10 @@ export interface ScenarioLookup {
   settings?(nameOrFile: string): SessionSettings;
   /** The current version of a scenario a session runs, its files read again; a reset applies it. */
   latest?(name: string): SessionSettings;
+  /** A scenario given as an object, checked as a file is; throws `scenario_invalid` with a JSON pointer per mistake. */
+  fromObject?(value: unknown): SessionSettings;
+  /** The snapshot schema's check; without it, this home takes no snapshots. */
+  checkSnapshot?: SnapshotSchemaCheck;
 }
 
 function journalInfo(s: SessionState): JournalInfo {
@@ -158,7 +184,8 @@ export function memoryOps(sessions: SessionRegistry, scenarios: ScenarioLookup):
   return {
     reset: (session) => {
       const s = change(session);
-      s.apply(scenarios.latest ? scenarios.latest(s.settings.scenario) : s.settings);
+      // Settings made from an object have no file to read again.
+      s.apply(scenarios.latest && s.settings.inline !== true ? scenarios.latest(s.settings.scenario) : s.settings);
       return { session: s.id, scenario: s.settings.scenario, clock: s.clock.state() };
     },
     useScenario: (name, session, byName = true) => {
@@ -180,12 +207,46 @@ export function memoryOps(sessions: SessionRegistry, scenarios: ScenarioLookup):
       return journalInfo(s);
     },
     removalAt: (session) => view(session).settings.deprecation.removalAt,
+    ...snapshotOps(sessions, scenarios, view, change),
   };
+}
+
+/** Snapshots and scenario objects of the in-memory sessions, where the platform can check them. */
+function snapshotOps(
+  sessions: SessionRegistry,
+  scenarios: ScenarioLookup,
+  view: (session: string | undefined) => SessionState,
+  change: (session: string | undefined) => SessionState,
+): Pick<SessionOps<false>, 'snapshot' | 'restore' | 'applyScenario'> {
+  const ops: Pick<SessionOps<false>, 'snapshot' | 'restore' | 'applyScenario'> = {};
+  const { checkSnapshot, fromObject } = scenarios;
+  if (checkSnapshot) {
+    const port = new MemoryPort(sessions);
+    ops.snapshot = (session) => port.snapshot(sessionIdOf(session));
+    ops.restore = (session, document) => {
+      const sid = sessionIdOf(session);
+      // Checked whole before the session is touched (or created): a wrong document changes nothing.
+      const restored = readSnapshot(document, checkSnapshot, [sessions.startSettings().base, view(session).settings.base]);
+      port.restore(sid, restored);
+      const s = view(session);
+      return { session: s.id, scenario: s.settings.scenario, clock: s.clock.state() };
+    };
+  }
+  if (fromObject) {
+    ops.applyScenario = (session, scenario) => {
+      const settings = fromObject(scenario);
+      const s = change(session);
+      s.apply(settings);
+      return { name: s.settings.scenario, session: s.id, clock: s.clock.state() };
+    };
+  }
+  return ops;
 }
 
 /** The admin side of the in-memory sessions: their test controls, and what only the admin API shows. */
 export function memoryAdmin(sessions: SessionRegistry, scenarios: ScenarioLookup): AdminState {
   const ops = memoryOps(sessions, scenarios);
+  const { snapshot, restore, applyScenario } = ops;
   const view = (session: string | undefined): SessionState => sessions.view(session);
   return {
     reset: async (session) => ops.reset(session),
@@ -195,10 +256,13 @@ export function memoryAdmin(sessions: SessionRegistry, scenarios: ScenarioLookup
     requests: async (session, details) => ops.requests(session, details),
     recordDetails: async (session, on) => ops.recordDetails(session, on),
     removalAt: async (session) => ops.removalAt(session),
+    ...(snapshot && { snapshot: async (session: string | undefined) => snapshot(session) }),
+    ...(restore && { restore: async (session: string | undefined, document: unknown) => restore(session, document) }),
+    ...(applyScenario && { applyScenario: async (session: string | undefined, scenario: unknown) => applyScenario(session, scenario) }),
     health: async (session) => ({ sessions: sessions.all().length, scenario: view(session).settings.scenario, state: { engine: 'memory', reachable: true } }),
     scenario: async (session) => {
       const s = view(session);
-      return { name: s.settings.scenario, clock: s.clock.state() };
+      return { name: s.settings.scenario, definition: s.settings.definition ?? NO_SCENARIO, clock: s.clock.state() };
     },
     journal: async (session) => journalInfo(view(session)),
     sessions: async () => summarizeSessions(sessions),

@@ -176,6 +176,16 @@ export class Journal {
     return this.bytes;
   }
 
+  /**
+   * Empties the journal and fills it with a snapshot's entries, oldest first, within its bounds
+   * as `add` keeps them (the oldest go first); `total` is the number the next request follows.
+   */
+  load(entries: readonly JournalEntry[], total: number): void {
+    this.clear();
+    for (const entry of entries) this.add(entry);
+    this.seq = total;
+  }
+
   clear(): void {
     this.shared.give(this.bytes);
     this.entries = [];

@@ -62,6 +62,14 @@ interface Bucket {
   bannedUntil: number;
 }
 
+/** A bucket as a snapshot keeps it: each window's number (start / length) and count, the wait, the ban (epoch ms). */
+export interface BucketState {
+  id: string;
+  windows: { lengthMs: number; index: number; count: number }[];
+  wait?: { from: number; until: number; counted: number; forgiven: number };
+  bannedUntil?: number;
+}
+
 /** Usage to preload into a bucket, as scenarios do ("the minute's quota is already used"). */
 export interface PresetUsage {
   minute?: number;
@@ -128,6 +136,41 @@ export class RateLimiter {
     if (usage.minute !== undefined) bucket.minuteCount = usage.minute;
     if (usage.day !== undefined) bucket.dayCount = usage.day;
     if (usage.bannedUntil !== undefined) bucket.bannedUntil = clampInstant(usage.bannedUntil);
+  }
+
+  /** Every bucket as it stands, for a snapshot; nothing is rolled over to the present window. */
+  export(): BucketState[] {
+    return [...this.buckets].map(([id, b]) => {
+      const windows = [
+        { lengthMs: MINUTE_MS, index: b.minuteWindow, count: b.minuteCount },
+        { lengthMs: DAY_MS, index: b.dayWindow, count: b.dayCount },
+      ].filter((w) => !Number.isNaN(w.index));
+      const state: BucketState = { id, windows };
+      const waiting = Number.isFinite(b.waitFrom) || Number.isFinite(b.waitUntil) || b.counted > 0 || b.forgiven > 0;
+      if (waiting) state.wait = { from: b.waitFrom, until: b.waitUntil, counted: b.counted, forgiven: b.forgiven };
+      if (Number.isFinite(b.bannedUntil)) state.bannedUntil = b.bannedUntil;
+      return state;
+    });
+  }
+
+  /** Replaces every bucket with those of a snapshot (`export`'s output, checked). */
+  import(states: readonly BucketState[]): void {
+    this.buckets.clear();
+    for (const state of states.slice(-MAX_BUCKETS)) {
+      const minute = state.windows.find((w) => w.lengthMs === MINUTE_MS);
+      const day = state.windows.find((w) => w.lengthMs === DAY_MS);
+      this.buckets.set(state.id, {
+        minuteWindow: minute?.index ?? NaN,
+        minuteCount: minute?.count ?? 0,
+        dayWindow: day?.index ?? NaN,
+        dayCount: day?.count ?? 0,
+        waitFrom: state.wait?.from ?? -Infinity,
+        waitUntil: state.wait?.until ?? -Infinity,
+        counted: state.wait?.counted ?? 0,
+        forgiven: state.wait?.forgiven ?? 0,
+        bannedUntil: state.bannedUntil ?? -Infinity,
+      });
+    }
   }
 
   /**

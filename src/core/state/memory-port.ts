@@ -9,6 +9,8 @@ import { addressBucket, type ForcedAnswer, type SessionState, type SessionSettin
 import type { SessionRegistry } from './sessions.js';
 import type { Decision, OperationData, Planner, StateAsk, StatePort } from './state-port.js';
 import type { CoreRequest } from '../types.js';
+import { takeSnapshot, type SnapshotDocument } from './snapshot.js';
+import { restoreSession, type RestoredState } from './snapshot-restore.js';
 
 /** The `StatePort` of sessions held in this process. */
 export class MemoryPort implements StatePort<SessionState> {
@@ -69,6 +71,16 @@ export class MemoryPort implements StatePort<SessionState> {
 
   guess(sid: string): SessionSettings {
     return this.sessions.view(sid).settings;
+  }
+
+  snapshot(sid: string): SnapshotDocument {
+    // Looking creates no session: an unknown one is taken as it would start.
+    return takeSnapshot(this.sessions.view(sid));
+  }
+
+  restore(sid: string, restored: RestoredState): void {
+    // In one synchronous call: no request of the session runs between its parts.
+    restoreSession(this.sessions.resolveId(sid), restored);
   }
 
   anonymousReport(address: string | undefined): { report: RateReport; now: number } {

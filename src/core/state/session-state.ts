@@ -6,7 +6,8 @@ import { SharedBudget, type Budgets } from './budget.js';
 import { RateLimiter } from './limiter.js';
 import { BaseData, MAX_CACHED_BODY_BYTES, MAX_CREATED_BYTES, MAX_CREATED_PETS, PetStore } from './store.js';
 import type { BanRule, ConnectionFault, CoreRequest, KeyConfig, Limits, OperationId } from '../types.js';
-import type { RuntimeSpec } from '../scenarios/runtime-spec.js';
+import type { RuntimePosition, RuntimeSpec } from '../scenarios/runtime-spec.js';
+import type { ScenarioSpec } from '../scenarios/scenario-spec.js';
 
 export type { OperationId } from '../types.js';
 
@@ -33,6 +34,8 @@ export interface ScenarioRuntime {
   intercept(operation: OperationId, req: CoreRequest, key: string | undefined): ForcedAnswer | undefined;
   /** Milliseconds to delay this answer (0 for none). */
   latency(): number;
+  /** Where the session is in its scenario, for a snapshot. */
+  position?(): RuntimePosition;
 }
 
 /** Everything that decides how a session behaves; scenarios produce it, `reset` re-applies it. */
@@ -53,6 +56,13 @@ export interface SessionSettings {
   runtime?: () => ScenarioRuntime;
   /** What `runtime` runs, for a shared state that keeps the steps' positions elsewhere. */
   runtimeSpec?: RuntimeSpec;
+  /** The scenario as its file or object held it: `GET /__admin/scenario` shows it, a snapshot carries it. */
+  definition?: ScenarioSpec;
+  /**
+   * Set for settings made from an object (`PUT /__admin/scenario {"scenario": …}`, a restored
+   * snapshot) rather than a file: a reset re-applies them as they are, not a file of that name.
+   */
+  inline?: boolean;
 }
 
 /**

@@ -7,6 +7,8 @@ import type { NewPetInput } from '../input/validation.js';
 import type { JournalEntry } from './journal.js';
 import type { RateDecision, RateReport } from './limiter.js';
 import type { ForcedAnswer, SessionSettings } from './session-state.js';
+import type { SnapshotDocument } from './snapshot.js';
+import type { RestoredState } from './snapshot-restore.js';
 import type { CoreRequest, Limits, OperationId, PetStatus } from '../types.js';
 
 /** What one request asks of the session's state, found by the checks that need none. */
@@ -69,4 +71,14 @@ export interface StatePort<H> {
   guess(sid: string): SessionSettings;
   /** The window of a client without a key and the instant it is shown at, for answers given outside the pipeline (431). */
   anonymousReport(address: string | undefined): { report: RateReport; now: number };
+  /**
+   * The session `sid` as a snapshot document (snapshot.ts), without creating it. Optional until
+   * every home has it; the session operations refuse with `snapshot_unsupported` where it is missing.
+   */
+  snapshot?(sid: string): SnapshotDocument | Promise<SnapshotDocument>;
+  /**
+   * Replaces session `sid`'s whole state with a checked snapshot (`readSnapshot`), atomically: no
+   * request of the session sees half of it, and a refusal (`store_full`) leaves it as it was.
+   */
+  restore?(sid: string, restored: RestoredState): void | Promise<void>;
 }

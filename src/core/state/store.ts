@@ -165,6 +165,47 @@ export class PetStore {
     this.clearBodies();
   }
 
+  /** What the store holds, for a snapshot: its base, the animals created, the next id. */
+  content(): { base: BaseData; created: readonly Pet[]; nextId: number } {
+    return { base: this.base, created: this.created, nextId: this.nextId };
+  }
+
+  /**
+   * Replaces the store's content with a snapshot's, within the same bounds `create` keeps: throws
+   * `store_full` before changing anything when the animals do not fit. The animals come checked
+   * (ids ascending, above the base's, below `nextId`).
+   */
+  load(base: BaseData, created: readonly Pet[], nextId: number): void {
+    const bytes = this.checkLoad(created);
+    this.reset(base);
+    for (const pet of created) {
+      const copy: Pet = { ...pet, name: ownString(pet.name) };
+      this.created.push(copy);
+      if (copy.status) this.createdByStatus.get(copy.status)?.push(copy);
+    }
+    this.createdBytes = bytes;
+    this.limits.created.take(bytes);
+    this.nextId = nextId;
+  }
+
+  /** What `load` would count for these animals; throws `store_full` when they do not fit. */
+  checkLoad(created: readonly Pet[]): number {
+    const bytes = created.reduce((sum, pet) => sum + createdPetBytes(pet), 0);
+    if (created.length > this.limits.maxCreated || bytes > this.limits.maxCreatedBytes) {
+      throw storeFullError('room', this.limits.maxCreated, this.limits.maxCreatedBytes);
+    }
+    // What this store holds now is given back by the reset below.
+    if (!this.limits.created.fits(bytes - this.createdBytes)) {
+      throw new MockError(
+        'store_full',
+        named(
+          `the animals created in all sessions together would pass the ${Math.round(this.limits.created.limit / 1024 / 1024)} MiB this server allows; reset sessions you no longer need (${RESET_HINT}).`,
+        ),
+      );
+    }
+    return bytes;
+  }
+
   /** Adds an animal; the store assigns its id. Throws `store_full` past a bound. */
   create(input: { name: string; categoryId: number | bigint; status?: PetStatus }): Pet {
     const bytes = createdPetBytes(input);

@@ -1,0 +1,248 @@
+// Reads a `petstore-mock/snapshot` document back into what a session holds. Every check runs
+// before anything changes: a wrong document is refused whole, naming its first wrong field by
+// JSON pointer, and the session stays as it was.
+import { MockError } from '../errors.js';
+import { ScenarioSpecError, compileScenario } from '../scenarios/scenario-compiler.js';
+import { ScriptedRuntime, type RuntimePosition } from '../scenarios/scenario-runtime.js';
+import { parseInstant } from './clock.js';
+import type { JournalEntry } from './journal.js';
+import type { BucketState } from './limiter.js';
+import { BaseData } from './store.js';
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, WINDOW_NAMES, type SnapshotDocument, type SnapshotPet } from './snapshot.js';
+import type { SessionState, SessionSettings } from './session-state.js';
+import type { KeyConfig, Limits, Pet } from '../types.js';
+
+/** The schema check of a document (scenarios/snapshot.schema.json): its first mistake, or none. */
+export type SnapshotSchemaCheck = (value: unknown) => { pointer: string; message: string } | undefined;
+
+/** A checked snapshot, ready to replace a session's state. */
+export interface RestoredState {
+  settings: SessionSettings;
+  created: Pet[];
+  nextId: number;
+  buckets: BucketState[];
+  clock: { now: number; frozen: boolean };
+  position: RuntimePosition | undefined;
+  entries: JournalEntry[];
+  total: number;
+  details: boolean;
+}
+
+const HINT = 'send a document GET /__admin/snapshot (or mock.snapshot()) wrote, changed only where scenarios/snapshot.schema.json allows';
+
+/** The 400 of a wrong document, naming the field by JSON pointer. */
+export function snapshotError(pointer: string, message: string): MockError {
+  return new MockError('snapshot_invalid', `the snapshot is not valid at ${pointer || '/'}: ${message}; ${HINT}.`, {
+    details: [{ field: pointer || '/', message }],
+  });
+}
+
+/** A JSON pointer of a path (RFC 6901). */
+export function pointerOf(path: readonly (string | number)[]): string {
+  return path.map((p) => `/${String(p).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
+/** Refuses a document of another format or version, naming both versions, before its shape is checked. */
+function checkVersion(value: unknown): void {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw snapshotError('', 'a snapshot is a JSON object');
+  const { format, version } = value as { format?: unknown; version?: unknown };
+  if (format !== SNAPSHOT_FORMAT)
+    throw snapshotError('/format', `format must be ${JSON.stringify(SNAPSHOT_FORMAT)}, not ${JSON.stringify(format) ?? 'missing'}`);
+  if (version !== SNAPSHOT_VERSION) {
+    throw new MockError(
+      'snapshot_invalid',
+      `the snapshot is version ${JSON.stringify(version) ?? 'missing'}, and this petstore-mock reads version ${SNAPSHOT_VERSION}; take it again with this version, or restore it with the version that wrote it.`,
+      { details: [{ field: '/version', message: `version ${JSON.stringify(version) ?? 'missing'} given, version ${SNAPSHOT_VERSION} read` }] },
+    );
+  }
+}
+
+function instantAt(text: string, pointer: string): number {
+  const ms = parseInstant(text);
+  if (ms === undefined) throw snapshotError(pointer, `${JSON.stringify(text)} is not an ISO-8601 instant that exists`);
+  return ms;
+}
+
+/** `["60/m", "1000/d"]` as this version's limits: one window of each. */
+function limitsOf(windows: readonly string[], pointer: string): Limits {
+  const found: Partial<Record<'m' | 'd', number>> = {};
+  windows.forEach((w, i) => {
+    const m = /^(\d+)\/([smhd])$/.exec(w);
+    const unit = m?.[2];
+    if (!m || (unit !== 'm' && unit !== 'd') || found[unit] !== undefined) {
+      throw snapshotError(`${pointer}/${i}`, `${JSON.stringify(w)} is not a window this version keeps: one "N/m" and one "N/d"`);
+    }
+    found[unit] = Number(m[1]);
+  });
+  if (found.m === undefined || found.d === undefined) throw snapshotError(pointer, 'the limits need one "N/m" and one "N/d" window');
+  return { perMinute: found.m, perDay: found.d };
+}
+
+function petOf(pet: SnapshotPet): Pet {
+  const category = typeof pet.categoryId === 'string' ? BigInt(pet.categoryId) : pet.categoryId;
+  const categoryId = typeof category === 'bigint' && Number.isSafeInteger(Number(category)) ? Number(category) : category;
+  return pet.status === undefined ? { id: pet.id, name: pet.name, categoryId } : { id: pet.id, name: pet.name, categoryId, status: pet.status };
+}
+
+/** Ids strictly ascending and above `above`; returns the last. */
+function checkIds(pets: readonly SnapshotPet[], above: number, pointer: string): number {
+  let last = above;
+  pets.forEach((pet, i) => {
+    if (pet.id <= last) throw snapshotError(`${pointer}/${i}/id`, `ids must ascend: ${pet.id} follows ${last}`);
+    last = pet.id;
+  });
+  return last;
+}
+
+function samePets(a: readonly Pet[], b: readonly Pet[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((p, i) => {
+      const q = b[i];
+      return q !== undefined && p.id === q.id && p.name === q.name && p.categoryId === q.categoryId && p.status === q.status;
+    })
+  );
+}
+
+/**
+ * Checks a document and turns it into the state it holds, compiling its scenario's definition
+ * against the document's own settings. `bases` are stores the server already holds: an equal one
+ * is shared rather than copied. Throws `snapshot_invalid` (400) at the first mistake.
+ */
+export function readSnapshot(value: unknown, schema: SnapshotSchemaCheck, bases: readonly BaseData[]): RestoredState {
+  checkVersion(value);
+  const problem = schema(value);
+  if (problem) throw snapshotError(problem.pointer, problem.message);
+  const doc = value as SnapshotDocument;
+  const { settings: s, store } = doc;
+
+  const keys: KeyConfig[] = [];
+  const seen = new Set<string>();
+  s.keys.forEach((k, i) => {
+    if (seen.has(k.key)) throw snapshotError(`/settings/keys/${i}/key`, `the key ${JSON.stringify(k.key)} is listed twice`);
+    seen.add(k.key);
+    const key: KeyConfig = { key: k.key, plan: k.plan, limits: limitsOf(k.limits, `/settings/keys/${i}/limits`) };
+    if (k.custom) key.custom = true;
+    if (k.revoked) key.revoked = true;
+    keys.push(key);
+  });
+
+  const basePets = store.base.map(petOf);
+  const baseMax = checkIds(store.base, 0, '/store/base');
+  const createdMax = checkIds(store.created, baseMax, '/store/created');
+  if (store.nextId <= createdMax) throw snapshotError('/store/nextId', `the next id must follow every animal's id (${createdMax})`);
+  const base = bases.find((b) => samePets(b.all, basePets)) ?? new BaseData(basePets);
+
+  const defaults: SessionSettings = {
+    scenario: doc.scenario.name,
+    base,
+    keys,
+    anonymousLimits: limitsOf(s.anonymousLimits, '/settings/anonymousLimits'),
+    ban: { ...s.ban },
+    deprecation: {
+      deprecatedAt: instantAt(s.deprecation.deprecatedAt, '/settings/deprecation/deprecatedAt'),
+      removalAt: instantAt(s.deprecation.removalAt, '/settings/deprecation/removalAt'),
+    },
+    clock: { frozen: false },
+    usage: [],
+    journalSize: s.journal.size,
+    journalDetails: s.journal.details,
+  };
+  let compiled: SessionSettings;
+  try {
+    compiled = compileScenario(doc.scenario.definition, doc.scenario.name, { defaults, data: () => base });
+  } catch (error) {
+    if (error instanceof ScenarioSpecError) throw snapshotError(pointerOf(['scenario', 'definition', ...error.path]), error.message);
+    throw error;
+  }
+  // The document's own settings win: they are what the session ran under, whatever the definition
+  // would make of this server's defaults.
+  const settings: SessionSettings = {
+    ...compiled,
+    keys,
+    anonymousLimits: defaults.anonymousLimits,
+    ban: defaults.ban,
+    deprecation: defaults.deprecation,
+    journalSize: defaults.journalSize,
+    journalDetails: defaults.journalDetails,
+    base,
+    inline: true,
+  };
+
+  const last = doc.journal.entries.at(-1);
+  if (last !== undefined && last.seq > doc.journal.total) {
+    throw snapshotError('/journal/total', `the count must be at least the last entry's number (${last.seq}), or the next request would repeat it`);
+  }
+  const position = doc.scenario.position ?? undefined;
+  const steps = settings.runtimeSpec?.steps ?? [];
+  if (position && position.step > steps.length) {
+    throw snapshotError('/scenario/position/step', `the scenario has ${steps.length} steps; the position cannot be past them`);
+  }
+
+  return {
+    settings,
+    created: store.created.map(petOf),
+    nextId: store.nextId,
+    buckets: doc.limits.map((b, i) => bucketOf(b, `/limits/${i}`)),
+    clock: { now: instantAt(doc.clock.now, '/clock/now'), frozen: doc.clock.frozen },
+    position,
+    entries: doc.journal.entries,
+    total: doc.journal.total,
+    details: doc.journal.details,
+  };
+}
+
+const LENGTH_OF_NAME: Readonly<Record<string, number>> = Object.fromEntries(Object.entries(WINDOW_NAMES).map(([ms, name]) => [name, Number(ms)]));
+
+function bucketOf(b: SnapshotDocument['limits'][number], pointer: string): BucketState {
+  if ((b.key === undefined) === (b.address === undefined)) throw snapshotError(pointer, 'a bucket names either a key or an address');
+  const state: BucketState = { id: b.key !== undefined ? `key:${b.key}` : `addr:${b.address ?? ''}`, windows: [] };
+  b.windows.forEach((w, i) => {
+    const at = `${pointer}/windows/${i}`;
+    const lengthMs = typeof w.window === 'number' ? w.window * 1000 : LENGTH_OF_NAME[w.window];
+    if (lengthMs === undefined || WINDOW_NAMES[lengthMs] === undefined) {
+      throw snapshotError(`${at}/window`, `this version keeps the windows "1m" (60) and "1d" (86400), not ${JSON.stringify(w.window)}`);
+    }
+    if (state.windows.some((x) => x.lengthMs === lengthMs)) throw snapshotError(`${at}/window`, 'each window is listed once');
+    const start = instantAt(w.start, `${at}/start`);
+    if (start % lengthMs !== 0)
+      throw snapshotError(`${at}/start`, `a ${WINDOW_NAMES[lengthMs]} window starts at the beginning of its ${lengthMs === 60_000 ? 'minute' : 'UTC day'}`);
+    state.windows.push({ lengthMs, index: start / lengthMs, count: w.count });
+  });
+  if (b.wait) {
+    const { from, until, counted, forgiven } = b.wait;
+    state.wait = {
+      from: from === null ? -Infinity : instantAt(from, `${pointer}/wait/from`),
+      until: until === null ? -Infinity : instantAt(until, `${pointer}/wait/until`),
+      counted,
+      forgiven,
+    };
+  }
+  if (b.bannedUntil !== undefined) state.bannedUntil = instantAt(b.bannedUntil, `${pointer}/bannedUntil`);
+  return state;
+}
+
+/**
+ * Replaces a session's whole state with a snapshot's, checked by `readSnapshot`. Throws
+ * `store_full` before anything changes when its animals do not fit the store's bounds; the journal
+ * keeps its bounds as it does for answered requests (the oldest entries go first).
+ */
+export function restoreSession(state: SessionState, r: RestoredState): void {
+  state.store.checkLoad(r.created);
+  // The document says whether the journal records details; this session's own choice goes.
+  state.detailsOverride = undefined;
+  state.apply(r.settings);
+  state.store.load(r.settings.base, r.created, r.nextId);
+  state.limiter.import(r.buckets);
+  state.clock.restore();
+  if (r.clock.frozen) state.clock.freeze();
+  state.clock.set(r.clock.now);
+  state.runtime = r.settings.runtimeSpec ? new ScriptedRuntime(r.settings.runtimeSpec, r.position) : undefined;
+  if (r.details !== (r.settings.journalDetails === true)) state.recordDetails(r.details);
+  // The entries are this session's now, whichever session they were answered in.
+  state.journal.load(
+    r.entries.map((e) => ({ ...e, session: state.id })),
+    r.total,
+  );
+  state.evictedAt = undefined;
+}

@@ -1,0 +1,138 @@
+// A session's state as one JSON document (`petstore-mock/snapshot`, version 1): everything that
+// decides its future answers. scenarios/snapshot.schema.json describes it; snapshot-restore.ts
+// reads it back. Instants are ISO-8601 UTC, as the admin API writes them; rate windows are a list
+// per key, so a change to the number of windows keeps the format.
+import type { ScenarioSpec } from '../scenarios/scenario-spec.js';
+import type { RuntimePosition } from '../scenarios/scenario-runtime.js';
+import type { JournalEntry } from './journal.js';
+import type { SessionState } from './session-state.js';
+import type { Limits, Pet, PetStatus, PlanName } from '../types.js';
+
+export const SNAPSHOT_FORMAT = 'petstore-mock/snapshot';
+export const SNAPSHOT_VERSION = 1;
+/** The largest snapshot read, over HTTP or from a file: a full store, journal and fixtures fit well within it. */
+export const MAX_SNAPSHOT_BYTES = 32 * 1024 * 1024;
+
+/** An animal; a `categoryId` past 2^53 is written as a string of digits, which JSON keeps exactly. */
+export interface SnapshotPet {
+  id: number;
+  name: string;
+  categoryId: number | string;
+  status?: PetStatus;
+}
+
+/** One fixed window of a key: its length (`"1m"`, `"1d"`, or seconds), the instant it began, the requests it counted. */
+export interface SnapshotWindow {
+  window: string | number;
+  start: string;
+  count: number;
+}
+
+/** The windows, running wait and ban of one key, or of one address sending without a valid key. */
+export interface SnapshotBucket {
+  key?: string;
+  address?: string;
+  windows: SnapshotWindow[];
+  /** The wait the last 429 announced: when it began and ends, and its refusals counted toward a ban or forgiven. */
+  wait?: { from: string | null; until: string | null; counted: number; forgiven: number };
+  bannedUntil?: string;
+}
+
+/** A key as the snapshot carries it: its limits as `"N/m"` and `"N/d"` windows. */
+export interface SnapshotKey {
+  key: string;
+  plan: PlanName;
+  limits: string[];
+  custom?: boolean;
+  revoked?: boolean;
+}
+
+/** The `petstore-mock/snapshot` document, version 1. */
+export interface SnapshotDocument {
+  format: typeof SNAPSHOT_FORMAT;
+  version: typeof SNAPSHOT_VERSION;
+  /** The real time it was taken at; for people, restoring does not read it. */
+  takenAt: string;
+  /** The session it was taken from; for people, it restores into any session. */
+  session: string;
+  scenario: { name: string; definition: ScenarioSpec; position: RuntimePosition | null };
+  settings: {
+    keys: SnapshotKey[];
+    anonymousLimits: string[];
+    ban: { after: number; durationMs: number; inFlight?: number };
+    deprecation: { deprecatedAt: string; removalAt: string };
+    journal: { size: number; details: boolean };
+  };
+  /** The session clock's instant, whether it is frozen, and (running) how far it stood from real time. */
+  clock: { now: string; frozen: boolean; offsetMs?: number };
+  store: { base: SnapshotPet[]; created: SnapshotPet[]; nextId: number };
+  limits: SnapshotBucket[];
+  journal: { total: number; details: boolean; entries: JournalEntry[] };
+}
+
+/** The definition a snapshot carries for settings that came from no scenario (the command line's). */
+export const NO_SCENARIO: ScenarioSpec = { description: "The command line's settings, with no scenario." };
+
+/** The window lengths this version of the limiter keeps, as the document names them. */
+export const WINDOW_NAMES: Readonly<Record<number, string>> = { 60_000: '1m', 86_400_000: '1d' };
+
+/** Limits as windows: `["60/m", "1000/d"]`. */
+export function limitsWindows(limits: Limits): string[] {
+  return [`${limits.perMinute}/m`, `${limits.perDay}/d`];
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** An animal as the document writes it. */
+export function snapshotPet(pet: Pet): SnapshotPet {
+  const out: SnapshotPet = { id: pet.id, name: pet.name, categoryId: typeof pet.categoryId === 'bigint' ? String(pet.categoryId) : pet.categoryId };
+  if (pet.status !== undefined) out.status = pet.status;
+  return out;
+}
+
+/** The document of one in-memory session, at the session clock's present instant. */
+export function takeSnapshot(state: SessionState): SnapshotDocument {
+  const { settings, clock } = state;
+  const now = clock.now();
+  const real = clock.realTime();
+  const content = state.store.content();
+  return {
+    format: SNAPSHOT_FORMAT,
+    version: SNAPSHOT_VERSION,
+    takenAt: iso(real),
+    session: state.id,
+    scenario: {
+      name: settings.scenario,
+      definition: settings.definition ?? NO_SCENARIO,
+      position: state.runtime?.position?.() ?? null,
+    },
+    settings: {
+      keys: settings.keys.map((k) => {
+        const key: SnapshotKey = { key: k.key, plan: k.plan, limits: limitsWindows(k.limits) };
+        if (k.custom) key.custom = true;
+        if (k.revoked) key.revoked = true;
+        return key;
+      }),
+      anonymousLimits: limitsWindows(settings.anonymousLimits),
+      ban: { ...settings.ban },
+      deprecation: { deprecatedAt: iso(settings.deprecation.deprecatedAt), removalAt: iso(settings.deprecation.removalAt) },
+      journal: { size: settings.journalSize, details: settings.journalDetails === true },
+    },
+    // A frozen clock stands at no fixed distance from real time.
+    clock: clock.frozen ? { now: iso(now), frozen: true } : { now: iso(now), frozen: false, offsetMs: now - real },
+    store: { base: content.base.all.map(snapshotPet), created: content.created.map(snapshotPet), nextId: content.nextId },
+    limits: state.limiter.export().map((b) => {
+      const windows = b.windows.map((w) => ({ window: WINDOW_NAMES[w.lengthMs] ?? w.lengthMs / 1000, start: iso(w.index * w.lengthMs), count: w.count }));
+      const bucket: SnapshotBucket = b.id.startsWith('key:') ? { key: b.id.slice(4), windows } : { address: b.id.replace(/^addr:/, ''), windows };
+      if (b.wait) {
+        const { from, until, counted, forgiven } = b.wait;
+        bucket.wait = { from: Number.isFinite(from) ? iso(from) : null, until: Number.isFinite(until) ? iso(until) : null, counted, forgiven };
+      }
+      if (b.bannedUntil !== undefined) bucket.bannedUntil = iso(b.bannedUntil);
+      return bucket;
+    }),
+    journal: { total: state.journal.total, details: state.journal.details, entries: state.journal.list(true) },
+  };
+}

@@ -1,0 +1,46 @@
+// Snapshot files: `--import FILE` / `startMock({ import })` and `--export-on-exit FILE`. A file is
+// written whole or not at all (a temporary file beside it, renamed), so a stop in the middle of a
+// write never leaves a truncated snapshot where the last good one was.
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { UserError } from '../core/errors.js';
+import { readFailure } from '../core/input/fixtures.js';
+import { MockError } from '../core/errors.js';
+import { MAX_SNAPSHOT_BYTES } from '../core/state/snapshot.js';
+import { readUserFile } from './read-file.js';
+import { displayPath } from './scenario-files.js';
+
+/** The document of a snapshot file; a file that cannot be read or is not JSON is a `UserError` naming it. */
+export function readSnapshotFile(file: string): unknown {
+  let text: string;
+  try {
+    text = readUserFile(file, MAX_SNAPSHOT_BYTES);
+  } catch (error) {
+    throw new UserError(`cannot read the snapshot file ${displayPath(file)} (${readFailure(error)}); check the path given to --import.`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new UserError(`the snapshot file ${displayPath(file)} is not JSON (${(error as Error).message}); give a file GET /__admin/snapshot wrote.`);
+  }
+}
+
+/** A restore's refusal, as a start-up mistake that names the file or the option it came from. */
+export function importFailure(error: unknown, source: string): unknown {
+  if (error instanceof MockError) return new UserError(`cannot import ${source}: ${error.message}`);
+  if (error instanceof UserError) return new UserError(`cannot import ${source}: ${error.reason}`);
+  return error;
+}
+
+/** Writes `text` to `file` atomically: into a temporary file in the same folder, then renamed over it. */
+export function writeFileAtomically(file: string, text: string): void {
+  const target = resolve(file);
+  const temporary = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
+  try {
+    writeFileSync(temporary, text);
+    renameSync(temporary, target);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+}
