@@ -132,6 +132,11 @@ export class ScenarioCatalogue {
     return settings;
   }
 
+  /** The files a scenario was read from: its own and its fixtures, and the --fixtures file every scenario starts from. */
+  filesOf(name: string): string[] {
+    return [...(this.defaults.file === undefined ? [] : [this.defaults.file]), ...(this.compiled.get(name)?.inputs.keys() ?? [])];
+  }
+
   /** Every file whose change --watch reloads: the fixtures file, loaded scenario files and their fixtures. */
   watchedFiles(): string[] {
     const files = new Set<string>(this.defaults.file === undefined ? [] : [this.defaults.file]);
