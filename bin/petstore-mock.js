@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The command `petstore-mock`. An installed package ships dist/; a clone of the repository has
-// none until it is built (installing runs no build script, so that installing the package
-// announces none), so the first start in a clone builds it here, printing only on stderr: stdout
+// one once `npm install` ran its `prepare`, but not after `npm install --ignore-scripts` or a
+// `git clean`, so a start in a clone without it builds it here, printing only on stderr: stdout
 // carries the ready line harnesses read.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -1,6 +1,7 @@
 // The admin page's chart (src/http/admin-chart/limits-chart.js with uPlot and its CSS), bundled
-// into one browser script, dist/admin-chart.js, that only the admin page loads (GET
-// /__admin/limits-chart.js): neither the API path nor the library's import ever reads it.
+// into one browser script, dist/admin-chart.js, and its style sheet, dist/admin-chart.css (uPlot's,
+// served as a file: the page's Content-Security-Policy allows no inline style), that only the
+// admin page loads (GET /__admin/limits-chart.js and .css): neither the API path nor the library's import ever reads it.
 import { build } from 'esbuild';
 
 export async function buildAdminChart() {
@@ -13,7 +14,6 @@ export async function buildAdminChart() {
     target: 'es2022',
     minify: true,
     legalComments: 'eof',
-    loader: { '.css': 'text' },
     logLevel: 'warning',
   });
 }

@@ -5,6 +5,7 @@
 import { UserError } from '../core/errors.js';
 import { OPTIONS, type Option, type RawArgs } from './options.js';
 import { editDistance } from './usage-mistakes.js';
+import { readSwitch, switchMistake } from './switch-values.js';
 
 /** The prefix of every variable petstore-mock reads. */
 export const ENV_PREFIX = 'PETSTORE_MOCK_';
@@ -13,9 +14,6 @@ export const ENV_PREFIX = 'PETSTORE_MOCK_';
 export function envName(option: Option): string {
   return `${ENV_PREFIX}${option.flag.toUpperCase().replace(/-/g, '_')}`;
 }
-
-const TRUE = new Set(['1', 'true', 'yes', 'on']);
-const FALSE = new Set(['0', 'false', 'no', 'off']);
 
 /**
  * The long flags a command line gives, in any form a parser takes: `--port 1`, `--port=1`,
@@ -47,10 +45,9 @@ function mistake(reason: string): UserError {
 function readValue(option: Option, name: string, text: string): string | boolean | string[] {
   switch (option.kind) {
     case 'boolean': {
-      const word = text.toLowerCase();
-      if (TRUE.has(word)) return true;
-      if (FALSE.has(word)) return false;
-      throw mistake(`${name} takes true or false (or 1 or 0), not ${JSON.stringify(text)}.`);
+      const value = readSwitch(text);
+      if (value === undefined) throw mistake(switchMistake(name, text));
+      return value;
     }
     case 'list':
       // Keys (KEY:PLAN:N:N) and host names hold neither commas nor spaces, so both separate.

@@ -84,10 +84,16 @@ export function startFailure(error: unknown): string {
   return `${named(`failed to start: ${error instanceof Error ? error.message : String(error)}`)}\n`;
 }
 
-/** A line of one reload under --watch. */
-export function reloadLine(files: readonly string[], sessions: readonly string[]): string {
-  const restarted = sessions.length === 0 ? 'no session uses it' : `restarted ${sessions.length === 1 ? 'session' : 'sessions'} ${sessions.join(', ')}`;
-  return `${named(`reloaded ${files.join(', ')}; ${restarted}.`)}\n`;
+/**
+ * A line of one reload under --watch: the sessions restarted, and those that already ran what the
+ * files now say (a fix that brought back the running version restarts nothing, and says so).
+ */
+export function reloadLine(files: readonly string[], sessions: readonly string[], current: readonly string[] = []): string {
+  const parts: string[] = [];
+  if (sessions.length > 0) parts.push(`restarted ${sessions.length === 1 ? 'session' : 'sessions'} ${sessions.join(', ')}`);
+  if (current.length > 0)
+    parts.push(`${current.length === 1 ? 'session' : 'sessions'} ${current.join(', ')} already ${current.length === 1 ? 'runs' : 'run'} this version`);
+  return `${named(`reloaded ${files.join(', ')}; ${parts.length === 0 ? 'no session uses it' : parts.join('; ')}.`)}\n`;
 }
 
 /** The line of a reload that found a mistake: the mistake, and that the old version keeps running. */

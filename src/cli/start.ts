@@ -78,7 +78,7 @@ async function serve(args: ServeArgs): Promise<void> {
   };
   const onReload = (report: ReloadReport): void => {
     for (const error of report.errors) process.stderr.write(reloadFailedLine(error));
-    if (report.errors.length === 0 || report.sessions.length > 0) out(reloadLine(report.files, report.sessions));
+    if (report.errors.length === 0 || report.sessions.length > 0) out(reloadLine(report.files, report.sessions, report.current));
   };
   const options = {
     port: args.port,

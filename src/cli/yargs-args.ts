@@ -3,6 +3,7 @@ import { VERSION } from './messages.js';
 import { OPTIONS, choiceMistake, defaultValue, isChoice, type Option, type RawArgs } from './options.js';
 import { UsageError, startFromArgs } from './start.js';
 import { usageMistake } from './usage-mistakes.js';
+import { normaliseSwitches } from './switch-values.js';
 import { runVerifyCommand, verifyOptions } from './verify-command.js';
 
 /**
@@ -77,10 +78,34 @@ export function toRawArgs(argv: Record<string, unknown>): RawArgs {
   return args as RawArgs;
 }
 
+const EXAMPLES: readonly (readonly [string, string])[] = [
+  ['', 'Serve on http://127.0.0.1:4010/v1 with 50 seeded animals'],
+  [' --port 0 --ready-json', 'Take a free port and print one JSON line when ready (for CI)'],
+  [' --scenario ban', 'Replay the temporary-ban scenario'],
+  [' --scenario my-scenario.yaml --watch', 'Replay a scenario file, reloading it on every save'],
+  [' --key ci-key:enterprise:100000:10000000', 'Add a key with custom limits'],
+  [' --fixtures db.json', 'Serve the animals of a json-server db.json'],
+  [' verify "$URL" --key "$KEY"', 'Check a deployment (staging, say) against the specification'],
+  [' --state redis://127.0.0.1:6379/0', 'One replica of a deployment sharing its state in Redis'],
+  [' state clear --state redis://127.0.0.1:6379/0', 'Remove that deployment from Redis, so new flags start a new world'],
+];
+/** The help's width is at least this: the longest example command, indented, on one line. */
+const WIDEST_EXAMPLE = Math.max(...EXAMPLES.map(([command]) => `    petstore-mock${command}`.length)) + 1;
+
+/**
+ * The examples of --help, each command on a line of its own under what it does: yargs' own two
+ * columns broke a long command in two, and a command is copied whole.
+ */
+function examples(): string {
+  return ['Examples:', ...EXAMPLES.flatMap(([command, what]) => [`  ${what}:`, `    $0${command}`])].join('\n');
+}
+
 /** Runs the full yargs command line: help, version, the `scenarios` subcommand and its errors. */
 export async function runYargs(args: readonly string[]): Promise<void> {
   choiceError = undefined;
-  await yargs([...args])
+  const switches = normaliseSwitches(args);
+  if (switches.mistake !== undefined) throw new UsageError(switches.mistake);
+  await yargs(switches.argv)
     .scriptName('petstore-mock')
     .usage('$0 [options]\n\nA local mock of the Animal Store API: seeded animals, bearer keys, plan rate limits, bans and scenarios.')
     .command('scenarios', 'List the shipped scenarios, one line each', {}, async () => {
@@ -107,20 +132,13 @@ export async function runYargs(args: readonly string[]): Promise<void> {
     .command('$0', 'Start the mock server', serverOptions, async (argv) => {
       await startFromArgs(toRawArgs(argv), args);
     })
-    .example('$0', 'Serve on http://127.0.0.1:4010/v1 with 50 seeded animals')
-    .example('$0 --port 0 --ready-json', 'Take a free port and print one JSON line when ready (for CI)')
-    .example('$0 --scenario ban', 'Replay the temporary-ban scenario')
-    .example('$0 --scenario my-scenario.yaml --watch', 'Replay a scenario file, reloading it on every save')
-    .example('$0 --key ci-key:enterprise:100000:10000000', 'Add a key with custom limits')
-    .example('$0 --fixtures db.json', 'Serve the animals of a json-server db.json')
-    .example('$0 verify "$URL" --key "$KEY"', 'Check a deployment (staging, say) against the specification')
-    .example('$0 --state redis://127.0.0.1:6379/0', 'One replica of a deployment sharing its state in Redis')
-    .example('$0 state clear --state redis://127.0.0.1:6379/0', 'Remove that deployment from Redis, so new flags start a new world')
+    .epilogue(examples())
     .strict()
     .version(VERSION)
     .help()
     .alias('help', 'h')
-    .wrap(Math.min(110, process.stdout.columns || 100))
+    // Never narrower than the longest example, so no line break falls inside a command.
+    .wrap(Math.max(WIDEST_EXAMPLE, Math.min(110, process.stdout.columns || 100)))
     .fail((message, error) => {
       if (choiceError) throw choiceError;
       // yargs' own complaints (an unknown flag, a missing value) come as a YError or a message;

@@ -13,6 +13,11 @@ export interface ReloadReport {
   files: string[];
   /** The ids of the sessions restarted in the new version. */
   sessions: string[];
+  /**
+   * The ids of the sessions that use a changed file but already run what it now says (a save
+   * that undid an edit, or fixed a mistake back to the running version): nothing to restart.
+   */
+  current: string[];
   /** Files with a mistake; the sessions that use them keep the version they had. */
   errors: UserError[];
 }
@@ -40,18 +45,23 @@ export function reloadSessions(catalogue: ScenarioCatalogue, sessions: SessionRe
     return found;
   };
   const restarted: SessionState[] = [];
+  const current: SessionState[] = [];
   for (const state of sessions.all()) {
     // A scenario sent as an object, or a restored snapshot, is read from no file.
     if (state.settings.inline === true) continue;
     const next = versionOf(state.settings.scenario);
-    if (next instanceof UserError || next === state.settings) continue;
+    if (next instanceof UserError) continue;
+    if (next === state.settings) {
+      if (catalogue.filesOf(state.settings.scenario).some((file) => files.includes(file))) current.push(state);
+      continue;
+    }
     state.apply(next);
     restarted.push(state);
   }
   const start = versionOf(sessions.startSettings().scenario);
   if (!(start instanceof UserError)) sessions.setStartSettings(start);
   const errors = [...new Map([...latest.values()].filter((v): v is UserError => v instanceof UserError).map((e) => [e.message, e])).values()];
-  return { files: files.map(displayPath), sessions: restarted.map((w) => w.id), errors };
+  return { files: files.map(displayPath), sessions: restarted.map((w) => w.id), current: current.map((w) => w.id), errors };
 }
 
 /** A running watch over some files; `sync` picks up files added since, `close` stops it. */

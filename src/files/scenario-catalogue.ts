@@ -3,7 +3,7 @@ import { ScenarioError, isScenarioName } from '../core/scenarios/scenario-compil
 import type { SessionSettings } from '../core/state/session-state.js';
 import type { LiveDefaults } from './defaults-data.js';
 import { MAX_FIXTURES_FILE_BYTES, readUserFile } from './read-file.js';
-import { ScenarioSource, loadScenario, scenariosDir, shippedScenarios, type ScenarioDefaults } from './scenario-files.js';
+import { ScenarioSource, loadScenario, scenariosDir, shippedScenarios, unknownScenario, type ScenarioDefaults } from './scenario-files.js';
 
 interface Listed {
   name: string;
@@ -60,21 +60,34 @@ export class ScenarioCatalogue {
 
   /** Over HTTP only names are taken: the admin API does not read paths it is sent. */
   settingsByName(name: string): SessionSettings {
-    checkName(name);
+    this.checkName(name);
     return this.settings(name);
   }
 
   /** The settings of a scenario read now, and the source they came from (a shared state stores its text). */
   load(nameOrFile: string): { settings: SessionSettings; source: ScenarioSource } {
     this.defaults.refresh();
-    const source = loadScenario(this.files.get(nameOrFile)?.file ?? nameOrFile);
+    const source = loadScenario(this.files.get(nameOrFile)?.file ?? nameOrFile, [...this.files.keys()]);
     return { settings: this.compile(source), source };
   }
 
   /** `load` for a name sent over HTTP. */
   loadByName(name: string): { settings: SessionSettings; source: ScenarioSource } {
-    checkName(name);
+    this.checkName(name);
     return this.load(name);
+  }
+
+  /** A name sent over HTTP: one of the listed scenarios, or a mistake that offers only those. */
+  private checkName(name: string): void {
+    if (!isScenarioName(name)) {
+      throw new ScenarioError(
+        `the admin API switches scenarios by name, not ${JSON.stringify(name)}; load a file with --scenario FILE or the library's useScenario(FILE), then switch to it by its name.`,
+      );
+    }
+    const names = this.list().map((s) => s.name);
+    if (!names.includes(name)) {
+      throw new ScenarioError(`${unknownScenario(name, names)}; the admin API switches to one of ${names.join(', ')} (GET /__admin/scenarios lists them).`);
+    }
   }
 
   /** The settings of a scenario another instance loaded, from its text. */
@@ -101,7 +114,7 @@ export class ScenarioCatalogue {
     const unchanged =
       cached !== undefined && cached.defaultsVersion === this.defaults.version && [...cached.inputs].every(([file, text]) => readText(file) === text);
     if (cached && unchanged) return cached.settings;
-    return this.compile(loadScenario(loaded?.file ?? name));
+    return this.compile(loadScenario(loaded?.file ?? name, [...this.files.keys()]));
   }
 
   private compile(source: ScenarioSource): SessionSettings {
@@ -117,6 +130,11 @@ export class ScenarioCatalogue {
     }
     this.compiled.set(source.name, { settings, defaultsVersion: this.defaults.version, inputs });
     return settings;
+  }
+
+  /** The files a scenario was read from: its own and its fixtures, and the --fixtures file every scenario starts from. */
+  filesOf(name: string): string[] {
+    return [...(this.defaults.file === undefined ? [] : [this.defaults.file]), ...(this.compiled.get(name)?.inputs.keys() ?? [])];
   }
 
   /** Every file whose change --watch reloads: the fixtures file, loaded scenario files and their fixtures. */
@@ -141,13 +159,5 @@ export class ScenarioCatalogue {
     this.shipped ??= shippedScenarios().map(({ name, description }) => ({ name, description }));
     const loaded = [...this.files.values()].map(({ name, description }) => ({ name, description }));
     return [...this.shipped.filter((s) => !this.files.has(s.name)), ...loaded];
-  }
-}
-
-function checkName(name: string): void {
-  if (!isScenarioName(name)) {
-    throw new ScenarioError(
-      `the admin API switches scenarios by name, not ${JSON.stringify(name)}; load a file with --scenario FILE or the library's useScenario(FILE), then switch to it by its name.`,
-    );
   }
 }

@@ -11,6 +11,7 @@ import { ScenarioError, ScenarioSpecError, compileScenario, isScenarioName, type
 import type { BaseData } from '../core/state/store.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 import { MAX_FIXTURES_FILE_BYTES, MAX_SCENARIO_FILE_BYTES, readUserFile } from './read-file.js';
+import { nearestName } from '../core/near-name.js';
 
 export type { ScenarioDefaults };
 
@@ -220,8 +221,11 @@ export function shippedScenarios(): ScenarioSource[] {
   return sources.sort((a, b) => (a.name === 'default' ? -1 : b.name === 'default' ? 1 : a.name.localeCompare(b.name)));
 }
 
-/** A shipped scenario by name, or a scenario file by path (.yaml, .yml or .json). */
-export function loadScenario(nameOrFile: string): ScenarioSource {
+/**
+ * A shipped scenario by name, or a scenario file by path (.yaml, .yml or .json). `loaded` names
+ * the files a server has loaded, listed with the shipped names when a name is unknown.
+ */
+export function loadScenario(nameOrFile: string, loaded: readonly string[] = []): ScenarioSource {
   const dir = scenariosDir();
   if (isScenarioName(nameOrFile)) {
     for (const ext of ['.yaml', '.yml', '.json']) {
@@ -230,10 +234,14 @@ export function loadScenario(nameOrFile: string): ScenarioSource {
     }
   }
   if (SCENARIO_FILE.test(nameOrFile) || nameOrFile.includes('/') || nameOrFile.includes('\\')) return ScenarioSource.read(resolve(nameOrFile));
-  const names = shippedScenarios()
-    .map((s) => s.name)
-    .join(', ');
+  const names = [...new Set([...shippedScenarios().map((s) => s.name), ...loaded])];
   throw new ScenarioError(
-    `unknown scenario ${JSON.stringify(nameOrFile)}; use one of ${names}, or a path to a .yaml or .json scenario file (petstore-mock scenarios lists them).`,
+    `${unknownScenario(nameOrFile, names)}; use one of ${names.join(', ')}, or a path to a .yaml or .json scenario file (petstore-mock scenarios lists them).`,
   );
+}
+
+/** The start of the message for a scenario name nothing answers to, with a "did you mean". */
+export function unknownScenario(name: string, names: readonly string[]): string {
+  const near = nearestName(name, names);
+  return `unknown scenario ${JSON.stringify(name)}${near ? ` (did you mean ${near}?)` : ''}`;
 }

@@ -11,7 +11,8 @@ import { addSnapshotRoutes } from './admin-snapshot.js';
 import { addMetricsRoute } from './admin-metrics.js';
 import { INSTANCE, uptimeSeconds } from '../instance.js';
 import { adminPage } from './admin-page.js';
-import { CHART_PATH, addAssetRoutes } from './admin-assets.js';
+import { addAssetRoutes } from './admin-assets.js';
+import { PAGE_CSP, PAGE_PATHS } from './admin-paths.js';
 import type { HttpOptions } from './options.js';
 
 function sessionHeader(req: Request): string | undefined {
@@ -42,7 +43,7 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
     dateOnSessionClock(res, () => state.dateNow(passed ? sessionHeader(req) : undefined));
     // The page itself holds no data and asks for the token, so the admin link of a protected
     // server opens it instead of a JSON 401; the host check still applies to it.
-    const page = (req.method === 'GET' || req.method === 'HEAD') && (req.path === '/' || req.path === CHART_PATH);
+    const page = (req.method === 'GET' || req.method === 'HEAD') && PAGE_PATHS.includes(req.path);
     guard({ method: req.method, headers: req.headers, queryToken: typeof req.query.token === 'string' ? req.query.token : undefined }, { token: !page });
     passed = true;
     if (req.method === 'OPTIONS') {
@@ -61,6 +62,7 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
   const session = sessionHeader;
 
   router.get('/', (_req, res) => {
+    res.setHeader('Content-Security-Policy', PAGE_CSP);
     res.type('html').send(adminPage());
   });
   router.get('/health', async (req, res) => {

@@ -1,33 +1,48 @@
-import type { Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MockError } from '../core/errors.js';
+import { PAGE_SCRIPT, PAGE_STYLE } from './admin-page.js';
+import { CHART_PATH, CHART_STYLE_PATH, SCRIPT_PATH, STYLE_PATH } from './admin-paths.js';
 
-/** The built chart script, found upwards from this module: from src/ (tests) and dist/ (the package) alike. */
-function chartFile(): string | undefined {
+/** A built file of the admin page, found upwards from this module: from src/ (tests) and dist/ (the package) alike. */
+function builtFile(name: string): string | undefined {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
-    for (const candidate of [join(dir, 'admin-chart.js'), join(dir, 'dist', 'admin-chart.js')]) if (existsSync(candidate)) return candidate;
+    for (const candidate of [join(dir, name), join(dir, 'dist', name)]) if (existsSync(candidate)) return candidate;
     const parent = dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
   }
 }
 
-let chart: string | undefined;
+const built = new Map<string, string>();
 
-/** The path of the chart's script; the admin page loads it, and it holds no data, so it needs no token. */
-export const CHART_PATH = '/limits-chart.js';
+function sendBuilt(name: string, type: string): (req: Request, res: Response) => void {
+  return (_req, res) => {
+    let text = built.get(name);
+    if (text === undefined) {
+      const file = builtFile(name);
+      if (!file) throw new MockError('route_not_found', 'the admin page chart is not built; run npm run build (a clone) or reinstall petstore-mock.');
+      text = readFileSync(file, 'utf8');
+      built.set(name, text);
+    }
+    res.type(type).setHeader('Cache-Control', 'no-cache');
+    res.send(text);
+  };
+}
 
-/** Serves the admin page's chart script (uPlot and the page's code, bundled at build time). */
+/** Serves the admin page's files: its script and style, and the chart's (uPlot and the page's code, bundled at build time). */
 export function addAssetRoutes(router: Router): void {
-  router.get(CHART_PATH, (_req, res) => {
-    const file = chart === undefined ? chartFile() : undefined;
-    if (file) chart = readFileSync(file, 'utf8');
-    if (chart === undefined)
-      throw new MockError('route_not_found', 'the admin page chart is not built; run npm run build (a clone) or reinstall petstore-mock.');
+  router.get(SCRIPT_PATH, (_req, res) => {
     res.type('text/javascript').setHeader('Cache-Control', 'no-cache');
-    res.send(chart);
+    res.send(PAGE_SCRIPT);
   });
+  router.get(STYLE_PATH, (_req, res) => {
+    res.type('text/css').setHeader('Cache-Control', 'no-cache');
+    res.send(PAGE_STYLE);
+  });
+  router.get(CHART_PATH, sendBuilt('admin-chart.js', 'text/javascript'));
+  router.get(CHART_STYLE_PATH, sendBuilt('admin-chart.css', 'text/css'));
 }

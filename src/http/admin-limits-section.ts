@@ -1,4 +1,4 @@
-import { CHART_PATH } from './admin-assets.js';
+import { CHART_PATH } from './admin-paths.js';
 
 /**
  * The admin page's "Limits over time" section: a key to pick, the chart (drawn by the bundled
@@ -6,7 +6,7 @@ import { CHART_PATH } from './admin-assets.js';
  */
 export const LIMITS_SECTION = `<h2>Limits over time</h2>
 <div class="row"><label class="inline">key <select id="limits-key" aria-label="key of the chart"></select></label></div>
-<div id="limits-chart" role="img" aria-describedby="limits-summary"></div>
+<div id="limits-chart" role="img" aria-label="chart of the chosen key's requests and quota over time" aria-describedby="limits-summary"></div>
 <p id="limits-summary" class="muted"></p>
 <script src="/__admin${CHART_PATH}" defer></script>`;
 

@@ -13,9 +13,11 @@ function headers() {
   return h;
 }
 async function api(path, init = {}) {
+  const sent = token;
   const res = await fetch('/__admin/' + path, { ...init, headers: headers() });
-  // A protected admin API: the page asks for the token rather than showing the 401.
-  if (res.status === 401) { $('token-form').hidden = false; $('token').focus(); }
+  // A protected admin API: the page asks for the token rather than showing the 401; not for a
+  // call that left before the token was entered (the pollers run meanwhile).
+  if (res.status === 401 && token === sent) { $('token-form').hidden = false; $('token').focus(); }
   const body = await res.json();
   if (!res.ok) { const error = new Error(body.message || res.status); error.status = res.status; throw error; }
   return body;
@@ -101,20 +103,45 @@ async function refreshRequests() {
   const filtered = [...filterQuery().keys()].length > 0;
   const n = count.count;
   $('request-count').textContent = n + (n === 1 ? ' request' : ' requests') + (filtered ? ' match' : '') + (n > 200 ? ', latest 200 shown' : '');
+  // The table is drawn anew each time: a focused row's button gets the focus back.
+  const focused = $('requests').contains(document.activeElement) ? document.activeElement.dataset.seq : undefined;
   const rows = [];
   for (const r of requests.slice().reverse()) {
     const tr = row([
-      cell(r.seq), cell(time(r.at)), cell(r.method + ' ' + r.path + (r.query ? '?' + r.query : '')),
+      toggleCell(r.seq), cell(time(r.at)), cell(r.method + ' ' + r.path + (r.query ? '?' + r.query : '')),
       cell(r.status, 's' + String(r.status)[0]), cell(r.key || ''), cell((r.code ? r.code + ': ' : '') + r.reason, 'why'),
     ], REQUEST_LABELS);
     tr.className = 'entry' + (open.has(r.seq) ? ' open' : '');
     tr.dataset.seq = r.seq;
-    tr.onclick = () => { if (open.has(r.seq)) open.delete(r.seq); else open.add(r.seq); refresh(); };
+    tr.onclick = () => toggle(r.seq);
     rows.push(tr);
     if (open.has(r.seq)) rows.push(detailsRow(r));
   }
   $('requests').tBodies[0].replaceChildren(...rows);
+  if (focused) $('requests').querySelector('button[data-seq="' + focused + '"]')?.focus();
 }
+// A row opens and closes by its number, a button: Tab reaches it, Enter or Space opens the row,
+// and Escape closes it again, anywhere in the row or its details.
+function toggleCell(seq) {
+  const td = document.createElement('td');
+  const button = document.createElement('button');
+  button.type = 'button'; button.className = 'row-toggle'; button.textContent = String(seq); button.dataset.seq = seq;
+  button.setAttribute('aria-expanded', String(open.has(seq)));
+  button.setAttribute('aria-label', 'request ' + seq + ': ' + (open.has(seq) ? 'hide' : 'show') + ' headers and bodies');
+  td.append(button);
+  return td;
+}
+function toggle(seq) { if (open.has(seq)) open.delete(seq); else open.add(seq); refreshRequests().catch(() => {}); }
+$('requests').addEventListener('keydown', (event) => {
+  if (event.key !== 'Escape') return;
+  let tr = event.target.closest('tr');
+  if (tr && tr.classList.contains('details')) tr = tr.previousElementSibling;
+  const seq = tr ? Number(tr.dataset.seq) : NaN;
+  if (!open.has(seq)) return;
+  event.preventDefault();
+  tr.querySelector('button.row-toggle').focus();
+  toggle(seq);
+});
 
 async function refresh() {
   try {
@@ -159,8 +186,9 @@ async function init() {
   try { await loadScenarios(); } catch (error) { $('message').textContent = String(error.message || error); }
   $('switch').onclick = () => act(() => api('scenario', { method: 'PUT', body: JSON.stringify({ name: $('scenarios').value }) }));
   $('reset').onclick = () => act(() => api('reset', { method: 'POST' }));
-  $('advance').onclick = () => act(() => api('clock', { method: 'POST', body: JSON.stringify({ advance: $('advance-by').value.trim() }) }));
-  $('set').onclick = () => act(() => api('clock', { method: 'POST', body: JSON.stringify({ set: $('set-to').value.trim() }) }));
+  // Forms, so Enter in a clock field does what its button does.
+  $('advance-form').onsubmit = (event) => { event.preventDefault(); act(() => api('clock', { method: 'POST', body: JSON.stringify({ advance: $('advance-by').value.trim() }) })); };
+  $('set-form').onsubmit = (event) => { event.preventDefault(); act(() => api('clock', { method: 'POST', body: JSON.stringify({ set: $('set-to').value.trim() }) })); };
   $('freeze').onclick = () => act(() => api('clock', { method: 'POST', body: JSON.stringify({ frozen: !frozen }) }));
   $('record').onchange = () => act(() => api('journal', { method: 'PUT', body: JSON.stringify({ details: $('record').checked }) }));
   $('session').onchange = () => act(async () => {

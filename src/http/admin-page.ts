@@ -3,10 +3,20 @@ import { LIMITS_SECTION, LIMITS_STYLE } from './admin-limits-section.js';
 import { HAR_BUTTON, HAR_SCRIPT } from './admin-har-button.js';
 import { AUDIT_PANEL, AUDIT_SCRIPT } from './admin-page-audit.js';
 import { SNAPSHOT_BUTTONS, SNAPSHOT_SCRIPT } from './admin-snapshot-buttons.js';
+import { CHART_STYLE_PATH, SCRIPT_PATH, STYLE_PATH } from './admin-paths.js';
+
+/**
+ * The page's script, served as /__admin/admin.js: one classic script made of the parts of the
+ * page, in order. Each part after the first uses the first's helpers (`$`, `api`, `headers`,
+ * `cell`, `row`, `filterQuery`); a new part of the page adds its markup to the page and its
+ * script here.
+ */
+export const PAGE_SCRIPT = [ADMIN_SCRIPT, HAR_SCRIPT, AUDIT_SCRIPT, SNAPSHOT_SCRIPT].join('\n');
 
 /**
  * The admin page: a self-contained live view over the admin API for QA. It polls the admin API
- * (no build step, no framework). When `--admin-token` is set it takes the token from `?token=`
+ * (no build step, no framework), with no inline script or style, so it can be served under a
+ * strict Content-Security-Policy (admin-paths.ts). When `--admin-token` is set it takes the token from `?token=`
  * or asks for it (kept for the tab's life in sessionStorage). It picks the `X-Mock-Session`
  * session to watch from the sessions list (or `?session=`); looking at a session does not create it. It asks for no favicon,
  * so opening it adds nothing to the journal it shows. Below 640 px wide, tables turn into cards so
@@ -17,7 +27,8 @@ export function adminPage(): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>petstore-mock admin</title>
 <link rel="icon" href="data:,">
-<style>${STYLE}${LIMITS_STYLE}</style>
+<link rel="stylesheet" href="/__admin${STYLE_PATH}"><link rel="stylesheet" href="/__admin${CHART_STYLE_PATH}">
+<script src="/__admin${SCRIPT_PATH}" defer></script>
 </head><body>
 <header><h1>petstore-mock</h1>
   <label class="inline">session <select id="session" aria-label="session"><option value="default">default</option></select></label>
@@ -31,9 +42,9 @@ export function adminPage(): string {
   </div>
   <div class="card"><h2>Clock</h2>
     <p class="big" id="clock">…</p><p class="muted" id="clock-mode"></p>
-    <div class="row"><input id="advance-by" value="61s" size="6" aria-label="advance by"><button id="advance">Advance</button>
-      <button id="freeze" class="secondary">Freeze</button></div>
-    <div class="row"><input id="set-to" placeholder="2030-12-05T00:00:00Z" size="22" aria-label="set clock to"><button id="set" class="secondary">Set</button></div>
+    <form id="advance-form" class="row" autocomplete="off"><input id="advance-by" value="61s" size="6" aria-label="advance by"><button id="advance">Advance</button>
+      <button type="button" id="freeze" class="secondary">Freeze</button></form>
+    <form id="set-form" class="row" autocomplete="off"><input id="set-to" placeholder="2030-12-05T00:00:00Z" size="22" aria-label="set clock to"><button id="set" class="secondary">Set</button></form>
   </div>
 </section>
 <form id="token-form" hidden><label for="token">This admin API is protected: enter the --admin-token value</label>
@@ -55,12 +66,13 @@ ${AUDIT_PANEL}
 <div class="row"><label class="inline"><input type="checkbox" id="record"> record headers and bodies</label>${HAR_BUTTON}</div>
 <p id="filter-message" class="muted" role="status"></p>
 <table id="requests" class="stack"><thead><tr><th>#</th><th>clock</th><th>request</th><th>status</th><th>key</th><th>why</th></tr></thead><tbody></tbody></table>
-<p class="muted">Select a request to see its headers and bodies.</p>
+<p class="muted">Select a request (its number, or the row) to see its headers and bodies; Escape closes them.</p>
 </main>
-<script>${ADMIN_SCRIPT}${HAR_SCRIPT}${AUDIT_SCRIPT}${SNAPSHOT_SCRIPT}</script></body></html>`;
+</body></html>`;
 }
 
-const STYLE = `
+/** The page's style sheet, served as /__admin/admin.css. */
+export const PAGE_STYLE = `
 :root{--fg:#1d2330;--muted:#667085;--line:#e4e7ec;--bg:#f7f8fa;--ok:#067647;--warn:#b54708;--bad:#b42318;--accent:#3b5bdb}
 *{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:0;color:var(--fg);background:var(--bg);overflow-wrap:anywhere}
 header{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;padding:.8rem 1.5rem;background:#fff;border-bottom:1px solid var(--line)}
@@ -91,4 +103,7 @@ tr.details td{background:#fbfcfe}pre{white-space:pre-wrap;overflow-wrap:anywhere
   table.stack tr{border-bottom:2px solid var(--line);padding:.3rem 0}
   table.stack td{border:0;padding:.1rem .6rem;max-width:none}
   table.stack td[data-label]::before{content:attr(data-label) " ";color:var(--muted);font-size:.8rem}
-}`;
+}
+:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
+button.row-toggle{background:none;color:var(--accent);padding:0 .25rem;text-decoration:underline;font-variant-numeric:tabular-nums}
+${LIMITS_STYLE}`;

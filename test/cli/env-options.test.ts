@@ -63,7 +63,10 @@ describe('environment variables for the flags', () => {
   });
 
   it.each([
-    [{ PETSTORE_MOCK_QUIET: 'maybe' }, 'petstore-mock: PETSTORE_MOCK_QUIET takes true or false (or 1 or 0), not "maybe".'],
+    [
+      { PETSTORE_MOCK_QUIET: 'maybe' },
+      'petstore-mock: PETSTORE_MOCK_QUIET takes true, 1, yes or on to turn it on, false, 0, no or off to turn it off, not "maybe".',
+    ],
     [{ PETSTORE_MOCK_LOG_FORMAT: 'xml' }, 'petstore-mock: PETSTORE_MOCK_LOG_FORMAT takes pretty or json, not "xml".'],
   ])('refuses %j in one line that names the variable', (env, message) => {
     expect(() => fromEnv(env)).toThrow(message);

@@ -115,6 +115,10 @@ describe('start-up messages', () => {
     expect(reloadLine(['my.yaml'], ['default', 'w1'])).toBe('petstore-mock: reloaded my.yaml; restarted sessions default, w1.\n');
     expect(reloadLine(['db.json'], ['default'])).toBe('petstore-mock: reloaded db.json; restarted session default.\n');
     expect(reloadLine(['other.yaml'], [])).toBe('petstore-mock: reloaded other.yaml; no session uses it.\n');
+    expect(reloadLine(['my.yaml'], [], ['default'])).toBe('petstore-mock: reloaded my.yaml; session default already runs this version.\n');
+    expect(reloadLine(['db.json'], ['w1'], ['default', 'w2'])).toBe(
+      'petstore-mock: reloaded db.json; restarted session w1; sessions default, w2 already run this version.\n',
+    );
   });
 
   it('a reload with a mistake prints it and says the old version keeps running', () => {

@@ -36,9 +36,15 @@ describe('--watch', () => {
     );
     expect(await description(origin)).toBe('second version');
 
+    // The fix that brings back the running version restarts nothing, and says the session runs it.
+    writeFileSync(file, scenario('second version'));
+    await waitFor(r, /^petstore-mock: reloaded .*watched\.yaml; session default already runs this version\.$/m);
+    expect(await description(origin)).toBe('second version');
+
     writeFileSync(file, scenario('fourth version'));
-    await waitFor(r, /reloaded .*\n(?:.|\n)*reloaded .*watched\.yaml; restarted session default\.\n/);
+    await waitFor(r, /reloaded .*\n(?:.|\n)*reloaded .*\n(?:.|\n)*reloaded .*watched\.yaml; restarted session default\.\n/);
     expect(await description(origin)).toBe('fourth version');
-    expect(r.stdout().match(/reloaded/g)).toHaveLength(2);
+    expect(r.stdout().match(/reloaded/g)).toHaveLength(3);
+    expect(r.stdout()).not.toContain('no session uses it');
   });
 });

@@ -65,6 +65,12 @@ describe('the petstore-mock command', () => {
         .map((s) => s.name)
         .join(', ')}, or a path to a .yaml or .json scenario file (petstore-mock scenarios lists them).`,
     ],
+    [
+      ['--scenario', 'bann'],
+      `petstore-mock: unknown scenario "bann" (did you mean ban?); use one of ${shippedScenarios()
+        .map((s) => s.name)
+        .join(', ')}, or a path to a .yaml or .json scenario file (petstore-mock scenarios lists them).`,
+    ],
     [['--key', 'x:gold'], `petstore-mock: --key "x:gold" names an unknown plan "gold"; ${usage}`],
     [['--key', 'ci-key'], `petstore-mock: --key "ci-key" is not valid; ${usage}`],
     [['--key', 'ci-key:pro:0:10'], 'petstore-mock: --key "ci-key:pro:0:10" needs whole numbers of at least 1 for PER_MINUTE and PER_DAY.'],

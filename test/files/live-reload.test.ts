@@ -40,7 +40,7 @@ describe('reloading files (--watch, reload())', () => {
 
     writeFileSync(file, scenario(7));
     const report = reload();
-    expect(report).toEqual({ files: [file], sessions: ['default', 'worker-1'], errors: [] });
+    expect(report).toEqual({ files: [file], sessions: ['default', 'worker-1'], current: [], errors: [] });
     expect(sessions.defaultSession.settings.ban.after).toBe(7);
     expect(worker.settings.ban.after).toBe(7);
     expect(worker.clock.now()).toBe(T0);
@@ -77,8 +77,21 @@ describe('reloading files (--watch, reload())', () => {
     expect(sessions.resolve('new-one').settings).toBe(before);
 
     writeFileSync(file, scenario(4));
-    expect(reload()).toEqual({ files: [file], sessions: ['default', 'new-one'], errors: [] });
+    expect(reload()).toEqual({ files: [file], sessions: ['default', 'new-one'], current: [], errors: [] });
     expect(sessions.defaultSession.settings.ban.after).toBe(4);
+  });
+
+  it('a fix that brings back the running version restarts nothing and says which sessions already run it', () => {
+    const file = join(dir, 'my.yaml');
+    writeFileSync(file, scenario(3));
+    const { sessions, catalogue, reload } = server({ scenario: file });
+    const before = sessions.defaultSession.settings;
+    sessions.resolve('other').apply(catalogue.settings('slow'));
+    writeFileSync(file, scenario(3, '  afer: 4\n'));
+    expect(reload()?.errors).toHaveLength(1);
+    writeFileSync(file, scenario(3));
+    expect(reload()).toEqual({ files: [file], sessions: [], current: ['default'], errors: [] });
+    expect(sessions.defaultSession.settings).toBe(before);
   });
 
   it('a changed --fixtures file restarts the sessions with the new animals', () => {

@@ -75,7 +75,7 @@ describe('watch', () => {
     const reload = new Promise<ReloadReport>((resolve) => (reported = resolve));
     const m = await start({ scenario: path, watch: true, onReload: (r) => reported(r) });
     file('watched', 5);
-    expect(await reload).toEqual({ files: [path], sessions: ['default'], errors: [] });
+    expect(await reload).toEqual({ files: [path], sessions: ['default'], current: [], errors: [] });
     expect(m.engine.sessions.defaultSession.settings.ban.after).toBe(5);
   });
 
@@ -83,7 +83,7 @@ describe('watch', () => {
     const path = file('on-demand', 3);
     const m = await start({ scenario: path });
     file('on-demand', 4);
-    expect(m.reload()).toEqual({ files: [path], sessions: ['default'], errors: [] });
+    expect(m.reload()).toEqual({ files: [path], sessions: ['default'], current: [], errors: [] });
   });
 });
 

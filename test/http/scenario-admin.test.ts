@@ -35,7 +35,7 @@ describe('scenarios through the admin API', () => {
   });
 
   it.each([
-    [{ name: 'nope' }, 400, 'scenario_invalid', /unknown scenario "nope"; use one of default, ban/],
+    [{ name: 'nope' }, 400, 'scenario_invalid', /^petstore-mock: unknown scenario "nope"; the admin API switches to one of default, ban, /],
     [{ name: '' }, 400, 'admin_invalid_request', /needs a JSON body \{"name": "<scenario>"\}/],
     [{ scenario: 'ban' }, 400, 'admin_invalid_request', /needs a JSON body/],
     [[], 400, 'admin_invalid_request', /needs a JSON body/],
@@ -58,6 +58,23 @@ describe('scenarios through the admin API', () => {
     expect((await admin<ScenarioJson>(mock, 'scenario', put('qa-walk'))).json.name).toBe('qa-walk');
     expect((await call(mock, '/v1/pets', { key: 'demo-pro' })).json.code).toBe('revoked_api_key');
     expect((await admin<ScenarioJson[]>(mock, 'scenarios')).json.at(-1)).toEqual({ name: 'qa-walk', description: 'a QA file' });
+  });
+
+  it('an unknown name gets a "did you mean" and the names it can switch to, the loaded file among them, and no path', async () => {
+    const file = writeScenario('beta-walk.yaml', ['description: a QA file']);
+    const mock = await startWithTime(fakeTime(T0), { scenario: file });
+    const names = [...shippedScenarios().map((s) => s.name), 'beta-walk'].join(', ');
+    for (const [typed, near] of [
+      ['bann', ' (did you mean ban?)'],
+      ['beta-wlak', ' (did you mean beta-walk?)'],
+      ['checkout-outage', ''],
+    ]) {
+      const res = await admin<ErrorJson>(mock, 'scenario', put(typed));
+      expect({ status: res.status, message: res.json.message }).toEqual({
+        status: 400,
+        message: `petstore-mock: unknown scenario "${typed}"${near}; the admin API switches to one of ${names} (GET /__admin/scenarios lists them).`,
+      });
+    }
   });
 
   it('keeps listing a loaded file that was deleted during the run, and says so when switched to', async () => {

@@ -262,6 +262,14 @@ describe('a scenario file with a mistake', () => {
     );
   });
 
+  it('a name one slip away from a shipped one gets a "did you mean"', () => {
+    expect(() => loadScenario('bann')).toThrow(
+      `petstore-mock: unknown scenario "bann" (did you mean ban?); use one of ${shippedScenarios()
+        .map((s) => s.name)
+        .join(', ')}, or a path to a .yaml or .json scenario file (petstore-mock scenarios lists them).`,
+    );
+  });
+
   it('a missing file says so', () => {
     expect(() => loadScenario('./missing.yaml')).toThrow(
       'petstore-mock: cannot read the scenario file missing.yaml (no such file); check the path given to --scenario.',

@@ -3,7 +3,7 @@
 // It uses the page's `api` helper (so the admin token and the session apply) and draws, on the
 // session clock, each request of the chosen key by what it got, and the minute's quota left.
 import uPlot from 'uplot';
-import css from 'uplot/dist/uPlot.min.css';
+import 'uplot/dist/uPlot.min.css';
 import { limitsTimeline } from '../../core/state/limits-timeline.ts';
 import { redactKey } from '../../core/pipeline/auth.ts';
 
@@ -18,14 +18,13 @@ const LANES = [
   { kind: 'ok', label: '2xx', color: '#067647' },
 ];
 
-const style = document.createElement('style');
-style.textContent = css;
-document.head.append(style);
-
 const $ = (id) => document.getElementById(id);
 let chart;
 let shown = '';
-let chosen = '';
+/** The key drawn, as an index into GET /__admin/keys and its shown name (to notice a new key list). */
+let chosen;
+/** Whether a person picked the key: until then the chart follows the latest request's key. */
+let picked = false;
 
 /**
  * The uPlot data: x in seconds, the quota line, then one series per lane (null where another
@@ -72,31 +71,50 @@ function options(width, perMinute) {
   };
 }
 
-async function keysWithLatest() {
-  const [keys, latest] = await Promise.all([api('keys'), api('requests?limit=1')]);
-  return { keys, latestKey: latest[0]?.key };
+/**
+ * How the journal names a key of GET /__admin/keys: its fingerprint where both carry one (two
+ * keys whose redactions look alike stay apart), else the redacted name. The keys list shows the
+ * demo keys whole and every other key already redacted, as the journal does.
+ */
+const journalName = (name) => (name.includes('…') || name === '****' ? name : redactKey(name));
+const sameKey = (key, entry) => (key.keyId !== undefined && entry.keyId !== undefined ? key.keyId === entry.keyId : journalName(key.key) === entry.key);
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function summary(key, timeline) {
+  const last = timeline.points.at(-1);
+  if (!last) return `${key.key}: no requests in the journal yet.`;
+  return `${key.key}: ${plural(timeline.points.length, 'request')} in ${plural(timeline.windows.length, 'minute window')}; after the latest, ${last.minuteLeft} of ${key.limits.perMinute} left this minute and ${last.dayLeft} of ${key.limits.perDay} today.`;
 }
 
 async function refreshChart() {
-  const { keys, latestKey } = await keysWithLatest();
+  const [keys, latest] = await Promise.all([api('keys'), api('requests?limit=1')]);
   const select = $('limits-key');
   const names = keys.map((k) => k.key);
-  if ([...select.options].map((o) => o.value).join('\n') !== names.join('\n')) {
-    select.replaceChildren(...names.map((n) => Object.assign(document.createElement('option'), { value: n, textContent: n })));
+  if ([...select.options].map((o) => o.textContent).join('\n') !== names.join('\n')) {
+    select.replaceChildren(...names.map((n, i) => Object.assign(document.createElement('option'), { value: String(i), textContent: n })));
   }
-  if (!chosen || !names.includes(chosen)) chosen = names.find((n) => redactKey(n) === latestKey) ?? names[0] ?? '';
-  select.value = chosen;
-  const key = keys.find((k) => k.key === chosen);
-  if (!key) return;
-  const entries = await api('requests?limit=1000&key=' + encodeURIComponent(key.key));
+  if (chosen !== undefined && keys[chosen.index]?.key !== chosen.name) {
+    // A new key list (another scenario or session): the same key where it still is, else follow again.
+    const index = names.indexOf(chosen.name);
+    chosen = index < 0 ? undefined : { index, name: chosen.name };
+    if (index < 0) picked = false;
+  }
+  if (!picked) {
+    const entry = latest[0];
+    const index = entry ? keys.findIndex((k) => sameKey(k, entry)) : -1;
+    if (index >= 0) chosen = { index, name: names[index] };
+  }
+  if (chosen === undefined && keys.length > 0) chosen = { index: 0, name: names[0] };
+  if (chosen === undefined) return;
+  select.value = String(chosen.index);
+  const key = keys[chosen.index];
+  const entries = (await api('requests?limit=1000&key=' + encodeURIComponent(journalName(key.key)))).filter((e) => sameKey(key, e));
   const timeline = limitsTimeline(entries, key.limits);
   const data = columns(timeline, key.limits.perMinute);
-  const last = timeline.points.at(-1);
   window.petstoreLimitsChart = { key: key.key, limits: key.limits, timeline, data };
-  $('limits-summary').textContent = timeline.points.length
-    ? `${key.key}: ${timeline.points.length} requests in ${timeline.windows.length} minute windows; after the latest, ${last.minuteLeft} of ${key.limits.perMinute} left this minute and ${last.dayLeft} of ${key.limits.perDay} today.`
-    : `${key.key}: no requests in the journal yet.`;
-  const signature = key.key + ' ' + JSON.stringify(data) + ' ' + $('limits-chart').clientWidth;
+  $('limits-summary').textContent = summary(key, timeline);
+  const signature = chosen.index + ' ' + key.key + ' ' + JSON.stringify(key.limits) + ' ' + JSON.stringify(data) + ' ' + $('limits-chart').clientWidth;
   if (signature === shown) return;
   shown = signature;
   chart?.destroy();
@@ -111,8 +129,11 @@ async function tick() {
   }
 }
 
+// A person's pick (a change event comes only from them): the chart stays on it from then on.
 $('limits-key').onchange = () => {
-  chosen = $('limits-key').value;
+  const index = Number($('limits-key').value);
+  chosen = { index, name: $('limits-key').options[index]?.textContent ?? '' };
+  picked = true;
   tick();
 };
 window.addEventListener('resize', () => tick());
