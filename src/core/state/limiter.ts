@@ -154,7 +154,7 @@ export class RateLimiter {
   }
 
   /** Replaces every bucket with those of a snapshot (`export`'s output, checked). */
-  import(states: readonly BucketState[]): void {
+  restoreBuckets(states: readonly BucketState[]): void {
     this.buckets.clear();
     for (const state of states.slice(-MAX_BUCKETS)) {
       const minute = state.windows.find((w) => w.lengthMs === MINUTE_MS);

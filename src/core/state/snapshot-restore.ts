@@ -233,7 +233,7 @@ export function restoreSession(state: SessionState, r: RestoredState): void {
   state.detailsOverride = undefined;
   state.apply(r.settings);
   state.store.load(r.settings.base, r.created, r.nextId);
-  state.limiter.import(r.buckets);
+  state.limiter.restoreBuckets(r.buckets);
   state.clock.restore();
   if (r.clock.frozen) state.clock.freeze();
   state.clock.set(r.clock.now);
