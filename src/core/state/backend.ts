@@ -68,6 +68,8 @@ export interface SessionOps<A extends boolean> {
   recordDetails(session: string | undefined, on: boolean): Answer<JournalInfo, A>;
   /** When the session removes `GET /v1/pets/{petId}`, for the client audit's messages. */
   removalAt(session: string | undefined): Answer<number, A>;
+  /** Every session, for the client audit to name those with requests when it judged none. */
+  sessions?(): Answer<SessionSummary[], A>;
 }
 
 /** What the admin API reads and changes; `session` is the `X-Mock-Session` header value. */
@@ -180,6 +182,7 @@ export function memoryOps(sessions: SessionRegistry, scenarios: ScenarioLookup):
       return journalInfo(s);
     },
     removalAt: (session) => view(session).settings.deprecation.removalAt,
+    sessions: () => summarizeSessions(sessions),
   };
 }
 
