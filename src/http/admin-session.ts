@@ -10,6 +10,9 @@ export function namedSession(req: Request, header: string | undefined): string |
   if (value === undefined) return header;
   if (typeof value !== 'string') throw new MockError('admin_invalid_request', 'the parameter session must be given once, as a plain value.');
   if (header !== undefined && header !== value)
-    throw new MockError('admin_invalid_request', `X-Mock-Session says ${JSON.stringify(header)} and ?session= says ${JSON.stringify(value)}; give one of them.`);
+    throw new MockError(
+      'admin_invalid_request',
+      `X-Mock-Session says ${JSON.stringify(header)} and ?session= says ${JSON.stringify(value)}; give one of them.`,
+    );
   return value;
 }

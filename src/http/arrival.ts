@@ -26,9 +26,7 @@ function turnStamp(schedule: (fn: () => void) => void): () => number {
  * the 429 answered to the third, and call a request in flight an early retry. One clock read and
  * one scheduled callback per turn, not per request.
  */
-export const socketArrival: () => number = turnStamp(
-  typeof setImmediate === 'function' ? (fn) => void setImmediate(fn) : (fn) => void setTimeout(fn, 0),
-);
+export const socketArrival: () => number = turnStamp(typeof setImmediate === 'function' ? (fn) => void setImmediate(fn) : (fn) => void setTimeout(fn, 0));
 
 /**
  * The arrival of a request given to the Fetch handler in process. Its caller reads an answer once

@@ -125,7 +125,10 @@ function nothingJudged(scope: AuditScope): Error {
   if (scope.key !== undefined && scope.keys && scope.keys.length > 0) hints.push(`Its journal has requests with: ${keysText(scope.keys)}.`);
   const others = (scope.sessions ?? []).filter((s) => s.requests > 0 && s.id !== (scope.session ?? 'default'));
   if (others.length > 0) hints.push(`Sessions with requests: ${others.map((s) => `${JSON.stringify(s.id)} (${s.requests})`).join(', ')}.`);
-  if (hints.length === 0) hints.push('No session has requests: check that the client reached this mock (its URL, X-Mock-Session header) and that nothing reset the journal before the audit.');
+  if (hints.length === 0)
+    hints.push(
+      'No session has requests: check that the client reached this mock (its URL, X-Mock-Session header) and that nothing reset the journal before the audit.',
+    );
   const error = new Error(named(`the client audit judged no requests: ${what}, so it proves nothing. ${hints.join(' ')}`));
   error.name = 'ClientAuditError';
   return error;
