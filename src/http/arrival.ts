@@ -34,3 +34,17 @@ export const socketArrival: () => number = turnStamp(typeof setImmediate === 'fu
  * after an answer was read gets a later one.
  */
 export const callArrival: () => number = turnStamp((fn) => queueMicrotask(fn));
+
+/** Where a socket keeps its number; a property rather than a map, read once per request. */
+const CONNECTION = Symbol('petstore-mock connection');
+let connections = 0;
+
+/**
+ * The number of the connection a request came on, given to each socket when its first request
+ * is read: the audit tells a retry on the connection that was answered a 429 from a parallel
+ * caller's request on another.
+ */
+export function connectionOf(socket: object): number {
+  const numbered = socket as { [CONNECTION]?: number };
+  return (numbered[CONNECTION] ??= ++connections);
+}

@@ -5,7 +5,7 @@ import { MAX_TARGET_BYTES, targetTooLong } from '../core/input/request-target.js
 import type { ApiHandler } from '../core/state/backend.js';
 import { renderError } from '../core/errors.js';
 import { API_CORS, headerLines } from './raw-answers.js';
-import { socketArrival } from './arrival.js';
+import { connectionOf, socketArrival } from './arrival.js';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
 
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
@@ -26,6 +26,7 @@ function toCoreRequest(req: IncomingMessage, fullTarget: string): CoreRequest {
     rawHeaders: req.rawHeaders,
     remoteAddress: req.socket.remoteAddress,
     arrival: socketArrival(),
+    connection: connectionOf(req.socket),
   };
 }
 

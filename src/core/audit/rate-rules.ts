@@ -5,15 +5,17 @@ import {
   answeredMs,
   clockMs,
   finding,
-  inFlight,
   keyText,
   plural,
   retryAfterOf,
   secondsText,
   seqList,
+  tell,
+  unread,
   waitEndOf,
   type AuditFinding,
   type KeyName,
+  type Told,
 } from './findings.js';
 
 /**
@@ -45,6 +47,8 @@ interface Wait {
   /** 429s in order of answer with ever later ends; the first is the earliest still in force. */
   announced: Announced[];
   early: number[];
+  /** The connections its 429s were answered on. */
+  told: Told;
   /** The 429s whose waits the early requests broke. */
   broken: JournalEntry[];
   /** The first early request, and how long after the 429 it broke it came (session clock). */
@@ -57,6 +61,7 @@ interface Ban {
   answered: number;
   until: number;
   later: number[];
+  told: Told;
 }
 
 /** Consecutive 429 answers to one key. */
@@ -65,6 +70,7 @@ interface Run {
   times: number[];
   /** When the last 429 of the run left the mock (real time). */
   answered: number;
+  told: Told;
 }
 
 interface Track {
@@ -136,7 +142,7 @@ export function backsOff(gaps: readonly number[]): boolean {
 
 function closeRun(track: Track, out: AuditFinding[]): void {
   const { entries, times } = track.run;
-  track.run = { entries: [], times: [], answered: 0 };
+  track.run = { entries: [], times: [], answered: 0, told: new Map() };
   if (entries.length < BACKOFF_RUN) return;
   const gaps = times.slice(1).map((t, i) => t - times[i]!);
   if (backsOff(gaps)) return;
@@ -156,7 +162,7 @@ function judgeWaiting(wait: Wait, entry: JournalEntry, t: number): void {
   // 429s whose wait the request kept are no longer in force.
   while (wait.announced.length > 1 && t >= wait.announced[0]!.end - EARLY_TOLERANCE_MS) wait.announced.shift();
   const broken = wait.announced[0]!;
-  if (inFlight(entry, broken.answered)) return;
+  if (unread(entry, broken.answered, wait.told)) return;
   wait.early.push(entry.seq);
   if (!wait.broken.includes(broken.entry)) wait.broken.push(broken.entry);
   wait.firstEarly ??= { seq: entry.seq, by: broken.entry, gapMs: t - clockMs(broken.entry) };
@@ -167,7 +173,7 @@ function announce(track: Track, entry: JournalEntry, end: number): void {
   const announced = { entry, answered: answeredMs(entry), end };
   const wait = track.wait;
   if (!wait) {
-    track.wait = { first: entry, answered: announced.answered, announced: [announced], early: [], broken: [] };
+    track.wait = { first: entry, answered: announced.answered, announced: [announced], early: [], told: new Map(), broken: [] };
     return;
   }
   if (end > until(wait)) wait.announced.push(announced);
@@ -184,24 +190,30 @@ function step(track: Track, entry: JournalEntry, out: AuditFinding[]): void {
 
   const duringBan = track.ban !== undefined;
   if (duringBan) {
-    if (!inFlight(entry, track.ban!.answered)) track.ban!.later.push(entry.seq);
+    if (!unread(entry, track.ban!.answered, track.ban!.told)) track.ban!.later.push(entry.seq);
+    if (entry.status === 429) tell(track.ban!.told, entry);
   } else if (track.wait) judgeWaiting(track.wait, entry, t);
 
   const end = waitEndOf(entry);
   if (banned && !duringBan) {
     // The ban replaces the wait: what comes during it is request-while-banned, not early-retry.
     closeWait(track, out);
-    track.ban = { first: entry, answered: answeredMs(entry), until: end ?? Infinity, later: [] };
-  } else if (entry.status === 429 && !banned && end !== undefined) announce(track, entry, end);
+    track.ban = { first: entry, answered: answeredMs(entry), until: end ?? Infinity, later: [], told: new Map() };
+    tell(track.ban.told, entry);
+  } else if (entry.status === 429 && !banned && end !== undefined) {
+    announce(track, entry, end);
+    tell(track.wait!.told, entry);
+  }
 
   if (entry.status !== 429) closeRun(track, out);
   else {
     // A request in flight when the previous 429 was answered is not a wait the client chose.
-    if (track.run.entries.length === 0 || !inFlight(entry, track.run.answered)) {
+    if (track.run.entries.length === 0 || !unread(entry, track.run.answered, track.run.told)) {
       track.run.entries.push(entry);
       track.run.times.push(t);
       track.run.answered = answeredMs(entry);
     }
+    tell(track.run.told, entry);
   }
 }
 
@@ -217,7 +229,7 @@ export function rateFindings(entries: readonly JournalEntry[], group: (entry: Jo
     const id = group(entry);
     let track = tracks.get(id);
     if (!track) {
-      track = { key: name(entry), run: { entries: [], times: [], answered: 0 } };
+      track = { key: name(entry), run: { entries: [], times: [], answered: 0, told: new Map() } };
       tracks.set(id, track);
     }
     step(track, entry, out);

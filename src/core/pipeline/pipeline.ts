@@ -112,6 +112,7 @@ export class Pipeline<H> implements ApiHandler {
       const answeredAt = performance.now();
       const entry = journalEntryOf(parts, headers, d.seq, Math.round((answeredAt - started) * 1000) / 1000);
       noteArrival(entry, req.arrival ?? started, started);
+      if (req.connection !== undefined) entry.connection = req.connection;
       this.port.record(d, entry, answeredAt);
       this.onRequest?.(entry);
       return responseOf(parts.outcome, headers);

@@ -15,6 +15,12 @@ export interface JournalEntry {
    * frozen clock it differs from `at`, whose instant is read when the mock decides.
    */
   arrivalMs?: number;
+  /**
+   * The number the mock gave the connection the request came on (one count per process; absent
+   * for requests given to the Fetch handler): the audit tells a retry on the connection that was
+   * answered a 429 from a parallel caller's request on another.
+   */
+  connection?: number;
   /** Milliseconds from the arrival to the core taking the request up (a body still coming, other requests of the same moment first). */
   queuedMs?: number;
   session: string;
