@@ -46,6 +46,25 @@ describe('in flight by arrival', () => {
     expect(rules(auditJournal(entries))).toEqual(expected);
   });
 
+  it.each([
+    ['on other connections, a few ms after the 429: parallel callers', [2, 3, 4], [5, 8, 20], []],
+    [
+      'on the connection the 429 came on: a retry',
+      [1, 1, 1],
+      [5, 8, 20],
+      [
+        ['early-retry', [2, 3, 4, 5]],
+        ['no-backoff', [2, 3, 4, 5]],
+      ],
+    ],
+    ['on another connection, past the 100 ms grace', [2, 3, 4], [5, 8, 150], [['early-retry', [2, 5]]]],
+  ] as const)('requests %s', (_name, connections, arrivals, expected) => {
+    const entries = [entry(1, 0, { connection: 1 }), entry(2, 1, { ...limited, connection: 1 })];
+    connections.forEach((connection, i) => entries.push(entry(i + 3, arrivals[i]!, { ...limited, connection })));
+    entries.push(entry(6, 1000, { connection: 1 }));
+    expect(rules(auditJournal(entries))).toEqual(expected);
+  });
+
   it('leaves requests in flight out of a no-backoff run', () => {
     const entries = [entry(1, 0), ...[0, 0, 0, 0, 0].map((t, i) => entry(i + 2, t, limited)), entry(7, 1000)];
     expect(auditJournal(entries).findings).toEqual([]);
