@@ -7,6 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
 import type { AuditReport } from '../../src/core/audit/audit.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PROGRAMS, PYTHON, available, buildGo, buildJava, run } from './tools.js';
 
 /** One call at a time: 1 a minute, used before the client starts. Four at once: 4 a minute, 3 used. */
@@ -55,20 +58,26 @@ const python =
   (mode, workers, key, session) =>
     run(PYTHON, [`${PROGRAMS}retry_client.py`, lib, mode, String(workers), mock.url, key, session]);
 
-/** curl runs one call per process: four at once are four processes. */
+/**
+ * curl: `--retry` honours Retry-After; four calls at once are one process's parallel transfers
+ * (`--parallel --parallel-immediate`), each to its own file, since a retry cannot truncate
+ * /dev/null. The misbehaving configuration is a shell loop of curl calls, one connection each.
+ */
 async function curl(mode: Mode, workers: number, key: string, session: string): Promise<string> {
   const headers = ['-H', `Authorization: Bearer ${key}`, '-H', `X-Mock-Session: ${session}`];
-  // The body goes to stdout (a retry cannot truncate /dev/null), the status after it on a line of its own.
-  const one = async (): Promise<string> =>
-    mode === 'good'
-      ? (await run('curl', ['-s', '-w', '\n%{http_code}', '--retry', '3', ...headers, `${mock.url}/pets?limit=1`])).split('\n').pop()!
-      : run('sh', [
-          '-c',
-          'for i in 1 2 3 4; do c=$(curl -s -o /dev/null -w "%{http_code}" "$@"); [ "$c" = 429 ] || break; sleep 0.05; done; echo "$c"',
-          'sh',
-          ...headers,
-          `${mock.url}/pets?limit=1`,
-        ]);
+  const target = `${mock.url}/pets?limit=1`;
+  if (mode === 'good') {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-mock-curl-'));
+    try {
+      const transfers = Array.from({ length: workers }, (_, i) => ['-o', join(dir, String(i)), target]).flat();
+      const out = await run('curl', ['-s', '--parallel', '--parallel-immediate', '--retry', '3', '-w', '%{http_code}\n', ...headers, ...transfers]);
+      return out.split('\n').join(',');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const loop = 'for i in 1 2 3 4; do c=$(curl -s -o /dev/null -w "%{http_code}" "$@"); [ "$c" = 429 ] || break; sleep 0.05; done; echo "$c"';
+  const one = (): Promise<string> => run('sh', ['-c', loop, 'sh', ...headers, target]);
   return (await Promise.all(Array.from({ length: workers }, one))).join(',');
 }
 
@@ -86,7 +95,7 @@ const CLIENTS: Client[] = [
     start: python('requests'),
   },
   { name: 'tenacity around httpx', good: 'wait: max(Retry-After, wait_exponential)', bad: 'wait_fixed(0.05)', tool: 'python', start: python('tenacity') },
-  { name: 'curl', good: '--retry 3', bad: 'a shell loop, 50 ms between tries', tool: 'curl', start: curl },
+  { name: 'curl', good: '--retry 3 (four at once: --parallel)', bad: 'a shell loop, 50 ms between tries', tool: 'curl', start: curl },
   {
     name: 'Go net/http loop',
     good: 'sleeps Retry-After, doubling',
