@@ -15,7 +15,8 @@ headers = {"Authorization": f"Bearer {key}", "X-Mock-Session": session}
 target = f"{url}/pets?limit=1"
 
 
-def with_requests() -> int:
+def with_requests():
+    """One caller: a Session with urllib3's Retry mounted; returns the call."""
     import requests
     from requests.adapters import HTTPAdapter
     from urllib3.util.retry import Retry
@@ -25,9 +26,9 @@ def with_requests() -> int:
     else:
         # Retry-After ignored and no backoff: urllib3 retries at once.
         retry = Retry(total=3, status_forcelist=[429], respect_retry_after_header=False, backoff_factor=0, raise_on_status=False)
-    with requests.Session() as s:
-        s.mount("http://", HTTPAdapter(max_retries=retry))
-        return s.get(target, headers=headers, timeout=10).status_code
+    session = requests.Session()
+    session.mount("http://", HTTPAdapter(max_retries=retry))
+    return lambda: session.get(target, headers=headers, timeout=10).status_code
 
 
 class Limited(Exception):
@@ -36,7 +37,8 @@ class Limited(Exception):
         self.response = response
 
 
-def with_tenacity() -> int:
+def with_tenacity():
+    """One caller: an httpx.Client and a tenacity-wrapped call; returns the call."""
     import httpx
     from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_exponential, wait_fixed
 
@@ -59,25 +61,27 @@ def with_tenacity() -> int:
             raise Limited(response)
         return response.status_code
 
-    with httpx.Client(timeout=10) as client:
+    client = httpx.Client(timeout=10)
+
+    def run() -> int:
         try:
             return call(client)
         except Limited as error:
             return error.response.status_code
 
+    return run
 
-run = with_requests if lib == "requests" else with_tenacity
-# Imported before the threads start, and the threads released together: four calls at once.
-import httpx  # noqa: E402,F401
-import requests  # noqa: E402,F401
-import tenacity  # noqa: E402,F401
 
+# Every caller is built (an httpx.Client takes tens of milliseconds) before the threads are
+# released together: four calls at once.
+make = with_requests if lib == "requests" else with_tenacity
+calls = [make() for _ in range(int(workers))]
 start = threading.Barrier(int(workers))
 
 
-def worker(_):
+def worker(i):
     start.wait()
-    return run()
+    return calls[i]()
 
 
 with ThreadPoolExecutor(max_workers=int(workers)) as pool:
