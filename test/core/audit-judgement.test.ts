@@ -47,7 +47,7 @@ describe('in flight by arrival', () => {
   });
 
   it.each([
-    ['on other connections, a few ms after the 429: parallel callers', [2, 3, 4], [5, 8, 20], []],
+    ['on new connections, a few ms after the 429: parallel callers', [2, 3, 4], [5, 8, 20], []],
     [
       'on the connection the 429 came on: a retry',
       [1, 1, 1],
@@ -63,6 +63,11 @@ describe('in flight by arrival', () => {
     connections.forEach((connection, i) => entries.push(entry(i + 3, arrivals[i]!, { ...limited, connection })));
     entries.push(entry(6, 1000, { connection: 1 }));
     expect(rules(auditJournal(entries))).toEqual(expected);
+  });
+
+  it('never excuses a request on a connection that carried one before, as a pooled retry does', () => {
+    const entries = [entry(1, 0, { connection: 7 }), entry(2, 1, { ...limited, connection: 1 }), entry(3, 4, { ...limited, connection: 7 }), entry(4, 1000)];
+    expect(rules(auditJournal(entries))).toEqual([['early-retry', [2, 3]]]);
   });
 
   it('leaves requests in flight out of a no-backoff run', () => {

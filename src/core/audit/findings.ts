@@ -141,35 +141,23 @@ export function inFlight(entry: JournalEntry, answered: number): boolean {
 }
 
 /**
- * How long after a 429 left the mock a request on another connection, one no 429 of the wait was
- * answered on, is still taken for a parallel caller's request that was on its way. Callers sent
- * together reach the mock spread over a few milliseconds (up to 28 ms measured on a loaded
- * 2-core machine); a client retries on the connection its 429 came on, which this never excuses.
+ * How long after a 429 left the mock a request that opened a connection of its own is still taken
+ * for a parallel caller's request that was on its way. Callers sent together reach the mock spread
+ * over a few milliseconds (up to 28 ms measured on a loaded 2-core machine), each on a new
+ * connection; a retry comes on a connection that carried a request before, which this never
+ * excuses (Node's fetch may retry on another of its pooled connections, still not a new one).
  */
 export const PARALLEL_GRACE_MS = 100;
 
-/** The connections 429s of a wait were answered on, with when the first of them left. */
-export type Told = Map<number, number>;
-
-/** Notes that a 429 was answered on its entry's connection. */
-export function tell(told: Told, entry: JournalEntry): void {
-  if (entry.connection === undefined) return;
-  const answered = answeredMs(entry);
-  const before = told.get(entry.connection);
-  if (before === undefined || answered < before) told.set(entry.connection, answered);
-}
-
 /**
  * Whether a request's client cannot have read the 429 answered at `answered` before sending it:
- * it was in flight then, or it came on a connection no 429 of the wait had been answered on,
- * within `PARALLEL_GRACE_MS` of that 429 (a parallel caller). Entries without a connection (the
- * Fetch handler's, another version's) are judged by `inFlight` alone.
+ * it was in flight then, or it is the first request of its connection (`seen` holds the
+ * connections earlier entries came on) and came within `PARALLEL_GRACE_MS`: a parallel caller.
+ * Entries without a connection (the Fetch handler's, another version's) are judged by `inFlight`.
  */
-export function unread(entry: JournalEntry, answered: number, told: Told): boolean {
+export function unread(entry: JournalEntry, answered: number, seen: ReadonlySet<number>): boolean {
   if (inFlight(entry, answered)) return true;
-  if (entry.connection === undefined || entry.arrivalMs === undefined) return false;
-  const toldAt = told.get(entry.connection);
-  if (toldAt !== undefined && toldAt <= entry.arrivalMs) return false;
+  if (entry.connection === undefined || entry.arrivalMs === undefined || seen.has(entry.connection)) return false;
   return entry.arrivalMs < answered + PARALLEL_GRACE_MS;
 }
 

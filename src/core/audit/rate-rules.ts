@@ -10,12 +10,10 @@ import {
   retryAfterOf,
   secondsText,
   seqList,
-  tell,
   unread,
   waitEndOf,
   type AuditFinding,
   type KeyName,
-  type Told,
 } from './findings.js';
 
 /**
@@ -47,8 +45,6 @@ interface Wait {
   /** 429s in order of answer with ever later ends; the first is the earliest still in force. */
   announced: Announced[];
   early: number[];
-  /** The connections its 429s were answered on. */
-  told: Told;
   /** The 429s whose waits the early requests broke. */
   broken: JournalEntry[];
   /** The first early request, and how long after the 429 it broke it came (session clock). */
@@ -61,7 +57,6 @@ interface Ban {
   answered: number;
   until: number;
   later: number[];
-  told: Told;
 }
 
 /** Consecutive 429 answers to one key. */
@@ -70,7 +65,6 @@ interface Run {
   times: number[];
   /** When the last 429 of the run left the mock (real time). */
   answered: number;
-  told: Told;
 }
 
 interface Track {
@@ -142,7 +136,7 @@ export function backsOff(gaps: readonly number[]): boolean {
 
 function closeRun(track: Track, out: AuditFinding[]): void {
   const { entries, times } = track.run;
-  track.run = { entries: [], times: [], answered: 0, told: new Map() };
+  track.run = { entries: [], times: [], answered: 0 };
   if (entries.length < BACKOFF_RUN) return;
   const gaps = times.slice(1).map((t, i) => t - times[i]!);
   if (backsOff(gaps)) return;
@@ -158,11 +152,11 @@ function closeRun(track: Track, out: AuditFinding[]): void {
 }
 
 /** Notes a request that came during a wait: early unless it was in flight when the wait's first 429 left. */
-function judgeWaiting(wait: Wait, entry: JournalEntry, t: number): void {
+function judgeWaiting(wait: Wait, entry: JournalEntry, t: number, seen: ReadonlySet<number>): void {
   // 429s whose wait the request kept are no longer in force.
   while (wait.announced.length > 1 && t >= wait.announced[0]!.end - EARLY_TOLERANCE_MS) wait.announced.shift();
   const broken = wait.announced[0]!;
-  if (unread(entry, broken.answered, wait.told)) return;
+  if (unread(entry, broken.answered, seen)) return;
   wait.early.push(entry.seq);
   if (!wait.broken.includes(broken.entry)) wait.broken.push(broken.entry);
   wait.firstEarly ??= { seq: entry.seq, by: broken.entry, gapMs: t - clockMs(broken.entry) };
@@ -173,14 +167,14 @@ function announce(track: Track, entry: JournalEntry, end: number): void {
   const announced = { entry, answered: answeredMs(entry), end };
   const wait = track.wait;
   if (!wait) {
-    track.wait = { first: entry, answered: announced.answered, announced: [announced], early: [], told: new Map(), broken: [] };
+    track.wait = { first: entry, answered: announced.answered, announced: [announced], early: [], broken: [] };
     return;
   }
   if (end > until(wait)) wait.announced.push(announced);
 }
 
-/** One entry of a key, in order. */
-function step(track: Track, entry: JournalEntry, out: AuditFinding[]): void {
+/** One entry of a key, in order; `seen` holds the connections of the entries before it. */
+function step(track: Track, entry: JournalEntry, out: AuditFinding[], seen: ReadonlySet<number>): void {
   const t = clockMs(entry);
   const banned = entry.code === 'key_banned';
 
@@ -190,30 +184,24 @@ function step(track: Track, entry: JournalEntry, out: AuditFinding[]): void {
 
   const duringBan = track.ban !== undefined;
   if (duringBan) {
-    if (!unread(entry, track.ban!.answered, track.ban!.told)) track.ban!.later.push(entry.seq);
-    if (entry.status === 429) tell(track.ban!.told, entry);
-  } else if (track.wait) judgeWaiting(track.wait, entry, t);
+    if (!unread(entry, track.ban!.answered, seen)) track.ban!.later.push(entry.seq);
+  } else if (track.wait) judgeWaiting(track.wait, entry, t, seen);
 
   const end = waitEndOf(entry);
   if (banned && !duringBan) {
     // The ban replaces the wait: what comes during it is request-while-banned, not early-retry.
     closeWait(track, out);
-    track.ban = { first: entry, answered: answeredMs(entry), until: end ?? Infinity, later: [], told: new Map() };
-    tell(track.ban.told, entry);
-  } else if (entry.status === 429 && !banned && end !== undefined) {
-    announce(track, entry, end);
-    tell(track.wait!.told, entry);
-  }
+    track.ban = { first: entry, answered: answeredMs(entry), until: end ?? Infinity, later: [] };
+  } else if (entry.status === 429 && !banned && end !== undefined) announce(track, entry, end);
 
   if (entry.status !== 429) closeRun(track, out);
   else {
     // A request in flight when the previous 429 was answered is not a wait the client chose.
-    if (track.run.entries.length === 0 || !unread(entry, track.run.answered, track.run.told)) {
+    if (track.run.entries.length === 0 || !unread(entry, track.run.answered, seen)) {
       track.run.entries.push(entry);
       track.run.times.push(t);
       track.run.answered = answeredMs(entry);
     }
-    tell(track.run.told, entry);
   }
 }
 
@@ -224,15 +212,20 @@ function step(track: Track, entry: JournalEntry, out: AuditFinding[]): void {
 export function rateFindings(entries: readonly JournalEntry[], group: (entry: JournalEntry) => string, name: (entry: JournalEntry) => KeyName): AuditFinding[] {
   const tracks = new Map<string, Track>();
   const out: AuditFinding[] = [];
+  const seen = new Set<number>();
   for (const entry of entries) {
-    if (entry.key === undefined) continue;
+    if (entry.key === undefined) {
+      if (entry.connection !== undefined) seen.add(entry.connection);
+      continue;
+    }
     const id = group(entry);
     let track = tracks.get(id);
     if (!track) {
-      track = { key: name(entry), run: { entries: [], times: [], answered: 0, told: new Map() } };
+      track = { key: name(entry), run: { entries: [], times: [], answered: 0 } };
       tracks.set(id, track);
     }
-    step(track, entry, out);
+    step(track, entry, out, seen);
+    if (entry.connection !== undefined) seen.add(entry.connection);
   }
   for (const track of tracks.values()) {
     closeWait(track, out);
