@@ -76,7 +76,7 @@ async function curl(mode: Mode, workers: number, key: string, session: string): 
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  const loop = 'for i in 1 2 3 4; do c=$(curl -s -o /dev/null -w "%{http_code}" "$@"); [ "$c" = 429 ] || break; sleep 0.05; done; echo "$c"';
+  const loop = 'for i in 1 2 3 4; do c=$(curl -s -o /dev/null -w "%{http_code}" "$@"); [ "$c" = 429 ] || break; sleep 0.2; done; echo "$c"';
   const one = (): Promise<string> => run('sh', ['-c', loop, 'sh', ...headers, target]);
   return (await Promise.all(Array.from({ length: workers }, one))).join(',');
 }
@@ -95,7 +95,7 @@ const CLIENTS: Client[] = [
     start: python('requests'),
   },
   { name: 'tenacity around httpx', good: 'wait: max(Retry-After, wait_exponential)', bad: 'wait_fixed(0.05)', tool: 'python', start: python('tenacity') },
-  { name: 'curl', good: '--retry 3 (four at once: --parallel)', bad: 'a shell loop, 50 ms between tries', tool: 'curl', start: curl },
+  { name: 'curl', good: '--retry 3 (four at once: --parallel)', bad: 'a shell loop, 200 ms between tries', tool: 'curl', start: curl },
   {
     name: 'Go net/http loop',
     good: 'sleeps Retry-After, doubling',

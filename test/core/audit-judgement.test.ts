@@ -57,7 +57,7 @@ describe('in flight by arrival', () => {
         ['no-backoff', [2, 3, 4, 5]],
       ],
     ],
-    ['on another connection, past the 100 ms grace', [2, 3, 4], [5, 8, 150], [['early-retry', [2, 5]]]],
+    ['on another connection, past the 250 ms grace', [2, 3, 4], [5, 8, 300], [['early-retry', [2, 5]]]],
   ] as const)('requests %s', (_name, connections, arrivals, expected) => {
     const entries = [entry(1, 0, { connection: 1 }), entry(2, 1, { ...limited, connection: 1 })];
     connections.forEach((connection, i) => entries.push(entry(i + 3, arrivals[i]!, { ...limited, connection })));
