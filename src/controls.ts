@@ -179,7 +179,7 @@ export function sessionHandle<A extends boolean>(
   const expectWellBehaved = (options: WellBehavedOptions = {}): Maybe<void> => {
     const finish = ({ entries, report }: { entries: JournalEntry[]; report: AuditReport }): Maybe<void> => {
       if (report.judged.requests > 0) {
-        assertWellBehaved(report, options);
+        assertWellBehaved(report, options, { session: id });
         return;
       }
       const found = scope(entries);

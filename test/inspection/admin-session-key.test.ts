@@ -79,5 +79,7 @@ describe('key filters by the whole key', () => {
       'the client audit judged no requests: session "w-3" has no requests in its journal, so it proves nothing. Sessions with requests: "w3" (5).',
     );
     expect(() => mock().session('w3').expectWellBehaved()).not.toThrow();
+    await call(mock(), '/v1/pets?limit=1', { key: A, headers: { 'x-mock-session': 'w3' } });
+    expect(() => mock().session('w3').expectWellBehaved()).toThrow(/\nThe journal \(GET \/__admin\/requests\?session=w3\) shows each request by its # number/);
   });
 });

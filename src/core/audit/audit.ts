@@ -150,7 +150,7 @@ export function assertWellBehaved(report: AuditReport, options: WellBehavedOptio
     .join(' and ');
   const error = new Error(
     named(
-      `the client did not behave as the specification asks: the audit found ${counts}.\n${listed.map(line).join('\n')}\nThe journal (GET /__admin/requests) shows each request by its # number; docs/audit.md defines the rules.`,
+      `the client did not behave as the specification asks: the audit found ${counts}.\n${listed.map(line).join('\n')}\nThe journal (GET /__admin/requests${scope.session === undefined ? '' : `?session=${encodeURIComponent(scope.session)}`}) shows each request by its # number; docs/audit.md defines the rules.`,
     ),
   );
   error.name = 'ClientAuditError';
