@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -50,11 +51,18 @@ public class Loop {
     String url = args[2], key = args[3], session = args[4];
     HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     ExecutorService pool = Executors.newFixedThreadPool(workers);
+    // The calls start together: a thread started late would take the idle connection of one that
+    // had finished, and a request on a used connection is judged as a retry.
+    CountDownLatch start = new CountDownLatch(1);
     List<Future<Integer>> results = new ArrayList<>();
     for (int i = 0; i < workers; i++) {
-      Callable<Integer> task = () -> call(client, mode, url, key, session);
+      Callable<Integer> task = () -> {
+        start.await();
+        return call(client, mode, url, key, session);
+      };
       results.add(pool.submit(task));
     }
+    start.countDown();
     List<String> statuses = new ArrayList<>();
     for (Future<Integer> result : results) statuses.add(String.valueOf(result.get()));
     pool.shutdown();

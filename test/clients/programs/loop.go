@@ -54,14 +54,19 @@ func main() {
 	workers, _ := strconv.Atoi(os.Args[2])
 	client := &http.Client{Timeout: 10 * time.Second}
 	statuses := make([]string, workers)
+	// The calls start together: a goroutine started late would take the idle connection of one
+	// that had finished, and a request on a used connection is judged as a retry.
+	start := make(chan struct{})
 	var wg sync.WaitGroup
 	for i := 0; i < workers; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
+			<-start
 			statuses[i] = strconv.Itoa(call(client, mode, url, key, session))
 		}(i)
 	}
+	close(start)
 	wg.Wait()
 	fmt.Println(strings.Join(statuses, ","))
 }
