@@ -3,6 +3,7 @@
 import { isValidInstant, type ClockState } from './clock.js';
 import { MockError } from '../errors.js';
 import { redactKey } from './plans.js';
+import { keyIdOf } from './key-id.js';
 import { demoKeys } from './plans.js';
 import type { JournalEntry } from './journal.js';
 import { summarizeSessions, type Eviction, type SessionRegistry, type SessionSummary } from './sessions.js';
@@ -34,6 +35,8 @@ export interface ClockChange {
 /** One key as `GET /__admin/keys` shows it. */
 export interface KeyView {
   key: string;
+  /** The journal's fingerprint of the whole key (`keyId` of its entries), to find its requests. */
+  keyId: string;
   plan: PlanName;
   limits: Limits;
   revoked: boolean;
@@ -128,6 +131,7 @@ export function shownKey(key: string): string {
 export function keyView(k: SessionSettings['keys'][number], report: { remaining: number; limit: number; reset: number; bannedUntil?: number }): KeyView {
   return {
     key: shownKey(k.key),
+    keyId: keyIdOf(k.key),
     plan: k.plan,
     limits: k.limits,
     revoked: k.revoked === true,
