@@ -98,14 +98,14 @@ const CLIENTS: Client[] = [
   { name: 'curl', good: '--retry 3 (four at once: --parallel)', bad: 'a shell loop, 200 ms between tries', tool: 'curl', start: curl },
   {
     name: 'Go net/http loop',
-    good: 'sleeps Retry-After, doubling',
+    good: 'sleeps Retry-After, doubling; a client per caller',
     bad: 'sleeps 50 ms',
     tool: 'go',
     start: (mode, workers, key, session) => run(go!.binary, [mode, String(workers), mock.url, key, session]),
   },
   {
     name: 'Java HttpClient loop',
-    good: 'sleeps Retry-After, doubling',
+    good: 'sleeps Retry-After, doubling; a client per caller',
     bad: 'sleeps 50 ms',
     tool: 'java',
     start: (mode, workers, key, session) => run('java', ['-cp', java!.classes, 'Loop', mode, String(workers), mock.url, key, session]),

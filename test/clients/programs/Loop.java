@@ -49,13 +49,13 @@ public class Loop {
     String mode = args[0];
     int workers = Integer.parseInt(args[1]);
     String url = args[2], key = args[3], session = args[4];
-    HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     ExecutorService pool = Executors.newFixedThreadPool(workers);
-    // The calls start together: a thread started late would take the idle connection of one that
-    // had finished, and a request on a used connection is judged as a retry.
+    // Each worker has its own client, and the calls start together: a shared pool hands a worker
+    // the connection another worker's 429 just came on, and a request there is judged as a retry.
     CountDownLatch start = new CountDownLatch(1);
     List<Future<Integer>> results = new ArrayList<>();
     for (int i = 0; i < workers; i++) {
+      HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
       Callable<Integer> task = () -> {
         start.await();
         return call(client, mode, url, key, session);

@@ -52,16 +52,17 @@ func call(client *http.Client, mode, url, key, session string) int {
 func main() {
 	mode, url, key, session := os.Args[1], os.Args[3], os.Args[4], os.Args[5]
 	workers, _ := strconv.Atoi(os.Args[2])
-	client := &http.Client{Timeout: 10 * time.Second}
 	statuses := make([]string, workers)
-	// The calls start together: a goroutine started late would take the idle connection of one
-	// that had finished, and a request on a used connection is judged as a retry.
+	// Each worker has its own client, and the calls start together: a shared transport hands a
+	// worker still dialling the connection another worker's 429 just came on, and a request
+	// there is judged as a retry.
 	start := make(chan struct{})
 	var wg sync.WaitGroup
 	for i := 0; i < workers; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
+			client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{}}
 			<-start
 			statuses[i] = strconv.Itoa(call(client, mode, url, key, session))
 		}(i)
