@@ -6,7 +6,7 @@
 # CI, which must run them. The container image tests (test/container) need podman with runc,
 # debootstrap for their local Debian base image, and podman-compose for the compose recipe.
 set -euo pipefail
-PACKAGES=(chromium python3-pytest python3-requests redis-server redis-sentinel podman runc debootstrap podman-compose prometheus haproxy)
+PACKAGES=(chromium python3-pytest python3-requests python3-urllib3 python3-tenacity python3-httpx curl golang-go openjdk-17-jre-headless redis-server redis-sentinel podman runc debootstrap podman-compose prometheus haproxy iproute2)
 
 missing=()
 for package in "${PACKAGES[@]}"; do
@@ -28,7 +28,7 @@ log=$(mktemp)
 # Other installs may hold the dpkg lock for a while: wait for it rather than fail.
 if ! { DEBIAN_FRONTEND=noninteractive timeout 900 apt-get update -qq && DEBIAN_FRONTEND=noninteractive timeout 900 apt-get -o DPkg::Lock::Timeout=300 install -y -qq "${missing[@]}"; } >"$log" 2>&1; then
   tail -n 20 "$log" >&2
-  echo "petstore-mock tests: could not install ${missing[*]} with apt-get; the browser tests need /usr/bin/chromium, the pytest recipe python3-pytest and python3-requests, the shared-state tests redis-server and redis-sentinel, the container tests podman, runc, debootstrap and podman-compose." >&2
+  echo "petstore-mock tests: could not install ${missing[*]} with apt-get; the browser tests need /usr/bin/chromium, the pytest recipe python3-pytest and python3-requests, the real-client audit suite python3-urllib3, python3-tenacity, python3-httpx, curl, golang-go and openjdk-17-jre-headless, the shared-state tests redis-server and redis-sentinel, the container tests podman, runc, debootstrap and podman-compose." >&2
   exit 1
 fi
 rm -f "$log"

@@ -9,7 +9,7 @@ import type { JournalEntry } from './core/state/journal.js';
 import { compileFilter, verifyEntries, type JournalFilter, type VerifyCount } from './core/state/journal-query.js';
 import { toHar, type Har } from './core/state/har.js';
 import type { SessionState } from './core/state/session-state.js';
-import { assertWellBehaved, auditJournal, type AuditReport, type WellBehavedOptions } from './core/audit/audit.js';
+import { assertWellBehaved, auditJournal, journalKeys, type AuditReport, type AuditScope, type WellBehavedOptions } from './core/audit/audit.js';
 
 export type { Answer } from './core/state/backend.js';
 
@@ -179,8 +179,28 @@ export function sessionHandle<A extends boolean>(
     const test = compileFilter(filter);
     return then(home.requests(id, details === true), (entries) => entries.filter((e) => test.matches(e)));
   };
-  const audit = (key: string | undefined): Maybe<AuditReport> =>
-    thenBoth(home.requests(id, true), home.removalAt(id), (entries, removalAt) => auditJournal(entries, { key, removalAt }));
+  const audited = (key: string | undefined): Maybe<{ entries: JournalEntry[]; report: AuditReport }> =>
+    thenBoth(home.requests(id, true), home.removalAt(id), (entries, removalAt) => ({ entries, report: auditJournal(entries, { key, removalAt }) }));
+  const audit = (key: string | undefined): Maybe<AuditReport> => then(audited(key), ({ report }) => report);
+  /** What an audit that judged nothing names: the keys of this journal, and the sessions that have requests. */
+  const scope = (entries: JournalEntry[]): Maybe<AuditScope> => {
+    const keys = journalKeys(entries);
+    if (!home.sessions) return { session: id, keys };
+    return then(home.sessions(), (all) => ({ session: id, keys, sessions: all.map((s) => ({ id: s.id, requests: s.requests })) }));
+  };
+  const expectWellBehaved = (options: WellBehavedOptions = {}): Maybe<void> => {
+    const finish = ({ entries, report }: { entries: JournalEntry[]; report: AuditReport }): Maybe<void> => {
+      if (report.judged.requests > 0) {
+        assertWellBehaved(report, options, { session: id });
+        return;
+      }
+      const found = scope(entries);
+      if (found instanceof Promise) return found.then((s) => void assertWellBehaved(report, options, s));
+      assertWellBehaved(report, options, found);
+    };
+    const result = audited(options.key);
+    return result instanceof Promise ? result.then(finish) : finish(result);
+  };
   const snapshotFailure = (error: unknown): unknown =>
     error instanceof MockError && ['snapshot_invalid', 'snapshot_unsupported', 'store_full', 'invalid_session'].includes(error.code)
       ? new UserError(error.message)
@@ -217,11 +237,7 @@ export function sessionHandle<A extends boolean>(
         done,
       ),
     ),
-    expectWellBehaved: guard((options: WellBehavedOptions = {}) =>
-      then(audit(options.key), (report) => {
-        assertWellBehaved(report, options);
-      }),
-    ),
+    expectWellBehaved: guard(expectWellBehaved),
   };
   // The members answer at once exactly when the operations do, which `A` says.
   return handle as unknown as SessionHandle<A>;

@@ -37,4 +37,4 @@ export { verify } from './verify/entry.js';
 export { VerifyCouldNotRun } from './verify/types.js';
 export type { VerifyOptions, VerifyReport, RuleResult, Exchange } from './verify/types.js';
 export { auditJournal, AUDIT_RULES } from './core/audit/audit.js';
-export type { AuditFinding, AuditOptions, AuditReport, AuditRule, AuditSeverity, WellBehavedOptions } from './core/audit/audit.js';
+export type { AuditedKey, AuditFinding, AuditOptions, AuditReport, AuditRule, AuditSeverity, WellBehavedOptions } from './core/audit/audit.js';

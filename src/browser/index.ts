@@ -120,4 +120,4 @@ export type { SessionSummary } from '../core/state/sessions.js';
 export type { ClockState } from '../core/state/clock.js';
 export type { KeyConfig, Limits, Pet, PetStatus, PlanName } from '../core/types.js';
 export { auditJournal, AUDIT_RULES } from '../core/audit/audit.js';
-export type { AuditFinding, AuditOptions, AuditReport, AuditRule, AuditSeverity, WellBehavedOptions } from '../core/audit/audit.js';
+export type { AuditedKey, AuditFinding, AuditOptions, AuditReport, AuditRule, AuditSeverity, WellBehavedOptions } from '../core/audit/audit.js';

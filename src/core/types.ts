@@ -26,6 +26,10 @@ export interface CoreRequest {
   /** True when the adapter stopped reading because the body passed the size limit. */
   bodyTooLarge?: boolean;
   remoteAddress?: string;
+  /** When the head reached the mock, on `performance.now()`'s clock; the adapters stamp it. */
+  arrival?: number;
+  /** The number of the connection it came on, when it came on one. */
+  connection?: number;
 }
 
 /** What a forced answer may do to the connection instead of answering normally. */

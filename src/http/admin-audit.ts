@@ -2,6 +2,7 @@ import type { Request, Router } from 'express';
 import { MockError } from '../core/errors.js';
 import { auditJournal } from '../core/audit/audit.js';
 import type { AdminState } from '../core/state/backend.js';
+import { namedSession } from './admin-session.js';
 
 const PARAMS = new Set(['session', 'key', 'token']);
 
@@ -23,15 +24,9 @@ export function addAuditRoute(router: Router, state: AdminState, session: (req: 
       if (!PARAMS.has(name))
         throw new MockError('admin_invalid_request', `the audit has no parameter ${JSON.stringify(name.slice(0, 40))}; it takes session and key.`);
     }
-    const header = session(req);
-    const named = single(req, 'session');
-    if (header !== undefined && named !== undefined && header !== named)
-      throw new MockError(
-        'admin_invalid_request',
-        `X-Mock-Session says ${JSON.stringify(header)} and ?session= says ${JSON.stringify(named)}; give one of them.`,
-      );
-    const entries = await state.requests(header ?? named, true);
-    res.json(auditJournal(entries, { key: single(req, 'key'), removalAt: await removalAt(state, header ?? named) }));
+    const id = namedSession(req, session(req));
+    const entries = await state.requests(id, true);
+    res.json(auditJournal(entries, { key: single(req, 'key'), removalAt: await removalAt(state, id) }));
   });
 }
 

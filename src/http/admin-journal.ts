@@ -3,9 +3,10 @@ import { MockError } from '../core/errors.js';
 import type { AdminState } from '../core/state/backend.js';
 import { FILTER_FIELDS, JournalFilterError, compileFilter, type JournalFilter } from '../core/state/journal-query.js';
 import { toHar } from '../core/state/har.js';
+import { namedSession } from './admin-session.js';
 
 /** Query parameters the journal routes take besides the filter; `token` is the admin token's. */
-const OTHER_PARAMS = new Set(['details', 'limit', 'format', 'token']);
+const OTHER_PARAMS = new Set(['details', 'limit', 'format', 'token', 'session']);
 
 function single(req: Request, name: string): string | undefined {
   const value = req.query[name];
@@ -20,7 +21,7 @@ function filterOf(req: Request): JournalFilter {
     if (!(FILTER_FIELDS as readonly string[]).includes(name) && !OTHER_PARAMS.has(name)) {
       throw new MockError(
         'admin_invalid_request',
-        `the journal has no filter ${JSON.stringify(name.slice(0, 40))}; filter by ${FILTER_FIELDS.join(', ')} (and ask for details=1, limit=N or format=har).`,
+        `the journal has no filter ${JSON.stringify(name.slice(0, 40))}; filter by ${FILTER_FIELDS.join(', ')} (and ask for details=1, limit=N or format=har; name the session with session=ID).`,
       );
     }
   }
@@ -52,7 +53,9 @@ function flag(req: Request, name: string): boolean {
  * The inspection routes: sessions, the filtered journal with optional details (or as a HAR file),
  * a count for assertions, and recording of details per session.
  */
-export function addJournalRoutes(router: Router, state: AdminState, session: (req: Request) => string | undefined): void {
+export function addJournalRoutes(router: Router, state: AdminState, header: (req: Request) => string | undefined): void {
+  // Reads take the session from X-Mock-Session or ?session= (the audit's messages link here).
+  const session = (req: Request): string | undefined => namedSession(req, header(req));
   router.get('/sessions', async (_req, res) => {
     res.json(await state.sessions());
   });
@@ -77,7 +80,7 @@ export function addJournalRoutes(router: Router, state: AdminState, session: (re
   router.get('/requests/count', async (req, res) => {
     const query = compiled(filterOf(req));
     if (req.query.details !== undefined || req.query.limit !== undefined)
-      throw new MockError('admin_invalid_request', 'GET /__admin/requests/count takes only the filters: method, path, status, code, key, since.');
+      throw new MockError('admin_invalid_request', 'GET /__admin/requests/count takes only the filters (method, path, status, code, key, since) and session.');
     const entries = await state.requests(session(req), false);
     const info = await state.journal(session(req));
     res.json({ count: entries.filter((e) => query.matches(e)).length, filter: query.describe(), session: info.session });

@@ -3,6 +3,7 @@ import type { ApiHandler } from '../core/state/backend.js';
 import { MockError, named } from '../core/errors.js';
 import type { CoreRequest, CoreResponse, HeaderBag } from '../core/types.js';
 import { MAX_TARGET_BYTES, targetTooLong } from '../core/input/request-target.js';
+import { callArrival } from './arrival.js';
 
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Statuses a Fetch `Response` must be built without a body. */
@@ -59,10 +60,11 @@ async function toResponse(method: string, response: CoreResponse): Promise<Respo
  * checks, same headers, same journal. Only the URL's path and query matter, so any origin works.
  */
 export async function answerFetch(engine: ApiHandler, request: Request, remoteAddress: string | undefined): Promise<Response> {
+  const arrival = callArrival();
   const url = new URL(request.url);
   const { bag, raw } = headerBag(request.headers);
   const method = request.method.toUpperCase();
-  const core: CoreRequest = { method, path: url.pathname, query: url.search.slice(1), headers: bag, rawHeaders: raw, remoteAddress };
+  const core: CoreRequest = { method, path: url.pathname, query: url.search.slice(1), headers: bag, rawHeaders: raw, remoteAddress, arrival };
   const targetLength = url.pathname.length + url.search.length;
   if (targetLength > MAX_TARGET_BYTES) {
     const error = targetTooLong(targetLength);

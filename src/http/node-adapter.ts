@@ -5,6 +5,7 @@ import { MAX_TARGET_BYTES, targetTooLong } from '../core/input/request-target.js
 import type { ApiHandler } from '../core/state/backend.js';
 import { renderError } from '../core/errors.js';
 import { API_CORS, headerLines } from './raw-answers.js';
+import { connectionOf, socketArrival } from './arrival.js';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
 
 const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
@@ -24,6 +25,8 @@ function toCoreRequest(req: IncomingMessage, fullTarget: string): CoreRequest {
     headers: req.headers,
     rawHeaders: req.rawHeaders,
     remoteAddress: req.socket.remoteAddress,
+    arrival: socketArrival(),
+    connection: connectionOf(req.socket),
   };
 }
 

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ScenarioError, createFetchHandler } from '../../src/browser/index.js';
+import { keyIdOf } from '../../src/core/state/key-id.js';
 
 // The browser entry's own rules, run on Node without a browser: the page test
 // (msw-browser.test.ts) covers the bundle in Chromium.
@@ -31,7 +32,11 @@ describe('petstore-mock/browser createFetchHandler', () => {
     petstore.clock.advance('60s');
     expect((await petstore(new Request(`${api}/pets?limit=1`, free))).status).toBe(200);
     // The client waited out the 429 on the session clock: the audit finds nothing.
-    expect(petstore.audit()).toEqual({ ok: true, findings: [] });
+    expect(petstore.audit()).toEqual({
+      ok: true,
+      findings: [],
+      judged: { requests: 5, keys: [{ key: 'demo…ree', keyId: keyIdOf('demo-free'), requests: 5 }] },
+    });
     expect((await petstore(new Request(`${api}/pets/1`, free))).status).toBe(200);
     expect(() => petstore.expectWellBehaved()).not.toThrow();
     expect(() => petstore.expectWellBehaved({ warnings: true })).toThrow(/deprecated-call \(warning, key demo…ree\)/);

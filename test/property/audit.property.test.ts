@@ -111,7 +111,11 @@ describe('auditJournal on generated journals', () => {
             if (status === 429) Object.assign(e, { code: 'rate_limited', retryAfter: 1 });
             return e;
           });
-          expect(auditJournal(entries)).toEqual({ ok: true, findings: [] });
+          expect(auditJournal(entries)).toEqual({
+            ok: true,
+            findings: [],
+            judged: { requests: entries.length, keys: entries.length === 0 ? [] : [{ key: 'aaaa…001', keyId: null, requests: entries.length }] },
+          });
         },
       ),
       { numRuns: 200 },

@@ -179,9 +179,12 @@ function comparable(r: CoreResponse): unknown {
   return { status: r.status, headers, body: r.body, fault: r.fault, delayMs: r.delayMs };
 }
 
-/** Journal entries without what wall time decides: the core's duration, the real time beside a virtual clock, an eviction's date. */
+/**
+ * Journal entries without what wall time decides: the core's duration, the real time beside a
+ * virtual clock, the arrival and its wait, an eviction's date; and the connection number.
+ */
 function withoutDuration(entries: JournalEntry[]): unknown[] {
-  return entries.map(({ durationMs: _duration, realAt: _real, ...rest }) => {
+  return entries.map(({ durationMs: _duration, realAt: _real, arrivalMs: _arrival, queuedMs: _queued, connection: _connection, ...rest }) => {
     const headers = rest.details?.response.headers;
     if (headers?.['x-mock-session-evicted'] === undefined && headers?.['X-Mock-Session-Evicted'] === undefined) return rest;
     const shown = { ...headers };

@@ -8,8 +8,10 @@ import axiosRetry from 'axios-retry';
 import ky from 'ky';
 import got from 'got';
 import { startMock, type RunningMock, type SessionHandle } from '../../src/index.js';
+import { keyIdOf } from '../../src/core/state/key-id.js';
 
 const KEY = 'sdk-key-1';
+const KEY_ID = keyIdOf(KEY);
 /** Half a second before 12:01: a 429 says Retry-After: 1, and a second later the minute has turned with room to spare. */
 const T59 = Date.UTC(2026, 2, 10, 12, 0, 59, 500);
 
@@ -50,7 +52,7 @@ function expectClean(session: SessionHandle): void {
   const [, refused, retried] = session.requests();
   expect(refused!.retryAfter).toBe(1);
   expect(Date.parse(retried!.at) - Date.parse(refused!.at)).toBeGreaterThanOrEqual(990);
-  expect(session.audit()).toEqual({ ok: true, findings: [] });
+  expect(session.audit()).toEqual({ ok: true, findings: [], judged: { requests: 3, keys: [{ key: 'sdk-…y-1', keyId: KEY_ID, requests: 3 }] } });
   session.expectWellBehaved();
 }
 
@@ -136,13 +138,13 @@ describe('real clients judged by the client audit', () => {
     const byHeader = await fetch(`${mock.origin}/__admin/audit?key=${KEY}`, { headers: { 'x-mock-session': bad.id } });
     expect(await byHeader.json()).toEqual(body);
     const otherKey = await fetch(`${mock.origin}/__admin/audit?session=${bad.id}&key=demo-pro`);
-    expect(await otherKey.json()).toEqual({ ok: true, findings: [] });
+    expect(await otherKey.json()).toEqual({ ok: true, findings: [], judged: { requests: 0, keys: [] } });
   });
 
   it('GET /__admin/audit creates no session, and refuses unknown or contradicting parameters', async () => {
     const before = mock.sessions().length;
     const unseen = await fetch(`${mock.origin}/__admin/audit?session=never-used`);
-    expect(await unseen.json()).toEqual({ ok: true, findings: [] });
+    expect(await unseen.json()).toEqual({ ok: true, findings: [], judged: { requests: 0, keys: [] } });
     expect(mock.sessions().length).toBe(before);
     const typo = await fetch(`${mock.origin}/__admin/audit?keys=x`);
     expect(typo.status).toBe(400);

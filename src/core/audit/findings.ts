@@ -10,18 +10,39 @@ export type AuditSeverity = 'error' | 'warning';
 export interface AuditFinding {
   rule: AuditRule;
   severity: AuditSeverity;
-  /** The key as the journal shows it (redacted); null for requests without a valid key. */
+  /**
+   * The key as the journal shows it (redacted), followed by ` #` and its `keyId` when another key
+   * of the journal redacts alike; null for requests without a valid key.
+   */
   key: string | null;
+  /** The key's fingerprint (the journal's `keyId`); null without a valid key or for entries without one. */
+  keyId: string | null;
   /** The journal `seq` numbers that show it, oldest first. */
   requests: number[];
   /** What the client did and what the specification asks, in a sentence. */
   message: string;
 }
 
+/** How many requests of one key the audit judged. */
+export interface AuditedKey {
+  /** As findings show it; null for the requests without a valid key. */
+  key: string | null;
+  keyId: string | null;
+  requests: number;
+}
+
 /** The audit of a session's journal: `ok` is false exactly when an error finding exists. */
 export interface AuditReport {
   ok: boolean;
   findings: AuditFinding[];
+  /** How many journal entries it judged, and of which keys (most requests first); zero judged proves nothing. */
+  judged: { requests: number; keys: AuditedKey[] };
+}
+
+/** A key as a finding names it: how a person reads it, and its fingerprint. */
+export interface KeyName {
+  label: string;
+  id: string | null;
 }
 
 /** Each rule's severity, in the order findings of the same first request are listed. */
@@ -34,8 +55,8 @@ export const AUDIT_RULES: Readonly<Record<AuditRule, AuditSeverity>> = {
   'deprecated-call': 'warning',
 };
 
-export function finding(rule: AuditRule, key: string | undefined, requests: number[], message: string): AuditFinding {
-  return { rule, severity: AUDIT_RULES[rule], key: key ?? null, requests, message };
+export function finding(rule: AuditRule, key: KeyName | undefined, requests: number[], message: string): AuditFinding {
+  return { rule, severity: AUDIT_RULES[rule], key: key?.label ?? null, keyId: key?.id ?? null, requests, message };
 }
 
 /**
@@ -62,17 +83,20 @@ export function clockMs(entry: JournalEntry): number {
 }
 
 /**
- * A real instant no earlier than the request's arrival: `at` when the session clock is real (read
- * as the request arrives); otherwise `realAt`, which the in-memory engine takes as it answers and
- * the Redis engine as the state decides.
+ * A real instant no earlier than the request's decision, for entries written without `arrivalMs`
+ * (another version): `at` when the session clock is real, otherwise `realAt`.
  */
-export function arrivedByMs(entry: JournalEntry): number {
+function decidedRealMs(entry: JournalEntry): number {
   return entry.realAt === undefined ? parseAt(entry.at) : parseRealAt(entry.realAt);
 }
 
-/** A real instant no later than the one the answer left the mock, scenario latency included. */
+/**
+ * When the answer left the mock, in real time, scenario latency included: from the recorded
+ * arrival, the wait for the core and the core's time; for older entries, a bound from `at`.
+ */
 export function answeredMs(entry: JournalEntry): number {
-  return arrivedByMs(entry) + (entry.realAt === undefined ? entry.durationMs : 0) + (entry.delayMs ?? 0);
+  if (entry.arrivalMs !== undefined) return entry.arrivalMs + (entry.queuedMs ?? 0) + entry.durationMs + (entry.delayMs ?? 0);
+  return decidedRealMs(entry) + (entry.realAt === undefined ? entry.durationMs : 0) + (entry.delayMs ?? 0);
 }
 
 /** The answer's `Retry-After` in seconds: the entry's field, or the recorded header when details were on. */
@@ -83,16 +107,59 @@ export function retryAfterOf(entry: JournalEntry): number | undefined {
   return Number(header);
 }
 
+/** The `X-RateLimit-Reset` a 429 announced, in epoch milliseconds: the entry's field, or the recorded header. */
+export function resetOf(entry: JournalEntry): number | undefined {
+  if (entry.rateReset !== undefined) return entry.rateReset * 1000;
+  const header = entry.details?.response.headers['X-RateLimit-Reset'];
+  if (header === undefined || !/^\d+$/.test(header)) return undefined;
+  return Number(header) * 1000;
+}
+
 /**
- * Whether a request was truly in flight when an earlier answer was given (`answered`, from
- * `answeredMs`): the client could not have read that answer before sending it. Only a request
- * that reached the mock before the answer left it was. The ban rule forgives the first refusals of
- * a wait by count (it cannot see when a request was sent); the audit judges by the journal's times,
- * so a client that retries at once is flagged even while its refusals are not yet counted.
+ * Where the wait a 429 announced ends on the session clock: at the earlier of its instant plus
+ * `Retry-After` and the `X-RateLimit-Reset` it announced, since a client may compute either (and
+ * `Retry-After`, in whole seconds, is rounded up). Undefined without a `Retry-After`.
+ */
+export function waitEndOf(entry: JournalEntry): number | undefined {
+  const retry = retryAfterOf(entry);
+  if (retry === undefined) return undefined;
+  const byRetry = clockMs(entry) + retry * 1000;
+  const reset = resetOf(entry);
+  return reset === undefined ? byRetry : Math.min(byRetry, reset);
+}
+
+/**
+ * Whether a request was in flight when an earlier answer left the mock (`answered`, from
+ * `answeredMs`): it arrived before then, so its client could not have read that answer before
+ * sending it. Arrivals are stamped per turn of the mock's event loop (src/http/arrival.ts), so
+ * requests read together count as arrived together. Entries of another version without
+ * `arrivalMs` are judged as before: only a request the journal proves earlier, by whole milliseconds.
  */
 export function inFlight(entry: JournalEntry, answered: number): boolean {
-  // +1: instants are whole milliseconds (cut down), so within the same millisecond proves nothing.
-  return arrivedByMs(entry) + 1 <= answered;
+  if (entry.arrivalMs !== undefined) return entry.arrivalMs < answered;
+  return decidedRealMs(entry) + 1 <= answered;
+}
+
+/**
+ * How long after a 429 left the mock a request that opened a connection of its own is still taken
+ * for a parallel caller's request that was on its way. Callers sent together reach the mock spread
+ * over milliseconds, each on a new connection (measured here: up to 28 ms, and 190 ms for four
+ * Python threads that each built an httpx client first); a retry comes on a connection that carried
+ * a request before, which this never excuses (Node's fetch may retry on another of its pooled
+ * connections, still not a new one).
+ */
+export const PARALLEL_GRACE_MS = 250;
+
+/**
+ * Whether a request's client cannot have read the 429 answered at `answered` before sending it:
+ * it was in flight then, or it is the first request of its connection (`seen` holds the
+ * connections earlier entries came on) and came within `PARALLEL_GRACE_MS`: a parallel caller.
+ * Entries without a connection (the Fetch handler's, another version's) are judged by `inFlight`.
+ */
+export function unread(entry: JournalEntry, answered: number, seen: ReadonlySet<number>): boolean {
+  if (inFlight(entry, answered)) return true;
+  if (entry.connection === undefined || entry.arrivalMs === undefined || seen.has(entry.connection)) return false;
+  return entry.arrivalMs < answered + PARALLEL_GRACE_MS;
 }
 
 /** "#3", "#3, #4 and #5", or the first few and how many more. */
@@ -113,6 +180,6 @@ export function plural(n: number, word: string): string {
 }
 
 /** How a finding names its key in a sentence. */
-export function keyText(key: string | undefined): string {
-  return key === undefined ? 'no valid key' : `key ${key}`;
+export function keyText(key: KeyName | undefined): string {
+  return key === undefined ? 'no valid key' : `key ${key.label}`;
 }

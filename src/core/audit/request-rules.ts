@@ -2,7 +2,7 @@
 // repeated-rejected-request. One pass over the entries, oldest first.
 import type { JournalEntry } from '../state/journal.js';
 import { REJECTED_STATUSES } from './entry-fields.js';
-import { finding, keyText, plural, seqList, type AuditFinding } from './findings.js';
+import { finding, keyText, plural, seqList, type AuditFinding, type KeyName } from './findings.js';
 
 /** The deprecated operation's path: `GET /v1/pets/{petId}` (and its HEAD). */
 const GET_PET = /^\/v1\/pets\/[^/]+$/;
@@ -41,35 +41,51 @@ interface Repeat {
   later: number[];
 }
 
-/** deprecated-call, call-after-removal and repeated-rejected-request, oldest first. */
-export function requestFindings(entries: readonly JournalEntry[], removalAt: number): AuditFinding[] {
-  const deprecated = new Map<string | undefined, number[]>();
+/** A key's requests of one kind. */
+interface Calls {
+  key: KeyName | undefined;
+  seqs: number[];
+}
+
+/**
+ * deprecated-call, call-after-removal and repeated-rejected-request, oldest first. Keys are told
+ * apart by `group` (the whole key's fingerprint) and named by `name`.
+ */
+export function requestFindings(
+  entries: readonly JournalEntry[],
+  removalAt: number,
+  group: (entry: JournalEntry) => string,
+  name: (entry: JournalEntry) => KeyName,
+): AuditFinding[] {
+  const deprecated = new Map<string | undefined, Calls>();
   const removed = new Map<string | undefined, Repeat>();
   const rejected = new Map<string, Repeat>();
+  const keyOf = (entry: JournalEntry): KeyName | undefined => (entry.key === undefined ? undefined : name(entry));
   for (const entry of entries) {
+    const id = entry.key === undefined ? undefined : group(entry);
     if (isGetPet(entry)) {
-      const after = removed.get(entry.key);
+      const after = removed.get(id);
       if (after) after.later.push(entry.seq);
-      else if (entry.code === 'endpoint_removed') removed.set(entry.key, { first: entry, later: [] });
+      else if (entry.code === 'endpoint_removed') removed.set(id, { first: entry, later: [] });
       else {
-        const seqs = deprecated.get(entry.key);
-        if (seqs) seqs.push(entry.seq);
-        else deprecated.set(entry.key, [entry.seq]);
+        const calls = deprecated.get(id);
+        if (calls) calls.seqs.push(entry.seq);
+        else deprecated.set(id, { key: keyOf(entry), seqs: [entry.seq] });
       }
     }
     // A 410 of the removed operation is call-after-removal's; an answer a scenario forced may change.
     if (!REJECTED_STATUSES.has(entry.status) || entry.code === 'endpoint_removed' || entry.truncated || entry.reason.startsWith('scenario ')) continue;
     const identity = requestIdentity(entry);
     if (identity === undefined) continue;
-    const id = `${entry.key ?? ''}\n${entry.method} ${entry.path}?${entry.query}\n${entry.status} ${entry.code ?? ''}\n${identity}`;
-    const seen = rejected.get(id);
+    const repeatId = `${id ?? ''}\n${entry.method} ${entry.path}?${entry.query}\n${entry.status} ${entry.code ?? ''}\n${identity}`;
+    const seen = rejected.get(repeatId);
     if (seen) seen.later.push(entry.seq);
-    else rejected.set(id, { first: entry, later: [] });
+    else rejected.set(repeatId, { first: entry, later: [] });
   }
 
   const out: AuditFinding[] = [];
   const removal = dayText(removalAt);
-  for (const [key, seqs] of deprecated) {
+  for (const { key, seqs } of deprecated.values()) {
     out.push(
       finding(
         'deprecated-call',
@@ -79,8 +95,9 @@ export function requestFindings(entries: readonly JournalEntry[], removalAt: num
       ),
     );
   }
-  for (const [key, { first, later }] of removed) {
+  for (const { first, later } of removed.values()) {
     if (later.length === 0) continue;
+    const key = keyOf(first);
     out.push(
       finding(
         'call-after-removal',
@@ -96,7 +113,7 @@ export function requestFindings(entries: readonly JournalEntry[], removalAt: num
     out.push(
       finding(
         'repeated-rejected-request',
-        first.key,
+        keyOf(first),
         [first.seq, ...later],
         `${target} was sent again unchanged (same key and body) ${plural(later.length, 'time')} (${seqList(later)}) after the ${first.status}${first.code ? ` ${first.code}` : ''} at #${first.seq}, and answered the same. That answer depends only on the request, so repeating it cannot succeed: change ${CHANGE[first.status] ?? 'the request'} instead of retrying.`,
       ),

@@ -26,6 +26,8 @@ export interface AnswerParts {
   outcome: Outcome;
   /** The key, redacted, when a valid one was sent. */
   key?: string;
+  /** The valid key's fingerprint. */
+  keyId?: string;
   extraHeaders?: Record<string, string>;
   /** When an earlier state of this session was dropped to make room; said once. */
   evictedAt?: string;
@@ -67,7 +69,10 @@ export function journalEntryOf(p: AnswerParts, headers: Record<string, string>, 
   };
   if (outcome.code) entry.code = outcome.code;
   if (p.real !== now) entry.realAt = new Date(p.real).toISOString();
-  if (p.key !== undefined) entry.key = p.key;
+  if (p.key !== undefined) {
+    entry.key = p.key;
+    entry.keyId = p.keyId;
+  }
   if (outcome.fault) entry.fault = outcome.fault;
   if (outcome.delayMs) entry.delayMs = outcome.delayMs;
   if (outcome.status === 429 || outcome.status === 503) noteRefusal(entry, headers, p.ban);

@@ -21,6 +21,16 @@ import type { CoreRequest, CoreResponse, PlanName } from '../types.js';
 
 const DOCUMENT_OUTCOME: Outcome = { status: 200, body: JSON.stringify(openapiDocument), reason: 'served the OpenAPI document' };
 
+/** `performance.now()`'s zero in epoch milliseconds; fixed for the life of the process. */
+const TIME_ORIGIN = performance.timeOrigin;
+
+/** Records when the request arrived (real time) and how long it waited for the core, to the microsecond. */
+function noteArrival(entry: JournalEntry, arrival: number, started: number): void {
+  entry.arrivalMs = Math.round((TIME_ORIGIN + arrival) * 1000) / 1000;
+  const queued = Math.round((started - arrival) * 1000) / 1000;
+  if (queued > 0) entry.queuedMs = queued;
+}
+
 /** Answers API requests against one home of state (`H` is the home's handle of a session). */
 export class Pipeline<H> implements ApiHandler {
   constructor(
@@ -90,6 +100,7 @@ export class Pipeline<H> implements ApiHandler {
         shown: d.rate.report,
         outcome: fixed ?? DOCUMENT_OUTCOME,
         key: plan.shownKey,
+        keyId: plan.keyId,
         extraHeaders: plan.extraHeaders,
         evictedAt: d.evictedAt,
         details: d.details,
@@ -101,6 +112,8 @@ export class Pipeline<H> implements ApiHandler {
       // One clock read gives the duration and the session's last use.
       const answeredAt = performance.now();
       const entry = journalEntryOf(parts, headers, d.seq, Math.round((answeredAt - started) * 1000) / 1000);
+      noteArrival(entry, req.arrival ?? started, started);
+      if (req.connection !== undefined) entry.connection = req.connection;
       this.port.record(d, entry, answeredAt);
       if (this.onRequest) {
         const auth = plan.auth;

@@ -9,6 +9,7 @@ import { allowedMethods, route, type Route } from './router.js';
 import { readJsonBody } from '../input/body.js';
 import { parseListQuery, parsePetId, validateNewPet } from '../input/validation.js';
 import { addressBucket, keyBucket, type SessionSettings } from '../state/session-state.js';
+import { keyIdOf } from '../state/key-id.js';
 import type { StateAsk } from '../state/state-port.js';
 import type { CoreRequest, KeyConfig } from '../types.js';
 
@@ -19,6 +20,8 @@ export interface Plan extends StateAsk {
   auth?: AuthResult;
   /** The valid key, redacted, for the journal. */
   shownKey?: string;
+  /** The valid key's fingerprint (`keyIdOf`), for the journal. */
+  keyId?: string;
   extraHeaders?: Record<string, string>;
   /** Why the operation's input cannot be used; thrown after the limit, as the order says. */
   inputError?: unknown;
@@ -28,22 +31,25 @@ export interface Plan extends StateAsk {
 /** Past this many distinct keys the memo of bucket ids and redacted keys starts over. */
 const MEMO_LIMIT = 10_000;
 
-/** Remembers a pure function's answers for the few keys a server sees, so the hot path builds no strings. */
-function memo(fn: (key: string) => string): (key: string) => string {
-  const seen = new Map<string, string>();
-  return (key) => {
-    let value = seen.get(key);
-    if (value === undefined) {
-      if (seen.size >= MEMO_LIMIT) seen.clear();
-      value = fn(key);
-      seen.set(key, value);
-    }
-    return value;
-  };
+/** What the journal and the limiter need of a valid key, made once per key. */
+interface KeyFacts {
+  bucket: string;
+  shown: string;
+  id: string;
 }
 
-const bucketOfKey = memo(keyBucket);
-const redacted = memo(redactKey);
+const keyFacts = new Map<string, KeyFacts>();
+
+/** The few keys a server sees, remembered so the hot path builds no strings and hashes no key. */
+function factsOf(key: string): KeyFacts {
+  let facts = keyFacts.get(key);
+  if (facts === undefined) {
+    if (keyFacts.size >= MEMO_LIMIT) keyFacts.clear();
+    facts = { bucket: keyBucket(key), shown: redactKey(key), id: keyIdOf(key) };
+    keyFacts.set(key, facts);
+  }
+  return facts;
+}
 const keyMaps = new WeakMap<SessionSettings, Map<string, KeyConfig>>();
 
 /** The keys of settings by their value, built once per settings. */
@@ -69,11 +75,12 @@ export function planRequest(req: CoreRequest, s: SessionSettings): Plan {
   const where = route(req.method, req.path);
   const auth = authenticate(req.headers, req.rawHeaders, keysOf(s), req.query);
   const key = auth.ok ? auth.key.key : undefined;
+  const facts = key !== undefined ? factsOf(key) : undefined;
   // Every field is set here, once, so that every plan has the same shape (V8 keeps the hot path monomorphic).
   const plan: Plan = {
     kind: 'api',
     mode: 'take',
-    bucket: key !== undefined ? bucketOfKey(key) : addressBucket(req.remoteAddress),
+    bucket: facts !== undefined ? facts.bucket : addressBucket(req.remoteAddress),
     limits: auth.ok ? auth.key.limits : s.anonymousLimits,
     enforce: 'yes',
     operation: undefined,
@@ -83,7 +90,8 @@ export function planRequest(req: CoreRequest, s: SessionSettings): Plan {
     get: undefined,
     where,
     auth,
-    shownKey: key !== undefined ? redacted(key) : undefined,
+    shownKey: facts?.shown,
+    keyId: facts?.id,
     extraHeaders: undefined,
     inputError: undefined,
     allow: undefined,

@@ -3,6 +3,7 @@
 import { isValidInstant, type ClockState } from './clock.js';
 import { MockError } from '../errors.js';
 import { redactKey } from './plans.js';
+import { keyIdOf } from './key-id.js';
 import { demoKeys } from './plans.js';
 import type { JournalEntry } from './journal.js';
 import { MemoryPort } from './memory-port.js';
@@ -38,6 +39,8 @@ export interface ClockChange {
 /** One key as `GET /__admin/keys` shows it. */
 export interface KeyView {
   key: string;
+  /** The journal's fingerprint of the whole key (`keyId` of its entries), to find its requests. */
+  keyId: string;
   plan: PlanName;
   limits: Limits;
   revoked: boolean;
@@ -81,6 +84,8 @@ export interface SessionOps<A extends boolean> {
   restore?(session: string | undefined, document: unknown): Answer<{ session: string; scenario: string; clock: ClockState }, A>;
   /** Switches the session to a scenario given as an object (checked as a file is); throws `scenario_invalid` naming each wrong field. */
   applyScenario?(session: string | undefined, scenario: unknown): Answer<{ name: string; session: string; clock: ClockState }, A>;
+  /** Every session, for the client audit to name those with requests when it judged none. */
+  sessions?(): Answer<SessionSummary[], A>;
 }
 
 /** The refusal of a snapshot, a restore or a scenario object by a home of state that has none yet. */
@@ -148,6 +153,7 @@ export function shownKey(key: string): string {
 export function keyView(k: SessionSettings['keys'][number], report: { remaining: number; limit: number; reset: number; bannedUntil?: number }): KeyView {
   return {
     key: shownKey(k.key),
+    keyId: keyIdOf(k.key),
     plan: k.plan,
     limits: k.limits,
     revoked: k.revoked === true,
@@ -208,6 +214,7 @@ export function memoryOps(sessions: SessionRegistry, scenarios: ScenarioLookup):
     },
     removalAt: (session) => view(session).settings.deprecation.removalAt,
     ...snapshotOps(sessions, scenarios, view, change),
+    sessions: () => summarizeSessions(sessions),
   };
 }
 

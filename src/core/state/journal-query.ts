@@ -2,6 +2,7 @@ import { UserError, named } from '../errors.js';
 import { redactKey } from './plans.js';
 import { parseInstant } from './clock.js';
 import { compileGlob } from './glob.js';
+import { keyIdOf } from './key-id.js';
 import type { JournalEntry } from './journal.js';
 
 /**
@@ -17,7 +18,7 @@ export interface JournalFilter {
   status?: number | string;
   /** An error code of the catalogue: `rate_limited`. */
   code?: string;
-  /** The key, whole or as the journal shows it redacted. */
+  /** The key: whole (told apart from keys that redact alike), as the journal shows it redacted, or as the audit shows it (`work…001 #3fa2c1d0`). */
   key?: string;
   /** Only requests at or after this instant of the session's clock. */
   since?: Date | string | number;
@@ -78,16 +79,39 @@ function criteria(filter: JournalFilter): Criterion[] {
     out.push({ name: 'code', shown: `code ${code}`, test: (e) => e.code === code });
   }
   if (filter.key !== undefined && filter.key !== '') {
-    const key = filter.key;
-    // Entries hold keys redacted; a whole key is compared as the journal would show it.
-    const redacted = key.includes('…') || key === '****' ? key : redactKey(key);
-    out.push({ name: 'key', shown: `key ${redacted}`, test: (e) => e.key === redacted });
+    const key = keyMatcher(filter.key);
+    out.push({ name: 'key', shown: `key ${key.shown}`, test: key.test });
   }
   if (filter.since !== undefined && filter.since !== '') {
     const since = instantOf(filter.since);
     out.push({ name: 'since', shown: `since ${new Date(since).toISOString()}`, test: (e) => Date.parse(e.at) >= since });
   }
   return out;
+}
+
+/** A key filter: how it reads, and which entries it takes. */
+export interface KeyMatcher {
+  shown: string;
+  test(entry: JournalEntry): boolean;
+}
+
+const LABELLED = /^(.*) #([0-9a-f]{8})$/;
+
+/**
+ * Which entries a key filter takes. A whole key takes its own requests by `keyId` (entries of
+ * another version without one, by the redacted form); a redacted form (`work…001`) takes every
+ * key that shows so; a form with its id (`work…001 #3fa2c1d0`) takes that key alone.
+ */
+export function keyMatcher(key: string): KeyMatcher {
+  const labelled = LABELLED.exec(key);
+  if (labelled && (labelled[1]!.includes('…') || labelled[1] === '****')) {
+    const id = labelled[2]!;
+    return { shown: key, test: (e) => e.keyId === id };
+  }
+  if (key.includes('…') || key === '****') return { shown: key, test: (e) => e.key === key };
+  const id = keyIdOf(key);
+  const redacted = redactKey(key);
+  return { shown: redacted, test: (e) => (e.keyId === undefined ? e.key === redacted : e.keyId === id) };
 }
 
 /** A compiled filter: which entries match, which nearly do, and how it reads. */

@@ -9,6 +9,20 @@ export interface JournalEntry {
   at: string;
   /** The real time of the request, when the session's clock was frozen, set or advanced. */
   realAt?: string;
+  /**
+   * The real time the request's head reached the mock, in epoch milliseconds with microseconds:
+   * what the client audit judges "in flight" by. Real time, not the session clock: under a set or
+   * frozen clock it differs from `at`, whose instant is read when the mock decides.
+   */
+  arrivalMs?: number;
+  /**
+   * The number the mock gave the connection the request came on (one count per process; absent
+   * for requests given to the Fetch handler): the audit tells a retry on the connection that was
+   * answered a 429 from a parallel caller's request on another.
+   */
+  connection?: number;
+  /** Milliseconds from the arrival to the core taking the request up (a body still coming, other requests of the same moment first). */
+  queuedMs?: number;
   session: string;
   method: string;
   path: string;
@@ -22,6 +36,11 @@ export interface JournalEntry {
   reason: string;
   /** The key, redacted, when one was sent. */
   key?: string;
+  /**
+   * With `key`: a short fingerprint of the whole key (the first 8 hex digits of its SHA-256), so
+   * keys that redact alike are told apart; the audit groups by it and filters accept the whole key.
+   */
+  keyId?: string;
   /** Wall time the core spent, in milliseconds. */
   durationMs: number;
   /** Scenario latency added before the answer, in milliseconds. */
@@ -30,6 +49,8 @@ export interface JournalEntry {
   fault?: 'reset' | 'empty' | 'truncate';
   /** The whole seconds of the `Retry-After` header the answer carried (429, 503). */
   retryAfter?: number;
+  /** The `X-RateLimit-Reset` a 429 announced (Unix seconds): a client may wait until then instead of `Retry-After`. */
+  rateReset?: number;
   /** On a 429 refusal of a valid key: whether it counted toward a ban, and why not. */
   ban?: BanCount;
   /**
@@ -48,7 +69,10 @@ export interface JournalEntry {
 export function noteRefusal(entry: JournalEntry, headers: Record<string, string>, ban: BanCount | undefined): void {
   const retry = headers['Retry-After'];
   if (retry !== undefined) entry.retryAfter = Number(retry);
-  if (ban === undefined || entry.status !== 429) return;
+  if (entry.status !== 429) return;
+  const reset = headers['X-RateLimit-Reset'];
+  if (reset !== undefined) entry.rateReset = Number(reset);
+  if (ban === undefined) return;
   entry.ban = ban;
   entry.reason = ban.counted
     ? `${entry.reason} Counted toward a ban: ${ban.count} of ${ban.after + 1}.`

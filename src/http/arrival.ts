@@ -1,0 +1,50 @@
+// When a request reached the mock, as the client audit needs it: "in flight" means it arrived
+// before the answer the client was told to obey had left.
+
+/** A stamp shared by the requests taken up until `schedule` runs its callback. */
+function turnStamp(schedule: (fn: () => void) => void): () => number {
+  let stamp: number | undefined;
+  const end = (): void => {
+    stamp = undefined;
+  };
+  return () => {
+    if (stamp === undefined) {
+      stamp = performance.now();
+      schedule(end);
+    }
+    return stamp;
+  };
+}
+
+/**
+ * The arrival of a request whose head the node:http adapter takes up now, on `performance.now()`'s
+ * clock.
+ *
+ * Requests taken up in one turn of the event loop share the instant the first of them was: the
+ * loop learnt of all of them before it wrote any answer of that turn, so none can be a reaction to
+ * one. Stamping each as it is handled would date the fourth of four requests read together after
+ * the 429 answered to the third, and call a request in flight an early retry. One clock read and
+ * one scheduled callback per turn, not per request.
+ */
+export const socketArrival: () => number = turnStamp(typeof setImmediate === 'function' ? (fn) => void setImmediate(fn) : (fn) => void setTimeout(fn, 0));
+
+/**
+ * The arrival of a request given to the Fetch handler in process. Its caller reads an answer once
+ * the microtasks run, so calls made together (a `Promise.all`) share a stamp, and a call made
+ * after an answer was read gets a later one.
+ */
+export const callArrival: () => number = turnStamp((fn) => queueMicrotask(fn));
+
+/** Where a socket keeps its number; a property rather than a map, read once per request. */
+const CONNECTION = Symbol('petstore-mock connection');
+let connections = 0;
+
+/**
+ * The number of the connection a request came on, given to each socket when its first request
+ * is read: the audit tells a retry on the connection that was answered a 429 from a parallel
+ * caller's request on another.
+ */
+export function connectionOf(socket: object): number {
+  const numbered = socket as { [CONNECTION]?: number };
+  return (numbered[CONNECTION] ??= ++connections);
+}
