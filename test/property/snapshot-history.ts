@@ -139,6 +139,7 @@ export async function seenOf(res: Response): Promise<Seen> {
 
 /** A journal entry without what differs between two runs of the same request: the wall time the core took. */
 export function comparable(entry: object): object {
-  const { durationMs: _duration, ...rest } = entry as { durationMs?: number };
+  // The wall times a request took and arrived at, read from the process's own clock.
+  const { durationMs: _duration, arrivalMs: _arrival, queuedMs: _queued, ...rest } = entry as { durationMs?: number; arrivalMs?: number; queuedMs?: number };
   return rest;
 }

@@ -152,6 +152,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_query",
+                     *       "message": "A query parameter is missing, repeated or out of range.",
+                     *       "status": 400
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -171,6 +178,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_api_key",
+                     *       "message": "No `Authorization: Bearer <key>` header was sent.",
+                     *       "status": 401
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -186,6 +200,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "message": "The request did not arrive in full within the server's request timeout.",
+                     *       "status": 408
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -201,6 +222,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "uri_too_long",
+                     *       "message": "The request target is longer than 8 KiB.",
+                     *       "status": 414
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -218,6 +246,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "The key (or, without a key, the client address) used up its per-minute or per-day quota.",
+                     *       "status": 429
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -233,6 +268,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "headers_too_large",
+                     *       "message": "The request headers are larger than the server accepts.",
+                     *       "status": 431
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -250,6 +292,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "A bug in the mock; please report it.",
+                     *       "status": 500
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -267,6 +316,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "bad_gateway",
+                     *       "message": "A scenario forced this answer.",
+                     *       "status": 502
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -284,6 +340,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "A scenario forced this answer.",
+                     *       "status": 503
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -301,6 +364,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "gateway_timeout",
+                     *       "message": "A scenario forced this answer.",
+                     *       "status": 504
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -357,6 +427,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_body",
+                     *       "message": "The body is JSON but breaks the `NewPet` schema; `details` names each field.",
+                     *       "status": 400
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -376,6 +453,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_api_key",
+                     *       "message": "No `Authorization: Bearer <key>` header was sent.",
+                     *       "status": 401
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -391,6 +475,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "message": "The request did not arrive in full within the server's request timeout.",
+                     *       "status": 408
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -408,6 +499,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "message": "The body is larger than 1 MiB (after decompression).",
+                     *       "status": 413
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -423,6 +521,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "uri_too_long",
+                     *       "message": "The request target is longer than 8 KiB.",
+                     *       "status": 414
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -440,6 +545,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unsupported_media_type",
+                     *       "message": "The body is not `application/json` (UTF-8), or its `Content-Encoding` is not gzip, deflate, br or identity.",
+                     *       "status": 415
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -457,6 +569,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "The key (or, without a key, the client address) used up its per-minute or per-day quota.",
+                     *       "status": 429
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -472,6 +591,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "headers_too_large",
+                     *       "message": "The request headers are larger than the server accepts.",
+                     *       "status": 431
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -489,6 +615,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "A bug in the mock; please report it.",
+                     *       "status": 500
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -506,6 +639,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "bad_gateway",
+                     *       "message": "A scenario forced this answer.",
+                     *       "status": 502
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -523,6 +663,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "A scenario forced this answer.",
+                     *       "status": 503
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -540,6 +687,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "gateway_timeout",
+                     *       "message": "A scenario forced this answer.",
+                     *       "status": 504
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -557,6 +711,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "store_full",
+                     *       "message": "The session's store holds its maximum number or bytes of created animals (or all created animals together reached theirs); reset the session.",
+                     *       "status": 507
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -618,6 +779,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_path_parameter",
+                     *       "message": "The `petId` in the path is not an int64 integer.",
+                     *       "status": 400
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -643,6 +811,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_api_key",
+                     *       "message": "No `Authorization: Bearer <key>` header was sent.",
+                     *       "status": 401
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -666,6 +841,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "pet_not_found",
+                     *       "message": "No animal has that id.",
+                     *       "status": 404
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -687,6 +869,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "message": "The request did not arrive in full within the server's request timeout.",
+                     *       "status": 408
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -710,6 +899,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "endpoint_removed",
+                     *       "message": "The deprecated `GET /v1/pets/{petId}` was called on or after its removal date.",
+                     *       "status": 410
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -731,6 +927,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "uri_too_long",
+                     *       "message": "The request target is longer than 8 KiB.",
+                     *       "status": 414
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -754,6 +957,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "The key (or, without a key, the client address) used up its per-minute or per-day quota.",
+                     *       "status": 429
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -775,6 +985,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "headers_too_large",
+                     *       "message": "The request headers are larger than the server accepts.",
+                     *       "status": 431
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -798,6 +1015,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "A bug in the mock; please report it.",
+                     *       "status": 500
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -821,6 +1045,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "bad_gateway",
+                     *       "message": "A scenario forced this answer.",
+                     *       "status": 502
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -844,6 +1075,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "A scenario forced this answer.",
+                     *       "status": 503
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -867,6 +1105,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "gateway_timeout",
+                     *       "message": "A scenario forced this answer.",
+                     *       "status": 504
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
