@@ -37,7 +37,14 @@ local function clockNow(off, fz, real)
   if fz and fz ~= '' then return tonumber(fz) end
   return math.min(MAXI, (real or realNow()) + tonumber(off or '0'))
 end
-local function metaKey(sid) return P .. ':s:' .. sid end
+-- A user-given text as one part of a key name, as keyPart in keys.ts encodes it: letters, digits
+-- and ._- kept, every other byte %XX, so no session id or scenario name reaches another's keys.
+local function encByte(c) return string.format('%%%02X', string.byte(c)) end
+local function enc(text)
+  if not string.find(text, '[^%w%._%-]') then return text end
+  return (string.gsub(text, '[^%w%._%-]', encByte))
+end
+local function metaKey(sid) return P .. ':s:' .. enc(sid) end
 local function dropData(sid)
   local mk = metaKey(sid)
   redis.call('DEL', mk, mk .. ':bo', mk .. ':j', mk .. ':jp', mk .. ':p', mk .. ':p:available', mk .. ':p:pending', mk .. ':p:sold')
@@ -51,7 +58,7 @@ ${LIMITS_LUA}
 -- Applies settings afresh to a session (what SessionState.apply does): returns false when Redis does not
 -- hold them (after a restart), so the caller registers them again.
 local function applySettings(sid, setId)
-  local raw = redis.call('GET', P .. ':init:' .. setId)
+  local raw = redis.call('GET', P .. ':init:' .. enc(setId))
   if not raw then return false end
   local init = cjson.decode(raw)
   -- Recording of details chosen for the session outlives resets and scenario switches, as do its

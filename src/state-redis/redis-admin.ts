@@ -10,6 +10,7 @@ import type { ScenarioCatalogue } from '../files/scenario-catalogue.js';
 import { displayUrl, type StateConnection } from './connection.js';
 import type { PortRateDecision } from './redis-plan.js';
 import type { SettingsEntry, SettingsRegistry } from './settings-registry.js';
+import { sessionKey } from './keys.js';
 
 /** What the admin script answers, in named fields. */
 interface AdminAnswer {
@@ -79,7 +80,7 @@ export class RedisAdmin implements AdminState {
     if (action === 'journal' || action === 'jinfo' || action === 'details') await this.flushJournal();
     const input = JSON.stringify({ sid, max: this.maxSessions, action, arg: args.arg ?? '', peeks: args.peeks ?? [] });
     for (let attempt = 0; ; attempt++) {
-      const reply = JSON.parse(String(await this.conn.run('petAdmin', `${this.prefix}:s:${sid}`, [this.prefix, input]))) as AdminAnswer;
+      const reply = JSON.parse(String(await this.conn.run('petAdmin', sessionKey(this.prefix, sid), [this.prefix, input]))) as AdminAnswer;
       if (reply.st === 'ok') {
         const entry = await this.registry.seen(sid, reply.set);
         const now = Number(reply.now);

@@ -8,6 +8,7 @@ import { DEFAULT_SESSION } from '../core/state/sessions.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 import type { CoreRequest } from '../core/types.js';
 import { leanInput } from './api-script.js';
+import { sessionKey } from './keys.js';
 import type { StateConnection } from './connection.js';
 import { forcedOf, inputOf, latencyOf, operationDataOf, rateDecisionOf, type Decided } from './redis-plan.js';
 import type { SettingsRegistry } from './settings-registry.js';
@@ -137,7 +138,7 @@ export class RedisPort implements StatePort<string> {
       return at;
     });
     const fields = `{"journal":${journal},"u":[${[...inputs.keys()].join(',')}],"d":[${order.join(',')}]}`;
-    const key = `${this.prefix}:s:${items[0]?.sid ?? DEFAULT_SESSION}`;
+    const key = sessionKey(this.prefix, items[0]?.sid ?? DEFAULT_SESSION);
     void this.conn.run('petApi', key, [this.prefix, fields, ...batch.map(stored)]).then(
       (raw) => {
         // Whatever came back, the queue moves on and every decision of the batch is settled.
@@ -203,7 +204,7 @@ export class RedisPort implements StatePort<string> {
     if (batch.length === 0) return;
     this.pending = [];
     const args = [this.prefix, runsOf(batch), ...batch.map(stored)];
-    await this.conn.run('petJournal', `${this.prefix}:s:${batch[0]?.sid ?? DEFAULT_SESSION}`, args).catch((error: unknown) => {
+    await this.conn.run('petJournal', sessionKey(this.prefix, batch[0]?.sid ?? DEFAULT_SESSION), args).catch((error: unknown) => {
       this.journalLost(error);
     });
   }

@@ -118,10 +118,11 @@ export const ADMIN_SCRIPT = `${LIBRARY}${ADMIN_BODY}`;
 /** Stores (put ID SCENARIO INIT) or reads (get ID) the settings of a scenario a session switched to. */
 export const SETTINGS_SCRIPT = `
 local P = ARGV[1]
+local id = string.gsub(ARGV[3], '[^%w%._%-]', function(c) return string.format('%%%02X', string.byte(c)) end)
 if ARGV[2] == 'put' then
-  redis.call('SET', P .. ':scn:' .. ARGV[3], ARGV[4])
-  redis.call('SET', P .. ':init:' .. ARGV[3], ARGV[5])
+  redis.call('SET', P .. ':scn:' .. id, ARGV[4])
+  redis.call('SET', P .. ':init:' .. id, ARGV[5])
   return { 'ok' }
 end
-return { 'ok', redis.call('GET', P .. ':scn:' .. ARGV[3]) }
+return { 'ok', redis.call('GET', P .. ':scn:' .. id) }
 `;
