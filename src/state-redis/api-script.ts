@@ -35,7 +35,7 @@ local function load(sid)
   local m = redis.call('HMGET', mk, unpack(args))
   local f = {}
   for i, name in ipairs(SESSION_FIELDS) do f[name] = m[i] end
-  c = { mk = mk, f = f, w = {}, raw = {}, bw = {}, jp = {}, trim = false }
+  c = { sid = sid, mk = mk, f = f, w = {}, raw = {}, bw = {}, jp = {}, trim = false }
   for id, i in pairs(at) do c.raw[id] = m[i] end
   C[sid] = c
   return c
@@ -46,13 +46,14 @@ local realText, microsText = s(real), s(micros)
 -- Sessions used, in order: each moves up the eviction order once, by its last use.
 local used = {}
 -- Animals created, per list, pushed in one RPUSH at the end (or before a read of that list).
-local pushes, pushed = {}, {}
-local function push(key, json)
+local pushes, pushed, owner = {}, {}, {}
+local function push(key, json, sid)
   local l = pushes[key]
   if not l then
     l = {}
     pushes[key] = l
     pushed[#pushed + 1] = key
+    owner[key] = sid
   end
   l[#l + 1] = json
 end
@@ -60,8 +61,21 @@ local function pushNow(key)
   local l = pushes[key]
   if l then redis.call('RPUSH', key, unpack(l)); pushes[key] = nil end
 end
+-- Sessions whose writes failed at the end: their decisions of this call fail, the others stand.
+local broken = {}
+local function writeSession(c)
+  local h = {}
+  for name in pairs(c.w) do h[#h + 1] = name; h[#h + 1] = c.f[name] end
+  for id, b in pairs(c.bw) do h[#h + 1] = 'b:' .. id; h[#h + 1] = packBucket(b) end
+  if #h > 0 then redis.call('HSET', c.mk, unpack(h)) end
+  if #c.jp > 0 then redis.call('ZADD', c.mk .. ':jp', unpack(c.jp)) end
+  if c.trim then redis.call('ZREMRANGEBYSCORE', c.mk .. ':jp', '-inf', real) end
+end
 local function write()
-  for _, key in ipairs(pushed) do pushNow(key) end
+  for _, key in ipairs(pushed) do
+    local ok, err = pcall(pushNow, key)
+    if not ok then broken[owner[key]] = err; pushes[key] = nil end
+  end
   pushed = {}
   if #used > 0 then
     local last, order = {}, {}
@@ -75,15 +89,12 @@ local function write()
   end
   -- Written once: a createSession, the one caller before the end, forgets every session after.
   for _, c in pairs(C) do
-    local h = {}
-    for name in pairs(c.w) do h[#h + 1] = name; h[#h + 1] = c.f[name] end
-    for id, b in pairs(c.bw) do h[#h + 1] = 'b:' .. id; h[#h + 1] = packBucket(b) end
-    if #h > 0 then redis.call('HSET', c.mk, unpack(h)) end
-    if #c.jp > 0 then redis.call('ZADD', c.mk .. ':jp', unpack(c.jp)) end
-    if c.trim then redis.call('ZREMRANGEBYSCORE', c.mk .. ':jp', '-inf', real) end
+    local ok, err = pcall(writeSession, c)
+    if not ok then broken[c.sid] = err end
   end
 end
-for _, q in ipairs(items) do load(q.sid) end
+-- A session that cannot be read fails its own decisions (below), not the batch.
+for _, q in ipairs(items) do pcall(load, q.sid) end
 -- The pending set :jp holds the numbers of decisions whose journal entries are still on their
 -- way (score: when they are let go); a landed one is marked with score 0 in the same ZADD that
 -- adds the batch's decisions, and marked ones go in passing (and before each journal read).
@@ -194,8 +205,8 @@ local function decide(q)
         else
           local json = '{"id":' .. s(id) .. (q.tail or '')
           put(c, 'nid', s(id + 1)); put(c, 'pc', s(pc + 1)); put(c, 'cb', s(cb + bytes))
-          push(mk .. ':p', json)
-          if status ~= '' then push(mk .. ':p:' .. status, json) end
+          push(mk .. ':p', json, sid)
+          if status ~= '' then push(mk .. ':p:' .. status, json, sid) end
           out.data = s(id)
         end
       end
@@ -208,9 +219,41 @@ local function decide(q)
   end
   return out
 end
+-- A decision that fails (a Redis error, a fault) fails alone: what it changed of its session here
+-- is put back, so the batch's other decisions are taken as if it had not been there.
+local function errText(e)
+  if type(e) == 'table' then return e.err or cjson.encode(e) end
+  return tostring(e)
+end
+local function copy(t)
+  local out = {}
+  for k, v in pairs(t) do out[k] = v end
+  return out
+end
+local function attempt(q)
+  local c = C[q.sid]
+  local saved
+  if c then
+    local b = c.raw[q.bucket]
+    saved = { f = copy(c.f), w = copy(c.w), jp = #c.jp, trim = c.trim, b = type(b) == 'table' and copy(b) or b, bw = c.bw[q.bucket], used = #used }
+  end
+  local ok, out = pcall(decide, q)
+  if ok then return out end
+  if saved and C[q.sid] == c then
+    c.f, c.w, c.trim = saved.f, saved.w, saved.trim
+    for i = #c.jp, saved.jp + 1, -1 do c.jp[i] = nil end
+    c.raw[q.bucket] = saved.b
+    c.bw[q.bucket] = saved.bw and saved.b or nil
+    for i = #used, saved.used + 1, -1 do used[i] = nil end
+  end
+  return { st = 'error', err = errText(out) }
+end
 local outs = {}
-for i, q in ipairs(items) do outs[i] = decide(q) end
+for i, q in ipairs(items) do outs[i] = attempt(q) end
 write()
+for i, q in ipairs(items) do
+  if broken[q.sid] and outs[i].st == 'ok' then outs[i] = { st = 'error', err = errText(broken[q.sid]) } end
+end
 if single then return cjson.encode(outs[1]) end
 return cjson.encode(outs)
 `;

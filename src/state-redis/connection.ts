@@ -151,6 +151,17 @@ export class StateConnection {
     );
   }
 
+  /**
+   * One decision of a batch failed inside the script (the others stand): a Redis error on its keys
+   * is the 503 of an unavailable state, any other fault a bug of the script (500).
+   */
+  decisionFailed(message: string): Error {
+    const redisError = /^[A-Z][A-Z_]+ /.test(message) && !message.startsWith('ERR ');
+    const error = new Error(redisError ? message : `ERR Error running script: ${message}`);
+    error.name = 'ReplyError';
+    return this.failure(error);
+  }
+
   /** From now on every call answers this 503: the replica's deployment is gone (see deployment.ts). */
   stop(error: MockError): void {
     this.stopped = error;

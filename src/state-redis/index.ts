@@ -89,7 +89,9 @@ export async function openSharedState(options: SharedStateOptions): Promise<Shar
   const health = admin.health.bind(admin);
   admin.health = async (session) => {
     await deployment.heartbeat();
-    return health(session);
+    const answer = await health(session);
+    const failing = port.failures.failing();
+    return failing.length === 0 ? answer : { ...answer, state: { ...answer.state, failing } };
   };
   return {
     port,

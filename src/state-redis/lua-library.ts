@@ -148,35 +148,39 @@ end
 -- caller holds in \`cached\` (sid -> its fields \`f\`, written fields \`w\`, and \`jp\`, the caller's
 -- one ZADD) has its bytes changed there and its entries marked landed (score 0); every other
 -- session's are written here.
+local function appendRunOf(r, at, cached)
+  local mk = metaKey(r.sid)
+  local c = cached and cached[r.sid]
+  local ep, bytes
+  if c then
+    ep, bytes = c.f.ep, tonumber(c.f.jb or '0')
+  else
+    local m = redis.call('HMGET', mk, 'ep', 'jb')
+    ep, bytes = m[1], tonumber(m[2] or '0')
+  end
+  local n = #r.seq
+  if r.ep == ep then
+    local texts, added = {}, 0
+    for i = 1, n do
+      texts[i] = ARGV[at + i - 1]
+      added = added + r.b[i]
+    end
+    local after = appendRun(mk, texts, added, r.cap, r.max, bytes)
+    if c then
+      for i = 1, n do c.jp[#c.jp + 1] = 0; c.jp[#c.jp + 1] = r.seq[i] end
+      if after ~= bytes then c.f.jb = s(after); c.w.jb = true end
+    else
+      redis.call('ZREM', mk .. ':jp', unpack(r.seq))
+      if after ~= bytes then redis.call('HSET', mk, 'jb', s(after)) end
+    end
+  end
+end
+-- A session whose journal cannot be written loses those entries alone (its decisions say why).
 local function appendJournal(runs, first, cached)
   local at = first
   for _, r in ipairs(runs) do
-    local mk = metaKey(r.sid)
-    local c = cached and cached[r.sid]
-    local ep, bytes
-    if c then
-      ep, bytes = c.f.ep, tonumber(c.f.jb or '0')
-    else
-      local m = redis.call('HMGET', mk, 'ep', 'jb')
-      ep, bytes = m[1], tonumber(m[2] or '0')
-    end
-    local n = #r.seq
-    if r.ep == ep then
-      local texts, added = {}, 0
-      for i = 1, n do
-        texts[i] = ARGV[at + i - 1]
-        added = added + r.b[i]
-      end
-      local after = appendRun(mk, texts, added, r.cap, r.max, bytes)
-      if c then
-        for i = 1, n do c.jp[#c.jp + 1] = 0; c.jp[#c.jp + 1] = r.seq[i] end
-        if after ~= bytes then c.f.jb = s(after); c.w.jb = true end
-      else
-        redis.call('ZREM', mk .. ':jp', unpack(r.seq))
-        if after ~= bytes then redis.call('HSET', mk, 'jb', s(after)) end
-      end
-    end
-    at = at + n
+    pcall(appendRunOf, r, at, cached)
+    at = at + #r.seq
   end
 end
 -- mulberry32, as seededRandom in scenario-runtime.ts: advances the state, returns it and the draw.

@@ -1,6 +1,6 @@
 // The Redis home of state behind the pipeline's port: one script call decides a request (and
 // carries the journal entries of earlier answers); nothing of the pipeline lives here.
-import { named } from '../core/errors.js';
+import { MockError, named } from '../core/errors.js';
 import { DEFAULT_JOURNAL_BYTES, boundEntry, type JournalEntry } from '../core/state/journal.js';
 import type { RateReport } from '../core/state/limiter.js';
 import type { Decision, Planner, StateAsk, StatePort } from '../core/state/state-port.js';
@@ -9,12 +9,13 @@ import type { SessionSettings } from '../core/state/session-state.js';
 import type { CoreRequest } from '../core/types.js';
 import { leanInput } from './api-script.js';
 import { sessionKey } from './keys.js';
+import { FailureWatch } from './failure-watch.js';
 import type { StateConnection } from './connection.js';
 import { forcedOf, inputOf, latencyOf, operationDataOf, rateDecisionOf, type Decided } from './redis-plan.js';
 import type { SettingsRegistry } from './settings-registry.js';
 
 /** What the API script answers: a decision, or why it could not take one. */
-type ScriptAnswer = ({ st: 'ok' } & Decided) | { st: 'stale'; set: string } | { st: 'unregistered' };
+type ScriptAnswer = ({ st: 'ok' } & Decided) | { st: 'stale'; set: string } | { st: 'unregistered' } | { st: 'error'; err: string };
 
 /** A journal entry on its way to Redis, with what bounds it there. */
 interface RecordedEntry {
@@ -52,6 +53,8 @@ export class RedisPort implements StatePort<string> {
   /** Decisions waiting for the call in flight to return, and whether one is. */
   private queue: Queued[] = [];
   private inFlight = false;
+  /** Sessions whose decisions keep failing, for the health answer. */
+  readonly failures = new FailureWatch();
 
   constructor(
     private readonly conn: StateConnection,
@@ -75,8 +78,15 @@ export class RedisPort implements StatePort<string> {
       const { settings } = entry;
       const plan = planner(req, settings);
       const { input, local } = inputOf(plan, settings, req);
-      const answer = await this.ask(sid, JSON.stringify(leanInput({ ...input, sid, set: entry.id, max: this.maxSessions })));
+      const answer = await this.asked(sid, JSON.stringify(leanInput({ ...input, sid, set: entry.id, max: this.maxSessions })));
+      if (answer.st === 'error') {
+        // This decision failed alone inside Redis; the batch's others stand.
+        const error = this.conn.decisionFailed(answer.err);
+        this.failures.failed(sid, error.message);
+        throw error;
+      }
       if (answer.st === 'ok') {
+        this.failures.succeeded(sid);
         const rate = rateDecisionOf(answer.decision, settings.ban.inFlight);
         if (plan.bucket.startsWith('addr:')) {
           if (this.addressReports.size >= MAX_ADDRESS_REPORTS) this.addressReports.clear();
@@ -108,6 +118,17 @@ export class RedisPort implements StatePort<string> {
       if (attempt >= 3) throw new Error(named(`the shared state kept changing under session ${sid}`));
       if (answer.st === 'stale') entry = await this.registry.seen(sid, answer.set);
       else await this.register();
+    }
+  }
+
+  /** `ask`, with a whole call's fault of the script counted against the session (an outage is not: health says that itself). */
+  private async asked(sid: string, fields: string): Promise<ScriptAnswer> {
+    try {
+      return await this.ask(sid, fields);
+    } catch (error) {
+      if (!(error instanceof MockError && error.code === 'state_unavailable'))
+        this.failures.failed(sid, error instanceof Error ? error.message : String(error));
+      throw error;
     }
   }
 
