@@ -42,6 +42,8 @@ local function load(sid)
 end
 local function put(c, name, value) c.f[name] = value; c.w[name] = true end
 local real, micros = realBoth()
+-- Started after the instance gave up on this call (it answered 503: nothing happened), so nothing may happen.
+if q0.dl and real > q0.dl then return '{"expired":true}' end
 local realText, microsText = s(real), s(micros)
 -- Sessions used, in order: each moves up the eviction order once, by its last use.
 local used = {}

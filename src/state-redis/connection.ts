@@ -9,6 +9,7 @@ import { CLEAR_SCRIPT, JOIN_SCRIPT, LEAVE_SCRIPT } from './deployment-scripts.js
 import { evalText, functionLibrary, type LuaScript } from './lua-functions.js';
 import { isScriptBug, stateFailure, unavailableError } from './state-errors.js';
 import { displayUrl, parseStateUrl, type StateTarget } from './state-url.js';
+import { RedisClock, monotonicMs } from './redis-clock.js';
 
 export { displayUrl } from './state-url.js';
 
@@ -19,6 +20,13 @@ export type Reply = (string | number | null | Reply)[];
 export const DEFAULT_COMMAND_TIMEOUT_MS = 1000;
 /** How long a start waits for Redis before giving up. */
 const CONNECT_TIMEOUT_MS = 3000;
+/**
+ * How long each later connection attempt may take: after a network cut, attempts that last
+ * 1 s and follow each other within 0.5 s find the link within about 1.5 s of its return (an
+ * attempt of 3 s would wait out the kernel's SYN retries instead).
+ */
+const RECONNECT_TIMEOUT_MS = 1000;
+const retryDelay = (times: number): number => Math.min(times * 100, 500);
 
 /** What the connection tells the metrics: each command's round trip and each failure's kind. */
 export interface StateObserver {
@@ -49,6 +57,8 @@ export class StateConnection {
   private functions = true;
   /** The library being loaded again (a restarted Redis lost it), shared by the calls that found it missing. */
   private loading: Promise<void> | undefined;
+  /** What this replica knows of Redis's time, for the deadline a call carries. */
+  readonly redisClock = new RedisClock();
 
   private constructor(
     private readonly client: Client,
@@ -88,13 +98,15 @@ export class StateConnection {
         slotsRefreshTimeout: CONNECT_TIMEOUT_MS,
         // A failover elsewhere in the cluster is learnt within a second even when no command hits MOVED.
         slotsRefreshInterval: 1000,
-        clusterRetryStrategy: (times: number) => Math.min(times * 100, 1000),
+        clusterRetryStrategy: retryDelay,
         redisOptions: nodeOptions(target, commandTimeoutMs),
       }) as Client;
       topology = 'cluster';
       await connect(client, url);
     }
     const connection = new StateConnection(client, url, topology, commandTimeoutMs, observer);
+    await connection.readTime();
+    connection.shortenReconnects();
     try {
       await connection.loadFunctions();
     } catch {
@@ -103,6 +115,29 @@ export class StateConnection {
       connection.functions = false;
     }
     return connection;
+  }
+
+  /** The Redis instant (ms) after which a call sent now must change nothing (the replica gave up on it), if known. */
+  deadline(sentAt = monotonicMs()): number | undefined {
+    return this.redisClock.deadline(sentAt, this.timeoutMs);
+  }
+
+  /** A first reading of Redis's clock, so that the first call carries a deadline too. */
+  private async readTime(): Promise<void> {
+    const node = this.topology === 'cluster' ? (this.client as Cluster).nodes('master')[0] : (this.client as RedisClient);
+    const time = await node?.time().catch(() => undefined);
+    if (time) this.redisClock.observe(Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000), monotonicMs());
+  }
+
+  /** Connections after the first give up sooner (see RECONNECT_TIMEOUT_MS). */
+  private shortenReconnects(): void {
+    if (this.topology === 'cluster') {
+      const cluster = this.client as Cluster;
+      if (cluster.options.redisOptions) cluster.options.redisOptions.connectTimeout = RECONNECT_TIMEOUT_MS;
+      for (const node of cluster.nodes('all')) node.options.connectTimeout = RECONNECT_TIMEOUT_MS;
+    } else {
+      (this.client as RedisClient).options.connectTimeout = RECONNECT_TIMEOUT_MS;
+    }
   }
 
   /** Whether the client is connected right now (for the health answer). */
@@ -119,7 +154,14 @@ export class StateConnection {
         return reply;
       },
       (error: unknown) => {
-        throw this.failure(error);
+        const failure = this.failure(error);
+        // A command that timed out sits in a socket that may be dead (a cut link): the commands
+        // behind it would wait there too. Drop it and connect afresh. (A cluster client's
+        // disconnect would drop every node: there the deadline alone keeps a late call harmless.)
+        if (this.topology !== 'cluster' && stateFailure(error, this.timeoutMs).kind === 'timeout' && this.client.status === 'ready') {
+          this.client.disconnect(true);
+        }
+        throw failure;
       },
     );
   }
@@ -160,6 +202,11 @@ export class StateConnection {
     const error = new Error(redisError ? message : `ERR Error running script: ${message}`);
     error.name = 'ReplyError';
     return this.failure(error);
+  }
+
+  /** The 503 of a call Redis started after its deadline: it changed nothing. */
+  expired(): Error {
+    return this.failure(new Error('Command timed out'));
   }
 
   /** From now on every call answers this 503: the replica's deployment is gone (see deployment.ts). */
@@ -216,7 +263,7 @@ function createClient(ioredis: { Redis: typeof RedisClient }, target: StateTarge
     ...nodeOptions(target, commandTimeoutMs),
     lazyConnect: true,
     enableOfflineQueue: false,
-    retryStrategy: (times: number) => Math.min(times * 100, 1000),
+    retryStrategy: retryDelay,
   };
   if (target.kind === 'node') return new ioredis.Redis({ ...common, host: target.host, port: target.port }) as Client;
   return new ioredis.Redis({
@@ -224,7 +271,7 @@ function createClient(ioredis: { Redis: typeof RedisClient }, target: StateTarge
     sentinels: target.sentinels,
     name: target.master,
     enableTLSForSentinelMode: target.tls,
-    sentinelRetryStrategy: (times: number) => Math.min(times * 100, 1000),
+    sentinelRetryStrategy: retryDelay,
     // Told by the sentinels of a promotion at once, rather than at the next failed command.
     failoverDetector: true,
   }) as Client;

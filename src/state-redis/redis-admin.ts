@@ -14,7 +14,7 @@ import { sessionKey } from './keys.js';
 
 /** What the admin script answers, in named fields. */
 interface AdminAnswer {
-  st: 'ok' | 'pending' | 'missing' | 'unregistered';
+  st: 'ok' | 'pending' | 'missing' | 'unregistered' | 'expired';
   set: string;
   now: string;
   frozen: boolean;
@@ -78,9 +78,12 @@ export class RedisAdmin implements AdminState {
   private async call(session: string | undefined, action: string, args: AdminArgs = {}): Promise<AdminReply> {
     const sid = sessionIdOf(session);
     if (action === 'journal' || action === 'jinfo' || action === 'details') await this.flushJournal();
-    const input = JSON.stringify({ sid, max: this.maxSessions, action, arg: args.arg ?? '', peeks: args.peeks ?? [] });
+    const fields = { sid, max: this.maxSessions, action, arg: args.arg ?? '', peeks: args.peeks ?? [] };
     for (let attempt = 0; ; attempt++) {
+      // The Redis instant after which the call is given up (answered 503): a later start changes nothing.
+      const input = JSON.stringify({ ...fields, dl: this.conn.deadline() });
       const reply = JSON.parse(String(await this.conn.run('petAdmin', sessionKey(this.prefix, sid), [this.prefix, input]))) as AdminAnswer;
+      if (reply.st === 'expired') throw this.conn.expired();
       if (reply.st === 'ok') {
         const entry = await this.registry.seen(sid, reply.set);
         const now = Number(reply.now);

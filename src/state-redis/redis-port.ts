@@ -10,6 +10,7 @@ import type { CoreRequest } from '../core/types.js';
 import { leanInput } from './api-script.js';
 import { sessionKey } from './keys.js';
 import { FailureWatch } from './failure-watch.js';
+import { monotonicMs } from './redis-clock.js';
 import type { StateConnection } from './connection.js';
 import { forcedOf, inputOf, latencyOf, operationDataOf, rateDecisionOf, type Decided } from './redis-plan.js';
 import type { SettingsRegistry } from './settings-registry.js';
@@ -158,19 +159,33 @@ export class RedisPort implements StatePort<string> {
       if (at === undefined) inputs.set(item.fields, (at = inputs.size));
       return at;
     });
-    const fields = `{"journal":${journal},"u":[${[...inputs.keys()].join(',')}],"d":[${order.join(',')}]}`;
+    // The Redis instant after which this call is given up (answered 503): a later start changes nothing.
+    const sentAt = monotonicMs();
+    const deadline = this.conn.deadline(sentAt);
+    const dl = deadline === undefined ? '' : `"dl":${deadline},`;
+    const fields = `{${dl}"journal":${journal},"u":[${[...inputs.keys()].join(',')}],"d":[${order.join(',')}]}`;
     const key = sessionKey(this.prefix, items[0]?.sid ?? DEFAULT_SESSION);
     void this.conn.run('petApi', key, [this.prefix, fields, ...batch.map(stored)]).then(
       (raw) => {
         // Whatever came back, the queue moves on and every decision of the batch is settled.
         let answers: ScriptAnswer[] = [];
+        let expired = false;
         try {
           const parsed: unknown = JSON.parse(String(raw));
           if (Array.isArray(parsed)) answers = parsed as ScriptAnswer[];
+          else expired = (parsed as { expired?: boolean }).expired === true;
         } catch {
           // Not JSON: each decision is refused below, as one the script did not answer.
         }
+        const real = answers.find((a): a is { st: 'ok' } & Decided => a.st === 'ok')?.real;
+        if (real !== undefined) this.conn.redisClock.observe(Number(real), monotonicMs());
         this.next();
+        if (expired) {
+          // Redis started the call past its deadline and changed nothing: a 503, as a timeout.
+          const error = this.conn.expired();
+          for (const item of items) item.reject(error);
+          return;
+        }
         items.forEach((item, i) => {
           const answer = answers[i];
           if (answer) item.resolve(answer);

@@ -27,6 +27,8 @@ return 1
 export const ADMIN_BODY = `
 if redis.call('EXISTS', P .. ':deploy') == 0 then return cjson.encode({ st = 'unregistered' }) end
 local q = cjson.decode(ARGV[2])
+-- Started after the instance gave up on this call (it answered 503), so it changes nothing.
+if q.dl and realNow() > q.dl then return cjson.encode({ st = 'expired' }) end
 local action = q.action
 local READS = { state = true, journal = true, jinfo = true, peek = true }
 local sid = q.sid
