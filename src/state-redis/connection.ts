@@ -46,7 +46,7 @@ const SCRIPTS = {
   petClear: alone(CLEAR_SCRIPT),
 };
 type ScriptName = keyof typeof SCRIPTS;
-type Client = (RedisClient | Cluster) & Record<ScriptName, (key: string, ...args: (string | number)[]) => Promise<Reply>>;
+type Client = (RedisClient | Cluster) & Record<ScriptName, (numberOfKeys: number, ...keysAndArgs: (string | number)[]) => Promise<Reply>>;
 const LIBRARY = functionLibrary(SCRIPTS);
 
 /** A connection to the shared state; every call rejects with `state_unavailable` when Redis cannot answer. */
@@ -111,7 +111,8 @@ export class StateConnection {
       await connection.loadFunctions();
     } catch {
       // Redis before 7 has no functions, and a user may lack the right to load them: EVALSHA then.
-      for (const [name, script] of Object.entries(SCRIPTS)) client.defineCommand(name, { numberOfKeys: 1, lua: evalText(script) });
+      // The number of keys goes with each call: a call declares every key it touches.
+      for (const [name, script] of Object.entries(SCRIPTS)) client.defineCommand(name, { lua: evalText(script) });
       connection.functions = false;
     }
     return connection;
@@ -145,10 +146,14 @@ export class StateConnection {
     return this.stopped === undefined && this.client.status === 'ready';
   }
 
-  run(script: ScriptName, key: string, args: (string | number)[]): Promise<Reply> {
+  /**
+   * Calls a script with every key it touches declared (`keys`, one Cluster slot: they share the
+   * prefix's hash tag), so a Cluster node answers ASK or TRYAGAIN rather than run it mid-migration.
+   */
+  run(script: ScriptName, keys: string[], args: (string | number)[]): Promise<Reply> {
     if (this.stopped) return Promise.reject(this.stopped);
     const started = performance.now();
-    return this.call(script, key, args).then(
+    return this.call(script, keys, args).then(
       (reply) => {
         this.observer?.roundTrip((performance.now() - started) / 1000);
         return reply;
@@ -166,10 +171,10 @@ export class StateConnection {
     );
   }
 
-  private async call(script: ScriptName, key: string, args: (string | number)[]): Promise<Reply> {
-    if (!this.functions) return this.client[script](key, ...args);
+  private async call(script: ScriptName, keys: string[], args: (string | number)[]): Promise<Reply> {
+    if (!this.functions) return this.client[script](keys.length, ...keys, ...args);
     try {
-      return (await this.client.fcall(LIBRARY.functions[script] as string, 1, key, ...args)) as Reply;
+      return (await this.client.fcall(LIBRARY.functions[script] as string, keys.length, ...keys, ...args)) as Reply;
     } catch (error) {
       // A Redis restarted without its data, or a new primary, lacks the library: load it, try once more.
       if (!(error instanceof Error && /^ERR Function not found/.test(error.message))) throw error;
@@ -177,7 +182,7 @@ export class StateConnection {
         this.loading = undefined;
       });
       await this.loading;
-      return (await this.client.fcall(LIBRARY.functions[script] as string, 1, key, ...args)) as Reply;
+      return (await this.client.fcall(LIBRARY.functions[script] as string, keys.length, ...keys, ...args)) as Reply;
     }
   }
 

@@ -40,3 +40,27 @@ export function scenarioKey(prefix: string, settingsId: string): string {
 export function initKey(prefix: string, settingsId: string): string {
   return `${prefix}:init:${keyPart(settingsId)}`;
 }
+
+/**
+ * A key no script ever writes, declared by every call: while the deployment's slot migrates
+ * (Redis Cluster), a declared key that is missing makes the node answer ASK or TRYAGAIN (which the
+ * client follows or retries) instead of running a script that could meet a key moved away
+ * halfway. Outside a migration a missing declared key costs nothing.
+ */
+export function absentKey(prefix: string): string {
+  return `${prefix}:none`;
+}
+
+/** The deployment's keys a decision may touch (the LRU, the epoch, evictions, the start settings), and the absent key. */
+export function deploymentKeys(prefix: string): string[] {
+  return [`${prefix}:lru`, `${prefix}:sessions`, `${prefix}:epoch`, `${prefix}:evictions`, `${prefix}:evicted`, initKey(prefix, 'start'), absentKey(prefix)];
+}
+
+/** The keys appending a session's journal entries touches. */
+export function journalKeys(prefix: string, sid: string): string[] {
+  const mk = sessionKey(prefix, sid);
+  return [mk, `${mk}:j`, `${mk}:jp`];
+}
+
+/** The session id an admin read of an unknown session works on, and drops (no real id holds a space). */
+export const SCRATCH_SESSION = ' look';

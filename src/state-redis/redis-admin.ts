@@ -10,11 +10,11 @@ import type { ScenarioCatalogue } from '../files/scenario-catalogue.js';
 import { displayUrl, type StateConnection } from './connection.js';
 import type { PortRateDecision } from './redis-plan.js';
 import type { SettingsEntry, SettingsRegistry } from './settings-registry.js';
-import { sessionKey } from './keys.js';
+import { SCRATCH_SESSION, deploymentKeys, initKey, sessionKeys } from './keys.js';
 
 /** What the admin script answers, in named fields. */
 interface AdminAnswer {
-  st: 'ok' | 'pending' | 'missing' | 'unregistered' | 'expired';
+  st: 'ok' | 'pending' | 'missing' | 'unregistered' | 'expired' | 'stale';
   set: string;
   now: string;
   frozen: boolean;
@@ -75,15 +75,32 @@ export class RedisAdmin implements AdminState {
     return { engine: 'redis', url: displayUrl(this.conn.url), prefix: this.prefix, reachable: this.conn.connected };
   }
 
+  /** Every key an admin call on a session may touch: the deployment's, the session's, a read's scratch session and the settings it applies. */
+  private keysOf(sid: string, set: string): string[] {
+    return [
+      `${this.prefix}:deploy`,
+      ...deploymentKeys(this.prefix),
+      initKey(this.prefix, set),
+      ...sessionKeys(this.prefix, sid),
+      ...sessionKeys(this.prefix, SCRATCH_SESSION),
+    ];
+  }
+
   private async call(session: string | undefined, action: string, args: AdminArgs = {}): Promise<AdminReply> {
     const sid = sessionIdOf(session);
     if (action === 'journal' || action === 'jinfo' || action === 'details') await this.flushJournal();
     const fields = { sid, max: this.maxSessions, action, arg: args.arg ?? '', peeks: args.peeks ?? [] };
     for (let attempt = 0; ; attempt++) {
       // The Redis instant after which the call is given up (answered 503): a later start changes nothing.
-      const input = JSON.stringify({ ...fields, dl: this.conn.deadline() });
-      const reply = JSON.parse(String(await this.conn.run('petAdmin', sessionKey(this.prefix, sid), [this.prefix, input]))) as AdminAnswer;
+      // A reset applies the settings the session runs: the guess is declared, and corrected below when stale.
+      const set = action === 'apply' ? (args.arg ?? '') : this.registry.guess(sid).id;
+      const input = JSON.stringify({ ...fields, set, dl: this.conn.deadline() });
+      const reply = JSON.parse(String(await this.conn.run('petAdmin', this.keysOf(sid, set), [this.prefix, input]))) as AdminAnswer;
       if (reply.st === 'expired') throw this.conn.expired();
+      if (reply.st === 'stale') {
+        await this.registry.seen(sid, reply.set);
+        continue;
+      }
       if (reply.st === 'ok') {
         const entry = await this.registry.seen(sid, reply.set);
         const now = Number(reply.now);

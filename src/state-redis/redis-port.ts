@@ -4,11 +4,10 @@ import { MockError, named } from '../core/errors.js';
 import { DEFAULT_JOURNAL_BYTES, boundEntry, type JournalEntry } from '../core/state/journal.js';
 import type { RateReport } from '../core/state/limiter.js';
 import type { Decision, Planner, StateAsk, StatePort } from '../core/state/state-port.js';
-import { DEFAULT_SESSION } from '../core/state/sessions.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 import type { CoreRequest } from '../core/types.js';
 import { leanInput } from './api-script.js';
-import { sessionKey } from './keys.js';
+import { absentKey, deploymentKeys, journalKeys, sessionKeys } from './keys.js';
 import { FailureWatch } from './failure-watch.js';
 import { monotonicMs } from './redis-clock.js';
 import type { StateConnection } from './connection.js';
@@ -164,8 +163,15 @@ export class RedisPort implements StatePort<string> {
     const deadline = this.conn.deadline(sentAt);
     const dl = deadline === undefined ? '' : `"dl":${deadline},`;
     const fields = `{${dl}"journal":${journal},"u":[${[...inputs.keys()].join(',')}],"d":[${order.join(',')}]}`;
-    const key = sessionKey(this.prefix, items[0]?.sid ?? DEFAULT_SESSION);
-    void this.conn.run('petApi', key, [this.prefix, fields, ...batch.map(stored)]).then(
+    // Every key the call may touch: the deployment's and those of each session it decides or journals for.
+    const keys = [...deploymentKeys(this.prefix)];
+    const seen = new Set<string>();
+    for (const sid of [...items.map((item) => item.sid), ...batch.map((e) => e.sid)]) {
+      if (seen.has(sid)) continue;
+      seen.add(sid);
+      keys.push(...sessionKeys(this.prefix, sid));
+    }
+    void this.conn.run('petApi', keys, [this.prefix, fields, ...batch.map(stored)]).then(
       (raw) => {
         // Whatever came back, the queue moves on and every decision of the batch is settled.
         let answers: ScriptAnswer[] = [];
@@ -240,7 +246,8 @@ export class RedisPort implements StatePort<string> {
     if (batch.length === 0) return;
     this.pending = [];
     const args = [this.prefix, runsOf(batch), ...batch.map(stored)];
-    await this.conn.run('petJournal', sessionKey(this.prefix, batch[0]?.sid ?? DEFAULT_SESSION), args).catch((error: unknown) => {
+    const keys = [absentKey(this.prefix), ...new Set(batch.flatMap((e) => journalKeys(this.prefix, e.sid)))];
+    await this.conn.run('petJournal', keys, args).catch((error: unknown) => {
       this.journalLost(error);
     });
   }

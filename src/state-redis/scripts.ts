@@ -55,6 +55,8 @@ if action == 'journal' or action == 'jinfo' or action == 'details' then
 end
 if action == 'reset' then
   local set = redis.call('HGET', mk, 'set')
+  -- The caller declared the settings it guessed (their key is read): another guess is tried again.
+  if set ~= q.set then return cjson.encode({ st = 'stale', set = set }) end
   if not applySettings(sid, set) then return cjson.encode({ st = 'missing', set = set }) end
 elseif action == 'apply' then
   if not applySettings(sid, q.arg) then return cjson.encode({ st = 'missing', set = q.arg }) end
