@@ -120,8 +120,9 @@ local function decide(q)
   local c = load(sid)
   if not c.f.set then
     write()
-    local made = createSession(sid, q.max)
+    local made, victim = createSession(sid, q.max)
     C = {}
+    if victim then return { st = 'evict', victim = victim } end
     if not made then return { st = 'unregistered' } end
     c = load(sid)
   end

@@ -220,6 +220,31 @@ export class StateConnection {
     this.observer?.failure('deployment_gone');
   }
 
+  /** The `X-Mock-Session` ids of a deployment, in LRU order (one read; a script checks it is still so). */
+  sessionIds(prefix: string): Promise<string[]> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    return this.client.zrange(`${prefix}:sessions`, '0', '-1').catch((error: unknown) => {
+      throw this.failure(error);
+    });
+  }
+
+  /** One step of a SCAN over the deployment's keys (`{P}:*`), on the node that holds its slot. */
+  async scanDeployment(prefix: string, cursor: string): Promise<[string, string[]]> {
+    if (this.stopped) throw this.stopped;
+    try {
+      let node = this.client as RedisClient;
+      if (this.topology === 'cluster') {
+        const cluster = this.client as Cluster;
+        const slot = Number(await cluster.cluster('KEYSLOT', `${prefix}:deploy`));
+        const owner = cluster.slots[slot]?.[0];
+        node = cluster.nodes('master').find((n) => `${n.options.host}:${n.options.port}` === owner) ?? node;
+      }
+      return await node.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+    } catch (error) {
+      throw this.failure(error);
+    }
+  }
+
   /** A server statistic, for benchmarks. */
   info(section: string): Promise<string> {
     return (this.client as RedisClient).info(section);

@@ -45,11 +45,15 @@ export async function clearDeployment(conn: StateConnection, prefix: string, mod
   let cursor = '0';
   let deleted = 0;
   for (;;) {
-    const reply = await conn.run('petClear', recordKeys(prefix), [prefix, cursor, mode]);
+    // The keys are found here and declared to the script that removes them.
+    const [next, found] = await conn.scanDeployment(prefix, cursor);
+    const record = recordKeys(prefix);
+    const keys = [...record, ...found.filter((key) => !record.includes(key))];
+    const reply = await conn.run('petClear', keys, [prefix, mode, next === '0' ? 'last' : 'more']);
     if (reply[0] === 'live') return { live: Number(reply[1]), deleted };
-    if (reply[0] === 'done') return { live: 0, deleted: deleted + Number(reply[1]) };
-    cursor = String(reply[1]);
-    deleted += Number(reply[2]);
+    deleted += Number(reply[0]);
+    if (next === '0') return { live: 0, deleted };
+    cursor = next;
   }
 }
 

@@ -45,6 +45,15 @@ local function enc(text)
   return (string.gsub(text, '[^%w%._%-]', encByte))
 end
 local function metaKey(sid) return P .. ':s:' .. enc(sid) end
+-- Whether the call declared a key (KEYS): a script touches no key it did not declare, so one it
+-- would need and lacks is named in its answer and the caller calls again declaring it.
+local function isDeclared(key)
+  if not DECL then
+    DECL = {}
+    for _, k in ipairs(KEYS) do DECL[k] = true end
+  end
+  return DECL[key] == true
+end
 local function dropData(sid)
   local mk = metaKey(sid)
   redis.call('DEL', mk, mk .. ':bo', mk .. ':j', mk .. ':jp', mk .. ':p', mk .. ':p:available', mk .. ':p:pending', mk .. ':p:sold')
@@ -93,6 +102,9 @@ local function createSession(sid, maxSessions)
   local mk = metaKey(sid)
   if sid ~= 'default' and redis.call('ZSCORE', P .. ':sessions', sid) == false then
     if redis.call('ZCARD', P .. ':sessions') >= maxSessions then
+      -- The session to drop must have been declared: if not, say which, and change nothing.
+      local oldest = redis.call('ZRANGE', P .. ':sessions', 0, 0)[1]
+      if oldest and not isDeclared(metaKey(oldest)) then return false, oldest end
       local old = redis.call('ZPOPMIN', P .. ':sessions')
       if old[1] then
         -- Remembered for GET /__admin/evictions (the latest 1,000) and the id's next request.
@@ -116,10 +128,14 @@ end
 local function useSession(sid)
   if sid ~= 'default' then redis.call('ZADD', P .. ':sessions', redis.call('INCR', P .. ':lru'), sid) end
 end
--- Finds or creates a session, and uses it: its key, or false when the start settings are missing.
+-- Finds or creates a session, and uses it: its key, or false when the start settings are missing
+-- (and the session to drop for room, when the call did not declare its keys).
 local function touch(sid, maxSessions)
   local mk = metaKey(sid)
-  if redis.call('EXISTS', mk) == 0 and not createSession(sid, maxSessions) then return false end
+  if redis.call('EXISTS', mk) == 0 then
+    local made, victim = createSession(sid, maxSessions)
+    if not made then return false, victim end
+  end
   useSession(sid)
   return mk
 end
@@ -201,4 +217,4 @@ end
 
 /** Helpers every script shares, at the head of an EVAL script. */
 export const LIBRARY = `
-local P = ARGV[1]${LIBRARY_BODY}`;
+local P, DECL = ARGV[1], nil${LIBRARY_BODY}`;

@@ -15,7 +15,8 @@ import { forcedOf, inputOf, latencyOf, operationDataOf, rateDecisionOf, type Dec
 import type { SettingsRegistry } from './settings-registry.js';
 
 /** What the API script answers: a decision, or why it could not take one. */
-type ScriptAnswer = ({ st: 'ok' } & Decided) | { st: 'stale'; set: string } | { st: 'unregistered' } | { st: 'error'; err: string };
+type ScriptAnswer =
+  ({ st: 'ok' } & Decided) | { st: 'stale'; set: string } | { st: 'unregistered' } | { st: 'error'; err: string } | { st: 'evict'; victim: string };
 
 /** A journal entry on its way to Redis, with what bounds it there. */
 interface RecordedEntry {
@@ -31,6 +32,8 @@ interface RecordedEntry {
 /** A decision waiting to be sent: its session and the script's input for it, as JSON. */
 interface Queued {
   sid: string;
+  /** A session whose keys the call must declare too: the one this decision drops to make room. */
+  victim: string | undefined;
   fields: string;
   resolve: (answer: ScriptAnswer) => void;
   reject: (error: unknown) => void;
@@ -74,11 +77,12 @@ export class RedisPort implements StatePort<string> {
 
   async decide<P extends StateAsk>(sid: string, req: CoreRequest, planner: Planner<P>): Promise<Decision<string, P>> {
     let entry = this.registry.guess(sid);
+    let victim: string | undefined;
     for (let attempt = 0; ; attempt++) {
       const { settings } = entry;
       const plan = planner(req, settings);
       const { input, local } = inputOf(plan, settings, req);
-      const answer = await this.asked(sid, JSON.stringify(leanInput({ ...input, sid, set: entry.id, max: this.maxSessions })));
+      const answer = await this.asked(sid, JSON.stringify(leanInput({ ...input, sid, set: entry.id, max: this.maxSessions })), victim);
       if (answer.st === 'error') {
         // This decision failed alone inside Redis; the batch's others stand.
         const error = this.conn.decisionFailed(answer.err);
@@ -114,17 +118,19 @@ export class RedisPort implements StatePort<string> {
         }
         return decision;
       }
-      // Retried alone, as a request of its own: a batch's other decisions stand as taken.
-      if (attempt >= 3) throw new Error(named(`the shared state kept changing under session ${sid}`));
-      if (answer.st === 'stale') entry = await this.registry.seen(sid, answer.set);
+      // Retried alone, as a request of its own: a batch's other decisions stand as taken. Sessions
+      // made at once by many replicas may race for the one to drop: each try names the next.
+      if (attempt >= (answer.st === 'evict' ? 20 : 3)) throw new Error(named(`the shared state kept changing under session ${sid}`));
+      if (answer.st === 'evict') victim = answer.victim;
+      else if (answer.st === 'stale') entry = await this.registry.seen(sid, answer.set);
       else await this.register();
     }
   }
 
   /** `ask`, with a whole call's fault of the script counted against the session (an outage is not: health says that itself). */
-  private async asked(sid: string, fields: string): Promise<ScriptAnswer> {
+  private async asked(sid: string, fields: string, victim: string | undefined): Promise<ScriptAnswer> {
     try {
-      return await this.ask(sid, fields);
+      return await this.ask(sid, fields, victim);
     } catch (error) {
       if (!(error instanceof MockError && error.code === 'state_unavailable'))
         this.failures.failed(sid, error instanceof Error ? error.message : String(error));
@@ -136,9 +142,9 @@ export class RedisPort implements StatePort<string> {
    * Queues a decision: it goes at once when no call is in flight, else with every decision queued
    * meanwhile, in one call, when the call in flight returns (so an idle instance adds no wait).
    */
-  private ask(sid: string, fields: string): Promise<ScriptAnswer> {
+  private ask(sid: string, fields: string, victim: string | undefined): Promise<ScriptAnswer> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ sid, fields, resolve, reject });
+      this.queue.push({ sid, victim, fields, resolve, reject });
       if (!this.inFlight) this.send();
     });
   }
@@ -166,7 +172,7 @@ export class RedisPort implements StatePort<string> {
     // Every key the call may touch: the deployment's and those of each session it decides or journals for.
     const keys = [...deploymentKeys(this.prefix)];
     const seen = new Set<string>();
-    for (const sid of [...items.map((item) => item.sid), ...batch.map((e) => e.sid)]) {
+    for (const sid of [...items.flatMap((item) => (item.victim === undefined ? [item.sid] : [item.sid, item.victim])), ...batch.map((e) => e.sid)]) {
       if (seen.has(sid)) continue;
       seen.add(sid);
       keys.push(...sessionKeys(this.prefix, sid));

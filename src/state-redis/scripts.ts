@@ -45,7 +45,9 @@ if READS[action] and sid ~= 'default' then
     mk = metaKey(sid)
   end
 else
-  mk = touch(sid, q.max)
+  local victim
+  mk, victim = touch(sid, q.max)
+  if victim then return cjson.encode({ st = 'evict', victim = victim }) end
 end
 if not mk then return cjson.encode({ st = 'unregistered' }) end
 local extra = {}
@@ -88,6 +90,10 @@ elseif action == 'sessions' then
   -- Every session: id, settings id, answered requests, last use, clock; the default first.
   -- Least recently touched first, as the in-memory registry keeps them: ties in last use keep that order.
   local ids = redis.call('ZRANGE', P .. ':sessions', 0, -1)
+  -- Each session's hash must have been declared: a list that changed since the caller read it is read again.
+  for _, id in ipairs(ids) do
+    if not isDeclared(metaKey(id)) then return cjson.encode({ st = 'relist' }) end
+  end
   table.insert(ids, 1, 'default')
   for _, id in ipairs(ids) do
     local m = redis.call('HMGET', metaKey(id), 'set', 'jseq', 'lu', 'off', 'fz')
