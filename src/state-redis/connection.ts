@@ -59,6 +59,8 @@ export class StateConnection {
   private loading: Promise<void> | undefined;
   /** What this replica knows of Redis's time, for the deadline a call carries. */
   readonly redisClock = new RedisClock();
+  /** A key of the deployment's slot, to find the cluster node that holds it. */
+  slotKey = '{petstore-mock}:deploy';
 
   private constructor(
     private readonly client: Client,
@@ -107,6 +109,8 @@ export class StateConnection {
     const connection = new StateConnection(client, url, topology, commandTimeoutMs, observer);
     await connection.readTime();
     connection.shortenReconnects();
+    // A reconnection may reach another server (a promoted primary): its clock is read afresh.
+    if (topology !== 'cluster') client.on('ready', () => void connection.readTime(true));
     try {
       await connection.loadFunctions();
     } catch {
@@ -123,11 +127,26 @@ export class StateConnection {
     return this.redisClock.deadline(sentAt, this.timeoutMs);
   }
 
-  /** A first reading of Redis's clock, so that the first call carries a deadline too. */
-  private async readTime(): Promise<void> {
-    const node = this.topology === 'cluster' ? (this.client as Cluster).nodes('master')[0] : (this.client as RedisClient);
+  /**
+   * A reading of Redis's clock: at the start, so that the first call carries a deadline too, and
+   * whenever another server may answer (a reconnection, a slot that moved): what was known of the
+   * old one's clock is forgotten, as that server's clock may be behind.
+   */
+  async readTime(forget = false): Promise<void> {
+    if (forget) this.redisClock.forget();
+    const node = await this.ownerNode().catch(() => undefined);
     const time = await node?.time().catch(() => undefined);
     if (time) this.redisClock.observe(Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000), monotonicMs());
+  }
+
+  /** The server that holds the deployment's slot (the one server, but for a cluster). */
+  private async ownerNode(): Promise<RedisClient> {
+    if (this.topology !== 'cluster') return this.client as RedisClient;
+    const cluster = this.client as Cluster;
+    const slot = Number(await cluster.cluster('KEYSLOT', this.slotKey));
+    const owner = cluster.slots[slot]?.[0];
+    const masters = cluster.nodes('master');
+    return masters.find((n) => `${n.options.host}:${n.options.port}` === owner) ?? (masters[0] as RedisClient);
   }
 
   /** Connections after the first give up sooner (see RECONNECT_TIMEOUT_MS). */
@@ -163,9 +182,10 @@ export class StateConnection {
         // A command that timed out sits in a socket that may be dead (a cut link): the commands
         // behind it would wait there too. Drop it and connect afresh. (A cluster client's
         // disconnect would drop every node: there the deadline alone keeps a late call harmless.)
-        if (this.topology !== 'cluster' && stateFailure(error, this.timeoutMs).kind === 'timeout' && this.client.status === 'ready') {
-          this.client.disconnect(true);
-        }
+        const kind = stateFailure(error, this.timeoutMs).kind;
+        if (this.topology !== 'cluster' && kind === 'timeout' && this.client.status === 'ready') this.client.disconnect(true);
+        // Another server may answer next: learn its clock rather than trust the old one's.
+        if (['moved', 'cluster_down', 'readonly', 'primary_down'].includes(kind)) void this.readTime(true);
         throw failure;
       },
     );
@@ -232,13 +252,8 @@ export class StateConnection {
   async scanDeployment(prefix: string, cursor: string): Promise<[string, string[]]> {
     if (this.stopped) throw this.stopped;
     try {
-      let node = this.client as RedisClient;
-      if (this.topology === 'cluster') {
-        const cluster = this.client as Cluster;
-        const slot = Number(await cluster.cluster('KEYSLOT', `${prefix}:deploy`));
-        const owner = cluster.slots[slot]?.[0];
-        node = cluster.nodes('master').find((n) => `${n.options.host}:${n.options.port}` === owner) ?? node;
-      }
+      this.slotKey = `${prefix}:deploy`;
+      const node = await this.ownerNode();
       return await node.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
     } catch (error) {
       throw this.failure(error);

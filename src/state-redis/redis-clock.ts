@@ -33,6 +33,11 @@ export class RedisClock {
     }
   }
 
+  /** Forgets what was known: another server, whose clock may differ, answers now. */
+  forget(): void {
+    this.best = undefined;
+  }
+
   /** The Redis instant (ms) after which a call sent at `sentAt` must change nothing, or undefined before any reading. */
   deadline(sentAt: number, timeoutMs: number): number | undefined {
     if (this.best === undefined) return undefined;
