@@ -195,6 +195,7 @@ export class RedisPort implements StatePort<string> {
         if (expired) {
           // Redis started the call past its deadline and changed nothing: a 503, as a timeout.
           const error = this.conn.expired();
+          if (batch.length > 0) this.journalLost(error);
           for (const item of items) item.reject(error);
           return;
         }
