@@ -40,7 +40,14 @@ local function load(sid)
   C[sid] = c
   return c
 end
-local function put(c, name, value) c.f[name] = value; c.w[name] = true end
+-- What the decision being taken changed of its sessions' fields (session, name, old value, old
+-- flag, in fours), to put back should it fail: an undo log is cheaper than a copy per decision.
+local undo, un = {}, 0
+local function note(c, name)
+  undo[un + 1] = c; undo[un + 2] = name; undo[un + 3] = c.f[name]; undo[un + 4] = c.w[name]
+  un = un + 4
+end
+local function put(c, name, value) note(c, name); c.f[name] = value; c.w[name] = true end
 local real, micros = realBoth()
 -- Started after the instance gave up on this call (it answered 503: nothing happened), so nothing may happen.
 if q0.dl and real > q0.dl then return '{"expired":true}' end
@@ -131,7 +138,7 @@ local function decide(q)
   local mk = c.mk
   -- Said once: this session's earlier world was dropped to make room.
   local ev = c.f.ev or ''
-  if ev ~= '' then redis.call('HDEL', mk, 'ev'); c.f.ev = false end
+  if ev ~= '' then redis.call('HDEL', mk, 'ev'); note(c, 'ev'); c.f.ev = false end
   -- Last use, for GET /__admin/sessions (API requests only, as in memory), and the journal entry's
   -- number now, in the order of decisions; the entry follows with a later call, and until it
   -- lands (or 2 s pass) journal reads wait for it.
@@ -228,27 +235,37 @@ local function errText(e)
   if type(e) == 'table' then return e.err or cjson.encode(e) end
   return tostring(e)
 end
-local function copy(t)
-  local out = {}
-  for k, v in pairs(t) do out[k] = v end
-  return out
+-- A bucket already decoded is changed in place: its nine numbers are kept here (one table for
+-- every decision, so keeping them allocates nothing) and written back should the decision fail.
+local kept = {}
+local function keepBucket(b)
+  kept.mw, kept.mc, kept.dw, kept.dc, kept.wf, kept.wu, kept.ct, kept.bu, kept.fg = b.mw, b.mc, b.dw, b.dc, b.wf, b.wu, b.ct, b.bu, b.fg
+end
+local function restoreBucket(b)
+  b.mw, b.mc, b.dw, b.dc, b.wf, b.wu, b.ct, b.bu, b.fg = kept.mw, kept.mc, kept.dw, kept.dc, kept.wf, kept.wu, kept.ct, kept.bu, kept.fg
 end
 local function attempt(q)
-  local c = C[q.sid]
-  local saved
+  un = 0
+  local c, nused = C[q.sid], #used
+  local jp, trim, b, bw
   if c then
-    local b = c.raw[q.bucket]
-    saved = { f = copy(c.f), w = copy(c.w), jp = #c.jp, trim = c.trim, b = type(b) == 'table' and copy(b) or b, bw = c.bw[q.bucket], used = #used }
+    jp, trim, b, bw = #c.jp, c.trim, c.raw[q.bucket], c.bw[q.bucket]
+    if type(b) == 'table' then keepBucket(b) end
   end
   local ok, out = pcall(decide, q)
   if ok then return out end
-  if saved and C[q.sid] == c then
-    c.f, c.w, c.trim = saved.f, saved.w, saved.trim
-    for i = #c.jp, saved.jp + 1, -1 do c.jp[i] = nil end
-    c.raw[q.bucket] = saved.b
-    c.bw[q.bucket] = saved.bw and saved.b or nil
-    for i = #used, saved.used + 1, -1 do used[i] = nil end
+  for i = un - 3, 1, -4 do
+    local at, name = undo[i], undo[i + 1]
+    at.f[name], at.w[name] = undo[i + 2], undo[i + 3]
   end
+  if c and C[q.sid] == c then
+    c.trim = trim
+    for i = #c.jp, jp + 1, -1 do c.jp[i] = nil end
+    if type(b) == 'table' then restoreBucket(b) end
+    c.raw[q.bucket] = b
+    c.bw[q.bucket] = bw
+  end
+  for i = #used, nused + 1, -1 do used[i] = nil end
   return { st = 'error', err = errText(out) }
 end
 local outs = {}
