@@ -2,13 +2,14 @@
 // a single node, a Redis Cluster or a Sentinel group, the scripts it runs (as Redis 7 functions,
 // see lua-functions.ts, or with EVALSHA where functions cannot be loaded), and what a failure
 // becomes (`state_unavailable`, see state-errors.ts).
-import type { Cluster, Redis as RedisClient, RedisOptions } from 'ioredis';
+import type { Cluster, Redis as RedisClient } from 'ioredis';
 import { MockError, UserError } from '../core/errors.js';
 import { ADMIN_BODY, API_BODY, JOURNAL_BODY, SETTINGS_SCRIPT } from './scripts.js';
 import { CLEAR_SCRIPT, JOIN_SCRIPT, LEAVE_SCRIPT } from './deployment-scripts.js';
 import { evalText, functionLibrary, type LuaScript } from './lua-functions.js';
 import { isScriptBug, stateFailure, unavailableError } from './state-errors.js';
-import { displayUrl, parseStateUrl, type StateTarget } from './state-url.js';
+import { displayUrl, parseStateUrl } from './state-url.js';
+import { CONNECT_TIMEOUT_MS, RECONNECT_TIMEOUT_MS, connect, createClient, nodeOptions, retryDelay } from './redis-client.js';
 import { RedisClock, monotonicMs } from './redis-clock.js';
 
 export { displayUrl } from './state-url.js';
@@ -18,16 +19,6 @@ export type Reply = (string | number | null | Reply)[];
 
 /** How long a command may take before the request is answered 503 (a paused Redis never answers). */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 1000;
-/** How long a start waits for Redis before giving up. */
-const CONNECT_TIMEOUT_MS = 3000;
-/**
- * How long each later connection attempt may take: after a network cut, attempts that last
- * 1 s and follow each other within 0.5 s find the link within about 1.5 s of its return (an
- * attempt of 3 s would wait out the kernel's SYN retries instead).
- */
-const RECONNECT_TIMEOUT_MS = 1000;
-const retryDelay = (times: number): number => Math.min(times * 100, 500);
-
 /** What the connection tells the metrics: each command's round trip and each failure's kind. */
 export interface StateObserver {
   roundTrip(seconds: number): void;
@@ -75,7 +66,7 @@ export class StateConnection {
   static async open(url: string, commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS, observer?: StateObserver): Promise<StateConnection> {
     const target = parseStateUrl(url);
     const ioredis = await import('ioredis');
-    let client = createClient(ioredis, target, commandTimeoutMs);
+    let client = createClient(ioredis, target, commandTimeoutMs) as Client;
     let topology: 'node' | 'cluster' | 'sentinel' = target.kind;
     await connect(client, url);
     if (target.kind === 'node' && /redis_mode:sentinel/.test(await (client as RedisClient).info('server').catch(() => ''))) {
@@ -285,67 +276,4 @@ export class StateConnection {
 /** The 503 of every answer while the shared state cannot be reached. */
 export function unavailable(url: string, error: unknown): MockError {
   return unavailableError(url, stateFailure(error, DEFAULT_COMMAND_TIMEOUT_MS).reason);
-}
-
-function nodeOptions(target: StateTarget, commandTimeoutMs: number): RedisOptions {
-  return {
-    ...(target.username === undefined ? {} : { username: target.username }),
-    ...(target.password === undefined ? {} : { password: target.password }),
-    ...(target.tls ? { tls: {} } : {}),
-    db: target.db,
-    // Never queue or replay a command while disconnected: the answer is a 503 now, not a late write.
-    maxRetriesPerRequest: 0,
-    commandTimeout: commandTimeoutMs,
-    connectTimeout: CONNECT_TIMEOUT_MS,
-    // A managed primary endpoint that moved after a failover answers READONLY from the old
-    // primary: connect again (the name then leads to the new one); the command itself gets a 503.
-    reconnectOnError: (error: Error) => (/^READONLY/.test(error.message) ? 1 : false),
-  };
-}
-
-function createClient(ioredis: { Redis: typeof RedisClient }, target: StateTarget, commandTimeoutMs: number): Client {
-  const common = {
-    ...nodeOptions(target, commandTimeoutMs),
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    retryStrategy: retryDelay,
-  };
-  if (target.kind === 'node') return new ioredis.Redis({ ...common, host: target.host, port: target.port }) as Client;
-  return new ioredis.Redis({
-    ...common,
-    sentinels: target.sentinels,
-    name: target.master,
-    enableTLSForSentinelMode: target.tls,
-    sentinelRetryStrategy: retryDelay,
-    // Told by the sentinels of a promotion at once, rather than at the next failed command.
-    failoverDetector: true,
-  }) as Client;
-}
-
-async function connect(client: Client, url: string): Promise<void> {
-  // ioredis reports connection trouble as events too; requests see it as rejected commands. The
-  // event tells why a connection closed at once (a refused password), so a failed start says it.
-  let refused: unknown;
-  const listener = (error: Error): void => {
-    if (error.name === 'ReplyError') refused = error;
-  };
-  client.on('error', listener);
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([
-      client.connect(),
-      new Promise((_resolve, reject) => {
-        timer = setTimeout(() => reject(new Error('timed out')), CONNECT_TIMEOUT_MS);
-      }),
-    ]);
-  } catch (error) {
-    client.disconnect();
-    throw new UserError(
-      `cannot reach the shared state at ${displayUrl(url)} (${stateFailure(refused ?? error, CONNECT_TIMEOUT_MS).reason}); start Redis there or fix --state.`,
-    );
-  } finally {
-    clearTimeout(timer);
-    client.off('error', listener);
-    client.on('error', () => undefined);
-  }
 }

@@ -6,7 +6,8 @@ import type { RateReport } from '../core/state/limiter.js';
 import type { Decision, Planner, StateAsk, StatePort } from '../core/state/state-port.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 import type { CoreRequest } from '../core/types.js';
-import { leanInput } from './api-script.js';
+import { leanInput } from './api-input.js';
+import { runsOf, stored, type RecordedEntry } from './journal-runs.js';
 import { absentKey, deploymentKeys, journalKeys, sessionKeys } from './keys.js';
 import { FailureWatch } from './failure-watch.js';
 import { monotonicMs } from './redis-clock.js';
@@ -17,17 +18,6 @@ import type { SettingsRegistry } from './settings-registry.js';
 /** What the API script answers: a decision, or why it could not take one. */
 type ScriptAnswer =
   ({ st: 'ok' } & Decided) | { st: 'stale'; set: string } | { st: 'unregistered' } | { st: 'error'; err: string } | { st: 'evict'; victim: string };
-
-/** A journal entry on its way to Redis, with what bounds it there. */
-interface RecordedEntry {
-  sid: string;
-  seq: number;
-  ep: string;
-  entry: string;
-  bytes: number;
-  cap: number;
-  maxBytes: number;
-}
 
 /** A decision waiting to be sent: its session and the script's input for it, as JSON. */
 interface Queued {
@@ -268,34 +258,4 @@ export class RedisPort implements StatePort<string> {
       `${named(`a journal entry could not be written to the shared state (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); the answer was given, GET /__admin/requests will miss it.`)}\n`,
     );
   }
-}
-
-/** An entry as the journal list keeps it, "BYTES JSON" (so the oldest can go with its size), built here rather than in Lua. */
-function stored(e: RecordedEntry): string {
-  return `${e.bytes} ${e.entry}`;
-}
-
-/** A journal run as the scripts read it: entries in a row of one session, epoch and bounds. */
-interface Run {
-  sid: string;
-  ep: string;
-  cap: number;
-  max: number;
-  seq: number[];
-  b: number[];
-}
-
-/** The entries' bounds as runs, JSON (numbers in arrays: Lua decodes them several times faster than an object per entry). */
-function runsOf(entries: RecordedEntry[]): string {
-  const runs: Run[] = [];
-  let run: Run | undefined;
-  for (const e of entries) {
-    if (!run || run.sid !== e.sid || run.ep !== e.ep || run.cap !== e.cap || run.max !== e.maxBytes) {
-      run = { sid: e.sid, ep: e.ep, cap: e.cap, max: e.maxBytes, seq: [], b: [] };
-      runs.push(run);
-    }
-    run.seq.push(e.seq);
-    run.b.push(e.bytes);
-  }
-  return JSON.stringify(runs);
 }
