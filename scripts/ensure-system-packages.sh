@@ -4,7 +4,8 @@
 # says how; only a missing chromium stops the tests, the pytest recipe's test skips and says why,
 # and so do the shared-state tests without redis-server (they start their own servers), except in
 # CI, which must run them. The container image tests (test/container) need podman with runc,
-# debootstrap for their local Debian base image, and podman-compose for the compose recipe.
+# debootstrap for their local Debian base image, and podman-compose for the compose recipe; the
+# network partition test (test/redis/partition.test.ts) needs iproute2 (`ip netns`, veth) and root.
 set -euo pipefail
 PACKAGES=(chromium python3-pytest python3-requests python3-urllib3 python3-tenacity python3-httpx curl golang-go openjdk-17-jre-headless redis-server redis-sentinel podman runc debootstrap podman-compose prometheus haproxy iproute2)
 

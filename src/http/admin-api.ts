@@ -87,7 +87,8 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
       return;
     }
     res.json({
-      status: 'ok',
+      // Served, but some session's every request fails (see docs/scale-out.md): said, not hidden.
+      status: health.state.failing ? 'degraded' : 'ok',
       ...instance,
       sessions: health.sessions,
       scenario: health.scenario,

@@ -35,24 +35,34 @@ local function load(sid)
   local m = redis.call('HMGET', mk, unpack(args))
   local f = {}
   for i, name in ipairs(SESSION_FIELDS) do f[name] = m[i] end
-  c = { mk = mk, f = f, w = {}, raw = {}, bw = {}, jp = {}, trim = false }
+  c = { sid = sid, mk = mk, f = f, w = {}, raw = {}, bw = {}, jp = {}, trim = false }
   for id, i in pairs(at) do c.raw[id] = m[i] end
   C[sid] = c
   return c
 end
-local function put(c, name, value) c.f[name] = value; c.w[name] = true end
+-- What the decision being taken changed of its sessions' fields (session, name, old value, old
+-- flag, in fours), to put back should it fail: an undo log is cheaper than a copy per decision.
+local undo, un = {}, 0
+local function note(c, name)
+  undo[un + 1] = c; undo[un + 2] = name; undo[un + 3] = c.f[name]; undo[un + 4] = c.w[name]
+  un = un + 4
+end
+local function put(c, name, value) note(c, name); c.f[name] = value; c.w[name] = true end
 local real, micros = realBoth()
+-- Started after the instance gave up on this call (it answered 503: nothing happened), so nothing may happen.
+if q0.dl and real > q0.dl then return '{"expired":true}' end
 local realText, microsText = s(real), s(micros)
 -- Sessions used, in order: each moves up the eviction order once, by its last use.
 local used = {}
 -- Animals created, per list, pushed in one RPUSH at the end (or before a read of that list).
-local pushes, pushed = {}, {}
-local function push(key, json)
+local pushes, pushed, owner = {}, {}, {}
+local function push(key, json, sid)
   local l = pushes[key]
   if not l then
     l = {}
     pushes[key] = l
     pushed[#pushed + 1] = key
+    owner[key] = sid
   end
   l[#l + 1] = json
 end
@@ -60,8 +70,21 @@ local function pushNow(key)
   local l = pushes[key]
   if l then redis.call('RPUSH', key, unpack(l)); pushes[key] = nil end
 end
+-- Sessions whose writes failed at the end: their decisions of this call fail, the others stand.
+local broken = {}
+local function writeSession(c)
+  local h = {}
+  for name in pairs(c.w) do h[#h + 1] = name; h[#h + 1] = c.f[name] end
+  for id, b in pairs(c.bw) do h[#h + 1] = 'b:' .. id; h[#h + 1] = packBucket(b) end
+  if #h > 0 then redis.call('HSET', c.mk, unpack(h)) end
+  if #c.jp > 0 then redis.call('ZADD', c.mk .. ':jp', unpack(c.jp)) end
+  if c.trim then redis.call('ZREMRANGEBYSCORE', c.mk .. ':jp', '-inf', real) end
+end
 local function write()
-  for _, key in ipairs(pushed) do pushNow(key) end
+  for _, key in ipairs(pushed) do
+    local ok, err = pcall(pushNow, key)
+    if not ok then broken[owner[key]] = err; pushes[key] = nil end
+  end
   pushed = {}
   if #used > 0 then
     local last, order = {}, {}
@@ -75,15 +98,12 @@ local function write()
   end
   -- Written once: a createSession, the one caller before the end, forgets every session after.
   for _, c in pairs(C) do
-    local h = {}
-    for name in pairs(c.w) do h[#h + 1] = name; h[#h + 1] = c.f[name] end
-    for id, b in pairs(c.bw) do h[#h + 1] = 'b:' .. id; h[#h + 1] = packBucket(b) end
-    if #h > 0 then redis.call('HSET', c.mk, unpack(h)) end
-    if #c.jp > 0 then redis.call('ZADD', c.mk .. ':jp', unpack(c.jp)) end
-    if c.trim then redis.call('ZREMRANGEBYSCORE', c.mk .. ':jp', '-inf', real) end
+    local ok, err = pcall(writeSession, c)
+    if not ok then broken[c.sid] = err end
   end
 end
-for _, q in ipairs(items) do load(q.sid) end
+-- A session that cannot be read fails its own decisions (below), not the batch.
+for _, q in ipairs(items) do pcall(load, q.sid) end
 -- The pending set :jp holds the numbers of decisions whose journal entries are still on their
 -- way (score: when they are let go); a landed one is marked with score 0 in the same ZADD that
 -- adds the batch's decisions, and marked ones go in passing (and before each journal read).
@@ -107,8 +127,9 @@ local function decide(q)
   local c = load(sid)
   if not c.f.set then
     write()
-    local made = createSession(sid, q.max)
+    local made, victim = createSession(sid, q.max)
     C = {}
+    if victim then return { st = 'evict', victim = victim } end
     if not made then return { st = 'unregistered' } end
     c = load(sid)
   end
@@ -117,7 +138,7 @@ local function decide(q)
   local mk = c.mk
   -- Said once: this session's earlier world was dropped to make room.
   local ev = c.f.ev or ''
-  if ev ~= '' then redis.call('HDEL', mk, 'ev'); c.f.ev = false end
+  if ev ~= '' then redis.call('HDEL', mk, 'ev'); note(c, 'ev'); c.f.ev = false end
   -- Last use, for GET /__admin/sessions (API requests only, as in memory), and the journal entry's
   -- number now, in the order of decisions; the entry follows with a later call, and until it
   -- lands (or 2 s pass) journal reads wait for it.
@@ -194,8 +215,8 @@ local function decide(q)
         else
           local json = '{"id":' .. s(id) .. (q.tail or '')
           put(c, 'nid', s(id + 1)); put(c, 'pc', s(pc + 1)); put(c, 'cb', s(cb + bytes))
-          push(mk .. ':p', json)
-          if status ~= '' then push(mk .. ':p:' .. status, json) end
+          push(mk .. ':p', json, sid)
+          if status ~= '' then push(mk .. ':p:' .. status, json, sid) end
           out.data = s(id)
         end
       end
@@ -208,47 +229,54 @@ local function decide(q)
   end
   return out
 end
+-- A decision that fails (a Redis error, a fault) fails alone: what it changed of its session here
+-- is put back, so the batch's other decisions are taken as if it had not been there.
+local function errText(e)
+  if type(e) == 'table' then return e.err or cjson.encode(e) end
+  return tostring(e)
+end
+-- A bucket already decoded is changed in place: its nine numbers are kept here (one table for
+-- every decision, so keeping them allocates nothing) and written back should the decision fail.
+local kept = {}
+local function keepBucket(b)
+  kept.mw, kept.mc, kept.dw, kept.dc, kept.wf, kept.wu, kept.ct, kept.bu, kept.fg = b.mw, b.mc, b.dw, b.dc, b.wf, b.wu, b.ct, b.bu, b.fg
+end
+local function restoreBucket(b)
+  b.mw, b.mc, b.dw, b.dc, b.wf, b.wu, b.ct, b.bu, b.fg = kept.mw, kept.mc, kept.dw, kept.dc, kept.wf, kept.wu, kept.ct, kept.bu, kept.fg
+end
+local function attempt(q)
+  un = 0
+  local c, nused = C[q.sid], #used
+  local jp, trim, b, bw
+  if c then
+    jp, trim, b, bw = #c.jp, c.trim, c.raw[q.bucket], c.bw[q.bucket]
+    if type(b) == 'table' then keepBucket(b) end
+  end
+  local ok, out = pcall(decide, q)
+  if ok then return out end
+  for i = un - 3, 1, -4 do
+    local at, name = undo[i], undo[i + 1]
+    at.f[name], at.w[name] = undo[i + 2], undo[i + 3]
+  end
+  if c and C[q.sid] == c then
+    c.trim = trim
+    for i = #c.jp, jp + 1, -1 do c.jp[i] = nil end
+    if type(b) == 'table' then restoreBucket(b) end
+    c.raw[q.bucket] = b
+    c.bw[q.bucket] = bw
+  end
+  for i = #used, nused + 1, -1 do used[i] = nil end
+  return { st = 'error', err = errText(out) }
+end
 local outs = {}
-for i, q in ipairs(items) do outs[i] = decide(q) end
+for i, q in ipairs(items) do outs[i] = attempt(q) end
 write()
+for i, q in ipairs(items) do
+  if broken[q.sid] and outs[i].st == 'ok' then outs[i] = { st = 'error', err = errText(broken[q.sid]) } end
+end
 if single then return cjson.encode(outs[1]) end
 return cjson.encode(outs)
 `;
 
 /** The API script as one EVAL script: the library, then the body. */
 export const API_SCRIPT = `${LIBRARY}${API_BODY}`;
-
-/** The fields of `DecideInput` (and the journal list) the API script reads as '', false, 0 or empty when absent. */
-const OPTIONAL = new Set([
-  'enforce',
-  'removalAt',
-  'rule',
-  'steps',
-  'times',
-  'rep',
-  'chaos',
-  'lat',
-  'op',
-  'status',
-  'count',
-  'index',
-  'tail',
-  'bytes',
-  'maxCreated',
-  'maxBytes',
-  'journal',
-]);
-
-/**
- * The script's input without the optional fields that hold their empty value, and without the
- * removal date unless the limit depends on it: less JSON for Redis to decode on every request.
- */
-export function leanInput(input: Record<string, unknown>): Record<string, unknown> {
-  const lean: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(input)) {
-    const empty = value === '' || value === false || value === 0 || (Array.isArray(value) && value.length === 0);
-    if ((empty && OPTIONAL.has(name)) || (name === 'removalAt' && input.enforce !== 'removal')) continue;
-    lean[name] = value;
-  }
-  return lean;
-}

@@ -2,13 +2,15 @@
 // a single node, a Redis Cluster or a Sentinel group, the scripts it runs (as Redis 7 functions,
 // see lua-functions.ts, or with EVALSHA where functions cannot be loaded), and what a failure
 // becomes (`state_unavailable`, see state-errors.ts).
-import type { Cluster, Redis as RedisClient, RedisOptions } from 'ioredis';
+import type { Cluster, Redis as RedisClient } from 'ioredis';
 import { MockError, UserError } from '../core/errors.js';
 import { ADMIN_BODY, API_BODY, JOURNAL_BODY, SETTINGS_SCRIPT } from './scripts.js';
 import { CLEAR_SCRIPT, JOIN_SCRIPT, LEAVE_SCRIPT } from './deployment-scripts.js';
 import { evalText, functionLibrary, type LuaScript } from './lua-functions.js';
 import { isScriptBug, stateFailure, unavailableError } from './state-errors.js';
-import { displayUrl, parseStateUrl, type StateTarget } from './state-url.js';
+import { displayUrl, parseStateUrl } from './state-url.js';
+import { CONNECT_TIMEOUT_MS, RECONNECT_TIMEOUT_MS, connect, createClient, nodeOptions, retryDelay } from './redis-client.js';
+import { RedisClock, monotonicMs } from './redis-clock.js';
 
 export { displayUrl } from './state-url.js';
 
@@ -17,9 +19,6 @@ export type Reply = (string | number | null | Reply)[];
 
 /** How long a command may take before the request is answered 503 (a paused Redis never answers). */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 1000;
-/** How long a start waits for Redis before giving up. */
-const CONNECT_TIMEOUT_MS = 3000;
-
 /** What the connection tells the metrics: each command's round trip and each failure's kind. */
 export interface StateObserver {
   roundTrip(seconds: number): void;
@@ -38,7 +37,7 @@ const SCRIPTS = {
   petClear: alone(CLEAR_SCRIPT),
 };
 type ScriptName = keyof typeof SCRIPTS;
-type Client = (RedisClient | Cluster) & Record<ScriptName, (key: string, ...args: (string | number)[]) => Promise<Reply>>;
+type Client = (RedisClient | Cluster) & Record<ScriptName, (numberOfKeys: number, ...keysAndArgs: (string | number)[]) => Promise<Reply>>;
 const LIBRARY = functionLibrary(SCRIPTS);
 
 /** A connection to the shared state; every call rejects with `state_unavailable` when Redis cannot answer. */
@@ -49,6 +48,10 @@ export class StateConnection {
   private functions = true;
   /** The library being loaded again (a restarted Redis lost it), shared by the calls that found it missing. */
   private loading: Promise<void> | undefined;
+  /** What this replica knows of Redis's time, for the deadline a call carries. */
+  readonly redisClock = new RedisClock();
+  /** A key of the deployment's slot, to find the cluster node that holds it. */
+  slotKey = '{petstore-mock}:deploy';
 
   private constructor(
     private readonly client: Client,
@@ -63,7 +66,7 @@ export class StateConnection {
   static async open(url: string, commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS, observer?: StateObserver): Promise<StateConnection> {
     const target = parseStateUrl(url);
     const ioredis = await import('ioredis');
-    let client = createClient(ioredis, target, commandTimeoutMs);
+    let client = createClient(ioredis, target, commandTimeoutMs) as Client;
     let topology: 'node' | 'cluster' | 'sentinel' = target.kind;
     await connect(client, url);
     if (target.kind === 'node' && /redis_mode:sentinel/.test(await (client as RedisClient).info('server').catch(() => ''))) {
@@ -88,21 +91,64 @@ export class StateConnection {
         slotsRefreshTimeout: CONNECT_TIMEOUT_MS,
         // A failover elsewhere in the cluster is learnt within a second even when no command hits MOVED.
         slotsRefreshInterval: 1000,
-        clusterRetryStrategy: (times: number) => Math.min(times * 100, 1000),
+        clusterRetryStrategy: retryDelay,
         redisOptions: nodeOptions(target, commandTimeoutMs),
       }) as Client;
       topology = 'cluster';
       await connect(client, url);
     }
     const connection = new StateConnection(client, url, topology, commandTimeoutMs, observer);
+    await connection.readTime();
+    connection.shortenReconnects();
+    // A reconnection may reach another server (a promoted primary): its clock is read afresh.
+    if (topology !== 'cluster') client.on('ready', () => void connection.readTime(true));
     try {
       await connection.loadFunctions();
     } catch {
       // Redis before 7 has no functions, and a user may lack the right to load them: EVALSHA then.
-      for (const [name, script] of Object.entries(SCRIPTS)) client.defineCommand(name, { numberOfKeys: 1, lua: evalText(script) });
+      // The number of keys goes with each call: a call declares every key it touches.
+      for (const [name, script] of Object.entries(SCRIPTS)) client.defineCommand(name, { lua: evalText(script) });
       connection.functions = false;
     }
     return connection;
+  }
+
+  /** The Redis instant (ms) after which a call sent now must change nothing (the replica gave up on it), if known. */
+  deadline(sentAt = monotonicMs()): number | undefined {
+    return this.redisClock.deadline(sentAt, this.timeoutMs);
+  }
+
+  /**
+   * A reading of Redis's clock: at the start, so that the first call carries a deadline too, and
+   * whenever another server may answer (a reconnection, a slot that moved): what was known of the
+   * old one's clock is forgotten, as that server's clock may be behind.
+   */
+  async readTime(forget = false): Promise<void> {
+    if (forget) this.redisClock.forget();
+    const node = await this.ownerNode().catch(() => undefined);
+    const time = await node?.time().catch(() => undefined);
+    if (time) this.redisClock.observe(Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000), monotonicMs());
+  }
+
+  /** The server that holds the deployment's slot (the one server, but for a cluster). */
+  private async ownerNode(): Promise<RedisClient> {
+    if (this.topology !== 'cluster') return this.client as RedisClient;
+    const cluster = this.client as Cluster;
+    const slot = Number(await cluster.cluster('KEYSLOT', this.slotKey));
+    const owner = cluster.slots[slot]?.[0];
+    const masters = cluster.nodes('master');
+    return masters.find((n) => `${n.options.host}:${n.options.port}` === owner) ?? (masters[0] as RedisClient);
+  }
+
+  /** Connections after the first give up sooner (see RECONNECT_TIMEOUT_MS). */
+  private shortenReconnects(): void {
+    if (this.topology === 'cluster') {
+      const cluster = this.client as Cluster;
+      if (cluster.options.redisOptions) cluster.options.redisOptions.connectTimeout = RECONNECT_TIMEOUT_MS;
+      for (const node of cluster.nodes('all')) node.options.connectTimeout = RECONNECT_TIMEOUT_MS;
+    } else {
+      (this.client as RedisClient).options.connectTimeout = RECONNECT_TIMEOUT_MS;
+    }
   }
 
   /** Whether the client is connected right now (for the health answer). */
@@ -110,24 +156,36 @@ export class StateConnection {
     return this.stopped === undefined && this.client.status === 'ready';
   }
 
-  run(script: ScriptName, key: string, args: (string | number)[]): Promise<Reply> {
+  /**
+   * Calls a script with every key it touches declared (`keys`, one Cluster slot: they share the
+   * prefix's hash tag), so a Cluster node answers ASK or TRYAGAIN rather than run it mid-migration.
+   */
+  run(script: ScriptName, keys: string[], args: (string | number)[]): Promise<Reply> {
     if (this.stopped) return Promise.reject(this.stopped);
     const started = performance.now();
-    return this.call(script, key, args).then(
+    return this.call(script, keys, args).then(
       (reply) => {
         this.observer?.roundTrip((performance.now() - started) / 1000);
         return reply;
       },
       (error: unknown) => {
-        throw this.failure(error);
+        const failure = this.failure(error);
+        // A command that timed out sits in a socket that may be dead (a cut link): the commands
+        // behind it would wait there too. Drop it and connect afresh. (A cluster client's
+        // disconnect would drop every node: there the deadline alone keeps a late call harmless.)
+        const kind = stateFailure(error, this.timeoutMs).kind;
+        if (this.topology !== 'cluster' && kind === 'timeout' && this.client.status === 'ready') this.client.disconnect(true);
+        // Another server may answer next: learn its clock rather than trust the old one's.
+        if (['moved', 'cluster_down', 'readonly', 'primary_down'].includes(kind)) void this.readTime(true);
+        throw failure;
       },
     );
   }
 
-  private async call(script: ScriptName, key: string, args: (string | number)[]): Promise<Reply> {
-    if (!this.functions) return this.client[script](key, ...args);
+  private async call(script: ScriptName, keys: string[], args: (string | number)[]): Promise<Reply> {
+    if (!this.functions) return this.client[script](keys.length, ...keys, ...args);
     try {
-      return (await this.client.fcall(LIBRARY.functions[script] as string, 1, key, ...args)) as Reply;
+      return (await this.client.fcall(LIBRARY.functions[script] as string, keys.length, ...keys, ...args)) as Reply;
     } catch (error) {
       // A Redis restarted without its data, or a new primary, lacks the library: load it, try once more.
       if (!(error instanceof Error && /^ERR Function not found/.test(error.message))) throw error;
@@ -135,7 +193,7 @@ export class StateConnection {
         this.loading = undefined;
       });
       await this.loading;
-      return (await this.client.fcall(LIBRARY.functions[script] as string, 1, key, ...args)) as Reply;
+      return (await this.client.fcall(LIBRARY.functions[script] as string, keys.length, ...keys, ...args)) as Reply;
     }
   }
 
@@ -151,10 +209,46 @@ export class StateConnection {
     );
   }
 
+  /**
+   * One decision of a batch failed inside the script (the others stand): a Redis error on its keys
+   * is the 503 of an unavailable state, any other fault a bug of the script (500).
+   */
+  decisionFailed(message: string): Error {
+    const redisError = /^[A-Z][A-Z_]+ /.test(message) && !message.startsWith('ERR ');
+    const error = new Error(redisError ? message : `ERR Error running script: ${message}`);
+    error.name = 'ReplyError';
+    return this.failure(error);
+  }
+
+  /** The 503 of a call Redis started after its deadline: it changed nothing. */
+  expired(): Error {
+    return this.failure(new Error('Command timed out'));
+  }
+
   /** From now on every call answers this 503: the replica's deployment is gone (see deployment.ts). */
   stop(error: MockError): void {
     this.stopped = error;
     this.observer?.failure('deployment_gone');
+  }
+
+  /** The `X-Mock-Session` ids of a deployment, in LRU order (one read; a script checks it is still so). */
+  sessionIds(prefix: string): Promise<string[]> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    return this.client.zrange(`${prefix}:sessions`, '0', '-1').catch((error: unknown) => {
+      throw this.failure(error);
+    });
+  }
+
+  /** One step of a SCAN over the deployment's keys (`{P}:*`), on the node that holds its slot. */
+  async scanDeployment(prefix: string, cursor: string): Promise<[string, string[]]> {
+    if (this.stopped) throw this.stopped;
+    try {
+      this.slotKey = `${prefix}:deploy`;
+      const node = await this.ownerNode();
+      return await node.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+    } catch (error) {
+      throw this.failure(error);
+    }
   }
 
   /** A server statistic, for benchmarks. */
@@ -182,67 +276,4 @@ export class StateConnection {
 /** The 503 of every answer while the shared state cannot be reached. */
 export function unavailable(url: string, error: unknown): MockError {
   return unavailableError(url, stateFailure(error, DEFAULT_COMMAND_TIMEOUT_MS).reason);
-}
-
-function nodeOptions(target: StateTarget, commandTimeoutMs: number): RedisOptions {
-  return {
-    ...(target.username === undefined ? {} : { username: target.username }),
-    ...(target.password === undefined ? {} : { password: target.password }),
-    ...(target.tls ? { tls: {} } : {}),
-    db: target.db,
-    // Never queue or replay a command while disconnected: the answer is a 503 now, not a late write.
-    maxRetriesPerRequest: 0,
-    commandTimeout: commandTimeoutMs,
-    connectTimeout: CONNECT_TIMEOUT_MS,
-    // A managed primary endpoint that moved after a failover answers READONLY from the old
-    // primary: connect again (the name then leads to the new one); the command itself gets a 503.
-    reconnectOnError: (error: Error) => (/^READONLY/.test(error.message) ? 1 : false),
-  };
-}
-
-function createClient(ioredis: { Redis: typeof RedisClient }, target: StateTarget, commandTimeoutMs: number): Client {
-  const common = {
-    ...nodeOptions(target, commandTimeoutMs),
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    retryStrategy: (times: number) => Math.min(times * 100, 1000),
-  };
-  if (target.kind === 'node') return new ioredis.Redis({ ...common, host: target.host, port: target.port }) as Client;
-  return new ioredis.Redis({
-    ...common,
-    sentinels: target.sentinels,
-    name: target.master,
-    enableTLSForSentinelMode: target.tls,
-    sentinelRetryStrategy: (times: number) => Math.min(times * 100, 1000),
-    // Told by the sentinels of a promotion at once, rather than at the next failed command.
-    failoverDetector: true,
-  }) as Client;
-}
-
-async function connect(client: Client, url: string): Promise<void> {
-  // ioredis reports connection trouble as events too; requests see it as rejected commands. The
-  // event tells why a connection closed at once (a refused password), so a failed start says it.
-  let refused: unknown;
-  const listener = (error: Error): void => {
-    if (error.name === 'ReplyError') refused = error;
-  };
-  client.on('error', listener);
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([
-      client.connect(),
-      new Promise((_resolve, reject) => {
-        timer = setTimeout(() => reject(new Error('timed out')), CONNECT_TIMEOUT_MS);
-      }),
-    ]);
-  } catch (error) {
-    client.disconnect();
-    throw new UserError(
-      `cannot reach the shared state at ${displayUrl(url)} (${stateFailure(refused ?? error, CONNECT_TIMEOUT_MS).reason}); start Redis there or fix --state.`,
-    );
-  } finally {
-    clearTimeout(timer);
-    client.off('error', listener);
-    client.on('error', () => undefined);
-  }
 }

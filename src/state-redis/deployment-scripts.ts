@@ -64,24 +64,20 @@ return { live() }
 `;
 
 /**
- * Removes a deployment in steps (so Redis is never blocked long). ARGV: prefix, SCAN cursor, mode
- * (stale: only while no replica is alive | force). Returns live N (refused), more CURSOR DELETED or
- * done DELETED. The record goes last and is marked `ending` first, so no replica joins a world half gone.
+ * Removes a deployment in steps (so Redis is never blocked long): the caller SCANs and declares
+ * the keys found after the record's three (record, replicas, the absent key). ARGV: prefix, mode
+ * (stale: only while no replica is alive | force), last (the SCAN ended: the record goes too).
+ * Returns live N (refused) or DELETED. The record goes last and is marked \`ending\` first, so no
+ * replica joins a world half gone.
  */
 export const CLEAR_SCRIPT = `${LIVE}
-if ARGV[3] ~= 'force' then
+if ARGV[2] ~= 'force' then
   local n = live()
   if n > 0 then return { 'live', n } end
 end
 redis.call('HSET', dk, 'ending', '1')
-local r = redis.call('SCAN', ARGV[2], 'MATCH', P .. ':*', 'COUNT', 500)
 local deleted = 0
-for _, k in ipairs(r[2]) do
-  if k ~= dk then deleted = deleted + redis.call('DEL', k) end
-end
-if r[1] == '0' then
-  redis.call('DEL', dk)
-  return { 'done', deleted }
-end
-return { 'more', r[1], deleted }
+for i = 2, #KEYS do deleted = deleted + redis.call('DEL', KEYS[i]) end
+if ARGV[3] == 'last' then redis.call('DEL', dk) end
+return { deleted }
 `;

@@ -7,6 +7,12 @@ import { INSTANCE } from '../instance.js';
 import type { StateConnection } from './connection.js';
 import { RETRY_AFTER_SECONDS } from './state-errors.js';
 import { displayUrl } from './state-url.js';
+import { absentKey, initKey } from './keys.js';
+
+/** The keys of the deployment's record every deployment script touches, and the absent key every call declares. */
+function recordKeys(prefix: string): string[] {
+  return [`${prefix}:deploy`, `${prefix}:replicas`, absentKey(prefix)];
+}
 
 /** One field of a deployment's identity: what is compared, and what a message may show of it. */
 export interface IdentityField {
@@ -39,11 +45,15 @@ export async function clearDeployment(conn: StateConnection, prefix: string, mod
   let cursor = '0';
   let deleted = 0;
   for (;;) {
-    const reply = await conn.run('petClear', `${prefix}:deploy`, [prefix, cursor, mode]);
+    // The keys are found here and declared to the script that removes them.
+    const [next, found] = await conn.scanDeployment(prefix, cursor);
+    const record = recordKeys(prefix);
+    const keys = [...record, ...found.filter((key) => !record.includes(key))];
+    const reply = await conn.run('petClear', keys, [prefix, mode, next === '0' ? 'last' : 'more']);
     if (reply[0] === 'live') return { live: Number(reply[1]), deleted };
-    if (reply[0] === 'done') return { live: 0, deleted: deleted + Number(reply[1]) };
-    cursor = String(reply[1]);
-    deleted += Number(reply[2]);
+    deleted += Number(reply[0]);
+    if (next === '0') return { live: 0, deleted };
+    cursor = next;
   }
 }
 
@@ -106,7 +116,7 @@ export class Deployment {
     clearInterval(this.timer);
     this.timer = undefined;
     if (this.world === '') return;
-    await this.conn.run('petLeave', `${this.prefix}:deploy`, [this.prefix, this.replica]).catch(() => undefined);
+    await this.conn.run('petLeave', recordKeys(this.prefix), [this.prefix, this.replica]).catch(() => undefined);
   }
 
   /** One heartbeat now: for the health answer, which must fail while the state cannot take a write. */
@@ -126,7 +136,11 @@ export class Deployment {
   private call(mode: 'check' | 'join'): Promise<(string | number | null | unknown[])[]> {
     const fresh = randomBytes(8).toString('hex');
     const args = this.identity.flatMap((f) => [f.field, f.value, f.shown]);
-    return this.conn.run('petJoin', `${this.prefix}:deploy`, [this.prefix, this.replica, this.expiryMs, this.world, fresh, this.init, mode, ...args]);
+    return this.conn.run(
+      'petJoin',
+      [...recordKeys(this.prefix), initKey(this.prefix, 'start')],
+      [this.prefix, this.replica, this.expiryMs, this.world, fresh, this.init, mode, ...args],
+    );
   }
 
   /** Turns a refusal into the error a person reads; a lost world stops this replica for good. */

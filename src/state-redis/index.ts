@@ -69,6 +69,9 @@ export function hashTagPrefix(prefix: string | undefined): string {
 export async function openSharedState(options: SharedStateOptions): Promise<SharedState> {
   const prefix = hashTagPrefix(options.prefix);
   const conn = await StateConnection.open(options.url, options.commandTimeoutMs, options.observer);
+  conn.slotKey = `${prefix}:deploy`;
+  // On a cluster, the clock that matters is that of the node holding this deployment's slot.
+  if (conn.topology === 'cluster') await conn.readTime(true);
   const start = options.startScenario ? options.scenarios.load(options.startScenario) : undefined;
   const startSettings = start?.settings ?? options.scenarios.startSettings();
   const registry = new SettingsRegistry(conn, prefix, options.scenarios, startSettings);
@@ -89,7 +92,9 @@ export async function openSharedState(options: SharedStateOptions): Promise<Shar
   const health = admin.health.bind(admin);
   admin.health = async (session) => {
     await deployment.heartbeat();
-    return health(session);
+    const answer = await health(session);
+    const failing = port.failures.failing();
+    return failing.length === 0 ? answer : { ...answer, state: { ...answer.state, failing } };
   };
   return {
     port,

@@ -29,8 +29,8 @@ export function functionLibrary(scripts: Record<string, LuaScript>): FunctionLib
   const functions = Object.fromEntries(entries.map(([name]) => [name, `${name}_${digest}`]));
   const registered = entries.map(([name, script]) =>
     script.shared
-      ? `redis.register_function('${functions[name]}', function(keys, args)\nARGV = args\nP = args[1]\n${script.lua}\nend)`
+      ? `redis.register_function('${functions[name]}', function(keys, args)\nKEYS = keys\nARGV = args\nP = args[1]\nDECL = nil\n${script.lua}\nend)`
       : `redis.register_function('${functions[name]}', function(KEYS, ARGV)\n${script.lua}\nend)`,
   );
-  return { code: `#!lua name=petstore_mock_${digest}\nlocal P, ARGV\n${LIBRARY_BODY}\n${registered.join('\n')}\n`, functions };
+  return { code: `#!lua name=petstore_mock_${digest}\nlocal P, ARGV, KEYS, DECL\n${LIBRARY_BODY}\n${registered.join('\n')}\n`, functions };
 }

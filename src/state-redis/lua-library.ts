@@ -37,7 +37,23 @@ local function clockNow(off, fz, real)
   if fz and fz ~= '' then return tonumber(fz) end
   return math.min(MAXI, (real or realNow()) + tonumber(off or '0'))
 end
-local function metaKey(sid) return P .. ':s:' .. sid end
+-- A user-given text as one part of a key name, as keyPart in keys.ts encodes it: letters, digits
+-- and ._- kept, every other byte %XX, so no session id or scenario name reaches another's keys.
+local function encByte(c) return string.format('%%%02X', string.byte(c)) end
+local function enc(text)
+  if not string.find(text, '[^%w%._%-]') then return text end
+  return (string.gsub(text, '[^%w%._%-]', encByte))
+end
+local function metaKey(sid) return P .. ':s:' .. enc(sid) end
+-- Whether the call declared a key (KEYS): a script touches no key it did not declare, so one it
+-- would need and lacks is named in its answer and the caller calls again declaring it.
+local function isDeclared(key)
+  if not DECL then
+    DECL = {}
+    for _, k in ipairs(KEYS) do DECL[k] = true end
+  end
+  return DECL[key] == true
+end
 local function dropData(sid)
   local mk = metaKey(sid)
   redis.call('DEL', mk, mk .. ':bo', mk .. ':j', mk .. ':jp', mk .. ':p', mk .. ':p:available', mk .. ':p:pending', mk .. ':p:sold')
@@ -51,7 +67,7 @@ ${LIMITS_LUA}
 -- Applies settings afresh to a session (what SessionState.apply does): returns false when Redis does not
 -- hold them (after a restart), so the caller registers them again.
 local function applySettings(sid, setId)
-  local raw = redis.call('GET', P .. ':init:' .. setId)
+  local raw = redis.call('GET', P .. ':init:' .. enc(setId))
   if not raw then return false end
   local init = cjson.decode(raw)
   -- Recording of details chosen for the session outlives resets and scenario switches, as do its
@@ -86,6 +102,9 @@ local function createSession(sid, maxSessions)
   local mk = metaKey(sid)
   if sid ~= 'default' and redis.call('ZSCORE', P .. ':sessions', sid) == false then
     if redis.call('ZCARD', P .. ':sessions') >= maxSessions then
+      -- The session to drop must have been declared: if not, say which, and change nothing.
+      local oldest = redis.call('ZRANGE', P .. ':sessions', 0, 0)[1]
+      if oldest and not isDeclared(metaKey(oldest)) then return false, oldest end
       local old = redis.call('ZPOPMIN', P .. ':sessions')
       if old[1] then
         -- Remembered for GET /__admin/evictions (the latest 1,000) and the id's next request.
@@ -109,10 +128,14 @@ end
 local function useSession(sid)
   if sid ~= 'default' then redis.call('ZADD', P .. ':sessions', redis.call('INCR', P .. ':lru'), sid) end
 end
--- Finds or creates a session, and uses it: its key, or false when the start settings are missing.
+-- Finds or creates a session, and uses it: its key, or false when the start settings are missing
+-- (and the session to drop for room, when the call did not declare its keys).
 local function touch(sid, maxSessions)
   local mk = metaKey(sid)
-  if redis.call('EXISTS', mk) == 0 and not createSession(sid, maxSessions) then return false end
+  if redis.call('EXISTS', mk) == 0 then
+    local made, victim = createSession(sid, maxSessions)
+    if not made then return false, victim end
+  end
   useSession(sid)
   return mk
 end
@@ -141,35 +164,39 @@ end
 -- caller holds in \`cached\` (sid -> its fields \`f\`, written fields \`w\`, and \`jp\`, the caller's
 -- one ZADD) has its bytes changed there and its entries marked landed (score 0); every other
 -- session's are written here.
+local function appendRunOf(r, at, cached)
+  local mk = metaKey(r.sid)
+  local c = cached and cached[r.sid]
+  local ep, bytes
+  if c then
+    ep, bytes = c.f.ep, tonumber(c.f.jb or '0')
+  else
+    local m = redis.call('HMGET', mk, 'ep', 'jb')
+    ep, bytes = m[1], tonumber(m[2] or '0')
+  end
+  local n = #r.seq
+  if r.ep == ep then
+    local texts, added = {}, 0
+    for i = 1, n do
+      texts[i] = ARGV[at + i - 1]
+      added = added + r.b[i]
+    end
+    local after = appendRun(mk, texts, added, r.cap, r.max, bytes)
+    if c then
+      for i = 1, n do c.jp[#c.jp + 1] = 0; c.jp[#c.jp + 1] = r.seq[i] end
+      if after ~= bytes then c.f.jb = s(after); c.w.jb = true end
+    else
+      redis.call('ZREM', mk .. ':jp', unpack(r.seq))
+      if after ~= bytes then redis.call('HSET', mk, 'jb', s(after)) end
+    end
+  end
+end
+-- A session whose journal cannot be written loses those entries alone (its decisions say why).
 local function appendJournal(runs, first, cached)
   local at = first
   for _, r in ipairs(runs) do
-    local mk = metaKey(r.sid)
-    local c = cached and cached[r.sid]
-    local ep, bytes
-    if c then
-      ep, bytes = c.f.ep, tonumber(c.f.jb or '0')
-    else
-      local m = redis.call('HMGET', mk, 'ep', 'jb')
-      ep, bytes = m[1], tonumber(m[2] or '0')
-    end
-    local n = #r.seq
-    if r.ep == ep then
-      local texts, added = {}, 0
-      for i = 1, n do
-        texts[i] = ARGV[at + i - 1]
-        added = added + r.b[i]
-      end
-      local after = appendRun(mk, texts, added, r.cap, r.max, bytes)
-      if c then
-        for i = 1, n do c.jp[#c.jp + 1] = 0; c.jp[#c.jp + 1] = r.seq[i] end
-        if after ~= bytes then c.f.jb = s(after); c.w.jb = true end
-      else
-        redis.call('ZREM', mk .. ':jp', unpack(r.seq))
-        if after ~= bytes then redis.call('HSET', mk, 'jb', s(after)) end
-      end
-    end
-    at = at + n
+    pcall(appendRunOf, r, at, cached)
+    at = at + #r.seq
   end
 end
 -- mulberry32, as seededRandom in scenario-runtime.ts: advances the state, returns it and the draw.
@@ -190,4 +217,4 @@ end
 
 /** Helpers every script shares, at the head of an EVAL script. */
 export const LIBRARY = `
-local P = ARGV[1]${LIBRARY_BODY}`;
+local P, DECL = ARGV[1], nil${LIBRARY_BODY}`;

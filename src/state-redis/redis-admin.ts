@@ -10,10 +10,13 @@ import type { ScenarioCatalogue } from '../files/scenario-catalogue.js';
 import { displayUrl, type StateConnection } from './connection.js';
 import type { PortRateDecision } from './redis-plan.js';
 import type { SettingsEntry, SettingsRegistry } from './settings-registry.js';
+import { SCRATCH_SESSION, deploymentKeys, initKey, sessionKeys } from './keys.js';
 
 /** What the admin script answers, in named fields. */
 interface AdminAnswer {
-  st: 'ok' | 'pending' | 'missing' | 'unregistered';
+  st: 'ok' | 'pending' | 'missing' | 'unregistered' | 'expired' | 'stale' | 'evict' | 'relist';
+  /** The session to drop for room, whose keys the call did not declare (`evict`). */
+  victim?: string;
   set: string;
   now: string;
   frozen: boolean;
@@ -74,12 +77,41 @@ export class RedisAdmin implements AdminState {
     return { engine: 'redis', url: displayUrl(this.conn.url), prefix: this.prefix, reachable: this.conn.connected };
   }
 
+  /** Every key an admin call on a session may touch: the deployment's, the session's, a read's scratch session and the settings it applies. */
+  private keysOf(sid: string, set: string, also: string[]): string[] {
+    return [
+      `${this.prefix}:deploy`,
+      ...deploymentKeys(this.prefix),
+      initKey(this.prefix, set),
+      ...sessionKeys(this.prefix, sid),
+      ...sessionKeys(this.prefix, SCRATCH_SESSION),
+      ...also.flatMap((other) => (other === sid ? [] : sessionKeys(this.prefix, other))),
+    ];
+  }
+
   private async call(session: string | undefined, action: string, args: AdminArgs = {}): Promise<AdminReply> {
     const sid = sessionIdOf(session);
     if (action === 'journal' || action === 'jinfo' || action === 'details') await this.flushJournal();
-    const input = JSON.stringify({ sid, max: this.maxSessions, action, arg: args.arg ?? '', peeks: args.peeks ?? [] });
+    const fields = { sid, max: this.maxSessions, action, arg: args.arg ?? '', peeks: args.peeks ?? [] };
+    // Other sessions whose keys the call touches: the one to drop for room, or (listing) every one.
+    let also: string[] = action === 'sessions' ? await this.conn.sessionIds(this.prefix) : [];
     for (let attempt = 0; ; attempt++) {
-      const reply = JSON.parse(String(await this.conn.run('petAdmin', `${this.prefix}:s:${sid}`, [this.prefix, input]))) as AdminAnswer;
+      // A reset applies the settings the session runs: the guess is declared, and corrected below when stale.
+      const set = action === 'apply' ? (args.arg ?? '') : this.registry.guess(sid).id;
+      // The Redis instant after which the call is given up (answered 503): a later start changes nothing.
+      const input = JSON.stringify({ ...fields, set, dl: this.conn.deadline() });
+      const reply = JSON.parse(String(await this.conn.run('petAdmin', this.keysOf(sid, set, also), [this.prefix, input]))) as AdminAnswer;
+      if (reply.st === 'expired') throw this.conn.expired();
+      if (reply.st === 'stale') {
+        await this.registry.seen(sid, reply.set);
+        continue;
+      }
+      if (reply.st === 'evict' || reply.st === 'relist') {
+        // Sessions come and go under other replicas: try again with the keys named (a bounded number of times).
+        if (attempt >= 20) throw new Error(named(`the shared state kept changing under the admin call ${action}`));
+        also = reply.st === 'evict' ? [reply.victim ?? ''] : await this.conn.sessionIds(this.prefix);
+        continue;
+      }
       if (reply.st === 'ok') {
         const entry = await this.registry.seen(sid, reply.set);
         const now = Number(reply.now);

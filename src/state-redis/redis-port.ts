@@ -1,34 +1,29 @@
 // The Redis home of state behind the pipeline's port: one script call decides a request (and
 // carries the journal entries of earlier answers); nothing of the pipeline lives here.
-import { named } from '../core/errors.js';
+import { MockError, named } from '../core/errors.js';
 import { DEFAULT_JOURNAL_BYTES, boundEntry, type JournalEntry } from '../core/state/journal.js';
 import type { RateReport } from '../core/state/limiter.js';
 import type { Decision, Planner, StateAsk, StatePort } from '../core/state/state-port.js';
-import { DEFAULT_SESSION } from '../core/state/sessions.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 import type { CoreRequest } from '../core/types.js';
-import { leanInput } from './api-script.js';
+import { leanInput } from './api-input.js';
+import { runsOf, stored, type RecordedEntry } from './journal-runs.js';
+import { absentKey, deploymentKeys, journalKeys, sessionKeys } from './keys.js';
+import { FailureWatch } from './failure-watch.js';
+import { monotonicMs } from './redis-clock.js';
 import type { StateConnection } from './connection.js';
 import { forcedOf, inputOf, latencyOf, operationDataOf, rateDecisionOf, type Decided } from './redis-plan.js';
 import type { SettingsRegistry } from './settings-registry.js';
 
 /** What the API script answers: a decision, or why it could not take one. */
-type ScriptAnswer = ({ st: 'ok' } & Decided) | { st: 'stale'; set: string } | { st: 'unregistered' };
-
-/** A journal entry on its way to Redis, with what bounds it there. */
-interface RecordedEntry {
-  sid: string;
-  seq: number;
-  ep: string;
-  entry: string;
-  bytes: number;
-  cap: number;
-  maxBytes: number;
-}
+type ScriptAnswer =
+  ({ st: 'ok' } & Decided) | { st: 'stale'; set: string } | { st: 'unregistered' } | { st: 'error'; err: string } | { st: 'evict'; victim: string };
 
 /** A decision waiting to be sent: its session and the script's input for it, as JSON. */
 interface Queued {
   sid: string;
+  /** A session whose keys the call must declare too: the one this decision drops to make room. */
+  victim: string | undefined;
   fields: string;
   resolve: (answer: ScriptAnswer) => void;
   reject: (error: unknown) => void;
@@ -51,6 +46,8 @@ export class RedisPort implements StatePort<string> {
   /** Decisions waiting for the call in flight to return, and whether one is. */
   private queue: Queued[] = [];
   private inFlight = false;
+  /** Sessions whose decisions keep failing, for the health answer. */
+  readonly failures = new FailureWatch();
 
   constructor(
     private readonly conn: StateConnection,
@@ -70,12 +67,20 @@ export class RedisPort implements StatePort<string> {
 
   async decide<P extends StateAsk>(sid: string, req: CoreRequest, planner: Planner<P>): Promise<Decision<string, P>> {
     let entry = this.registry.guess(sid);
+    let victim: string | undefined;
     for (let attempt = 0; ; attempt++) {
       const { settings } = entry;
       const plan = planner(req, settings);
       const { input, local } = inputOf(plan, settings, req);
-      const answer = await this.ask(sid, JSON.stringify(leanInput({ ...input, sid, set: entry.id, max: this.maxSessions })));
+      const answer = await this.asked(sid, JSON.stringify(leanInput({ ...input, sid, set: entry.id, max: this.maxSessions })), victim);
+      if (answer.st === 'error') {
+        // This decision failed alone inside Redis; the batch's others stand.
+        const error = this.conn.decisionFailed(answer.err);
+        this.failures.failed(sid, error.message);
+        throw error;
+      }
       if (answer.st === 'ok') {
+        this.failures.succeeded(sid);
         const rate = rateDecisionOf(answer.decision, settings.ban.inFlight);
         if (plan.bucket.startsWith('addr:')) {
           if (this.addressReports.size >= MAX_ADDRESS_REPORTS) this.addressReports.clear();
@@ -103,10 +108,23 @@ export class RedisPort implements StatePort<string> {
         }
         return decision;
       }
-      // Retried alone, as a request of its own: a batch's other decisions stand as taken.
-      if (attempt >= 3) throw new Error(named(`the shared state kept changing under session ${sid}`));
-      if (answer.st === 'stale') entry = await this.registry.seen(sid, answer.set);
+      // Retried alone, as a request of its own: a batch's other decisions stand as taken. Sessions
+      // made at once by many replicas may race for the one to drop: each try names the next.
+      if (attempt >= (answer.st === 'evict' ? 20 : 3)) throw new Error(named(`the shared state kept changing under session ${sid}`));
+      if (answer.st === 'evict') victim = answer.victim;
+      else if (answer.st === 'stale') entry = await this.registry.seen(sid, answer.set);
       else await this.register();
+    }
+  }
+
+  /** `ask`, with a whole call's fault of the script counted against the session (an outage is not: health says that itself). */
+  private async asked(sid: string, fields: string, victim: string | undefined): Promise<ScriptAnswer> {
+    try {
+      return await this.ask(sid, fields, victim);
+    } catch (error) {
+      if (!(error instanceof MockError && error.code === 'state_unavailable'))
+        this.failures.failed(sid, error instanceof Error ? error.message : String(error));
+      throw error;
     }
   }
 
@@ -114,9 +132,9 @@ export class RedisPort implements StatePort<string> {
    * Queues a decision: it goes at once when no call is in flight, else with every decision queued
    * meanwhile, in one call, when the call in flight returns (so an idle instance adds no wait).
    */
-  private ask(sid: string, fields: string): Promise<ScriptAnswer> {
+  private ask(sid: string, fields: string, victim: string | undefined): Promise<ScriptAnswer> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ sid, fields, resolve, reject });
+      this.queue.push({ sid, victim, fields, resolve, reject });
       if (!this.inFlight) this.send();
     });
   }
@@ -136,19 +154,41 @@ export class RedisPort implements StatePort<string> {
       if (at === undefined) inputs.set(item.fields, (at = inputs.size));
       return at;
     });
-    const fields = `{"journal":${journal},"u":[${[...inputs.keys()].join(',')}],"d":[${order.join(',')}]}`;
-    const key = `${this.prefix}:s:${items[0]?.sid ?? DEFAULT_SESSION}`;
-    void this.conn.run('petApi', key, [this.prefix, fields, ...batch.map(stored)]).then(
+    // The Redis instant after which this call is given up (answered 503): a later start changes nothing.
+    const sentAt = monotonicMs();
+    const deadline = this.conn.deadline(sentAt);
+    const dl = deadline === undefined ? '' : `"dl":${deadline},`;
+    const fields = `{${dl}"journal":${journal},"u":[${[...inputs.keys()].join(',')}],"d":[${order.join(',')}]}`;
+    // Every key the call may touch: the deployment's and those of each session it decides or journals for.
+    const keys = [...deploymentKeys(this.prefix)];
+    const seen = new Set<string>();
+    for (const sid of [...items.flatMap((item) => (item.victim === undefined ? [item.sid] : [item.sid, item.victim])), ...batch.map((e) => e.sid)]) {
+      if (seen.has(sid)) continue;
+      seen.add(sid);
+      keys.push(...sessionKeys(this.prefix, sid));
+    }
+    void this.conn.run('petApi', keys, [this.prefix, fields, ...batch.map(stored)]).then(
       (raw) => {
         // Whatever came back, the queue moves on and every decision of the batch is settled.
         let answers: ScriptAnswer[] = [];
+        let expired = false;
         try {
           const parsed: unknown = JSON.parse(String(raw));
           if (Array.isArray(parsed)) answers = parsed as ScriptAnswer[];
+          else expired = (parsed as { expired?: boolean }).expired === true;
         } catch {
           // Not JSON: each decision is refused below, as one the script did not answer.
         }
+        const real = answers.find((a): a is { st: 'ok' } & Decided => a.st === 'ok')?.real;
+        if (real !== undefined) this.conn.redisClock.observe(Number(real), monotonicMs());
         this.next();
+        if (expired) {
+          // Redis started the call past its deadline and changed nothing: a 503, as a timeout.
+          const error = this.conn.expired();
+          if (batch.length > 0) this.journalLost(error);
+          for (const item of items) item.reject(error);
+          return;
+        }
         items.forEach((item, i) => {
           const answer = answers[i];
           if (answer) item.resolve(answer);
@@ -203,7 +243,8 @@ export class RedisPort implements StatePort<string> {
     if (batch.length === 0) return;
     this.pending = [];
     const args = [this.prefix, runsOf(batch), ...batch.map(stored)];
-    await this.conn.run('petJournal', `${this.prefix}:s:${batch[0]?.sid ?? DEFAULT_SESSION}`, args).catch((error: unknown) => {
+    const keys = [absentKey(this.prefix), ...new Set(batch.flatMap((e) => journalKeys(this.prefix, e.sid)))];
+    await this.conn.run('petJournal', keys, args).catch((error: unknown) => {
       this.journalLost(error);
     });
   }
@@ -217,34 +258,4 @@ export class RedisPort implements StatePort<string> {
       `${named(`a journal entry could not be written to the shared state (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); the answer was given, GET /__admin/requests will miss it.`)}\n`,
     );
   }
-}
-
-/** An entry as the journal list keeps it, "BYTES JSON" (so the oldest can go with its size), built here rather than in Lua. */
-function stored(e: RecordedEntry): string {
-  return `${e.bytes} ${e.entry}`;
-}
-
-/** A journal run as the scripts read it: entries in a row of one session, epoch and bounds. */
-interface Run {
-  sid: string;
-  ep: string;
-  cap: number;
-  max: number;
-  seq: number[];
-  b: number[];
-}
-
-/** The entries' bounds as runs, JSON (numbers in arrays: Lua decodes them several times faster than an object per entry). */
-function runsOf(entries: RecordedEntry[]): string {
-  const runs: Run[] = [];
-  let run: Run | undefined;
-  for (const e of entries) {
-    if (!run || run.sid !== e.sid || run.ep !== e.ep || run.cap !== e.cap || run.max !== e.maxBytes) {
-      run = { sid: e.sid, ep: e.ep, cap: e.cap, max: e.maxBytes, seq: [], b: [] };
-      runs.push(run);
-    }
-    run.seq.push(e.seq);
-    run.b.push(e.bytes);
-  }
-  return JSON.stringify(runs);
 }

@@ -27,6 +27,8 @@ return 1
 export const ADMIN_BODY = `
 if redis.call('EXISTS', P .. ':deploy') == 0 then return cjson.encode({ st = 'unregistered' }) end
 local q = cjson.decode(ARGV[2])
+-- Started after the instance gave up on this call (it answered 503), so it changes nothing.
+if q.dl and realNow() > q.dl then return cjson.encode({ st = 'expired' }) end
 local action = q.action
 local READS = { state = true, journal = true, jinfo = true, peek = true }
 local sid = q.sid
@@ -43,7 +45,9 @@ if READS[action] and sid ~= 'default' then
     mk = metaKey(sid)
   end
 else
-  mk = touch(sid, q.max)
+  local victim
+  mk, victim = touch(sid, q.max)
+  if victim then return cjson.encode({ st = 'evict', victim = victim }) end
 end
 if not mk then return cjson.encode({ st = 'unregistered' }) end
 local extra = {}
@@ -53,6 +57,8 @@ if action == 'journal' or action == 'jinfo' or action == 'details' then
 end
 if action == 'reset' then
   local set = redis.call('HGET', mk, 'set')
+  -- The caller declared the settings it guessed (their key is read): another guess is tried again.
+  if set ~= q.set then return cjson.encode({ st = 'stale', set = set }) end
   if not applySettings(sid, set) then return cjson.encode({ st = 'missing', set = set }) end
 elseif action == 'apply' then
   if not applySettings(sid, q.arg) then return cjson.encode({ st = 'missing', set = q.arg }) end
@@ -84,6 +90,10 @@ elseif action == 'sessions' then
   -- Every session: id, settings id, answered requests, last use, clock; the default first.
   -- Least recently touched first, as the in-memory registry keeps them: ties in last use keep that order.
   local ids = redis.call('ZRANGE', P .. ':sessions', 0, -1)
+  -- Each session's hash must have been declared: a list that changed since the caller read it is read again.
+  for _, id in ipairs(ids) do
+    if not isDeclared(metaKey(id)) then return cjson.encode({ st = 'relist' }) end
+  end
   table.insert(ids, 1, 'default')
   for _, id in ipairs(ids) do
     local m = redis.call('HMGET', metaKey(id), 'set', 'jseq', 'lu', 'off', 'fz')
@@ -118,10 +128,11 @@ export const ADMIN_SCRIPT = `${LIBRARY}${ADMIN_BODY}`;
 /** Stores (put ID SCENARIO INIT) or reads (get ID) the settings of a scenario a session switched to. */
 export const SETTINGS_SCRIPT = `
 local P = ARGV[1]
+local id = string.gsub(ARGV[3], '[^%w%._%-]', function(c) return string.format('%%%02X', string.byte(c)) end)
 if ARGV[2] == 'put' then
-  redis.call('SET', P .. ':scn:' .. ARGV[3], ARGV[4])
-  redis.call('SET', P .. ':init:' .. ARGV[3], ARGV[5])
+  redis.call('SET', P .. ':scn:' .. id, ARGV[4])
+  redis.call('SET', P .. ':init:' .. id, ARGV[5])
   return { 'ok' }
 end
-return { 'ok', redis.call('GET', P .. ':scn:' .. ARGV[3]) }
+return { 'ok', redis.call('GET', P .. ':scn:' .. id) }
 `;

@@ -9,6 +9,7 @@ import type { KeyConfig } from '../core/types.js';
 import { petJson } from '../core/state/store.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 import type { StateConnection } from './connection.js';
+import { absentKey, initKey, scenarioKey } from './keys.js';
 
 /** One settings id with what requests need from it, computed once. */
 export interface SettingsEntry {
@@ -99,7 +100,7 @@ export class SettingsRegistry {
   }
 
   private async load(id: string): Promise<SettingsEntry> {
-    const reply = await this.conn.run('petSettings', `${this.prefix}:scn:${id}`, [this.prefix, 'get', id]);
+    const reply = await this.conn.run('petSettings', this.keysOf(id), [this.prefix, 'get', id]);
     const raw = reply[1];
     if (typeof raw !== 'string')
       throw new Error(named(`the shared state names settings ${id}, which it does not hold; reset the session (POST /__admin/reset).`));
@@ -139,8 +140,13 @@ export class SettingsRegistry {
     if (entry) await this.store(entry);
   }
 
+  /** The keys the settings script touches for an id, and the absent key every call declares. */
+  private keysOf(id: string): string[] {
+    return [scenarioKey(this.prefix, id), initKey(this.prefix, id), absentKey(this.prefix)];
+  }
+
   private async store(entry: SettingsEntry): Promise<void> {
     if (entry.scenario === undefined) return;
-    await this.conn.run('petSettings', `${this.prefix}:scn:${entry.id}`, [this.prefix, 'put', entry.id, entry.scenario, entry.init]);
+    await this.conn.run('petSettings', this.keysOf(entry.id), [this.prefix, 'put', entry.id, entry.scenario, entry.init]);
   }
 }

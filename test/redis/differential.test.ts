@@ -15,6 +15,7 @@ import type { JournalEntry } from '../../src/core/state/journal.js';
 import { prepareDefaults } from '../../src/files/defaults-data.js';
 import { ScenarioCatalogue } from '../../src/files/scenario-catalogue.js';
 import { openSharedState, type SharedState } from '../../src/state-redis/index.js';
+import { sessionKey } from '../../src/state-redis/keys.js';
 import { Pipeline } from '../../src/core/pipeline/pipeline.js';
 import { T0 } from '../support/mock.js';
 import { TestRedis, redisAvailable } from '../support/redis.js';
@@ -22,7 +23,10 @@ import { at } from '../support/checked.js';
 
 const run = redisAvailable();
 
-const SESSIONS = ['default', 'w1', 'w2', 'w3'] as const;
+/** The longest id there is, all of it ':'-separated parts that read like another session's key suffixes. */
+const LONGEST = `${'a:'.repeat(63)}jp`;
+/** Ids that once reached other sessions' keys in Redis (`default:jp` is the default session's pending set, unencoded). */
+const SESSIONS = ['default', 'w1', 'default:jp', LONGEST] as const;
 /** Small enough that sequences evict sessions. */
 const MAX_SESSIONS = 2;
 const SCENARIOS = [
@@ -57,7 +61,7 @@ type Command =
   | { kind: 'look'; via: number; session: string; what: 'clock' | 'requests' | 'journal' | 'keys' | 'scenario' }
   | { kind: 'sessions'; via: number };
 
-const session = fc.constantFrom<string>('default', 'default', 'default', 'default', 'w1', 'w2', 'w3', 'bad session!');
+const session = fc.constantFrom<string>('default', 'default', 'default', 'default', 'w1', 'default:jp', LONGEST, 'default:p:sold', 'bad session!');
 const via = fc.integer({ min: 0, max: 1 });
 const apiRequest = fc.oneof(
   fc.record({
@@ -145,7 +149,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('look' as const),
       via,
-      session: fc.constantFrom('look-a', 'look-b', 'w3'),
+      session: fc.constantFrom('look-a', 'default:j', 'w1', LONGEST),
       what: fc.constantFrom('clock' as const, 'requests' as const, 'journal' as const, 'keys' as const, 'scenario' as const),
     }),
   },
@@ -319,6 +323,60 @@ describe.skipIf(!run)('a shared state answers as one in-memory mock', () => {
     // Each run starts the default session on a scenario, so steps, chaos, bans and latency all come up.
     await fc.assert(fc.asyncProperty(fc.constantFrom(...SCENARIOS), fc.array(command, { minLength: 2, maxLength: 8 }), same), { numRuns: 2000 });
   }, 180_000);
+
+  it('a batch in which one decision fails inside Redis: the others answer as in memory without it', async () => {
+    const [memory, other] = await sides();
+    // A session whose hash is not a hash: every command on it answers WRONGTYPE.
+    await flusher.set(sessionKey('{diff}', 'broken'), 'not a hash');
+    const commands: Extract<Command, { kind: 'api' }>[] = [];
+    const requests = [
+      { method: 'POST', path: '/v1/pets', query: '', body: '{"name":"Rex","categoryId":2,"status":"sold"}' },
+      { method: 'GET', path: '/v1/pets', query: 'status=sold&limit=21' },
+      { method: 'GET', path: '/v1/pets/51', query: '' },
+      { method: 'GET', path: '/v1/pets', query: 'limit=100' },
+    ];
+    for (let n = 0; n < 40; n++) {
+      // Two sessions besides the default, as many as the LRU holds: none is dropped mid-batch.
+      for (const sid of ['broken', 'default', 'default:jp', LONGEST]) {
+        const r = requests[n % requests.length] as (typeof requests)[number];
+        commands.push({ kind: 'api', via: 0, session: sid, key: n % 5 === 0 ? '' : 'demo-free', times: 1, beta: false, ...r });
+      }
+    }
+    // One request of each session first, alone: the instance then knows each session's settings
+    // (an earlier sequence may have left another guess), so no decision of the batch is retried
+    // on its own, after the others of its session.
+    const engine = at(other.engines, 0);
+    for (const sid of ['default', 'default:jp', LONGEST]) {
+      const c: Extract<Command, { kind: 'api' }> = {
+        kind: 'api',
+        via: 0,
+        session: sid,
+        key: 'demo-free',
+        times: 1,
+        beta: false,
+        method: 'GET',
+        path: '/v1/pets',
+        query: 'limit=1',
+      };
+      expect(comparable(await engine.handle(coreRequest(c)))).toEqual(comparable(await at(memory.engines, 0).handle(coreRequest(c))));
+    }
+    // All at once into one instance: they are decided in batches, the broken session's among the others'.
+    const actual = await Promise.all(commands.map((c) => engine.handle(coreRequest(c))));
+    try {
+      for (const [i, c] of commands.entries()) {
+        const answer = actual[i] as CoreResponse;
+        if (c.session === 'broken') {
+          // Refused before any state where no key was sent (401), else the 503 of its own failure.
+          expect([401, 503]).toContain(answer.status);
+          continue;
+        }
+        expect({ command: c, answer: comparable(answer) }).toEqual({ command: c, answer: comparable(await at(memory.engines, 0).handle(coreRequest(c))) });
+      }
+      expect(actual.filter((r, i) => commands[i]?.session === 'broken' && r.status === 503).length).toBeGreaterThan(20);
+    } finally {
+      await flusher.del(sessionKey('{diff}', 'broken'));
+    }
+  });
 
   it('identical answers over long sequences, where bans, evictions and full journals build up', async () => {
     await fc.assert(fc.asyncProperty(fc.constantFrom(...SCENARIOS), fc.array(command, { minLength: 40, maxLength: 120 }), same), { numRuns: 30 });

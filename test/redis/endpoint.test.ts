@@ -114,7 +114,10 @@ describe.skipIf(!run)('Redis endpoints', () => {
     let ca: string;
 
     beforeAll(async () => {
-      const dir = (await startNode()).dir;
+      // A node of its own for its directory, stopped with the others (it held the test's files and leaked before).
+      const scratch = await startNode();
+      nodes.push(scratch);
+      const dir = scratch.dir;
       ca = join(dir, 'ca.pem');
       const openssl = (...args: string[]): void => void execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
       openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=petstore test CA');

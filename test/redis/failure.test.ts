@@ -97,12 +97,44 @@ describe.skipIf(!run)('when Redis fails', () => {
     expect(await recovered(m)).toBe(200);
     redis.pause();
     try {
-      expectUnavailable(await get(m, '/v1/pets?limit=1'), redis.url);
-      expect((await get(m, '/v1/pets?limit=1')).json.message).toContain('no answer within the command timeout');
+      const first = await get(m, '/v1/pets?limit=1');
+      expectUnavailable(first, redis.url);
+      expect(first.json.message).toContain('no answer within the command timeout');
+      // The timed-out connection was dropped (commands behind it would run late): the next answer
+      // says so at once rather than wait for the same timeout.
+      const next = await get(m, '/v1/pets?limit=1');
+      expectUnavailable(next, redis.url);
+      expect(next.json.message).toContain('not connected; reconnecting');
     } finally {
       redis.resume();
     }
     expect(await recovered(m)).toBe(200);
+  });
+
+  it('paused with creates in flight: those answered 503 are not stored once Redis resumes and reads them (the call carries its deadline)', async () => {
+    const m = await mock();
+    expect(await recovered(m)).toBe(200);
+    const create = (n: number): Promise<Response> =>
+      fetch(`${m.url}/pets`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer demo-enterprise', 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `late${n}`, categoryId: 1 }),
+      });
+    redis.pause();
+    let statuses: number[];
+    try {
+      // Sent to a Redis that does not read: the commands wait in its socket, and each answer is a 503.
+      statuses = (await Promise.all(Array.from({ length: 5 }, (_, n) => create(n)))).map((r) => r.status);
+    } finally {
+      redis.resume();
+    }
+    expect(statuses).toEqual([503, 503, 503, 503, 503]);
+    expect(await recovered(m)).toBe(200);
+    // Redis ran what was in its socket when it resumed, past the deadline: nothing was stored.
+    expect(redis.cli('LLEN', `${m.statePrefix}:s:default:p`)).toBe('0');
+    const next = await create(99);
+    expect(next.status).toBe(201);
+    expect(((await next.json()) as { id: number }).id).toBe(51);
   });
 
   it('out of memory (maxmemory, noeviction): 503 in the mock own words and health 503, then serves again', async () => {

@@ -4,7 +4,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFetchHandler, type SharedFetchHandler } from '../../src/index.js';
-import { leanInput } from '../../src/state-redis/api-script.js';
+import { leanInput } from '../../src/state-redis/api-input.js';
 import { TestRedis, redisAvailable } from '../support/redis.js';
 
 const run = redisAvailable();

@@ -57,6 +57,16 @@ export interface StateReport {
   url?: string;
   prefix?: string;
   reachable: boolean;
+  /** Sessions whose every recent request failed while the state answered (Redis only; absent when none). */
+  failing?: SessionFailure[];
+}
+
+/** A session whose decisions keep failing: how many in a row, since when, and the latest reason. */
+export interface SessionFailure {
+  session: string;
+  failures: number;
+  since: string;
+  reason: string;
 }
 
 /** A value of a session's controls: given at once where the state is at hand, a promise where it is asked (`A` true). */

@@ -1,0 +1,43 @@
+// Journal entries on their way to Redis, as the scripts take them: runs of entries of one session,
+// epoch and bounds, with the entries' texts as arguments of their own.
+
+/** A journal entry on its way to Redis, with what bounds it there. */
+export interface RecordedEntry {
+  sid: string;
+  seq: number;
+  ep: string;
+  entry: string;
+  bytes: number;
+  cap: number;
+  maxBytes: number;
+}
+
+/** An entry as the journal list keeps it, "BYTES JSON" (so the oldest can go with its size), built here rather than in Lua. */
+export function stored(e: RecordedEntry): string {
+  return `${e.bytes} ${e.entry}`;
+}
+
+/** A journal run as the scripts read it: entries in a row of one session, epoch and bounds. */
+interface Run {
+  sid: string;
+  ep: string;
+  cap: number;
+  max: number;
+  seq: number[];
+  b: number[];
+}
+
+/** The entries' bounds as runs, JSON (numbers in arrays: Lua decodes them several times faster than an object per entry). */
+export function runsOf(entries: RecordedEntry[]): string {
+  const runs: Run[] = [];
+  let run: Run | undefined;
+  for (const e of entries) {
+    if (!run || run.sid !== e.sid || run.ep !== e.ep || run.cap !== e.cap || run.max !== e.maxBytes) {
+      run = { sid: e.sid, ep: e.ep, cap: e.cap, max: e.maxBytes, seq: [], b: [] };
+      runs.push(run);
+    }
+    run.seq.push(e.seq);
+    run.b.push(e.bytes);
+  }
+  return JSON.stringify(runs);
+}

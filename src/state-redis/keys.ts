@@ -1,0 +1,66 @@
+// Key names of a deployment. Anything a user chooses (a session id, a scenario's name inside a
+// settings id) enters a key name only encoded, so no choice can reach another session's keys or
+// the deployment's own: the encoded text never holds ':' (which separates a key's parts), '{' or
+// '}' (a Redis Cluster hash tag), '%' unescaped, a glob character or a space. The Lua twin is
+// `enc` in lua-library.ts; test/redis/keys.test.ts holds the two to the same names.
+
+const KEPT = /^[A-Za-z0-9._-]*$/;
+
+/**
+ * A user-given text as one part of a key name: letters, digits and `._-` as they are, every other
+ * byte of its UTF-8 as `%XX`. Injective, and the identity on the usual session ids.
+ */
+export function keyPart(text: string): string {
+  if (KEPT.test(text)) return text;
+  let out = '';
+  for (const byte of Buffer.from(text, 'utf8')) {
+    const c = String.fromCharCode(byte);
+    out += /[A-Za-z0-9._-]/.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+/** The hash of a session (`{P}:s:ID`); its other keys are this name and a suffix (`:j`, `:jp`, `:p`, …). */
+export function sessionKey(prefix: string, sid: string): string {
+  return `${prefix}:s:${keyPart(sid)}`;
+}
+
+/** The keys a session's data lives in (what dropping a session deletes). */
+export function sessionKeys(prefix: string, sid: string): string[] {
+  const mk = sessionKey(prefix, sid);
+  return [mk, `${mk}:bo`, `${mk}:j`, `${mk}:jp`, `${mk}:p`, `${mk}:p:available`, `${mk}:p:pending`, `${mk}:p:sold`];
+}
+
+/** The scenario text of a settings id (`{P}:scn:ID`). */
+export function scenarioKey(prefix: string, settingsId: string): string {
+  return `${prefix}:scn:${keyPart(settingsId)}`;
+}
+
+/** What applying a settings id sets (`{P}:init:ID`). */
+export function initKey(prefix: string, settingsId: string): string {
+  return `${prefix}:init:${keyPart(settingsId)}`;
+}
+
+/**
+ * A key no script ever writes, declared by every call: while the deployment's slot migrates
+ * (Redis Cluster), a declared key that is missing makes the node answer ASK or TRYAGAIN (which the
+ * client follows or retries) instead of running a script that could meet a key moved away
+ * halfway. Outside a migration a missing declared key costs nothing.
+ */
+export function absentKey(prefix: string): string {
+  return `${prefix}:none`;
+}
+
+/** The deployment's keys a decision may touch (the LRU, the epoch, evictions, the start settings), and the absent key. */
+export function deploymentKeys(prefix: string): string[] {
+  return [`${prefix}:lru`, `${prefix}:sessions`, `${prefix}:epoch`, `${prefix}:evictions`, `${prefix}:evicted`, initKey(prefix, 'start'), absentKey(prefix)];
+}
+
+/** The keys appending a session's journal entries touches. */
+export function journalKeys(prefix: string, sid: string): string[] {
+  const mk = sessionKey(prefix, sid);
+  return [mk, `${mk}:j`, `${mk}:jp`];
+}
+
+/** The session id an admin read of an unknown session works on, and drops (no real id holds a space). */
+export const SCRATCH_SESSION = ' look';

@@ -1,0 +1,79 @@
+// Making the client: its options for a node, a Sentinel group or each node of a cluster, and the
+// first connection, which a start waits for (and which says why it failed).
+import type { Cluster, Redis as RedisClient, RedisOptions } from 'ioredis';
+import { UserError } from '../core/errors.js';
+import { stateFailure } from './state-errors.js';
+import { displayUrl, type StateTarget } from './state-url.js';
+
+/** How long a start waits for Redis before giving up. */
+export const CONNECT_TIMEOUT_MS = 3000;
+/**
+ * How long each later connection attempt may take: after a network cut, attempts that last
+ * 1 s and follow each other within 0.5 s find the link within about 1.5 s of its return (an
+ * attempt of 3 s would wait out the kernel's SYN retries instead).
+ */
+export const RECONNECT_TIMEOUT_MS = 1000;
+export const retryDelay = (times: number): number => Math.min(times * 100, 500);
+
+export function nodeOptions(target: StateTarget, commandTimeoutMs: number): RedisOptions {
+  return {
+    ...(target.username === undefined ? {} : { username: target.username }),
+    ...(target.password === undefined ? {} : { password: target.password }),
+    ...(target.tls ? { tls: {} } : {}),
+    db: target.db,
+    // Never queue or replay a command while disconnected: the answer is a 503 now, not a late write.
+    maxRetriesPerRequest: 0,
+    commandTimeout: commandTimeoutMs,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    // A managed primary endpoint that moved after a failover answers READONLY from the old
+    // primary: connect again (the name then leads to the new one); the command itself gets a 503.
+    reconnectOnError: (error: Error) => (/^READONLY/.test(error.message) ? 1 : false),
+  };
+}
+
+export function createClient(ioredis: { Redis: typeof RedisClient }, target: StateTarget, commandTimeoutMs: number): RedisClient {
+  const common = {
+    ...nodeOptions(target, commandTimeoutMs),
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    retryStrategy: retryDelay,
+  };
+  if (target.kind === 'node') return new ioredis.Redis({ ...common, host: target.host, port: target.port });
+  return new ioredis.Redis({
+    ...common,
+    sentinels: target.sentinels,
+    name: target.master,
+    enableTLSForSentinelMode: target.tls,
+    sentinelRetryStrategy: retryDelay,
+    // Told by the sentinels of a promotion at once, rather than at the next failed command.
+    failoverDetector: true,
+  });
+}
+
+export async function connect(client: RedisClient | Cluster, url: string): Promise<void> {
+  // ioredis reports connection trouble as events too; requests see it as rejected commands. The
+  // event tells why a connection closed at once (a refused password), so a failed start says it.
+  let refused: unknown;
+  const listener = (error: Error): void => {
+    if (error.name === 'ReplyError') refused = error;
+  };
+  client.on('error', listener);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      client.connect(),
+      new Promise((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error('timed out')), CONNECT_TIMEOUT_MS);
+      }),
+    ]);
+  } catch (error) {
+    client.disconnect();
+    throw new UserError(
+      `cannot reach the shared state at ${displayUrl(url)} (${stateFailure(refused ?? error, CONNECT_TIMEOUT_MS).reason}); start Redis there or fix --state.`,
+    );
+  } finally {
+    clearTimeout(timer);
+    client.off('error', listener);
+    client.on('error', () => undefined);
+  }
+}

@@ -1,0 +1,46 @@
+// What this replica knows of Redis's clock, so that a call can carry the Redis instant after which
+// the replica has given up on it: a script that starts later changes nothing (the request was
+// answered 503, "nothing happened", so nothing may happen). Learnt from Redis's own TIME readings
+// in answers, against this process's monotonic clock, so the host's wall clock plays no part.
+
+/** A reading older than this no longer bounds the offset (the two clocks' rates differ a little). */
+const KEEP_MS = 10_000;
+/** Taken off every deadline: Redis's TIME is read in whole milliseconds, and the rates may differ. */
+const MARGIN_MS = 2;
+
+/** This process's monotonic clock, in milliseconds. */
+export function monotonicMs(): number {
+  return performance.now();
+}
+
+/**
+ * The least Redis can be ahead of this process's monotonic clock. A reading `redisMs` taken
+ * between `sentAt` and `receivedAt` gives `redisMs - receivedAt` as a lower bound; the greatest
+ * recent bound is the tightest. A deadline from it is never later than Redis's true time at the
+ * moment the replica gives up: a script never runs after it.
+ */
+export class RedisClock {
+  private best: number | undefined;
+  private bestAt = 0;
+
+  /** A Redis TIME reading (ms) that came back at `receivedAt` (monotonic ms). */
+  observe(redisMs: number, receivedAt: number): void {
+    if (!Number.isFinite(redisMs)) return;
+    const bound = redisMs - receivedAt;
+    if (this.best === undefined || bound >= this.best || receivedAt - this.bestAt > KEEP_MS) {
+      this.best = bound;
+      this.bestAt = receivedAt;
+    }
+  }
+
+  /** Forgets what was known: another server, whose clock may differ, answers now. */
+  forget(): void {
+    this.best = undefined;
+  }
+
+  /** The Redis instant (ms) after which a call sent at `sentAt` must change nothing, or undefined before any reading. */
+  deadline(sentAt: number, timeoutMs: number): number | undefined {
+    if (this.best === undefined) return undefined;
+    return Math.floor(sentAt + timeoutMs + this.best) - MARGIN_MS;
+  }
+}
