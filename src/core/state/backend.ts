@@ -2,9 +2,8 @@
 // synchronously (its hot path stays as it is); a shared state such as Redis answers with a promise.
 import { isValidInstant, type ClockState } from './clock.js';
 import { MockError } from '../errors.js';
-import { redactKey } from './plans.js';
+import { demoKeys, redactKey } from './plans.js';
 import { keyIdOf } from './key-id.js';
-import { demoKeys } from './plans.js';
 import type { JournalEntry } from './journal.js';
 import { MemoryPort } from './memory-port.js';
 import { sessionIdOf, summarizeSessions, type Eviction, type SessionRegistry, type SessionSummary } from './sessions.js';
