@@ -112,8 +112,8 @@ const NOT_WITH_STATE: Record<string, string> = {
   watch: 'reloads files into the sessions of this process, and with "state" the sessions live in Redis',
   onReload: 'is called by "watch", which cannot work with "state"',
   now: "moves this process's clocks, and with \"state\" every session's clock is kept in Redis, on Redis's time",
-  import: 'restores a snapshot, and snapshots of sessions on shared state are not supported yet',
-  exportOnExit: 'writes a snapshot, and snapshots of sessions on shared state are not supported yet',
+  import: 'restores a snapshot, and restoring a session on shared state is not supported yet',
+  exportOnExit: 'writes a snapshot on exit, which a mock on shared state does not do yet (take one with GET /__admin/snapshot before stopping it)',
 };
 
 /**

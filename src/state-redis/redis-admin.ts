@@ -10,6 +10,8 @@ import type { ScenarioCatalogue } from '../files/scenario-catalogue.js';
 import { displayUrl, type StateConnection } from './connection.js';
 import type { PortRateDecision } from './redis-plan.js';
 import type { SettingsEntry, SettingsRegistry } from './settings-registry.js';
+import type { SnapshotDocument } from '../core/state/snapshot.js';
+import { redisSnapshot, type RawSnapshot } from './redis-snapshot.js';
 import { SCRATCH_SESSION, deploymentKeys, initKey, sessionKeys } from './keys.js';
 
 /** What the admin script answers, in named fields. */
@@ -91,7 +93,7 @@ export class RedisAdmin implements AdminState {
 
   private async call(session: string | undefined, action: string, args: AdminArgs = {}): Promise<AdminReply> {
     const sid = sessionIdOf(session);
-    if (action === 'journal' || action === 'jinfo' || action === 'details') await this.flushJournal();
+    if (action === 'journal' || action === 'jinfo' || action === 'details' || action === 'snapshot') await this.flushJournal();
     const fields = { sid, max: this.maxSessions, action, arg: args.arg ?? '', peeks: args.peeks ?? [] };
     // Other sessions whose keys the call touches: the one to drop for room, or (listing) every one.
     let also: string[] = action === 'sessions' ? await this.conn.sessionIds(this.prefix) : [];
@@ -199,6 +201,14 @@ export class RedisAdmin implements AdminState {
         return entry;
       })
       .sort((a, b) => a.seq - b.seq);
+  }
+
+  /** The session as a snapshot document, read in one script run: no request of it lands halfway. */
+  async snapshot(session: string | undefined): Promise<SnapshotDocument> {
+    const r = await this.call(session, 'snapshot');
+    const raw = r.extra[0] as RawSnapshot | undefined;
+    if (raw === undefined) throw new Error(named('the shared state answered a snapshot without the session; retry the admin call'));
+    return redisSnapshot(r.sid, r.entry.settings, raw);
   }
 
   async journal(session: string | undefined): Promise<JournalInfo> {

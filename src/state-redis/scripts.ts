@@ -19,7 +19,8 @@ return 1
  * The admin calls. ARGV[2] is a JSON object: sid, max (sessions), action, arg, and for `peek` the
  * buckets to report. Actions: state (clock and settings id), reset, apply (arg: settings id),
  * clock (arg: freeze | unfreeze | set:MS | advance:MS, comma-separated, applied in order),
- * journal, jinfo, details (arg: 1 | 0), evictions, sessions, peek. The answer is one JSON object
+ * journal, jinfo, details (arg: 1 | 0), evictions, sessions, peek, snapshot (the session's fields,
+ * buckets, animals and journal, read at one instant: see snapshotOf). The answer is one JSON object
  * with the settings id, the clock's now and whether it is frozen, and the action's `extra`.
  * Reading a session (state, journal, jinfo, peek) does not count as using it; reading one that
  * does not exist neither creates it nor evicts another: a fresh copy is read and dropped.
@@ -30,7 +31,24 @@ local q = cjson.decode(ARGV[2])
 -- Started after the instance gave up on this call (it answered 503), so it changes nothing.
 if q.dl and realNow() > q.dl then return cjson.encode({ st = 'expired' }) end
 local action = q.action
-local READS = { state = true, journal = true, jinfo = true, peek = true }
+-- Everything a snapshot document holds of the session beyond its settings, read in this one call.
+local function snapshotOf(mk)
+  local f = redis.call('HMGET', mk, 'off', 'fz', 'st', 'tk', 'cs', 'ls', 'nid', 'jseq', 'do')
+  for i = 1, 9 do f[i] = f[i] or '' end
+  local buckets = {}
+  for _, id in ipairs(redis.call('LRANGE', mk .. ':bo', 0, -1)) do
+    local raw = redis.call('HGET', mk, 'b:' .. id)
+    if raw then
+      local v = { struct.unpack(PACKED, raw) }
+      local out = { id }
+      -- As digits: JSON numbers would keep only 14 of an instant's 16.
+      for i = 1, 9 do out[i + 1] = s(v[i]) end
+      buckets[#buckets + 1] = out
+    end
+  end
+  return { f = f, real = s(realNow()), b = buckets, p = redis.call('LRANGE', mk .. ':p', 0, -1), j = redis.call('LRANGE', mk .. ':j', 0, -1) }
+end
+local READS = { state = true, journal = true, jinfo = true, peek = true, snapshot = true }
 local sid = q.sid
 local mk
 local scratch = false
@@ -51,7 +69,7 @@ else
 end
 if not mk then return cjson.encode({ st = 'unregistered' }) end
 local extra = {}
-if action == 'journal' or action == 'jinfo' or action == 'details' then
+if action == 'journal' or action == 'jinfo' or action == 'details' or action == 'snapshot' then
   redis.call('ZREMRANGEBYSCORE', mk .. ':jp', '-inf', realNow())
   if redis.call('ZCARD', mk .. ':jp') > 0 then return cjson.encode({ st = 'pending' }) end
 end
@@ -81,6 +99,8 @@ elseif action == 'journal' then
   extra = redis.call('LRANGE', mk .. ':j', 0, -1)
 elseif action == 'details' then
   redis.call('HSET', mk, 'do', q.arg)
+elseif action == 'snapshot' then
+  extra = { snapshotOf(mk) }
 elseif action == 'evictions' then
   for _, id in ipairs(redis.call('ZRANGE', P .. ':evictions', 0, -1)) do
     local v = split(redis.call('HGET', P .. ':evicted', id) or '0,0')
