@@ -18,6 +18,7 @@ return 1
 /**
  * The admin calls. ARGV[2] is a JSON object: sid, max (sessions), action, arg, and for `peek` the
  * buckets to report. Actions: state (clock and settings id), reset, apply (arg: settings id),
+ * restore (arg: settings id; rs: what redis-restore.ts made of a snapshot, written at once),
  * clock (arg: freeze | unfreeze | set:MS | advance:MS, comma-separated, applied in order),
  * journal, jinfo, details (arg: 1 | 0), evictions, sessions, peek, snapshot (the session's fields,
  * buckets, animals and journal, read at one instant: see snapshotOf). The answer is one JSON object
@@ -47,6 +48,37 @@ local function snapshotOf(mk)
     end
   end
   return { f = f, real = s(realNow()), b = buckets, p = redis.call('LRANGE', mk .. ':p', 0, -1), j = redis.call('LRANGE', mk .. ':j', 0, -1) }
+end
+-- Pushes texts onto a list in runs small enough for unpack.
+local function pushAll(key, texts)
+  for i = 1, #texts, 1000 do redis.call('RPUSH', key, unpack(texts, i, math.min(#texts, i + 999))) end
+end
+-- Writes a snapshot's state (redis-restore.ts) over a session whose settings were just applied:
+-- the document's buckets replace the settings' presets, and the last eviction is no longer news.
+local function restoreInto(mk, r)
+  for _, id in ipairs(redis.call('LRANGE', mk .. ':bo', 0, -1)) do redis.call('HDEL', mk, 'b:' .. id) end
+  redis.call('DEL', mk .. ':bo')
+  redis.call('HDEL', mk, 'ev')
+  local off, fz = 0, ''
+  if r.frozen then fz = s(r.now) else off = r.now - realNow() end
+  redis.call('HSET', mk, 'off', s(off), 'fz', fz, 'st', s(r.st), 'tk', s(r.tk), 'cs', s(r.cs), 'ls', s(r.ls), 'nid', s(r.nid), 'pc', s(#r.p), 'cb', s(r.cb), 'jseq', s(r.jseq), 'jb', s(r.jb), 'do', r.dt)
+  local ids = {}
+  for i, b in ipairs(r.b) do
+    ids[i] = b.id
+    redis.call('HSET', mk, 'b:' .. b.id, struct.pack(PACKED, unpack(b.v)))
+  end
+  pushAll(mk .. ':bo', ids)
+  local all, byStatus = {}, {}
+  for i, pet in ipairs(r.p) do
+    all[i] = pet.j
+    if pet.s ~= '' then
+      byStatus[pet.s] = byStatus[pet.s] or {}
+      table.insert(byStatus[pet.s], pet.j)
+    end
+  end
+  pushAll(mk .. ':p', all)
+  for status, texts in pairs(byStatus) do pushAll(mk .. ':p:' .. status, texts) end
+  pushAll(mk .. ':j', r.j)
 end
 local READS = { state = true, journal = true, jinfo = true, peek = true, snapshot = true }
 local sid = q.sid
@@ -80,6 +112,9 @@ if action == 'reset' then
   if not applySettings(sid, set) then return cjson.encode({ st = 'missing', set = set }) end
 elseif action == 'apply' then
   if not applySettings(sid, q.arg) then return cjson.encode({ st = 'missing', set = q.arg }) end
+elseif action == 'restore' then
+  if not applySettings(sid, q.arg) then return cjson.encode({ st = 'missing', set = q.arg }) end
+  restoreInto(mk, q.rs)
 elseif action == 'clock' then
   for op, arg in string.gmatch(q.arg, '(%a+):?(-?%d*)') do
     local meta = redis.call('HMGET', mk, 'off', 'fz')
