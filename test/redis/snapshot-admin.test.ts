@@ -58,6 +58,39 @@ describe.skipIf(!run)('snapshots and scenario objects on shared state, over HTTP
     expect((await (await create(b, 'dst', 'Tom')).json()) as object).toMatchObject({ id: doc.store.nextId });
   });
 
+  it('a restore is atomic: requests of the session running meanwhile see the old state or the new, never half of each', async () => {
+    const docs: SnapshotDocument[] = [];
+    for (const [session, names, at] of [
+      ['mk-a', ['A'], '2026-03-10T12:00:00Z'],
+      ['mk-b', ['B1', 'B2', 'B3'], '2026-05-01T08:30:00Z'],
+    ] as const) {
+      await adminCall(a.origin, 'clock', { session, body: { frozen: true, set: at } });
+      for (const name of names) await create(a, session, name);
+      docs.push(await snapshotOf(a, session));
+    }
+    const seen = (res: Response): Promise<string> =>
+      res.json().then(
+        (pets: { id: number; name: string }[]) =>
+          `${pets
+            .filter((p) => p.id > 50)
+            .map((p) => p.name)
+            .join(',')} ${res.headers.get('date')}`,
+      );
+    const list = (mock: SharedRunningMock): Promise<string> =>
+      fetch(`${mock.origin}/v1/pets?limit=100`, { headers: { 'x-mock-session': 'atom', authorization: 'Bearer demo-pro' } }).then(seen);
+    await restore(a, 'atom', docs[0]);
+    const states = new Set([await list(a)]);
+    const work: Promise<unknown>[] = [];
+    for (let i = 0; i < 12; i++) {
+      work.push(restore(i % 2 === 0 ? a : b, 'atom', docs[(i + 1) % 2]));
+      for (let j = 0; j < 4; j++) work.push(list(j % 2 === 0 ? b : a).then((s) => states.add(s)));
+    }
+    await Promise.all(work);
+    await restore(b, 'atom', docs[1]);
+    states.add(await list(b));
+    expect([...states].sort()).toEqual(['A Tue, 10 Mar 2026 12:00:00 GMT', 'B1,B2,B3 Fri, 01 May 2026 08:30:00 GMT']);
+  });
+
   it.each<[string, (d: SnapshotDocument) => unknown, number, string]>([
     ['a newer version', (d) => ({ ...d, version: 2 }), 400, 'snapshot_invalid'],
     ['a wrong field', (d) => ({ ...d, clock: { ...d.clock, now: 'soon' } }), 400, 'snapshot_invalid'],
