@@ -68,14 +68,11 @@ describe.skipIf(!run)('snapshots and scenario objects on shared state, over HTTP
       for (const name of names) await create(a, session, name);
       docs.push(await snapshotOf(a, session));
     }
-    const seen = (res: Response): Promise<string> =>
-      res.json().then(
-        (pets: { id: number; name: string }[]) =>
-          `${pets
-            .filter((p) => p.id > 50)
-            .map((p) => p.name)
-            .join(',')} ${res.headers.get('date')}`,
-      );
+    const seen = async (res: Response): Promise<string> => {
+      const pets = (await res.json()) as { id: number; name: string }[];
+      const created = pets.filter((p) => p.id > 50).map((p) => p.name);
+      return `${created.join(',')} ${res.headers.get('date')}`;
+    };
     const list = (mock: SharedRunningMock): Promise<string> =>
       fetch(`${mock.origin}/v1/pets?limit=100`, { headers: { 'x-mock-session': 'atom', authorization: 'Bearer demo-pro' } }).then(seen);
     await restore(a, 'atom', docs[0]);
