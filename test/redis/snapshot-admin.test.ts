@@ -168,9 +168,11 @@ describe.skipIf(!run)('snapshots and scenario objects on shared state, over HTTP
   it('the library restores too; import and exportOnExit are refused at start, saying why', async () => {
     await a.session('lib').restore(await b.session('src').snapshot());
     expect((await a.session('lib').snapshot()).store.created).toEqual([expect.objectContaining({ name: 'Rex' })]);
-    await expect(startMock({ state: redis.url, import: {} })).rejects.toThrow(/the option "import" cannot be used with "state"/);
+    await expect(startMock({ state: redis.url, import: {} })).rejects.toThrow(
+      /the option "import" cannot be used with "state": "import" restores the default session at start, which every replica joining would do again over the shared session; restore it once with PUT \/__admin\/snapshot/,
+    );
     await expect(startMock({ state: redis.url, exportOnExit: 'x.json' })).rejects.toThrow(
-      /the option "exportOnExit" cannot be used with "state": "exportOnExit" writes a snapshot on exit, which a mock on shared state does not do yet/,
+      /the option "exportOnExit" cannot be used with "state": "exportOnExit" writes the default session on exit, which every replica stopping would do; take it once with GET \/__admin\/snapshot/,
     );
   });
 });
