@@ -232,6 +232,8 @@ export class RedisAdmin implements AdminState {
   async restore(session: string | undefined, document: unknown): Promise<{ session: string; scenario: string; clock: ClockState }> {
     const sid = sessionIdOf(session);
     const restored = readSnapshot(document, checkSnapshotSchema, [this.registry.start.settings.base]);
+    // Its bounds too, before anything is stored (the settings the registry compiles are these).
+    const payload = restorePayload(sid, restored, restored.settings);
     const doc = document as SnapshotDocument;
     const entry = await this.registry.registerRestored({
       name: doc.scenario.name,
@@ -239,7 +241,6 @@ export class RedisAdmin implements AdminState {
       settings: doc.settings,
       base: doc.store.base,
     });
-    const payload = restorePayload(sid, restored, entry.settings);
     const r = await this.call(sid, 'restore', { arg: entry.id, restore: payload });
     return { session: sid, scenario: r.entry.settings.scenario, clock: r.clock };
   }

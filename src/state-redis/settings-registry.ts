@@ -174,7 +174,10 @@ export class SettingsRegistry {
   async registerRestored(source: SnapshotSettings): Promise<SettingsEntry> {
     const raw = JSON.stringify({ snapshot: source });
     const id = `snapshot-${digest(raw)}`;
-    const entry = this.entries.get(id) ?? entryOf(id, this.settingsOfSnapshot(source), raw);
+    const known = this.entries.get(id);
+    // Known here means stored: a Redis that lost it answers `missing`, and the call stores it again.
+    if (known) return known;
+    const entry = entryOf(id, this.settingsOfSnapshot(source), raw);
     this.entries.set(id, entry);
     await this.store(entry);
     return entry;

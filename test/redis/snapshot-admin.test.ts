@@ -88,6 +88,36 @@ describe.skipIf(!run)('snapshots and scenario objects on shared state, over HTTP
     expect([...states].sort()).toEqual(['A Tue, 10 Mar 2026 12:00:00 GMT', 'B1,B2,B3 Fri, 01 May 2026 08:30:00 GMT']);
   });
 
+  it('a restore Redis starts after its deadline (the instance answered 503) changes nothing', async () => {
+    const m = await startMock({ state: redis.url, statePrefix: 'snap', stateTimeoutMs: 300 });
+    try {
+      await adminCall(m.origin, 'clock', { session: 'late', body: { frozen: true, set: '2026-03-10T12:00:00Z' } });
+      await create(m, 'late', 'Before');
+      const before = await snapshotOf(m, 'late');
+      const other = { ...before, store: { ...before.store, created: [] as SnapshotDocument['store']['created'], nextId: before.store.nextId - 1 } };
+      // Restored once elsewhere: its settings are stored, so the paused call is the restore's own script.
+      expect((await restore(m, 'late-other', other)).status).toBe(200);
+      redis.pause();
+      let status: number;
+      try {
+        status = (await restore(m, 'late', other)).status;
+      } finally {
+        redis.resume();
+      }
+      expect(status).toBe(503);
+      // A call still in Redis's socket when it resumes runs past its deadline: the session is as it was.
+      let after: SnapshotDocument | undefined;
+      for (let i = 0; i < 100 && after === undefined; i++) {
+        const res = await adminCall<SnapshotDocument>(m.origin, 'snapshot', { session: 'late' });
+        if (res.status === 200) after = res.json;
+        else await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect({ ...after, takenAt: '' }).toEqual({ ...before, takenAt: '' });
+    } finally {
+      await m.close();
+    }
+  });
+
   it.each<[string, (d: SnapshotDocument) => unknown, number, string]>([
     ['a newer version', (d) => ({ ...d, version: 2 }), 400, 'snapshot_invalid'],
     ['a wrong field', (d) => ({ ...d, clock: { ...d.clock, now: 'soon' } }), 400, 'snapshot_invalid'],
