@@ -112,8 +112,10 @@ const NOT_WITH_STATE: Record<string, string> = {
   watch: 'reloads files into the sessions of this process, and with "state" the sessions live in Redis',
   onReload: 'is called by "watch", which cannot work with "state"',
   now: "moves this process's clocks, and with \"state\" every session's clock is kept in Redis, on Redis's time",
-  import: 'restores a snapshot, and snapshots of sessions on shared state are not supported yet',
-  exportOnExit: 'writes a snapshot, and snapshots of sessions on shared state are not supported yet',
+  import:
+    'restores the default session at start, which every replica joining would do again over the shared session; restore it once with PUT /__admin/snapshot (or mock.restore()) instead',
+  exportOnExit:
+    'writes the default session on exit, which every replica stopping would do; take it once with GET /__admin/snapshot (or mock.snapshot()) before stopping the deployment',
 };
 
 /**

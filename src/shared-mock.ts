@@ -54,6 +54,9 @@ function lazyOps(state: () => Promise<SharedMock>): SessionOps<true> {
     requests: async (session, details) => (await admin()).requests(session, details),
     recordDetails: async (session, on) => (await admin()).recordDetails(session, on),
     removalAt: async (session) => (await admin()).removalAt(session),
+    snapshot: async (session) => (await state()).admin.snapshot(session),
+    restore: async (session, document) => (await state()).admin.restore(session, document),
+    applyScenario: async (session, scenario) => (await state()).admin.applyScenario(session, scenario),
     sessions: async () => (await admin()).sessions(),
   };
 }

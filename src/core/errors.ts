@@ -58,7 +58,7 @@ export const ERROR_CATALOGUE = {
     status: 400,
     summary: 'A snapshot to restore is not a `petstore-mock/snapshot` document of version 1; `details` names the first wrong field by JSON pointer.',
   },
-  snapshot_unsupported: { status: 501, summary: 'Snapshots of a session on shared state (`--state`) are not supported yet.' },
+  snapshot_unsupported: { status: 501, summary: 'Snapshots and scenario objects are not available in the browser bundle.' },
 } as const satisfies Record<string, { status: number; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -10,6 +10,12 @@ import type { ScenarioCatalogue } from '../files/scenario-catalogue.js';
 import { displayUrl, type StateConnection } from './connection.js';
 import type { PortRateDecision } from './redis-plan.js';
 import type { SettingsEntry, SettingsRegistry } from './settings-registry.js';
+import { NO_SCENARIO, type SnapshotDocument } from '../core/state/snapshot.js';
+import type { ScenarioSpec } from '../core/scenarios/scenario-spec.js';
+import { redisSnapshot, type RawSnapshot } from './redis-snapshot.js';
+import { restorePayload, type RestorePayload } from './redis-restore.js';
+import { readSnapshot } from '../core/state/snapshot-restore.js';
+import { checkSnapshotSchema } from '../files/object-checks.js';
 import { SCRATCH_SESSION, deploymentKeys, initKey, sessionKeys } from './keys.js';
 
 /** What the admin script answers, in named fields. */
@@ -41,6 +47,8 @@ interface AdminReply {
 /** An admin call's arguments beyond the session: an argument, or the buckets to report. */
 interface AdminArgs {
   arg?: string;
+  /** A restore's writes (`restore`, whose `arg` is the settings id). */
+  restore?: RestorePayload;
   peeks?: { bucket: string; pm: number; pd: number }[];
 }
 
@@ -91,13 +99,13 @@ export class RedisAdmin implements AdminState {
 
   private async call(session: string | undefined, action: string, args: AdminArgs = {}): Promise<AdminReply> {
     const sid = sessionIdOf(session);
-    if (action === 'journal' || action === 'jinfo' || action === 'details') await this.flushJournal();
-    const fields = { sid, max: this.maxSessions, action, arg: args.arg ?? '', peeks: args.peeks ?? [] };
+    if (action === 'journal' || action === 'jinfo' || action === 'details' || action === 'snapshot') await this.flushJournal();
+    const fields = { sid, max: this.maxSessions, action, arg: args.arg ?? '', peeks: args.peeks ?? [], rs: args.restore };
     // Other sessions whose keys the call touches: the one to drop for room, or (listing) every one.
     let also: string[] = action === 'sessions' ? await this.conn.sessionIds(this.prefix) : [];
     for (let attempt = 0; ; attempt++) {
       // A reset applies the settings the session runs: the guess is declared, and corrected below when stale.
-      const set = action === 'apply' ? (args.arg ?? '') : this.registry.guess(sid).id;
+      const set = action === 'apply' || action === 'restore' ? (args.arg ?? '') : this.registry.guess(sid).id;
       // The Redis instant after which the call is given up (answered 503): a later start changes nothing.
       const input = JSON.stringify({ ...fields, set, dl: this.conn.deadline() });
       const reply = JSON.parse(String(await this.conn.run('petAdmin', this.keysOf(sid, set, also), [this.prefix, input]))) as AdminAnswer;
@@ -156,9 +164,17 @@ export class RedisAdmin implements AdminState {
     return { session: sessionIdOf(session), scenario: r.entry.settings.scenario, clock: r.clock };
   }
 
-  async scenario(session: string | undefined): Promise<{ name: string; clock: ClockState }> {
+  async scenario(session: string | undefined): Promise<{ name: string; definition: ScenarioSpec; clock: ClockState }> {
     const r = await this.call(session, 'state');
-    return { name: r.entry.settings.scenario, clock: r.clock };
+    return { name: r.entry.settings.scenario, definition: r.entry.settings.definition ?? NO_SCENARIO, clock: r.clock };
+  }
+
+  /** Switches the session to a scenario given as an object, checked as a file is (`scenario_invalid`). */
+  async applyScenario(session: string | undefined, scenario: unknown): Promise<{ name: string; session: string; clock: ClockState }> {
+    const sid = sessionIdOf(session);
+    const entry = await this.registry.registerObject(scenario);
+    const r = await this.call(sid, 'apply', { arg: entry.id });
+    return { name: r.entry.settings.scenario, session: sid, clock: r.clock };
   }
 
   /** By name over HTTP; the library may also pass a file path (`byName` false). */
@@ -199,6 +215,34 @@ export class RedisAdmin implements AdminState {
         return entry;
       })
       .sort((a, b) => a.seq - b.seq);
+  }
+
+  /** The session as a snapshot document, read in one script run: no request of it lands halfway. */
+  async snapshot(session: string | undefined): Promise<SnapshotDocument> {
+    const r = await this.call(session, 'snapshot');
+    const raw = r.extra[0] as RawSnapshot | undefined;
+    if (raw === undefined) throw new Error(named('the shared state answered a snapshot without the session; retry the admin call'));
+    return redisSnapshot(r.sid, r.entry.settings, raw);
+  }
+
+  /**
+   * Replaces the session's state with a snapshot's in one script run: no request of the session
+   * sees half of it. The document is checked whole, and its bounds, before anything is written.
+   */
+  async restore(session: string | undefined, document: unknown): Promise<{ session: string; scenario: string; clock: ClockState }> {
+    const sid = sessionIdOf(session);
+    const restored = readSnapshot(document, checkSnapshotSchema, [this.registry.start.settings.base]);
+    // Its bounds too, before anything is stored (the settings the registry compiles are these).
+    const payload = restorePayload(sid, restored, restored.settings);
+    const doc = document as SnapshotDocument;
+    const entry = await this.registry.registerRestored({
+      name: doc.scenario.name,
+      definition: doc.scenario.definition,
+      settings: doc.settings,
+      base: doc.store.base,
+    });
+    const r = await this.call(sid, 'restore', { arg: entry.id, restore: payload });
+    return { session: sid, scenario: r.entry.settings.scenario, clock: r.clock };
   }
 
   async journal(session: string | undefined): Promise<JournalInfo> {

@@ -18,8 +18,10 @@ return 1
 /**
  * The admin calls. ARGV[2] is a JSON object: sid, max (sessions), action, arg, and for `peek` the
  * buckets to report. Actions: state (clock and settings id), reset, apply (arg: settings id),
+ * restore (arg: settings id; rs: what redis-restore.ts made of a snapshot, written at once),
  * clock (arg: freeze | unfreeze | set:MS | advance:MS, comma-separated, applied in order),
- * journal, jinfo, details (arg: 1 | 0), evictions, sessions, peek. The answer is one JSON object
+ * journal, jinfo, details (arg: 1 | 0), evictions, sessions, peek, snapshot (the session's fields,
+ * buckets, animals and journal, read at one instant: see snapshotOf). The answer is one JSON object
  * with the settings id, the clock's now and whether it is frozen, and the action's `extra`.
  * Reading a session (state, journal, jinfo, peek) does not count as using it; reading one that
  * does not exist neither creates it nor evicts another: a fresh copy is read and dropped.
@@ -30,7 +32,55 @@ local q = cjson.decode(ARGV[2])
 -- Started after the instance gave up on this call (it answered 503), so it changes nothing.
 if q.dl and realNow() > q.dl then return cjson.encode({ st = 'expired' }) end
 local action = q.action
-local READS = { state = true, journal = true, jinfo = true, peek = true }
+-- Everything a snapshot document holds of the session beyond its settings, read in this one call.
+local function snapshotOf(mk)
+  local f = redis.call('HMGET', mk, 'off', 'fz', 'st', 'tk', 'cs', 'ls', 'nid', 'jseq', 'do')
+  for i = 1, 9 do f[i] = f[i] or '' end
+  local buckets = {}
+  for _, id in ipairs(redis.call('LRANGE', mk .. ':bo', 0, -1)) do
+    local raw = redis.call('HGET', mk, 'b:' .. id)
+    if raw then
+      local v = { struct.unpack(PACKED, raw) }
+      local out = { id }
+      -- As digits: JSON numbers would keep only 14 of an instant's 16.
+      for i = 1, 9 do out[i + 1] = s(v[i]) end
+      buckets[#buckets + 1] = out
+    end
+  end
+  return { f = f, real = s(realNow()), b = buckets, p = redis.call('LRANGE', mk .. ':p', 0, -1), j = redis.call('LRANGE', mk .. ':j', 0, -1) }
+end
+-- Pushes texts onto a list in runs small enough for unpack.
+local function pushAll(key, texts)
+  for i = 1, #texts, 1000 do redis.call('RPUSH', key, unpack(texts, i, math.min(#texts, i + 999))) end
+end
+-- Writes a snapshot's state (redis-restore.ts) over a session whose settings were just applied:
+-- the document's buckets replace the settings' presets, and the last eviction is no longer news.
+local function restoreInto(mk, r)
+  for _, id in ipairs(redis.call('LRANGE', mk .. ':bo', 0, -1)) do redis.call('HDEL', mk, 'b:' .. id) end
+  redis.call('DEL', mk .. ':bo')
+  redis.call('HDEL', mk, 'ev')
+  local off, fz = 0, ''
+  if r.frozen then fz = s(r.now) else off = r.now - realNow() end
+  redis.call('HSET', mk, 'off', s(off), 'fz', fz, 'st', s(r.st), 'tk', s(r.tk), 'cs', s(r.cs), 'ls', s(r.ls), 'nid', s(r.nid), 'pc', s(#r.p), 'cb', s(r.cb), 'jseq', s(r.jseq), 'jb', s(r.jb), 'do', r.dt)
+  local ids = {}
+  for i, b in ipairs(r.b) do
+    ids[i] = b.id
+    redis.call('HSET', mk, 'b:' .. b.id, struct.pack(PACKED, unpack(b.v)))
+  end
+  pushAll(mk .. ':bo', ids)
+  local all, byStatus = {}, {}
+  for i, pet in ipairs(r.p) do
+    all[i] = pet.j
+    if pet.s ~= '' then
+      byStatus[pet.s] = byStatus[pet.s] or {}
+      table.insert(byStatus[pet.s], pet.j)
+    end
+  end
+  pushAll(mk .. ':p', all)
+  for status, texts in pairs(byStatus) do pushAll(mk .. ':p:' .. status, texts) end
+  pushAll(mk .. ':j', r.j)
+end
+local READS = { state = true, journal = true, jinfo = true, peek = true, snapshot = true }
 local sid = q.sid
 local mk
 local scratch = false
@@ -51,7 +101,7 @@ else
 end
 if not mk then return cjson.encode({ st = 'unregistered' }) end
 local extra = {}
-if action == 'journal' or action == 'jinfo' or action == 'details' then
+if action == 'journal' or action == 'jinfo' or action == 'details' or action == 'snapshot' then
   redis.call('ZREMRANGEBYSCORE', mk .. ':jp', '-inf', realNow())
   if redis.call('ZCARD', mk .. ':jp') > 0 then return cjson.encode({ st = 'pending' }) end
 end
@@ -62,6 +112,9 @@ if action == 'reset' then
   if not applySettings(sid, set) then return cjson.encode({ st = 'missing', set = set }) end
 elseif action == 'apply' then
   if not applySettings(sid, q.arg) then return cjson.encode({ st = 'missing', set = q.arg }) end
+elseif action == 'restore' then
+  if not applySettings(sid, q.arg) then return cjson.encode({ st = 'missing', set = q.arg }) end
+  restoreInto(mk, q.rs)
 elseif action == 'clock' then
   for op, arg in string.gmatch(q.arg, '(%a+):?(-?%d*)') do
     local meta = redis.call('HMGET', mk, 'off', 'fz')
@@ -81,6 +134,8 @@ elseif action == 'journal' then
   extra = redis.call('LRANGE', mk .. ':j', 0, -1)
 elseif action == 'details' then
   redis.call('HSET', mk, 'do', q.arg)
+elseif action == 'snapshot' then
+  extra = { snapshotOf(mk) }
 elseif action == 'evictions' then
   for _, id in ipairs(redis.call('ZRANGE', P .. ':evictions', 0, -1)) do
     local v = split(redis.call('HGET', P .. ':evicted', id) or '0,0')

@@ -10,6 +10,18 @@ import { petJson } from '../core/state/store.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 import type { StateConnection } from './connection.js';
 import { absentKey, initKey, scenarioKey } from './keys.js';
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotDocument, type SnapshotPet } from '../core/state/snapshot.js';
+import { readSnapshot } from '../core/state/snapshot-restore.js';
+import { scenarioFromObject } from '../files/object-checks.js';
+import type { ScenarioSpec } from '../core/scenarios/scenario-spec.js';
+
+/** What settings restored from a snapshot are made of: the document's scenario, settings and animals. */
+export interface SnapshotSettings {
+  name: string;
+  definition: ScenarioSpec;
+  settings: SnapshotDocument['settings'];
+  base: SnapshotPet[];
+}
 
 /** One settings id with what requests need from it, computed once. */
 export interface SettingsEntry {
@@ -104,7 +116,14 @@ export class SettingsRegistry {
     const raw = reply[1];
     if (typeof raw !== 'string')
       throw new Error(named(`the shared state names settings ${id}, which it does not hold; reset the session (POST /__admin/reset).`));
-    const { text, file, animals } = JSON.parse(raw) as { text: string; file: string; animals?: string };
+    const stored = JSON.parse(raw) as { text: string; file: string; animals?: string; snapshot?: SnapshotSettings; object?: unknown };
+    if (stored.snapshot !== undefined || stored.object !== undefined) {
+      const settings = stored.snapshot !== undefined ? this.settingsOfSnapshot(stored.snapshot) : scenarioFromObject(stored.object, this.scenarios.hostData);
+      const entry = entryOf(id, settings, raw);
+      this.entries.set(id, entry);
+      return entry;
+    }
+    const { text, file, animals } = stored;
     const settings = this.scenarios.fromText(text, file);
     if (animals !== undefined && animalsOf(settings) !== animals) {
       // Same scenario text, other fixtures content on this host: serving it would give this session two data sets.
@@ -132,6 +151,53 @@ export class SettingsRegistry {
     this.entries.set(id, entry);
     await this.store(entry);
     return entry;
+  }
+
+  /**
+   * Checks a scenario sent as an object (throws `scenario_invalid`) and stores it under an id of
+   * its content, so every instance compiles the same settings from it.
+   */
+  async registerObject(value: unknown): Promise<SettingsEntry> {
+    const settings = scenarioFromObject(value, this.scenarios.hostData);
+    const raw = JSON.stringify({ object: value });
+    const id = `${settings.scenario}-object-${digest(raw)}`;
+    const entry = this.entries.get(id) ?? entryOf(id, settings, raw);
+    this.entries.set(id, entry);
+    await this.store(entry);
+    return entry;
+  }
+
+  /**
+   * Stores the settings of a restored snapshot (its scenario, settings and animals, already
+   * checked) under an id of their content, so every instance compiles the same settings.
+   */
+  async registerRestored(source: SnapshotSettings): Promise<SettingsEntry> {
+    const raw = JSON.stringify({ snapshot: source });
+    const id = `snapshot-${digest(raw)}`;
+    const known = this.entries.get(id);
+    // Known here means stored: a Redis that lost it answers `missing`, and the call stores it again.
+    if (known) return known;
+    const entry = entryOf(id, this.settingsOfSnapshot(source), raw);
+    this.entries.set(id, entry);
+    await this.store(entry);
+    return entry;
+  }
+
+  /** The settings a snapshot's parts make, as readSnapshot makes them (the parts were checked when restored). */
+  private settingsOfSnapshot(source: SnapshotSettings): SessionSettings {
+    const document: SnapshotDocument = {
+      format: SNAPSHOT_FORMAT,
+      version: SNAPSHOT_VERSION,
+      takenAt: new Date(0).toISOString(),
+      session: START,
+      scenario: { name: source.name, definition: source.definition, position: null },
+      settings: source.settings,
+      clock: { now: new Date(0).toISOString(), frozen: true },
+      store: { base: source.base, created: [], nextId: source.base.reduce((max, p) => Math.max(max, p.id), 0) + 1 },
+      limits: [],
+      journal: { total: 0, details: source.settings.journal.details, entries: [] },
+    };
+    return readSnapshot(document, () => undefined, [this.start.settings.base]).settings;
   }
 
   /** Writes an entry's scenario text and init into Redis again (after Redis lost them). */

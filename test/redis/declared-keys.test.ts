@@ -1,7 +1,7 @@
 // Every script call declares every key it touches, on a single node too (where Redis does not
 // check): a real Redis watched with MONITOR while two replicas run every kind of call — API
 // decisions in batches, sessions created past the LRU's room (a session dropped), journal
-// flushes and reads, resets, clocks, a scenario switched to and back, the session list,
+// flushes and reads, resets, clocks, a scenario switched to and back, snapshots and restores, a scenario object, the session list,
 // evictions, a look at an unknown session, joining, leaving and `state clear`.
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,6 +54,12 @@ describe.skipIf(!run)('declared keys', () => {
     expect(await a.requests()).not.toHaveLength(0);
     await b.session('s:4').requests();
     await a.session('never-seen').requests();
+    expect((await b.session('s:4').snapshot()).store.nextId).toBeGreaterThan(0);
+    expect((await a.session('never-seen').snapshot()).session).toBe('never-seen');
+    await a.session('s:10').restore(await b.session('s:4').snapshot());
+    expect(
+      (await fetch(`${b.origin}/__admin/scenario`, { method: 'PUT', headers: { 'x-mock-session': 's:11' }, body: '{"scenario":{"description":"x"}}' })).status,
+    ).toBe(200);
     expect((await b.sessions()).length).toBeGreaterThan(1);
     expect((await fetch(`${a.origin}/__admin/evictions`)).status).toBe(200);
     expect((await fetch(`${b.origin}/__admin/health`)).status).toBe(200);

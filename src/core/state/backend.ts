@@ -85,8 +85,8 @@ export interface SessionOps<A extends boolean> {
   /** When the session removes `GET /v1/pets/{petId}`, for the client audit's messages. */
   removalAt(session: string | undefined): Answer<number, A>;
   /**
-   * The session as a `petstore-mock/snapshot` document. Optional until every home of state has it:
-   * where it is missing the call is refused with `snapshot_unsupported`.
+   * The session as a `petstore-mock/snapshot` document. Both homes of the Node package have it; the
+   * browser bundle does not (the call is refused with `snapshot_unsupported`).
    */
   snapshot?(session: string | undefined): Answer<SnapshotDocument, A>;
   /** Replaces the session's state with a snapshot's, all or nothing; throws `snapshot_invalid` for a wrong document. */
@@ -97,11 +97,14 @@ export interface SessionOps<A extends boolean> {
   sessions?(): Answer<SessionSummary[], A>;
 }
 
-/** The refusal of a snapshot, a restore or a scenario object by a home of state that has none yet. */
+/**
+ * The refusal of a snapshot, a restore or a scenario object by a build that cannot check them: the
+ * browser bundle carries no JSON Schema checks (both homes of the Node package have them).
+ */
 export function unsupportedOnThisHome(what: 'snapshots' | 'scenario objects'): MockError {
   return new MockError(
     'snapshot_unsupported',
-    `${what} on shared state (--state) are not supported yet; use a mock without --state (its sessions live in memory) for them.`,
+    `${what} are not available in the browser bundle (it carries none of the schema checks they need); use the Node package or the container for them.`,
   );
 }
 

@@ -5,7 +5,8 @@
 import type { ScenarioSpec } from '../scenarios/scenario-spec.js';
 import type { RuntimePosition } from '../scenarios/scenario-runtime.js';
 import type { JournalEntry } from './journal.js';
-import type { SessionState } from './session-state.js';
+import type { BucketState } from './limiter.js';
+import type { SessionSettings, SessionState } from './session-state.js';
 import type { Limits, Pet, PetStatus, PlanName } from '../types.js';
 
 export const SNAPSHOT_FORMAT = 'petstore-mock/snapshot';
@@ -81,7 +82,8 @@ export function limitsWindows(limits: Limits): string[] {
   return [`${limits.perMinute}/m`, `${limits.perDay}/d`];
 }
 
-function iso(ms: number): string {
+/** An instant as the document writes it. */
+export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
@@ -90,6 +92,42 @@ export function snapshotPet(pet: Pet): SnapshotPet {
   const out: SnapshotPet = { id: pet.id, name: pet.name, categoryId: typeof pet.categoryId === 'bigint' ? String(pet.categoryId) : pet.categoryId };
   if (pet.status !== undefined) out.status = pet.status;
   return out;
+}
+
+/** The scenario and settings parts of a document: what a session runs under, and its place in the steps. */
+export function snapshotSettings(settings: SessionSettings, position: RuntimePosition | null): Pick<SnapshotDocument, 'scenario' | 'settings'> {
+  return {
+    scenario: { name: settings.scenario, definition: settings.definition ?? NO_SCENARIO, position },
+    settings: {
+      keys: settings.keys.map((k) => {
+        const key: SnapshotKey = { key: k.key, plan: k.plan, limits: limitsWindows(k.limits) };
+        if (k.custom) key.custom = true;
+        if (k.revoked) key.revoked = true;
+        return key;
+      }),
+      anonymousLimits: limitsWindows(settings.anonymousLimits),
+      ban: { ...settings.ban },
+      deprecation: { deprecatedAt: iso(settings.deprecation.deprecatedAt), removalAt: iso(settings.deprecation.removalAt) },
+      journal: { size: settings.journalSize, details: settings.journalDetails === true },
+    },
+  };
+}
+
+/** A bucket of the limiter as the document writes it. */
+export function snapshotBucket(b: BucketState): SnapshotBucket {
+  const windows = b.windows.map((w) => ({ window: WINDOW_NAMES[w.lengthMs] ?? w.lengthMs / 1000, start: iso(w.index * w.lengthMs), count: w.count }));
+  const bucket: SnapshotBucket = b.id.startsWith('key:') ? { key: b.id.slice(4), windows } : { address: b.id.replace(/^addr:/, ''), windows };
+  if (b.wait) {
+    const { from, until, counted, forgiven } = b.wait;
+    bucket.wait = { from: Number.isFinite(from) ? iso(from) : null, until: Number.isFinite(until) ? iso(until) : null, counted, forgiven };
+  }
+  if (b.bannedUntil !== undefined) bucket.bannedUntil = iso(b.bannedUntil);
+  return bucket;
+}
+
+/** The clock part: a frozen clock stands at no fixed distance from real time. */
+export function snapshotClock(now: number, real: number, frozen: boolean): SnapshotDocument['clock'] {
+  return frozen ? { now: iso(now), frozen: true } : { now: iso(now), frozen: false, offsetMs: now - real };
 }
 
 /** The document of one in-memory session, at the session clock's present instant. */
@@ -103,36 +141,10 @@ export function takeSnapshot(state: SessionState): SnapshotDocument {
     version: SNAPSHOT_VERSION,
     takenAt: iso(real),
     session: state.id,
-    scenario: {
-      name: settings.scenario,
-      definition: settings.definition ?? NO_SCENARIO,
-      position: state.runtime?.position?.() ?? null,
-    },
-    settings: {
-      keys: settings.keys.map((k) => {
-        const key: SnapshotKey = { key: k.key, plan: k.plan, limits: limitsWindows(k.limits) };
-        if (k.custom) key.custom = true;
-        if (k.revoked) key.revoked = true;
-        return key;
-      }),
-      anonymousLimits: limitsWindows(settings.anonymousLimits),
-      ban: { ...settings.ban },
-      deprecation: { deprecatedAt: iso(settings.deprecation.deprecatedAt), removalAt: iso(settings.deprecation.removalAt) },
-      journal: { size: settings.journalSize, details: settings.journalDetails === true },
-    },
-    // A frozen clock stands at no fixed distance from real time.
-    clock: clock.frozen ? { now: iso(now), frozen: true } : { now: iso(now), frozen: false, offsetMs: now - real },
+    ...snapshotSettings(settings, state.runtime?.position?.() ?? null),
+    clock: snapshotClock(now, real, clock.frozen),
     store: { base: content.base.all.map(snapshotPet), created: content.created.map(snapshotPet), nextId: content.nextId },
-    limits: state.limiter.export().map((b) => {
-      const windows = b.windows.map((w) => ({ window: WINDOW_NAMES[w.lengthMs] ?? w.lengthMs / 1000, start: iso(w.index * w.lengthMs), count: w.count }));
-      const bucket: SnapshotBucket = b.id.startsWith('key:') ? { key: b.id.slice(4), windows } : { address: b.id.replace(/^addr:/, ''), windows };
-      if (b.wait) {
-        const { from, until, counted, forgiven } = b.wait;
-        bucket.wait = { from: Number.isFinite(from) ? iso(from) : null, until: Number.isFinite(until) ? iso(until) : null, counted, forgiven };
-      }
-      if (b.bannedUntil !== undefined) bucket.bannedUntil = iso(b.bannedUntil);
-      return bucket;
-    }),
+    limits: state.limiter.export().map(snapshotBucket),
     journal: { total: state.journal.total, details: state.journal.details, entries: state.journal.list(true) },
   };
 }

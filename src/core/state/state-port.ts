@@ -72,8 +72,9 @@ export interface StatePort<H> {
   /** The window of a client without a key and the instant it is shown at, for answers given outside the pipeline (431). */
   anonymousReport(address: string | undefined): { report: RateReport; now: number };
   /**
-   * The session `sid` as a snapshot document (snapshot.ts), without creating it. Optional until
-   * every home has it; the session operations refuse with `snapshot_unsupported` where it is missing.
+   * The session `sid` as a snapshot document (snapshot.ts), without creating it. The Redis home
+   * answers snapshots and restores through its admin calls instead (RedisAdmin), which declare
+   * the session's keys as every admin call does.
    */
   snapshot?(sid: string): SnapshotDocument | Promise<SnapshotDocument>;
   /**

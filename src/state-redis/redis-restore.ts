@@ -1,0 +1,109 @@
+// A checked snapshot (core/state/snapshot-restore.ts) as what the admin script's `restore` action
+// writes into a session's keys in one call. The bounds a normal session keeps are applied here,
+// before Redis is asked: a store past its bound is refused (507 `store_full`, nothing changed), and
+// the journal keeps the newest entries within its size and bytes, as the memory home's load does.
+import { DEFAULT_JOURNAL_BYTES, boundEntry } from '../core/state/journal.js';
+import type { BucketState } from '../core/state/limiter.js';
+import { snapshotError, type RestoredState } from '../core/state/snapshot-restore.js';
+import { MAX_CREATED_BYTES, MAX_CREATED_PETS, createdPetBytes, petJson, storeFullError } from '../core/state/store.js';
+import type { SessionSettings } from '../core/state/session-state.js';
+
+/** What the `restore` action writes (see scripts.ts); numbers as JSON carries them exactly. */
+export interface RestorePayload {
+  now: number;
+  frozen: boolean;
+  st: number;
+  tk: number;
+  cs: number;
+  ls: number;
+  nid: number;
+  /** Bytes the created animals count against the store's bound. */
+  cb: number;
+  /** The created animals as the store keeps them, with their status ('' for none). */
+  p: { j: string; s: string }[];
+  /** The buckets in order, each as the nine numbers the Lua limiter packs. */
+  b: { id: string; v: number[] }[];
+  /** Journal entries as "BYTES JSON", oldest first, and their bytes. */
+  j: string[];
+  jb: number;
+  jseq: number;
+  /** The session's own choice of recording details: '' (the settings'), '1' or '0'. */
+  dt: string;
+}
+
+// The Lua limiter's "no window, no wait, no ban" (NONE in lua-limits.ts).
+const NONE = -9e15;
+
+function packed(b: BucketState): number[] {
+  const minute = b.windows.find((w) => w.lengthMs === 60_000);
+  const day = b.windows.find((w) => w.lengthMs === 86_400_000);
+  const instant = (ms: number | undefined): number => (ms === undefined || !Number.isFinite(ms) ? NONE : ms);
+  return [
+    minute?.index ?? NONE,
+    minute?.count ?? 0,
+    day?.index ?? NONE,
+    day?.count ?? 0,
+    instant(b.wait?.from),
+    instant(b.wait?.until),
+    b.wait?.counted ?? 0,
+    instant(b.bannedUntil),
+    b.wait?.forgiven ?? 0,
+  ];
+}
+
+/**
+ * The writes of a restore into session `sid` running `settings` (the restored settings as this
+ * instance compiled them). Throws `store_full` when the animals do not fit a session's store, and
+ * `snapshot_invalid` when their ids do not follow the base's highest id one by one (the shared
+ * store finds an animal by its place after the base).
+ */
+export function restorePayload(sid: string, r: RestoredState, settings: SessionSettings): RestorePayload {
+  const first = settings.base.maxId + 1;
+  r.created.forEach((pet, i) => {
+    if (pet.id !== first + i) {
+      throw snapshotError(
+        `/store/created/${i}/id`,
+        `on shared state (--state) the created animals' ids follow ${first - 1}, the base's highest, one by one: ${first + i} was expected`,
+      );
+    }
+  });
+  if (r.nextId !== first + r.created.length) {
+    throw snapshotError('/store/nextId', `on shared state (--state) the next id follows the last animal's: ${first + r.created.length} was expected`);
+  }
+  const cb = r.created.reduce((sum, pet) => sum + createdPetBytes(pet), 0);
+  if (r.created.length > MAX_CREATED_PETS || cb > MAX_CREATED_BYTES) throw storeFullError('room');
+
+  const spec = settings.runtimeSpec;
+  const position = r.position ?? { step: 0, taken: 0, chaosState: (spec?.chaos?.seed ?? 0) >>> 0, latencyState: (spec?.latency?.seed ?? 0) >>> 0 };
+
+  // The journal's bounds, as adding the entries one by one keeps them: the newest that fit.
+  const cap = settings.journalSize;
+  const sized = r.entries.map((e) => {
+    const entry = { ...e, session: sid };
+    const bytes = boundEntry(entry);
+    return { text: `${bytes} ${JSON.stringify(entry)}`, bytes };
+  });
+  let kept = cap > 0 ? sized.slice(Math.max(0, sized.length - cap)) : [];
+  let jb = kept.reduce((sum, e) => sum + e.bytes, 0);
+  while (kept.length > 0 && jb > DEFAULT_JOURNAL_BYTES) {
+    jb -= kept[0]?.bytes ?? 0;
+    kept = kept.slice(1);
+  }
+
+  return {
+    now: r.clock.now,
+    frozen: r.clock.frozen,
+    st: position.step,
+    tk: position.taken,
+    cs: position.chaosState >>> 0,
+    ls: position.latencyState >>> 0,
+    nid: r.nextId,
+    cb,
+    p: r.created.map((pet) => ({ j: petJson(pet), s: pet.status ?? '' })),
+    b: r.buckets.map((b) => ({ id: b.id, v: packed(b) })),
+    j: kept.map((e) => e.text),
+    jb,
+    jseq: r.total,
+    dt: r.details === (settings.journalDetails === true) ? '' : r.details ? '1' : '0',
+  };
+}

@@ -1,0 +1,89 @@
+// A session on Redis as a `petstore-mock/snapshot` document: the admin script's `snapshot` action
+// reads the session's fields, buckets, animals and journal in one call (one instant), and this
+// turns them into the document the memory home writes for the same history (core/state/snapshot.ts).
+import type { JournalEntry } from '../core/state/journal.js';
+import type { BucketState } from '../core/state/limiter.js';
+import {
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_VERSION,
+  iso,
+  snapshotBucket,
+  snapshotClock,
+  snapshotPet,
+  snapshotSettings,
+  type SnapshotDocument,
+  type SnapshotPet,
+} from '../core/state/snapshot.js';
+import type { SessionSettings } from '../core/state/session-state.js';
+
+/** What the admin script's `snapshot` action reads (see snapshotOf in scripts.ts). */
+export interface RawSnapshot {
+  /** off, fz, st, tk, cs, ls, nid, jseq, do: '' where the session has none. */
+  f: string[];
+  /** Redis time, ms. */
+  real: string;
+  /** Each bucket in creation order: its id, then its nine packed numbers as digits. */
+  b: string[][];
+  /** The created animals as JSON, in id order. */
+  p: string[];
+  /** The journal as "BYTES JSON" lines. */
+  j: string[];
+}
+
+// The Lua limiter's "no window, no wait, no ban" (NONE in lua-limits.ts) and the clock's bound.
+const NONE = -9e15;
+const MAX_INSTANT = 8.64e15;
+
+/** Lua's JSON writes an empty list as {}. */
+function list<T>(value: T[] | Record<string, never>): T[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** A bucket as the limiter exports it, from the nine numbers the Lua limiter packs. */
+function bucketState(row: string[]): BucketState {
+  const [id = '', mw, mc, dw, dc, wf, wu, ct, bu, fg] = row.map((v, i) => (i === 0 ? v : Number(v))) as [string, ...number[]];
+  const some = (v: number | undefined): v is number => v !== undefined && v > NONE;
+  const windows: BucketState['windows'] = [];
+  if (some(mw)) windows.push({ lengthMs: 60_000, index: mw, count: mc ?? 0 });
+  if (some(dw)) windows.push({ lengthMs: 86_400_000, index: dw, count: dc ?? 0 });
+  const state: BucketState = { id, windows };
+  const from = some(wf) ? wf : -Infinity;
+  const until = some(wu) ? wu : -Infinity;
+  if (Number.isFinite(from) || Number.isFinite(until) || (ct ?? 0) > 0 || (fg ?? 0) > 0) state.wait = { from, until, counted: ct ?? 0, forgiven: fg ?? 0 };
+  if (some(bu)) state.bannedUntil = bu;
+  return state;
+}
+
+/** An animal as the store keeps it in Redis (petJson), its category id read exactly past 2^53. */
+function storedPet(json: string): SnapshotPet {
+  const pet = JSON.parse(json) as SnapshotPet;
+  // A name is JSON-escaped, so the last `"categoryId":` is the field's own.
+  const digits = /^-?\d+/.exec(json.slice(json.lastIndexOf('"categoryId":') + 13))?.[0];
+  if (digits !== undefined && !Number.isSafeInteger(Number(digits))) pet.categoryId = digits;
+  return pet;
+}
+
+/** The document of a session on Redis, from the settings it runs under and what the script read. */
+export function redisSnapshot(sid: string, settings: SessionSettings, raw: RawSnapshot): SnapshotDocument {
+  const [off = '', fz = '', st = '', tk = '', cs = '', ls = '', nid = '', jseq = '', override = ''] = raw.f;
+  const real = Number(raw.real);
+  const frozen = fz !== '';
+  const now = frozen ? Number(fz) : Math.min(MAX_INSTANT, real + Number(off || '0'));
+  const position = settings.runtimeSpec
+    ? { step: Number(st || '0'), taken: Number(tk || '0'), chaosState: Number(cs || '0'), latencyState: Number(ls || '0') }
+    : null;
+  const entries = list(raw.j)
+    .map((line) => JSON.parse(line.slice(line.indexOf(' ') + 1)) as JournalEntry)
+    .sort((a, b) => a.seq - b.seq);
+  return {
+    format: SNAPSHOT_FORMAT,
+    version: SNAPSHOT_VERSION,
+    takenAt: iso(real),
+    session: sid,
+    ...snapshotSettings(settings, position),
+    clock: snapshotClock(now, real, frozen),
+    store: { base: settings.base.all.map(snapshotPet), created: list(raw.p).map(storedPet), nextId: Number(nid || String(settings.base.maxId + 1)) },
+    limits: list(raw.b).map((row) => snapshotBucket(bucketState(row))),
+    journal: { total: Number(jseq || '0'), details: override !== '' ? override === '1' : settings.journalDetails === true, entries },
+  };
+}
