@@ -97,17 +97,6 @@ export interface SessionOps<A extends boolean> {
   sessions?(): Answer<SessionSummary[], A>;
 }
 
-/**
- * The refusal of a snapshot, a restore or a scenario object by a build that cannot check them: the
- * browser bundle carries no JSON Schema checks (both homes of the Node package have them).
- */
-export function unsupportedOnThisHome(what: 'snapshots' | 'scenario objects'): MockError {
-  return new MockError(
-    'snapshot_unsupported',
-    `${what} are not available in the browser bundle (it carries none of the schema checks they need); use the Node package or the container for them.`,
-  );
-}
-
 /** What the admin API reads and changes; `session` is the `X-Mock-Session` header value. */
 export interface AdminState extends SessionOps<true> {
   health(session: string | undefined): Promise<{ sessions: number; scenario: string; state: StateReport }>;
