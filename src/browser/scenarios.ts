@@ -1,6 +1,6 @@
 import { validateScenario } from 'virtual:petstore-mock/scenario-validator';
 import { ScenarioError, ScenarioSpecError, compileScenario, isScenarioName, type ScenarioSpec } from '../core/scenarios/scenario-compiler.js';
-import type { ScenarioDefaults } from '../core/scenarios/defaults.js';
+import { dataWithoutFiles, type ScenarioDefaults } from '../core/scenarios/defaults.js';
 import { pickError } from '../core/scenarios/schema-errors.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 
@@ -56,13 +56,7 @@ export function compileScenarioObject(value: unknown, defaults: ScenarioDefaults
   try {
     return compileScenario(spec, spec.name, {
       defaults: defaults.settings,
-      data: (data) => {
-        if (data.empty) {
-          if (data.count !== undefined) throw new ScenarioSpecError(['data', 'empty'], 'data.empty cannot go with count; keep one of them');
-          return defaults.baseFor({ pets: [] });
-        }
-        return defaults.baseFor({ seed: data.seed, count: data.count });
-      },
+      data: dataWithoutFiles(defaults),
     });
   } catch (error) {
     if (error instanceof ScenarioSpecError) throw new ScenarioError(`${placeOf(spec.name, error.path)}: ${error.message}; fix the object and try again.`);

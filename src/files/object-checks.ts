@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { MockError, type ErrorDetail } from '../core/errors.js';
-import type { ScenarioDefaults } from '../core/scenarios/defaults.js';
+import { dataWithoutFiles, type ScenarioDefaults } from '../core/scenarios/defaults.js';
 import { ScenarioSpecError, compileScenario, type ScenarioSpec } from '../core/scenarios/scenario-compiler.js';
 import { narrowOneOf, pickError } from '../core/scenarios/schema-errors.js';
 import type { SessionSettings } from '../core/state/session-state.js';
@@ -94,13 +94,7 @@ export function scenarioFromObject(value: unknown, defaults: ScenarioDefaults): 
   try {
     const settings = compileScenario(spec, spec.name ?? UNNAMED_SCENARIO, {
       defaults: defaults.settings,
-      data: (data) => {
-        if (data.empty) {
-          if (data.count !== undefined) throw new ScenarioSpecError(['data', 'empty'], 'data.empty cannot go with count; keep one of them');
-          return defaults.baseFor({ pets: [] });
-        }
-        return defaults.baseFor({ seed: data.seed, count: data.count });
-      },
+      data: dataWithoutFiles(defaults),
     });
     return { ...settings, inline: true };
   } catch (error) {

@@ -5,6 +5,8 @@ import { buildBaseData, defaultSettings, type DataOptions } from '../state/sessi
 import type { BaseData } from '../state/store.js';
 import type { SessionSettings } from '../state/session-state.js';
 import type { KeyConfig, Pet } from '../types.js';
+import { ScenarioSpecError } from './scenario-compiler.js';
+import type { DataSpec } from './scenario-spec.js';
 
 /** What a scenario needs from the server it is applied to. */
 export interface ScenarioDefaults {
@@ -40,4 +42,18 @@ export function createDefaults(options: DefaultsInput): ScenarioDefaults {
   };
   const base = options.fixtures ? buildBaseData({ pets: checkPets(options.fixtures, 'the fixtures option') }) : baseFor({});
   return { settings: defaultSettings(base, keys), baseFor };
+}
+
+/**
+ * A scenario's `data` where no file can be read (a scenario object sent over HTTP, the browser
+ * build): an empty store, or animals generated from a seed and a count.
+ */
+export function dataWithoutFiles(defaults: ScenarioDefaults): (data: DataSpec) => BaseData {
+  return (data) => {
+    if (data.empty) {
+      if (data.count !== undefined) throw new ScenarioSpecError(['data', 'empty'], 'data.empty cannot go with count; keep one of them');
+      return defaults.baseFor({ pets: [] });
+    }
+    return defaults.baseFor({ seed: data.seed, count: data.count });
+  };
 }
