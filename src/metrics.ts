@@ -18,6 +18,11 @@ export interface StateSample {
   engine: 'memory' | 'redis';
   /** Sessions held, the default one included (undefined when the state cannot be asked). */
   sessions?: number;
+  /**
+   * Shared state: whether this replica is the one of its deployment that shows the deployment's
+   * gauges (the first live replica id), so that `sum()` over replicas counts them once.
+   */
+  reportsDeployment?: boolean;
 }
 
 function escape(value: string): string {
@@ -160,11 +165,15 @@ export class Metrics {
     if (sample.engine === 'memory' && sample.sessions !== undefined)
       metric('sessions', 'gauge', 'Sessions this process holds, the default one included.', [`sessions ${sample.sessions}`]);
     if (sample.engine === 'redis') {
-      // The same number on every replica: named for the deployment so that nobody sums it.
+      // One replica shows the deployment's number; the others show the family without a sample
+      // rather than 0, so that during a hand-over a dashboard has a gap, not a false 0 (docs/inspection.md#metrics).
       if (sample.sessions !== undefined)
-        metric('deployment_sessions', 'gauge', 'Sessions of the whole deployment in Redis, the same on every replica: aggregate with max(), not sum().', [
-          `deployment_sessions ${sample.sessions}`,
-        ]);
+        metric(
+          'deployment_sessions',
+          'gauge',
+          "Sessions of the whole deployment in Redis, the default one included; shown by one replica only (the first live replica id), so sum() over replicas is the deployment's count.",
+          sample.reportsDeployment === true ? [`deployment_sessions ${sample.sessions}`] : [],
+        );
       metric('state_up', 'gauge', 'Whether the shared state could serve this scrape (1) or not (0).', [`state_up ${sample.sessions === undefined ? 0 : 1}`]);
       metric(
         'state_errors_total',

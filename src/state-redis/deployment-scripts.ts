@@ -20,13 +20,36 @@ end
 `;
 
 /**
+ * Whether a replica id is the first of the live ones, byte by byte: Lua's `<` follows the server's
+ * locale, which could call two ids equal and make two reporters.
+ */
+const FIRST = `
+local function before(a, b)
+  local n = math.min(#a, #b)
+  for i = 1, n do
+    local x, y = string.byte(a, i), string.byte(b, i)
+    if x ~= y then return x < y end
+  end
+  return #a < #b
+end
+local function first(id)
+  local ids = redis.call('HKEYS', rk)
+  for i = 1, #ids do
+    if ids[i] ~= id and before(ids[i], id) then return 0 end
+  end
+  return 1
+end
+`;
+
+/**
  * ARGV: prefix, replica id, heartbeat expiry ms, world joined before ('' on a first start), a
  * fresh world id, the start settings' init, mode (check: no write | join), then triples of field,
- * value and what a message shows of it. Returns ok WORLD; differs FIELD SHOWN (a live deployment
+ * value and what a message shows of it. Returns ok WORLD REPORTER (REPORTER: 1 when this replica's
+id is the first of the live ones, so it alone shows the deployment's gauges; 0 otherwise); differs FIELD SHOWN (a live deployment
  * has another value); stale (an ended world's data must be removed first); lost (the world this
  * replica joined is gone from Redis); replaced WORLD (another world was founded since).
  */
-export const JOIN_SCRIPT = `${LIVE}
+export const JOIN_SCRIPT = `${LIVE}${FIRST}
 local joined, check = ARGV[4], ARGV[7] == 'check'
 local world
 if redis.call('EXISTS', dk) == 1 then
@@ -54,7 +77,7 @@ redis.call('SET', P .. ':init:start', ARGV[6])
 live()
 redis.call('HSET', rk, ARGV[2], now + tonumber(ARGV[3]))
 redis.call('PEXPIRE', rk, tonumber(ARGV[3]))
-return { 'ok', world }
+return { 'ok', world, first(ARGV[2]) }
 `;
 
 /** ARGV: prefix, replica id. Returns how many replicas still keep the deployment alive. */

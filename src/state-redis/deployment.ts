@@ -119,9 +119,16 @@ export class Deployment {
     await this.conn.run('petLeave', recordKeys(this.prefix), [this.prefix, this.replica]).catch(() => undefined);
   }
 
-  /** One heartbeat now: for the health answer, which must fail while the state cannot take a write. */
-  async heartbeat(): Promise<void> {
-    if (this.world !== '') this.settle(await this.call('join'));
+  /**
+   * One heartbeat now: for the health answer, which must fail while the state cannot take a write.
+   * Says whether this replica's id is now the first of the live replicas': it alone then shows the
+   * deployment's gauges, so that `sum()` over replicas counts them once.
+   */
+  async heartbeat(): Promise<boolean> {
+    if (this.world === '') return false;
+    const reply = await this.call('join');
+    this.settle(reply);
+    return reply[2] === 1;
   }
 
   private beat(): void {

@@ -91,8 +91,8 @@ export async function openSharedState(options: SharedStateOptions): Promise<Shar
   // Health must fail while the state cannot take a write (out of memory, read-only), so it beats first.
   const health = admin.health.bind(admin);
   admin.health = async (session) => {
-    await deployment.heartbeat();
-    const answer = await health(session);
+    const reportsDeployment = await deployment.heartbeat();
+    const answer = { ...(await health(session)), reportsDeployment };
     const failing = port.failures.failing();
     return failing.length === 0 ? answer : { ...answer, state: { ...answer.state, failing } };
   };

@@ -163,13 +163,19 @@ describe('promtool check metrics', () => {
     }
   });
 
-  it('accepts the series made on the fly for a pair of status and code made nowhere ahead, and the Redis series', () => {
+  it.each([
+    ['the replica that reports the deployment', true],
+    ['another replica', false],
+  ])('accepts the series made on the fly for a pair of status and code made nowhere ahead, and the Redis series of %s', (_, reportsDeployment) => {
     const metrics = new Metrics();
     metrics.answered(418, 'teapot', 'pro', 0.001, false);
     metrics.answered(418, 'teapot', 'pro', 0.002, false);
     metrics.roundTrip(0.003);
     metrics.failure('timeout');
-    const text = metrics.render({ engine: 'redis', sessions: 3 });
+    const text = metrics.render({ engine: 'redis', sessions: 3, reportsDeployment });
+    // The deployment's gauge: its family on every replica, its sample on one.
+    expect(text).toContain('# TYPE petstore_mock_deployment_sessions gauge');
+    expect(/^petstore_mock_deployment_sessions 3$/m.test(text)).toBe(reportsDeployment);
     expect(text).toMatch(/^petstore_mock_requests_total\{status="418",code="teapot",plan="pro"\} 2$/m);
     expect(text).toMatch(/^petstore_mock_state_errors_total\{kind="timeout"\} 1$/m);
     expect(text).not.toMatch(/^petstore_mock_requests_total\{status="418",code="teapot",plan="free"\}/m);

@@ -1,16 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
-import { freePort } from '../support/ports.js';
+import { TestPrometheus, until } from '../support/prometheus.js';
 
 // A real Prometheus (Debian's prometheus package) scrapes a running mock every second, and the
 // dashboard queries of docs/inspection.md#metrics run against what it stored. Every wait polls
 // Prometheus' API for the samples it needs; none sleeps for a scrape to happen.
 
-const PROMETHEUS = '/usr/bin/prometheus';
 const page = readFileSync(new URL('../../docs/inspection.md', import.meta.url), 'utf8');
 const section = page.slice(page.indexOf('## Metrics'));
 /** The printed queries, each with the comment line above it as its title. */
@@ -19,89 +15,28 @@ const queries = (/```promql\n([\s\S]*?)```/.exec(section)?.[1] ?? '').split('\n'
   return list;
 }, []);
 
-interface Sample {
-  metric: Record<string, string>;
-  value: [number, string];
-}
-
 let mock: RunningMock;
-let prometheus: ChildProcess;
-let api = '';
-let log = '';
-const dir = mkdtempSync(join(tmpdir(), 'petstore-prometheus-'));
-
-async function query(promql: string): Promise<Sample[]> {
-  const res = await fetch(`${api}/api/v1/query?query=${encodeURIComponent(promql)}`);
-  const body = (await res.json()) as { status: string; error?: string; data: { resultType: string; result: Sample[] } };
-  if (body.status !== 'success') throw new Error(`${promql}: ${body.error ?? res.status}`);
-  return body.data.result;
-}
-
-/** The value of a query that yields one sample, or undefined while it yields none. */
-async function single(promql: string): Promise<number | undefined> {
-  const result = await query(promql);
-  return result.length === 0 ? undefined : Number(result[0]?.value[1]);
-}
-
-/** Polls `ready` (every 200 ms) until it holds; fails after `timeoutMs` saying `why`. */
-async function until(ready: () => Promise<boolean>, timeoutMs: number, why: () => string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ready().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(why());
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+let prometheus: TestPrometheus;
+const query = (promql: string) => prometheus.query(promql);
+const single = (promql: string) => prometheus.single(promql);
 
 const call = (path: string, key?: string): Promise<Response> => fetch(`${mock.url}${path}`, key ? { headers: { authorization: `Bearer ${key}` } } : {});
 
 beforeAll(async () => {
-  expect(existsSync(PROMETHEUS), 'this test needs Debian prometheus (scripts/ensure-system-packages.sh installs it)').toBe(true);
   mock = await startMock({ keys: ['tiny:pro:1:1000'] });
   mock.clock.freeze();
-  // Prometheus takes no port 0.
-  const port = await freePort();
-  api = `http://127.0.0.1:${port}`;
-  writeFileSync(
-    join(dir, 'prometheus.yml'),
-    [
-      'global:',
-      '  scrape_interval: 1s',
-      '  evaluation_interval: 1s',
-      'scrape_configs:',
-      '  - job_name: petstore-mock',
-      '    metrics_path: /__admin/metrics',
-      '    static_configs:',
-      `      - targets: ['127.0.0.1:${mock.port}']`,
-      '',
-    ].join('\n'),
-  );
-  prometheus = spawn(
-    PROMETHEUS,
-    [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  prometheus.stderr?.on('data', (d: Buffer) => (log += d.toString()));
-  // Ready, and one scrape of the idle mock in: every counter is already there, at 0.
-  await until(
-    async () => (await fetch(`${api}/-/ready`).catch(() => undefined))?.status === 200,
-    60_000,
-    () => `Prometheus did not start:\n${log}`,
-  );
+  prometheus = await TestPrometheus.start([mock.port]);
+  // One scrape of the idle mock in: every counter is already there, at 0.
   await until(
     async () => (await single('petstore_mock_bans_total{plan="pro"}')) === 0,
     30_000,
-    () => `no scrape of the mock:\n${log}`,
+    () => `no scrape of the mock:\n${prometheus.log}`,
   );
 }, 120_000);
 
 afterAll(async () => {
-  if (prometheus && prometheus.exitCode === null) {
-    const exited = new Promise((resolve) => prometheus.once('exit', resolve));
-    prometheus.kill('SIGTERM');
-    await exited;
-  }
+  await prometheus?.stop();
   await mock?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('a real Prometheus scraping the mock', () => {
@@ -138,6 +73,6 @@ describe('a real Prometheus scraping the mock', () => {
     // Prometheus' own labels, not ones of the mock renamed to exported_*.
     const info = await query('petstore_mock_build_info');
     expect(Object.keys(info[0]?.metric ?? {}).sort()).toEqual(['__name__', 'instance', 'job', 'node_version', 'state', 'version']);
-    expect(log).toBe('');
+    expect(prometheus.log).toBe('');
   }, 90_000);
 });

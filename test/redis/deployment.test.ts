@@ -184,7 +184,7 @@ describe.skipIf(!run)('a deployment in Redis', () => {
     expect(text).toContain('petstore_mock_state_up 1');
     expect(text).toMatch(/^petstore_mock_requests_total\{status="201",code="",plan="[a-z]+"\} 1$/m);
     expect(text).toMatch(/^petstore_mock_build_info\{version="[^"]+",node_version="[^"]+",state="redis"\} 1$/m);
-    // The deployment's sessions, the same on every replica, under a name that says so.
+    // The deployment's sessions, shown by this replica as the deployment's only (so first) one.
     expect(text).toMatch(/^petstore_mock_deployment_sessions \d+$/m);
     expect(text).not.toMatch(/^petstore_mock_sessions /m);
     expect(text).toContain('petstore_mock_state_errors_total{kind="oom"} 0');

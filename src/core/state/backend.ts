@@ -99,7 +99,11 @@ export interface SessionOps<A extends boolean> {
 
 /** What the admin API reads and changes; `session` is the `X-Mock-Session` header value. */
 export interface AdminState extends SessionOps<true> {
-  health(session: string | undefined): Promise<{ sessions: number; scenario: string; state: StateReport }>;
+  /**
+   * `reportsDeployment` (shared state only): this replica alone shows the deployment's gauges in
+   * the metrics, being the first of the live replicas, so `sum()` over replicas counts them once.
+   */
+  health(session: string | undefined): Promise<{ sessions: number; scenario: string; state: StateReport; reportsDeployment?: boolean }>;
   /** The session's scenario: its name, its definition where the home keeps it, and the clock. */
   scenario(session: string | undefined): Promise<{ name: string; definition?: ScenarioSpec; clock: ClockState }>;
   /** The journal's bounds and whether it records details. */
