@@ -1,5 +1,6 @@
 import { faker as english } from '@faker-js/faker/locale/en';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { shippedScenarioObjects } from './scripts/shipped-scenarios.mjs';
 import { viteValidators } from './scripts/browser-validators.mjs';
@@ -22,5 +23,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Most long tests wait on other processes (npm installs, servers, Redis, a browser), so two
+    // workers even on two cores: one worker left the second core idle and CI near ten minutes.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
