@@ -2,10 +2,28 @@ import { faker as english } from '@faker-js/faker/locale/en';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { shippedScenarioObjects } from './scripts/shipped-scenarios.mjs';
 import { viteValidators } from './scripts/browser-validators.mjs';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+
+/**
+ * The longest files (a real npm install from git, the container image, Redis topologies) start
+ * first: on a fresh machine there are no recorded durations, and one of them started last would
+ * leave the other worker idle for its whole length.
+ */
+const LONGEST_FIRST = ['e2e/source-install', 'container/container', 'redis/differential', 'clients/real-clients', 'redis/partition'];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification): number => {
+      const at = LONGEST_FIRST.findIndex((name) => file.moduleId.includes(`/test/${name}.test.ts`));
+      return at === -1 ? LONGEST_FIRST.length : at;
+    };
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   // As in scripts/build.mjs: the seeded animals' names, read from Faker's English locale, the
@@ -26,5 +44,6 @@ export default defineConfig({
     // Most long tests wait on other processes (npm installs, servers, Redis, a browser), so two
     // workers even on two cores: one worker left the second core idle and CI near ten minutes.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    sequence: { sequencer: LongestFirst },
   },
 });
