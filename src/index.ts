@@ -12,6 +12,7 @@ export type {
   RunningMock,
   FetchHandlerOptions,
   MockFetchHandler,
+  MockHandle,
 } from './mock.js';
 export type { Answer, RequestsQuery } from './controls.js';
 export type { JournalFilter, VerifyCount } from './core/state/journal-query.js';

@@ -3,20 +3,17 @@
 // Fetch handler); with `state` they hand over to the Redis assembly (shared-mock.ts).
 import './node-platform.js';
 import type { MockEngine } from './core/pipeline/engine.js';
-import type { SessionHandle } from './controls.js';
-import { memoryHome, surface, type MemoryHome } from './assembly.js';
-import type { SessionSummary } from './core/state/sessions.js';
+import { assemble, memoryHome, type FetchFront, type MemoryHome, type MockHandle, type Served } from './assembly.js';
 import type { KeyConfig } from './core/types.js';
 import { answerFetch } from './http/fetch-handler.js';
-import { listen, type RunningServer } from './http/server.js';
+import { serve } from './serve.js';
 import { memoryAdmin, type ScenarioLookup } from './core/state/backend.js';
 import { sharedFetchHandler, startShared, type SharedFetchHandler, type SharedRunningMock } from './shared-mock.js';
 import type { FetchHandlerOptions, MockOptions, SharedFetchOptions, SharedMockOptions } from './library-options.js';
-import { serverOptions } from './library-options.js';
 import { prepareDefaults } from './files/defaults-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
 import { reloadSessions, watchFiles, type ReloadReport } from './files/live-reload.js';
-import { checkOptions, lameDuckOf, type CloseOptions } from './mock-options.js';
+import { checkOptions } from './mock-options.js';
 import { checkSnapshotSchema, scenarioFromObject } from './files/object-checks.js';
 import { importFailure, readSnapshotFile, writeFileAtomically } from './files/snapshot-file.js';
 import { displayPath } from './files/scenario-files.js';
@@ -25,32 +22,23 @@ import type { SessionSettings } from './core/state/session-state.js';
 import { UserError } from './core/errors.js';
 
 export { clockOf, type MockClock, type SessionHandle } from './controls.js';
+export type { MockHandle } from './assembly.js';
 
 export type { FetchHandlerOptions, MockOptions, SharedFetchOptions, SharedMockOptions } from './library-options.js';
 
 /** A running mock, as `startMock` returns it; its session methods act on the default session. */
-export interface RunningMock extends SessionHandle {
-  /** The API base URL, e.g. http://127.0.0.1:4010/v1. */
-  url: string;
-  /** The server's origin, e.g. http://127.0.0.1:4010. */
-  origin: string;
-  port: number;
-  /** The API keys the mock accepts. */
-  keys: KeyConfig[];
-  /** The session that requests with `X-Mock-Session: id` see; looking creates nothing, a change creates it. */
-  session(id: string): SessionHandle;
-  /** The sessions so far, as `GET /__admin/sessions` lists them. */
-  sessions(): SessionSummary[];
-  /** The core, for in-process use. */
-  engine: MockEngine;
-  /**
-   * Re-reads the files now, as `watch` does on a change; undefined when none changed. Sessions
-   * of a changed scenario restart in its new version.
-   */
-  reload(): ReloadReport | undefined;
-  /** Stops, after answering what is in flight (`drainTime`); `lameDuck` first keeps serving while health says 503. */
-  close(options?: CloseOptions): Promise<void>;
-}
+export type RunningMock = MockHandle<
+  false,
+  Served & {
+    /** The core, for in-process use. */
+    engine: MockEngine;
+    /**
+     * Re-reads the files now, as `watch` does on a change; undefined when none changed. Sessions
+     * of a changed scenario restart in its new version.
+     */
+    reload(): ReloadReport | undefined;
+  }
+>;
 
 /** The in-memory home of a Node mock, and what its files add (a reload, watching). */
 interface NodeMemory {
@@ -128,43 +116,30 @@ export async function startMock(options?: MockOptions): Promise<RunningMock>;
 export async function startMock(options: MockOptions | SharedMockOptions = {}): Promise<RunningMock | SharedRunningMock> {
   if ('state' in options && typeof options.state === 'string') return startShared(options);
   const { home, scenarios, keys, metrics, reload, stop } = nodeMemory(options);
-  let running: RunningServer;
-  try {
-    running = await listen(home.engine, serverOptions(options, memoryAdmin(home.engine.sessions, scenarios), metrics));
-  } catch (error) {
-    stop();
-    throw error;
-  }
-  const { origin } = running;
-  return {
-    url: `${origin}/v1`,
-    origin,
-    port: Number(new URL(origin).port),
-    ...surface(home, keys, () => origin),
-    engine: home.engine,
-    reload,
-    close: async (closeOptions?: CloseOptions) => {
-      const lameDuck = lameDuckOf(closeOptions);
-      stop();
-      await running.close(lameDuck);
+  const exportOnExit = options.exportOnExit;
+  const served = await serve(
+    {
+      engine: home.engine,
+      admin: memoryAdmin(home.engine.sessions, scenarios),
+      metrics,
       // After the drain: the answers in flight are in the snapshot.
-      if (options.exportOnExit !== undefined) exportTo(home, options.exportOnExit);
+      drained: exportOnExit === undefined ? undefined : () => exportTo(home, exportOnExit),
+      stop,
     },
-  };
+    options,
+  );
+  const mock: RunningMock = assemble(home, keys, { ...served, engine: home.engine, reload }, { origin: () => served.origin });
+  return mock;
 }
 
 /** A standard Fetch handler backed by the mock's core, with the test controls of `RunningMock`. */
-export interface MockFetchHandler extends SessionHandle {
-  (request: Request): Promise<Response>;
-  /** The API keys the mock accepts. */
-  keys: KeyConfig[];
-  /** The session that requests with `X-Mock-Session: id` see; looking creates nothing, a change creates it. */
-  session(id: string): SessionHandle;
-  /** The sessions so far, as `GET /__admin/sessions` lists them. */
-  sessions(): SessionSummary[];
-  /** The core. */
-  engine: MockEngine;
-}
+export type MockFetchHandler = MockHandle<
+  false,
+  FetchFront & {
+    /** The core. */
+    engine: MockEngine;
+  }
+>;
 
 /**
  * Returns `(request: Request) => Promise<Response>` answering the API in-process, with no port:
@@ -177,5 +152,6 @@ export function createFetchHandler(options: FetchHandlerOptions | SharedFetchOpt
   const { home, keys } = nodeMemory({ ...options, watch: false });
   const address = options.clientAddress ?? '127.0.0.1';
   const handler = (request: Request): Promise<Response> => answerFetch(home.engine, request, address);
-  return Object.assign(handler, { ...surface(home, keys), engine: home.engine });
+  const mock: MockFetchHandler = assemble(home, keys, Object.assign(handler, { engine: home.engine }));
+  return mock;
 }

@@ -1,17 +1,15 @@
 // Assembles a mock whose sessions live in Redis (`state: 'redis://…'`): the same front ends, the
 // shared engine and admin state. The Redis module is imported here, on demand, and nowhere else.
 import type { AdminState, ApiHandler, SessionOps } from './core/state/backend.js';
-import { surface, type Home } from './assembly.js';
+import { assemble, type FetchFront, type Home, type MockHandle, type Served } from './assembly.js';
 import type { SessionHandle } from './controls.js';
-import type { SessionSummary } from './core/state/sessions.js';
 import type { KeyConfig } from './core/types.js';
 import { answerFetch } from './http/fetch-handler.js';
-import { listen } from './http/server.js';
+import { serve } from './serve.js';
 import { prepareDefaults } from './files/defaults-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
 import type { SharedFetchOptions, SharedMockOptions } from './library-options.js';
-import { serverOptions } from './library-options.js';
-import { checkOptions, checkSharedOptions, lameDuckOf, type CloseOptions } from './mock-options.js';
+import { checkOptions, checkSharedOptions } from './mock-options.js';
 import { MockError, renderError } from './core/errors.js';
 import { setRateHeaders } from './core/state/limiter.js';
 import type { SharedState } from './state-redis/index.js';
@@ -22,21 +20,15 @@ import { Metrics, counted } from './metrics.js';
 export type SharedSessionHandle = SessionHandle<true>;
 
 /** A running mock on a shared state, as `startMock({ state })` returns it. */
-export interface SharedRunningMock extends SharedSessionHandle {
-  url: string;
-  origin: string;
-  port: number;
-  keys: KeyConfig[];
-  /** The Redis key prefix of the deployment, hash tag included: `{petstore-mock}`. */
-  statePrefix: string;
-  session(id: string): SharedSessionHandle;
-  /** The sessions so far, as `GET /__admin/sessions` lists them. */
-  sessions(): Promise<SessionSummary[]>;
-  engine: ApiHandler;
-  admin: AdminState;
-  /** Stops, after answering what is in flight (`drainTime`); `lameDuck` first keeps serving while health says 503. */
-  close(options?: CloseOptions): Promise<void>;
-}
+export type SharedRunningMock = MockHandle<
+  true,
+  Served & {
+    /** The Redis key prefix of the deployment, hash tag included: `{petstore-mock}`. */
+    statePrefix: string;
+    engine: ApiHandler;
+    admin: AdminState;
+  }
+>;
 
 /** The shared home of an instance that has opened its state. */
 function homeOf(shared: SharedMock): Home<true> {
@@ -96,47 +88,21 @@ export async function startShared(options: SharedMockOptions): Promise<SharedRun
   const { scenarios, keys } = defaultsOf(options);
   const metrics = new Metrics();
   const shared = await openShared(options, scenarios, metrics);
-  let running;
-  try {
-    running = await listen(shared.engine, serverOptions(options, shared.admin, metrics));
-  } catch (error) {
-    await shared.close();
-    throw error;
-  }
   // Registered only once the port is open: a start that fails leaves nothing in Redis.
-  try {
-    await shared.join();
-  } catch (error) {
-    await running.close();
-    await shared.close();
-    throw error;
-  }
-  const { origin } = running;
-  return {
-    url: `${origin}/v1`,
-    origin,
-    port: Number(new URL(origin).port),
-    statePrefix: shared.prefix,
-    ...surface(homeOf(shared), keys, () => origin),
-    engine: shared.engine,
-    admin: shared.admin,
-    close: async (closeOptions?: CloseOptions) => {
-      await running.close(lameDuckOf(closeOptions));
-      await shared.close();
-    },
-  };
+  const served = await serve({ engine: shared.engine, admin: shared.admin, metrics, listening: () => shared.join(), stop: () => shared.close() }, options);
+  const front = { ...served, statePrefix: shared.prefix, engine: shared.engine, admin: shared.admin };
+  return assemble(homeOf(shared), keys, front, { origin: () => served.origin });
 }
 
 /** A Fetch handler on a shared state, as `createFetchHandler({ state })` returns it. */
-export interface SharedFetchHandler extends SharedSessionHandle {
-  (request: Request): Promise<Response>;
-  /** Resolves once connected to Redis and joined to the deployment; rejects saying why not (unreachable, other settings). */
-  ready(): Promise<void>;
-  keys: KeyConfig[];
-  session(id: string): SharedSessionHandle;
-  sessions(): Promise<SessionSummary[]>;
-  close(): Promise<void>;
-}
+export type SharedFetchHandler = MockHandle<
+  true,
+  FetchFront & {
+    /** Resolves once connected to Redis and joined to the deployment; rejects saying why not (unreachable, other settings). */
+    ready(): Promise<void>;
+    close(): Promise<void>;
+  }
+>;
 
 /**
  * `createFetchHandler` with a shared state. It connects in the background: `await handle.ready()`
@@ -181,8 +147,7 @@ export function sharedFetchHandler(options: SharedFetchOptions): SharedFetchHand
     return answerFetch(shared.engine, request, address);
   };
   void state().catch(() => undefined);
-  return Object.assign(handler, {
-    ...surface({ ops: lazyOps(state), asynchronous: true, sessions: async () => (await state()).admin.sessions() }, keys),
+  const front = Object.assign(handler, {
     ready: async () => {
       await state();
     },
@@ -192,4 +157,5 @@ export function sharedFetchHandler(options: SharedFetchOptions): SharedFetchHand
       if (current) await (await current.catch(() => undefined))?.close();
     },
   });
+  return assemble({ ops: lazyOps(state), asynchronous: true, sessions: async () => (await state()).admin.sessions() }, keys, front);
 }

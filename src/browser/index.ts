@@ -9,11 +9,9 @@ import type { MockEngine } from '../core/pipeline/engine.js';
 import { createDefaults, type DefaultsInput } from '../core/scenarios/defaults.js';
 import { ScenarioError } from '../core/scenarios/scenario-compiler.js';
 import type { JournalEntry } from '../core/state/journal.js';
-import type { SessionSummary } from '../core/state/sessions.js';
 import type { SessionSettings } from '../core/state/session-state.js';
-import type { KeyConfig } from '../core/types.js';
 import type { SessionHandle } from '../controls.js';
-import { memoryHome, surface } from '../assembly.js';
+import { assemble, memoryHome, type FetchFront, type MockHandle } from '../assembly.js';
 import { checkOptions } from '../mock-options.js';
 import { answerFetch } from '../http/fetch-handler.js';
 import { compileScenarioObject, shippedScenarioObjects, type ScenarioObject } from './scenarios.js';
@@ -41,19 +39,16 @@ export interface BrowserSessionHandle extends Omit<SessionHandle, 'useScenario' 
 }
 
 /** The browser's Fetch handler, with the test controls of the default session. */
-export interface BrowserFetchHandler extends BrowserSessionHandle {
-  (request: Request): Promise<Response>;
-  /** The API keys the mock accepts. */
-  keys: KeyConfig[];
-  /** The session that requests with `X-Mock-Session: id` see; looking creates nothing, a change creates it. */
-  session(id: string): BrowserSessionHandle;
-  /** The sessions so far: id, scenario, last use, request count. */
-  sessions(): SessionSummary[];
-  /** The names of the scenarios `useScenario` knows: the shipped ones and those given. */
-  scenarios(): string[];
-  /** The core. */
-  engine: MockEngine;
-}
+export type BrowserFetchHandler = MockHandle<
+  false,
+  FetchFront & {
+    /** The names of the scenarios `useScenario` knows: the shipped ones and those given. */
+    scenarios(): string[];
+    /** The core. */
+    engine: MockEngine;
+  },
+  BrowserSessionHandle
+>;
 
 /**
  * Returns `(request: Request) => Promise<Response>` answering the API in the browser: for MSW's
@@ -91,21 +86,14 @@ export function createFetchHandler(options: BrowserMockOptions = {}): BrowserFet
     onRequest: options.onRequest,
   });
   const { engine } = home;
-  const controls = surface(home, settings.keys);
-  // useScenario also takes a scenario object here.
-  const session = (id: string | undefined): BrowserSessionHandle => ({
-    ...(id === undefined ? controls : controls.session(id)),
-    useScenario: (scenario) => engine.sessions.resolve(id).apply(settingsOf(scenario)),
-  });
   const address = options.clientAddress ?? '127.0.0.1';
   const handler = (request: Request): Promise<Response> => answerFetch(engine, request, address);
-  return Object.assign(handler, {
-    ...session(undefined),
-    keys: controls.keys,
-    session,
-    sessions: controls.sessions,
-    scenarios: names,
-    engine,
+  return assemble(home, settings.keys, Object.assign(handler, { scenarios: names, engine }), {
+    // useScenario also takes a scenario object here.
+    session: (handle, id): BrowserSessionHandle => ({
+      ...handle,
+      useScenario: (scenario) => engine.sessions.resolve(id).apply(settingsOf(scenario)),
+    }),
   });
 }
 
@@ -113,6 +101,7 @@ export { ScenarioError } from '../core/scenarios/scenario-compiler.js';
 export { ERROR_CATALOGUE, type ErrorCode } from '../core/errors.js';
 export type { ScenarioObject } from './scenarios.js';
 export type { MockClock, RequestsQuery } from '../controls.js';
+export type { MockHandle } from '../assembly.js';
 export type { JournalFilter, VerifyCount } from '../core/state/journal-query.js';
 export type { JournalDetails, JournalMessage } from '../core/state/journal-details.js';
 export type { JournalEntry } from '../core/state/journal.js';

@@ -1,0 +1,55 @@
+// The server front end of every home of state: listens with the home's engine and admin state,
+// lets the home join what must know it listens (a shared deployment), and stops in order: the
+// lame duck and the drain first, then the home.
+import type { Served } from './assembly.js';
+import type { AdminState, ApiHandler } from './core/state/backend.js';
+import { listen, type RunningServer } from './http/server.js';
+import { serverOptions, type MockOptions } from './library-options.js';
+import type { Metrics } from './metrics.js';
+import { lameDuckOf, type CloseOptions } from './mock-options.js';
+
+/** A home as a server needs it. */
+export interface ServedHome {
+  engine: ApiHandler;
+  admin: AdminState;
+  metrics: Metrics;
+  /** Called once the port is open, so a start that fails earlier leaves nothing behind; a failure stops all. */
+  listening?(): Promise<void>;
+  /** Called after the drain of `close()`, while the home still holds what was answered. */
+  drained?(): void;
+  /** Ends the home: after a failed start, or last on `close()`. */
+  stop(): void | Promise<void>;
+}
+
+/** Starts the server of a home; the members a handle gets from it. */
+export async function serve(home: ServedHome, options: MockOptions): Promise<Served> {
+  let running: RunningServer;
+  try {
+    running = await listen(home.engine, serverOptions(options, home.admin, home.metrics));
+  } catch (error) {
+    await home.stop();
+    throw error;
+  }
+  try {
+    await home.listening?.();
+  } catch (error) {
+    await running.close();
+    await home.stop();
+    throw error;
+  }
+  const { origin } = running;
+  return {
+    url: `${origin}/v1`,
+    origin,
+    port: Number(new URL(origin).port),
+    close: async (closeOptions?: CloseOptions) => {
+      const lameDuck = lameDuckOf(closeOptions);
+      try {
+        await running.close(lameDuck);
+        home.drained?.();
+      } finally {
+        await home.stop();
+      }
+    },
+  };
+}
