@@ -1,11 +1,10 @@
-import { MAX_BODY_BYTES } from '../core/input/body.js';
+import { BODYLESS_METHODS, MAX_BODY_BYTES } from '../core/input/body.js';
 import type { ApiHandler } from '../core/state/backend.js';
 import { MockError, named } from '../core/errors.js';
 import type { CoreRequest, CoreResponse, HeaderBag } from '../core/types.js';
 import { MAX_TARGET_BYTES, targetTooLong } from '../core/input/request-target.js';
 import { callArrival } from './arrival.js';
 
-const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Statuses a Fetch `Response` must be built without a body. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
@@ -77,7 +76,7 @@ export async function answerFetch(engine: ApiHandler, request: Request, remoteAd
     );
     return toResponse(method, await engine.refuse(core, error));
   }
-  if (!BODYLESS.has(method) && request.body) {
+  if (!BODYLESS_METHODS.has(method) && request.body) {
     const { body, tooLarge } = await readBody(request);
     core.body = body;
     core.bodyTooLarge = tooLarge;

@@ -1,14 +1,12 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { MAX_BODY_BYTES } from '../core/input/body.js';
+import { BODYLESS_METHODS, MAX_BODY_BYTES } from '../core/input/body.js';
 import { MAX_TARGET_BYTES, targetTooLong } from '../core/input/request-target.js';
 import type { ApiHandler } from '../core/state/backend.js';
 import { renderError } from '../core/errors.js';
 import { API_CORS, headerLines } from './raw-answers.js';
 import { connectionOf, socketArrival } from './arrival.js';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
-
-const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
 
 /** The scheme and authority of an absolute-form target (`GET http://host/v1/pets`), which HTTP/1.1 servers must accept. */
 const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
@@ -54,8 +52,7 @@ export function handleApiRequest(engine: ApiHandler, req: IncomingMessage, res: 
     }
     res.writeContinue();
   }
-  const length = req.headers['content-length'];
-  if (BODYLESS.has(core.method) && (length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) {
+  if (BODYLESS_METHODS.has(core.method)) {
     req.resume();
     respond(
       req,

@@ -1,5 +1,6 @@
 // The audit rules about what was asked: deprecated-call, call-after-removal and
 // repeated-rejected-request. One pass over the entries, oldest first.
+import { BODYLESS_METHODS } from '../input/body.js';
 import type { JournalEntry } from '../state/journal.js';
 import { REJECTED_STATUSES } from './entry-fields.js';
 import { finding, keyText, plural, seqList, type AuditFinding, type KeyName } from './findings.js';
@@ -8,8 +9,6 @@ import { finding, keyText, plural, seqList, type AuditFinding, type KeyName } fr
 const GET_PET = /^\/v1\/pets\/[^/]+$/;
 const REPLACEMENT = 'GET /v1/pets?status=';
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-/** Methods whose requests carry no body the answer depends on. */
-const BODYLESS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
 /** What a client must change instead of repeating, by status. */
 const CHANGE: Record<number, string> = { 400: 'its query or body', 401: 'its key', 404: 'its path or id', 410: 'the operation' };
 
@@ -32,7 +31,7 @@ function requestIdentity(entry: JournalEntry): string | undefined {
   if (entry.digest !== undefined) return `d${entry.digest}`;
   const request = entry.details?.request;
   if (request && request.truncated !== true) return `b${request.headers.authorization ?? ''}\u0000${request.body ?? ''}`;
-  if (BODYLESS.has(entry.method) && entry.key !== undefined) return '-';
+  if (BODYLESS_METHODS.has(entry.method) && entry.key !== undefined) return '-';
   return undefined;
 }
 

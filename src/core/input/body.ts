@@ -6,6 +6,13 @@ import type { HeaderBag } from '../types.js';
 /** The largest body the mock accepts, counted after decompression. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * Methods whose request body the mock never reads, in every front end: the API defines none for
+ * them (HTTP gives a GET, HEAD, OPTIONS or DELETE body no meaning), so their answer, journal entry
+ * and audit never depend on one. A body sent anyway is drained unread.
+ */
+export const BODYLESS_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
+
 /** The compressed codings the mock reads, by their Content-Encoding names. */
 const CODINGS: ReadonlyMap<string, 'gzip' | 'deflate' | 'br'> = new Map([
   ['gzip', 'gzip'],
