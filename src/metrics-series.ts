@@ -1,11 +1,12 @@
 // The label values and buckets of the metrics (metrics.ts), fixed ahead so that every series an
 // API answer can have is shown at 0 from the first scrape.
 import type { ErrorCode } from './core/errors.js';
+import { PLAN_NAMES } from './core/state/plans.js';
 import type { PlanName } from './core/types.js';
 
-/** The `plan` label's values: `none` for a request without a valid key, then the four plans. */
-export const PLANS = ['none', 'free', 'pro', 'business', 'enterprise'] as const;
-export const PLAN_COLUMN: Readonly<Record<PlanName, number>> = { free: 1, pro: 2, business: 3, enterprise: 4 };
+/** The `plan` label's values: `none` for a request without a valid key, then the plans. */
+export const PLANS: readonly string[] = ['none', ...PLAN_NAMES];
+export const PLAN_COLUMN = Object.fromEntries(PLAN_NAMES.map((plan, i) => [plan, i + 1])) as Readonly<Record<PlanName, number>>;
 
 /** Upper bounds (seconds) of the API duration histogram: the core answers in tens of microseconds, scenarios delay up to seconds. */
 export const DURATION_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

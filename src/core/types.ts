@@ -32,8 +32,12 @@ export interface CoreRequest {
   connection?: number;
 }
 
-/** What a forced answer may do to the connection instead of answering normally. */
-export type ConnectionFault = 'reset' | 'empty' | 'truncate';
+/**
+ * What a forced answer may do to the connection instead of answering normally; the one list the
+ * scenario schema's `fault` enum is checked against (test/scenarios/fixed-lists.test.ts).
+ */
+export const CONNECTION_FAULTS = ['reset', 'empty', 'truncate'] as const;
+export type ConnectionFault = (typeof CONNECTION_FAULTS)[number];
 
 /** A response as the core returns it; the adapter writes it out. */
 export interface CoreResponse {

@@ -1,5 +1,6 @@
 // The rules of authentication and of the list: who may call, the page's default and bounds, and
 // the status filter.
+import { PET_STATUSES } from '../core/input/openapi.js';
 import type { Auth, Logged } from './client.js';
 import { CUT_BODY } from './shape.js';
 import { cutProblem, fail, judge, pass, petsOf, statusOf, statusProblem, type Context, type Rule } from './rule.js';
@@ -101,15 +102,13 @@ const limitBounds: Rule = {
   },
 };
 
-const STATUSES = ['available', 'pending', 'sold'] as const;
-
 const statusFilter: Rule = {
   id: 'list.status-filter',
   title: 'status=available|pending|sold keeps only those animals; another value is refused with 400',
   async run(ctx) {
     const counts: string[] = [];
     const sent: { logged: Logged; status?: string }[] = [];
-    for (const status of STATUSES)
+    for (const status of PET_STATUSES)
       sent.push({ status, logged: await ctx.client.send({ operation: 'listPets', method: 'GET', path: `/pets?status=${status}&limit=100`, auth: 'key' }) });
     sent.push({ logged: await ctx.client.send({ operation: 'listPets', method: 'GET', path: '/pets?status=adopted', auth: 'key' }) });
     const verdict = judge(

@@ -1,6 +1,6 @@
 // A scenario as its file holds it, once it has passed `scenarios/scenario.schema.json`: the types
 // the compiler reads (scenario-compiler.ts) and the files' readers check against.
-import type { Limits, OperationId, PlanName } from '../types.js';
+import type { ConnectionFault, Limits, OperationId, PlanName } from '../types.js';
 
 /** A duration as scenario files write it: "90s", "1m30s", or milliseconds. */
 export type DurationSpec = string | number;
@@ -16,10 +16,7 @@ export interface MatchSpec {
 }
 
 export type AnswerSpec =
-  | 'normal'
-  | { status: number; code?: string; message?: string; retryAfter?: number }
-  | { status: 200 | 201; body: unknown }
-  | { fault: 'reset' | 'empty' | 'truncate' };
+  'normal' | { status: number; code?: string; message?: string; retryAfter?: number } | { status: 200 | 201; body: unknown } | { fault: ConnectionFault };
 
 /** Where the store's animals come from. */
 export interface DataSpec {

@@ -1,6 +1,7 @@
 import { SharedBudget, ownString, stringBytes } from './budget.js';
 import { detailsBytes, type JournalDetails } from './journal-details.js';
 import type { BanCount } from './limiter.js';
+import type { ConnectionFault } from '../types.js';
 
 /** One received request and what the mock answered, as `GET /__admin/requests` lists it. */
 export interface JournalEntry {
@@ -46,7 +47,7 @@ export interface JournalEntry {
   /** Scenario latency added before the answer, in milliseconds. */
   delayMs?: number;
   /** The connection fault a scenario acted out instead of answering. */
-  fault?: 'reset' | 'empty' | 'truncate';
+  fault?: ConnectionFault;
   /** The whole seconds of the `Retry-After` header the answer carried (429, 503). */
   retryAfter?: number;
   /** The `X-RateLimit-Reset` a 429 announced (Unix seconds): a client may wait until then instead of `Retry-After`. */

@@ -1,0 +1,44 @@
+// Each fixed list lives once in code; the shipped JSON Schemas, which tools outside read as they
+// are, repeat them and are held to the code's list here.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { PET_STATUSES } from '../../src/core/input/openapi.js';
+import { PLAN_NAMES } from '../../src/core/state/plans.js';
+import { CONNECTION_FAULTS } from '../../src/core/types.js';
+
+type Json = { [name: string]: Json } | Json[] | string | number | boolean | null;
+
+const schema = (name: string): Json => JSON.parse(readFileSync(`scenarios/${name}.schema.json`, 'utf8')) as Json;
+
+/** Every `enum` of the schema under a property called `name`, and the property names of the object there. */
+function listsAt(node: Json, name: string, found: unknown[][] = []): unknown[][] {
+  if (Array.isArray(node)) for (const item of node) listsAt(item, name, found);
+  else if (node !== null && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === name && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+        if (Array.isArray(value.enum)) found.push(value.enum);
+        if (value.properties !== null && typeof value.properties === 'object' && !Array.isArray(value.properties)) found.push(Object.keys(value.properties));
+      }
+      listsAt(value, name, found);
+    }
+  }
+  return found;
+}
+
+describe('the fixed lists of the schemas are the code’s', () => {
+  it.each([
+    ['scenario', 'fault', CONNECTION_FAULTS, 1],
+    ['scenario', 'plan', PLAN_NAMES, 1],
+    ['scenario', 'plans', PLAN_NAMES, 1],
+    ['snapshot', 'plan', PLAN_NAMES, 1],
+  ] as const)('%s.schema.json: every %s list is the code’s', (file, name, list, count) => {
+    const lists = listsAt(schema(file), name);
+    expect(lists).toHaveLength(count);
+    for (const found of lists) expect(found).toEqual([...list]);
+  });
+
+  it('snapshot.schema.json: an animal’s status is one of the OpenAPI document’s', () => {
+    const strings = listsAt(schema('snapshot'), 'status').filter((list) => list.every((v) => typeof v === 'string'));
+    expect(strings).toEqual([[...PET_STATUSES]]);
+  });
+});
