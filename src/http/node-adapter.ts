@@ -191,8 +191,13 @@ function writeNow(req: IncomingMessage, res: ServerResponse, response: CoreRespo
       res.write(body.subarray(0, Math.max(1, body.length >> 1)), () => socket.destroy());
       return;
     }
-    default:
+    case undefined:
       break;
+    default: {
+      // A fault added to CONNECTION_FAULTS (core/types.ts) must be acted out here: this fails to compile until it is.
+      const unhandled: never = response.fault;
+      throw new Error(`no way to act out the connection fault ${String(unhandled)}`);
+    }
   }
   const body = response.body;
   const headers = response.headers;
