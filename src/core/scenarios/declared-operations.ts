@@ -65,7 +65,7 @@ export function compileDeclared(
     if (owner !== undefined) {
       throw complain(
         [...where, 'path'],
-        `${spec.method} ${spec.path} is already ${owner}; a scenario declares only operations the specification does not define (change the step's answers with steps instead)`,
+        `${spec.method} ${spec.path} is already ${owner}; a scenario declares only operations the specification does not define (a scenario's steps change their answers)`,
       );
     }
     if (seenIds.has(spec.operationId) || ['listPets', 'createPet', 'getPet'].includes(spec.operationId)) {
