@@ -117,4 +117,18 @@ describe('declared operations over HTTP', () => {
     expect(wrong.status).toBe(400);
     expect(JSON.stringify(wrong.json)).toContain('/operations/0/path');
   });
+
+  it('carry their place in a snapshot; an older document without it restores at the start; an unknown id is refused', async () => {
+    const orders = async (session: string) => (await api('/store/orders', { headers: { 'x-mock-session': session } })).status;
+    expect([await orders('snap'), await orders('snap')]).toEqual([200, 200]);
+    const doc = await mock.session('snap').snapshot();
+    expect(doc.scenario.declared).toEqual({ listOrders: 2 });
+    await mock.session('snap-2').restore(doc);
+    expect(await orders('snap-2')).toBe(503);
+    const { declared: _declared, ...older } = doc.scenario;
+    await mock.session('snap-3').restore({ ...doc, scenario: older });
+    expect(await orders('snap-3')).toBe(200);
+    const unknown = { ...doc, scenario: { ...doc.scenario, declared: { nope: 1 } } };
+    await expect(Promise.resolve().then(() => mock.session('snap-4').restore(unknown))).rejects.toThrow(/scenario\/declared\/nope/);
+  });
 });
