@@ -33,7 +33,7 @@ export function earlyError(where: Route, settings: SessionSettings, now: number,
     case 'not-implemented':
       return new MockError(
         'not_implemented',
-        'petstore-mock does not implement store orders: the specification mentions them but does not define their method, path or payloads.',
+        'petstore-mock does not implement store orders: the specification mentions them but does not define their method, path or payloads. A scenario can declare them with the answers you need (operations, docs/scenarios.md).',
       );
     default:
       break;
