@@ -67,6 +67,16 @@ describe('declared operations over HTTP', () => {
     expect(await head.text()).toBe('');
   });
 
+  it('are counted in the metrics by status and plan', async () => {
+    const count = async () => {
+      const text = await (await fetch(`${mock.origin}/__admin/metrics`)).text();
+      return Number(/^petstore_mock_requests_total\{status="204",code="",plan="pro"\} (\d+)$/m.exec(text)?.[1] ?? '0');
+    };
+    const before = await count();
+    expect((await api('/pets/2', { method: 'DELETE' })).status).toBe(204);
+    expect(await count()).toBe(before + 1);
+  });
+
   it('leave the animals as they were', async () => {
     expect((await api('/pets/1', { method: 'DELETE' })).status).toBe(204);
     expect((await api('/pets/1')).status).toBe(200);
