@@ -82,9 +82,12 @@ function fits(segments: Segments, path: string): boolean {
   return at === path.length;
 }
 
-/** The text of segment `index` of a path that fits its template. */
+/** The text of segment `index` of a path that fits its template, cut out without splitting the path. */
 function segmentAt(path: string, index: number): string {
-  return path.split('/')[index + 1] ?? '';
+  let at = 1;
+  for (let i = 0; i < index; i++) at = path.indexOf('/', at) + 1;
+  const end = path.indexOf('/', at);
+  return end === -1 ? path.slice(at) : path.slice(at, end);
 }
 
 /** How one method at one path answers: a route made once, or the specification's with its path parameter. */
@@ -96,7 +99,9 @@ interface Target {
 
 interface PathEntry {
   allow: string;
-  byMethod: Map<string, Target>;
+  /** A few methods at most: a scan of this list beats a map's hashing. */
+  methods: string[];
+  targets: Target[];
   options: Route;
   notAllowed: Route;
 }
@@ -115,6 +120,9 @@ function allowOf(methods: Iterable<string>): string {
 export class OperationsTable {
   private readonly exact = new Map<string, PathEntry>();
   private readonly templated: { segments: Segments; entry: PathEntry }[] = [];
+  /** The first exact path (the list's, the hot path), compared before the map is asked. */
+  private readonly firstPath: string;
+  private readonly firstEntry: PathEntry | undefined;
 
   constructor(readonly operations: readonly TableOperation[]) {
     const groups = new Map<string, TableOperation[]>();
@@ -133,16 +141,20 @@ export class OperationsTable {
     const docAllow = allowOf(['GET']);
     this.exact.set(DOCUMENT_PATH, {
       allow: docAllow,
-      byMethod: new Map([['GET', { route: { kind: 'document', allow: docAllow }, id: 'listPets', param: -1 }]]),
+      methods: ['GET'],
+      targets: [{ route: { kind: 'document', allow: docAllow }, id: 'listPets', param: -1 }],
       options: { kind: 'options', allow: docAllow },
       notAllowed: { kind: 'method-not-allowed', allow: docAllow },
     });
+    this.firstPath = this.exact.keys().next().value ?? DOCUMENT_PATH;
+    this.firstEntry = this.exact.get(this.firstPath);
   }
 
   /** `concrete`: the path the entry is for when it has no parameters, so a spec template's parameter is known now. */
   private entryOf(ops: readonly TableOperation[], concrete?: string): PathEntry {
     const allow = allowOf(ops.map((o) => o.method));
-    const byMethod = new Map<string, Target>();
+    const methods: string[] = [];
+    const targets: Target[] = [];
     for (const op of ops) {
       const param = segmentsOf(op.path).indexOf(null);
       const id = op.id as OperationId;
@@ -150,12 +162,14 @@ export class OperationsTable {
       if (op.declared) route = { kind: 'declared', operation: op.declared, allow };
       else if (param === -1) route = { kind: 'operation', operation: id, allow };
       else if (concrete !== undefined) route = { kind: 'operation', operation: id, allow, petId: segmentAt(concrete, param) };
-      byMethod.set(op.method, { route, id, param });
+      methods.push(op.method);
+      targets.push({ route, id, param });
     }
-    return { allow, byMethod, options: { kind: 'options', allow }, notAllowed: { kind: 'method-not-allowed', allow } };
+    return { allow, methods, targets, options: { kind: 'options', allow }, notAllowed: { kind: 'method-not-allowed', allow } };
   }
 
   private entryAt(path: string): PathEntry | undefined {
+    if (path === this.firstPath) return this.firstEntry;
     const entry = this.exact.get(path);
     if (entry !== undefined) return entry;
     for (const t of this.templated) if (fits(t.segments, path)) return t.entry;
@@ -169,7 +183,11 @@ export class OperationsTable {
   route(method: string, path: string): Route {
     const entry = this.entryAt(path);
     if (entry === undefined) return path === '/v1/store' || path.startsWith('/v1/store/') ? NOT_IMPLEMENTED : NOT_FOUND;
-    const target = entry.byMethod.get(method === 'HEAD' ? 'GET' : method);
+    const verb = method === 'HEAD' ? 'GET' : method;
+    const { methods } = entry;
+    let i = 0;
+    while (i < methods.length && methods[i] !== verb) i++;
+    const target = entry.targets[i];
     if (target !== undefined) return target.route ?? { kind: 'operation', operation: target.id, allow: entry.allow, petId: segmentAt(path, target.param) };
     return method === 'OPTIONS' ? entry.options : entry.notAllowed;
   }
