@@ -148,6 +148,8 @@ async function refresh() {
     const [scenario, clock, keys, journal] = await Promise.all([api('scenario'), api('clock'), api('keys'), api('journal')]);
     $('scenario').textContent = scenario.name;
     $('scenario-description').textContent = scenario.description;
+    const declared = (scenario.definition && scenario.definition.operations) || [];
+    $('scenario-operations').textContent = declared.length ? 'Declared: ' + declared.map((o) => o.method + ' ' + o.path + ' (' + o.operationId + ')').join(', ') : '';
     $('clock').textContent = time(clock.now);
     frozen = clock.frozen;
     $('clock-mode').textContent = frozen ? 'frozen' : 'running';

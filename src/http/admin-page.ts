@@ -36,7 +36,7 @@ export function adminPage(): string {
 <main>
 <section class="cards">
   <div class="card"><h2>Scenario</h2>
-    <p class="big" id="scenario">…</p><p class="muted" id="scenario-description"></p>
+    <p class="big" id="scenario">…</p><p class="muted" id="scenario-description"></p><p class="muted" id="scenario-operations"></p>
     <div class="row"><select id="scenarios" aria-label="scenario"></select><button id="switch">Switch</button><button id="reset" class="secondary">Reset session</button></div>
     <div class="row">${SNAPSHOT_BUTTONS}</div>
   </div>

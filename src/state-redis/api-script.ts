@@ -219,6 +219,12 @@ local function decide(q)
           if status ~= '' then push(mk .. ':p:' .. status, json, sid) end
           out.data = s(id)
         end
+      elseif op == 'decl' then
+        -- A declared operation's next answer: one counter per operation in the session's hash, gone with it on a reset.
+        local name = 'd:' .. q.dop
+        local n = tonumber(c.f[name] or redis.call('HGET', mk, name) or '0')
+        put(c, name, s(n + 1))
+        out.dcall = n
       end
     end
   end

@@ -27,7 +27,9 @@ export interface DecideInput {
   rep?: boolean;
   chaos?: { p: number; c: string }[];
   lat?: boolean;
-  op?: '' | 'none' | 'list' | 'get' | 'create';
+  op?: '' | 'none' | 'list' | 'get' | 'create' | 'decl';
+  /** A declared operation's id: the script counts its calls in the session's field `d:<id>`. */
+  dop?: string;
   status?: string;
   count?: number;
   index?: number;
@@ -65,6 +67,8 @@ export interface Decided {
   latency?: number;
   /** What the operation read or wrote: created animals, one animal, or the new id. */
   data?: string | string[] | Record<string, never> | false;
+  /** For a declared operation: how many calls it had answered before this one. */
+  dcall?: number;
   /** Why a create found no room: no id left, or the session's bounds. */
   full?: 'id' | 'room';
 }
@@ -123,6 +127,11 @@ export function inputOf(ask: StateAsk, s: SessionSettings, req: CoreRequest): { 
     lat: latency !== undefined && latency.minMs !== latency.maxMs,
     op: '',
   };
+  if (ask.declared !== undefined) {
+    // No step or chaos takes a declared operation: it answers from its own list.
+    Object.assign(input, { op: 'decl', dop: ask.declared });
+    return { input, local };
+  }
   const operation = ask.operation;
   if (operation === undefined) return { input, local };
   // An operation with nothing to read or write still takes its step or chaos draw.

@@ -102,6 +102,7 @@ export class RedisPort implements StatePort<string> {
         if (answer.evicted) decision.evictedAt = new Date(Number(answer.evicted)).toISOString();
         const forced = forcedOf(settings, answer);
         if (forced) decision.forced = forced;
+        else if (answer.dcall !== undefined) decision.declaredCall = answer.dcall;
         else if (rate.outcome === 'allowed' && plan.operation !== undefined) {
           const data = operationDataOf(plan, settings, answer, local);
           if (data) decision.data = data;

@@ -29,6 +29,8 @@ export interface RestorePayload {
   jseq: number;
   /** The session's own choice of recording details: '' (the settings'), '1' or '0'. */
   dt: string;
+  /** Each declared operation's count of calls, by operationId. */
+  d: Record<string, number>;
 }
 
 // The Lua limiter's "no window, no wait, no ban" (NONE in lua-limits.ts).
@@ -105,5 +107,6 @@ export function restorePayload(sid: string, r: RestoredState, settings: SessionS
     jb,
     jseq: r.total,
     dt: r.details === (settings.journalDetails === true) ? '' : r.details ? '1' : '0',
+    d: Object.fromEntries(r.declared),
   };
 }

@@ -28,6 +28,8 @@ export interface RawSnapshot {
   p: string[];
   /** The journal as "BYTES JSON" lines. */
   j: string[];
+  /** Each declared operation's count of calls, by operationId (an empty Lua table may come as a list). */
+  d?: Record<string, number> | unknown[];
 }
 
 // The Lua limiter's "no window, no wait, no ban" (NONE in lua-limits.ts) and the clock's bound.
@@ -75,7 +77,7 @@ export function redisSnapshot(sid: string, settings: SessionSettings, raw: RawSn
   const entries = list(raw.j)
     .map((line) => JSON.parse(line.slice(line.indexOf(' ') + 1)) as JournalEntry)
     .sort((a, b) => a.seq - b.seq);
-  return {
+  const doc: SnapshotDocument = {
     format: SNAPSHOT_FORMAT,
     version: SNAPSHOT_VERSION,
     takenAt: iso(real),
@@ -86,4 +88,6 @@ export function redisSnapshot(sid: string, settings: SessionSettings, raw: RawSn
     limits: list(raw.b).map((row) => snapshotBucket(bucketState(row))),
     journal: { total: Number(jseq || '0'), details: override !== '' ? override === '1' : settings.journalDetails === true, entries },
   };
+  if (raw.d !== undefined && !Array.isArray(raw.d) && Object.keys(raw.d).length > 0) doc.scenario.declared = { ...raw.d };
+  return doc;
 }

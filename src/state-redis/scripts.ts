@@ -47,7 +47,14 @@ local function snapshotOf(mk)
       buckets[#buckets + 1] = out
     end
   end
-  return { f = f, real = s(realNow()), b = buckets, p = redis.call('LRANGE', mk .. ':p', 0, -1), j = redis.call('LRANGE', mk .. ':j', 0, -1) }
+  -- Each declared operation's count of calls (its field d:<operationId>); an admin read, so a scan is fine.
+  local d, cursor = {}, '0'
+  repeat
+    local r = redis.call('HSCAN', mk, cursor, 'MATCH', 'd:*', 'COUNT', 1000)
+    cursor = r[1]
+    for i = 1, #r[2], 2 do d[string.sub(r[2][i], 3)] = tonumber(r[2][i + 1]) end
+  until cursor == '0'
+  return { f = f, real = s(realNow()), b = buckets, p = redis.call('LRANGE', mk .. ':p', 0, -1), j = redis.call('LRANGE', mk .. ':j', 0, -1), d = d }
 end
 -- Pushes texts onto a list in runs small enough for unpack.
 local function pushAll(key, texts)
@@ -79,6 +86,7 @@ local function restoreInto(mk, r)
   pushAll(mk .. ':p', all)
   for status, texts in pairs(byStatus) do pushAll(mk .. ':p:' .. status, texts) end
   pushAll(mk .. ':j', r.j)
+  for id, n in pairs(r.d or {}) do redis.call('HSET', mk, 'd:' .. id, s(n)) end
 end
 local READS = { state = true, journal = true, jinfo = true, peek = true, snapshot = true }
 local sid = q.sid

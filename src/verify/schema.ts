@@ -3,18 +3,23 @@
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
 import { openApiAjv } from '../core/input/openapi-ajv.js';
 import { requireAjv } from '../node-platform.js';
+import { specOperation } from '../core/pipeline/operations-table.js';
+import { openapiDocument } from '../core/input/openapi.js';
+import type { OperationId } from '../core/types.js';
 
 /** The operations of the specification, to find the schema of an answer. */
-export type Operation = 'listPets' | 'createPet' | 'getPet';
+export type Operation = OperationId;
 
 let ajv: Ajv2020 | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
-const PATHS: Record<Operation, { path: string; method: string }> = {
-  listPets: { path: '/pets', method: 'get' },
-  createPet: { path: '/pets', method: 'post' },
-  getPet: { path: '/pets/{petId}', method: 'get' },
-};
+const BASE = openapiDocument.servers[0]?.url ?? '/v1';
+
+/** Where an operation lives in the document, from the operations table. */
+function placeOf(operation: Operation): { path: string; method: string } {
+  const op = specOperation(operation);
+  return { path: op.path.slice(BASE.length), method: op.method.toLowerCase() };
+}
 
 function validator(pointer: string): ValidateFunction | undefined {
   let found = compiled.get(pointer);
@@ -46,7 +51,7 @@ export function isJson(contentType: string | undefined): boolean {
  * when the document declares no body for that status (the behaviour rules judge the status).
  */
 export function successBodyProblem(operation: Operation, status: number, json: unknown): string | undefined {
-  const { path, method } = PATHS[operation];
+  const { path, method } = placeOf(operation);
   const escaped = path.replace(/~/g, '~0').replace(/\//g, '~1');
   const validate = validator(`/paths/${escaped}/${method}/responses/${status}/content/application~1json/schema`);
   if (!validate) return undefined;

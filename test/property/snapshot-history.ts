@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** A scenario with everything a snapshot must carry on part-way. */
+/** A scenario with everything a snapshot must carry on part-way, a declared operation's place in its answers included. */
 export const SCENARIO_YAML = `name: snapshot-history
 description: Steps on createPet, chaos on listPets, seeded latency, a tiny key and quick bans.
 keys:
@@ -27,6 +27,14 @@ chaos:
     - { probability: 0.05, answer: { fault: reset } }
 latency: { min: 0, max: 1, seed: 3 }
 journal: { size: 40 }
+operations:
+  - operationId: listOrders
+    method: GET
+    path: /v1/store/orders
+    answers:
+      - { status: 200, body: [{ id: 1 }], times: 2 }
+      - { status: 503, body: { code: busy } }
+      - { status: 200, body: [] }
 `;
 
 /** The scenario written to a file of its own, as `useScenario` and `--scenario` take it. */
@@ -41,6 +49,7 @@ export type Action =
   | { op: 'create'; key: string; name: string; categoryId: string; status?: string }
   | { op: 'list'; key: string; limit: number; status?: string }
   | { op: 'get'; key: string; id: number }
+  | { op: 'order'; key: string }
   | { op: 'spam'; key: string | null; n: number }
   | { op: 'advance'; ms: number }
   | { op: 'real'; ms: number }
@@ -66,6 +75,7 @@ export const action: fc.Arbitrary<Action> = fc.oneof(
   },
   { arbitrary: fc.record({ op: fc.constant('list' as const), key, limit: fc.integer({ min: 1, max: 100 }), status }), weight: 2 },
   { arbitrary: fc.record({ op: fc.constant('get' as const), key, id: fc.integer({ min: 1, max: 70 }) }), weight: 1 },
+  { arbitrary: fc.record({ op: fc.constant('order' as const), key }), weight: 2 },
   { arbitrary: fc.record({ op: fc.constant('spam' as const), key: fc.constantFrom('tiny', null), n: fc.integer({ min: 1, max: 16 }) }), weight: 2 },
   {
     arbitrary: fc.record({ op: fc.constant('advance' as const), ms: fc.oneof(fc.integer({ min: 0, max: 150_000 }), fc.constant(86_400_000)) }),
@@ -108,6 +118,9 @@ export async function play(target: Target, actions: readonly Action[]): Promise<
         break;
       case 'get':
         seen.push(await target.send('GET', `/v1/pets/${a.id}`, auth(a.key)));
+        break;
+      case 'order':
+        seen.push(await target.send('GET', '/v1/store/orders', auth(a.key)));
         break;
       case 'spam':
         for (let i = 0; i < a.n; i++) seen.push(await target.send('GET', '/v1/pets?limit=1', auth(a.key)));

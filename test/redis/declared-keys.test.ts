@@ -1,7 +1,7 @@
 // Every script call declares every key it touches, on a single node too (where Redis does not
 // check): a real Redis watched with MONITOR while two replicas run every kind of call — API
 // decisions in batches, sessions created past the LRU's room (a session dropped), journal
-// flushes and reads, resets, clocks, a scenario switched to and back, snapshots and restores, a scenario object, the session list,
+// flushes and reads, resets, clocks, a scenario switched to and back, snapshots and restores, a scenario object, declared operations, the session list,
 // evictions, a look at an unknown session, joining, leaving and `state clear`.
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,11 @@ describe.skipIf(!run)('declared keys', () => {
     expect(
       (await fetch(`${b.origin}/__admin/scenario`, { method: 'PUT', headers: { 'x-mock-session': 's:11' }, body: '{"scenario":{"description":"x"}}' })).status,
     ).toBe(200);
+    // A declared operation's counter lives in the session's hash: answers in order across replicas.
+    await a.session('s:12').useScenario(fixture('declared'));
+    const orders = [];
+    for (const mock of [a, b, a, b]) orders.push((await fetch(`${mock.url}/store/orders`, { headers: { ...AUTH, 'x-mock-session': 's:12' } })).status);
+    expect(orders).toEqual([200, 200, 503, 200]);
     expect((await b.sessions()).length).toBeGreaterThan(1);
     expect((await fetch(`${a.origin}/__admin/evictions`)).status).toBe(200);
     expect((await fetch(`${b.origin}/__admin/health`)).status).toBe(200);

@@ -44,8 +44,9 @@ const SCENARIOS = [
   'keyed-forever',
   'near-max-id',
   'removed-steps',
+  'declared',
 ];
-const FIXTURES = ['forced-429', 'keyed-forever', 'near-max-id', 'frozen-start', 'removed-steps'].map((name) =>
+const FIXTURES = ['forced-429', 'keyed-forever', 'near-max-id', 'frozen-start', 'removed-steps', 'declared'].map((name) =>
   fileURLToPath(new URL(`./fixtures/${name}.yaml`, import.meta.url)),
 );
 const KEYS = ['demo-free', 'demo-pro', 'nobody', ''];
@@ -108,6 +109,12 @@ const apiRequest = fc.oneof(
   fc.record({
     method: fc.constantFrom('DELETE', 'OPTIONS', 'HEAD'),
     path: fc.constantFrom('/v1/pets', '/v1/nope', '/v1/openapi.json'),
+    query: fc.constant(''),
+  }),
+  // Declared operations where the scenario "declared" runs; 501 and 405 elsewhere.
+  fc.record({
+    method: fc.constantFrom('GET', 'GET', 'DELETE', 'POST', 'HEAD'),
+    path: fc.constantFrom('/v1/store/orders', '/v1/pets/1', '/v1/pets/77'),
     query: fc.constant(''),
   }),
 );

@@ -3,10 +3,12 @@
 import { BODYLESS_METHODS } from '../input/body.js';
 import type { JournalEntry } from '../state/journal.js';
 import { REJECTED_STATUSES } from './entry-fields.js';
+import { SPEC_TABLE, specOperation } from '../pipeline/operations-table.js';
 import { finding, keyText, plural, seqList, type AuditFinding, type KeyName } from './findings.js';
 
-/** The deprecated operation's path: `GET /v1/pets/{petId}` (and its HEAD). */
-const GET_PET = /^\/v1\/pets\/[^/]+$/;
+/** The deprecated operation, `GET /v1/pets/{petId}`, as the operations table has it. */
+const GET_PET = specOperation('getPet');
+const GET_PET_TEXT = `${GET_PET.method} ${GET_PET.path}`;
 const REPLACEMENT = 'GET /v1/pets?status=';
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 /** What a client must change instead of repeating, by status. */
@@ -19,7 +21,9 @@ export function dayText(ms: number): string {
 }
 
 function isGetPet(entry: JournalEntry): boolean {
-  return (entry.method === 'GET' || entry.method === 'HEAD') && GET_PET.test(entry.path) && entry.code !== 'route_not_found';
+  // HEAD is routed as GET; a declared operation at the same path (DELETE, say) is not the deprecated one.
+  const where = SPEC_TABLE.route(entry.method, entry.path);
+  return where.kind === 'operation' && where.operation === GET_PET.id && entry.code !== 'route_not_found';
 }
 
 /**
@@ -90,7 +94,7 @@ export function requestFindings(
         'deprecated-call',
         key,
         seqs,
-        `${plural(seqs.length, 'request')} with ${keyText(key)} (${seqList(seqs)}) used GET /v1/pets/{petId}, which the specification deprecates and removes on ${removal}. Move to ${REPLACEMENT} (the replacement it names) before then.`,
+        `${plural(seqs.length, 'request')} with ${keyText(key)} (${seqList(seqs)}) used ${GET_PET_TEXT}, which the specification deprecates and removes on ${removal}. Move to ${REPLACEMENT} (the replacement it names) before then.`,
       ),
     );
   }
@@ -102,7 +106,7 @@ export function requestFindings(
         'call-after-removal',
         key,
         [first.seq, ...later],
-        `after the 410 at #${first.seq} said GET /v1/pets/{petId} was removed, the client (${keyText(key)}) called it ${plural(later.length, 'more time')} (${seqList(later)}). A 410 is final: the operation was removed on ${removal}; call ${REPLACEMENT} instead.`,
+        `after the 410 at #${first.seq} said ${GET_PET_TEXT} was removed, the client (${keyText(key)}) called it ${plural(later.length, 'more time')} (${seqList(later)}). A 410 is final: the operation was removed on ${removal}; call ${REPLACEMENT} instead.`,
       ),
     );
   }

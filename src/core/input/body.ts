@@ -125,7 +125,8 @@ export function bodyRefusedByHeaders(headers: HeaderBag): boolean {
   return Number(single(headers['content-length'])) > MAX_BODY_BYTES;
 }
 
-function tooLargeError(): MockError {
+/** The 413 of a body past the limit. */
+export function tooLargeError(): MockError {
   return new MockError('payload_too_large', `The body is larger than ${MAX_BODY_BYTES} bytes (1 MiB); send a smaller one.`);
 }
 

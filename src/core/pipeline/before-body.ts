@@ -3,7 +3,7 @@ import type { CoreRequest } from '../types.js';
 import { keyBucket, type SessionState } from '../state/session-state.js';
 import { authenticate } from './auth.js';
 import { isPreflight } from './cors.js';
-import { route } from './router.js';
+import { tableOf } from './operations-table.js';
 
 /**
  * Whether the answer to a request is settled by its head alone, before any is counted: a client
@@ -13,7 +13,9 @@ import { route } from './router.js';
  */
 export function answeredBeforeBody(state: SessionState, req: CoreRequest, now: number): boolean {
   if (isPreflight(req.method, req.headers)) return true;
-  const where = route(req.method, req.path);
+  const where = tableOf(state.settings).route(req.method, req.path);
+  // A declared operation reads no body but keeps its size cap: the body is let in and counted.
+  if (where.kind === 'declared') return false;
   // Only creating an animal reads a body; every other route answers without one.
   if (where.kind !== 'operation' || where.operation !== 'createPet') return true;
   const auth = authenticate(req.headers, req.rawHeaders, state.keys, req.query);

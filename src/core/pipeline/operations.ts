@@ -1,5 +1,7 @@
-// The answers of the specification's three operations, from what the home of state read or wrote.
+// The answers of the specification's three operations, from what the home of state read or wrote,
+// and of the operations a scenario declares.
 import { MockError } from '../errors.js';
+import { answerIndex, type DeclaredOperation } from '../scenarios/declared-operations.js';
 import type { OperationData, StateAsk } from '../state/state-port.js';
 import type { PetStatus } from '../types.js';
 import type { Outcome } from './outcome.js';
@@ -31,4 +33,15 @@ export function operationOutcome(plan: StateAsk, data: OperationData | undefined
   const id = plan.get?.id;
   if (data === undefined) throw new MockError('pet_not_found', `No animal has id ${id}. List the animals with GET /v1/pets to find a valid id.`);
   return { status: 200, body: data.body, reason: `found animal ${id}` };
+}
+
+/** A declared operation's answer for its call numbered `call` (from 0): the answers in order, the last repeating. */
+export function declaredOutcome(op: DeclaredOperation, call: number): Outcome {
+  const index = answerIndex(op, call);
+  const answer = op.answers[index];
+  if (answer === undefined) throw new Error(`unreachable: declared operation ${op.operationId} has no answers`);
+  const outcome: Outcome = { status: answer.status, reason: `declared ${op.operationId}, answer ${index + 1} of ${op.answers.length}` };
+  if (answer.body !== undefined) outcome.body = answer.body;
+  if (answer.headers !== undefined) outcome.headers = { ...answer.headers };
+  return outcome;
 }

@@ -3,6 +3,7 @@
 import { MockError, errorBody, internalErrorMessage } from '../errors.js';
 import { WWW_AUTHENTICATE_INVALID, redactKey, type AuthResult } from './auth.js';
 import type { Route } from './router.js';
+import { SPEC_OPERATIONS } from './operations-table.js';
 import type { RateDecision } from '../state/limiter.js';
 import type { ConnectionFault } from '../types.js';
 import type { ForcedAnswer, SessionSettings } from '../state/session-state.js';
@@ -20,20 +21,20 @@ export interface Outcome {
   delayMs?: number;
 }
 
+/** The operations a 404 names, from the operations table. */
+const NOT_FOUND_MESSAGE = `No operation lives at this path. The API has ${SPEC_OPERATIONS.map((op) => `${op.method} ${op.path}`).join(', ')}; paths are case-sensitive with no trailing slash.`;
+
 /** The checks before the rate limit: route, removal date, auth. */
 export function earlyError(where: Route, settings: SessionSettings, now: number, auth: AuthResult): MockError | undefined {
   switch (where.kind) {
     case 'not-found':
-      return new MockError(
-        'route_not_found',
-        'No operation lives at this path. The API has GET and POST /v1/pets and GET /v1/pets/{petId}; paths are case-sensitive with no trailing slash.',
-      );
+      return new MockError('route_not_found', NOT_FOUND_MESSAGE);
     case 'method-not-allowed':
       return new MockError('method_not_allowed', `This path does not answer that method; it answers ${where.allow}.`, { headers: { Allow: where.allow } });
     case 'not-implemented':
       return new MockError(
         'not_implemented',
-        'petstore-mock does not implement store orders: the specification mentions them but does not define their method, path or payloads.',
+        'petstore-mock does not implement store orders: the specification mentions them but does not define their method, path or payloads. A scenario can declare them with the answers you need (operations, docs/scenarios.md).',
       );
     default:
       break;

@@ -8,8 +8,8 @@ import { answerHeaders, journalEntryOf, responseOf, type AnswerParts } from './a
 import { earlyError, forcedOutcome, limitError, toOutcome, type Outcome } from './outcome.js';
 import { authenticate, redactQuery } from './auth.js';
 import { fixedPlan, keysOf, planRequest, type Plan } from './plan.js';
-import { operationOutcome } from './operations.js';
-import { openapiDocument } from '../input/openapi.js';
+import { declaredOutcome, operationOutcome } from './operations.js';
+import { documentOutcome } from './served-document.js';
 import { COMMON_HEADERS, type MockError } from '../errors.js';
 import type { JournalEntry } from '../state/journal.js';
 import { rateHeaders, setRateHeaders } from '../state/limiter.js';
@@ -18,8 +18,6 @@ import { DEFAULT_SESSION, sessionIdOf } from '../state/sessions.js';
 import type { Decision, StatePort } from '../state/state-port.js';
 import type { ApiHandler } from '../state/backend.js';
 import type { CoreRequest, CoreResponse, PlanName } from '../types.js';
-
-const DOCUMENT_OUTCOME: Outcome = { status: 200, body: JSON.stringify(openapiDocument), reason: 'served the OpenAPI document' };
 
 /** `performance.now()`'s zero in epoch milliseconds; fixed for the life of the process. */
 const TIME_ORIGIN = performance.timeOrigin;
@@ -98,7 +96,7 @@ export class Pipeline<H> implements ApiHandler {
         now: d.now,
         real: d.real,
         shown: d.rate.report,
-        outcome: fixed ?? DOCUMENT_OUTCOME,
+        outcome: fixed ?? documentOutcome(d.settings),
         key: plan.shownKey,
         keyId: plan.keyId,
         extraHeaders: plan.extraHeaders,
@@ -138,6 +136,7 @@ export class Pipeline<H> implements ApiHandler {
       }
       if (forced) outcome = forcedOutcome(forced, d.now);
       else if (plan.inputError !== undefined) throw plan.inputError;
+      else if (plan.where?.kind === 'declared') outcome = declaredOutcome(plan.where.operation, d.declaredCall ?? 0);
       else outcome = operationOutcome(plan, d.data);
     } catch (error) {
       outcome = toOutcome(error);

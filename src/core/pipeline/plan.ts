@@ -5,8 +5,9 @@ import { isPreflight } from './cors.js';
 import { deprecationHeaders } from './deprecation.js';
 import { earlyError } from './outcome.js';
 import { authenticate, redactKey, type AuthResult } from './auth.js';
-import { allowedMethods, route, type Route } from './router.js';
-import { readJsonBody } from '../input/body.js';
+import type { Route } from './router.js';
+import { tableOf } from './operations-table.js';
+import { readJsonBody, tooLargeError } from '../input/body.js';
 import { parseListQuery, parsePetId, validateNewPet } from '../input/validation.js';
 import { addressBucket, keyBucket, type SessionSettings } from '../state/session-state.js';
 import { keyIdOf } from '../state/key-id.js';
@@ -70,9 +71,9 @@ export function fixedPlan(req: CoreRequest, s: SessionSettings): Plan {
 /** The plan of an API request under its session's settings. */
 export function planRequest(req: CoreRequest, s: SessionSettings): Plan {
   if (isPreflight(req.method, req.headers)) {
-    return { ...fixedPlan(req, s), kind: 'preflight', allow: allowedMethods(req.path) ?? 'GET, HEAD, POST, OPTIONS' };
+    return { ...fixedPlan(req, s), kind: 'preflight', allow: tableOf(s).allowed(req.path) ?? 'GET, HEAD, POST, OPTIONS' };
   }
-  const where = route(req.method, req.path);
+  const where = tableOf(s).route(req.method, req.path);
   const auth = authenticate(req.headers, req.rawHeaders, keysOf(s), req.query);
   const key = auth.ok ? auth.key.key : undefined;
   const facts = key !== undefined ? factsOf(key) : undefined;
@@ -88,6 +89,7 @@ export function planRequest(req: CoreRequest, s: SessionSettings): Plan {
     list: undefined,
     create: undefined,
     get: undefined,
+    declared: undefined,
     where,
     auth,
     shownKey: facts?.shown,
@@ -107,6 +109,12 @@ export function planRequest(req: CoreRequest, s: SessionSettings): Plan {
   // The removal date needs the session's clock, which only the home reads: it applies 'removal'.
   if (earlyError(where, s, -Infinity, auth) !== undefined) {
     plan.enforce = 'no';
+    return plan;
+  }
+  if (where.kind === 'declared') {
+    // A declared operation reads no body: only the size cap holds (docs/scenarios.md).
+    plan.declared = where.operation.operationId;
+    if (req.bodyTooLarge === true) plan.inputError = tooLargeError();
     return plan;
   }
   if (where.kind !== 'operation') return plan;

@@ -1,12 +1,14 @@
 import { parseDuration, parseInstant } from '../state/clock.js';
 import { ERROR_CATALOGUE, UserError, type ErrorCode } from '../errors.js';
-import { openapiDocument } from '../input/openapi.js';
 import { schemaProblems } from '../input/validation.js';
 import { PLAN_LIMITS, PLAN_NAMES } from '../state/plans.js';
+import { SPEC_TABLE } from '../pipeline/operations-table.js';
+import { OPERATIONS } from './matchable-operations.js';
+import { compileDeclared } from './declared-operations.js';
 import { ScriptedRuntime, type CompiledAnswer, type CompiledMatch, type RuntimeSpec } from './scenario-runtime.js';
 import type { BaseData } from '../state/store.js';
 import type { KeyConfig, Limits, PlanName } from '../types.js';
-import type { OperationId, SessionSettings } from '../state/session-state.js';
+import type { SessionSettings } from '../state/session-state.js';
 import type { AnswerSpec, DataSpec, DurationSpec, MatchSpec, ScenarioSpec } from './scenario-spec.js';
 
 export type { AnswerSpec, DataSpec, DurationSpec, MatchSpec, ScenarioSpec } from './scenario-spec.js';
@@ -67,14 +69,6 @@ const NOT_API_CODES: ReadonlySet<string> = new Set([
   'snapshot_unsupported',
 ]);
 
-const { paths } = openapiDocument;
-/** Each operation with a concrete path to test patterns on and the statuses the document declares for it. */
-const OPERATIONS: readonly { id: OperationId; method: string; path: string; statuses: string[]; success: { status: number; schema: 'Pet' | 'Pets' } }[] = [
-  { id: 'listPets', method: 'GET', path: '/v1/pets', statuses: Object.keys(paths['/pets'].get.responses), success: { status: 200, schema: 'Pets' } },
-  { id: 'createPet', method: 'POST', path: '/v1/pets', statuses: Object.keys(paths['/pets'].post.responses), success: { status: 201, schema: 'Pet' } },
-  { id: 'getPet', method: 'GET', path: '/v1/pets/1', statuses: Object.keys(paths['/pets/{petId}'].get.responses), success: { status: 200, schema: 'Pet' } },
-];
-
 /**
  * Turns a scenario into the settings of a session. Schema-valid files can still be wrong in ways
  * only the server knows (a usage line for a key that does not exist, a status the matched operation
@@ -122,6 +116,13 @@ export function compileScenario(spec: ScenarioSpec, name: string, ctx: CompileCo
   const details = spec.journal?.details ?? d.journalDetails;
   if (details !== undefined) settings.journalDetails = details;
   if (spec.clock?.start !== undefined) settings.clock.start = instant(spec.clock.start, ['clock', 'start']);
+  if (spec.operations !== undefined && spec.operations.length > 0) {
+    settings.operations = compileDeclared(
+      spec.operations,
+      (method, path) => SPEC_TABLE.owner(method, path),
+      (at, message) => new ScenarioSpecError(at, message),
+    );
+  }
   const runtime = compileRuntime(spec, name, new Set(keys.map((k) => k.key)));
   if (runtime) {
     settings.runtimeSpec = runtime;
@@ -232,7 +233,7 @@ function compileAnswer(answer: AnswerSpec, match: CompiledMatch, where: (string 
   if (match.operations.size === 0) {
     throw new ScenarioSpecError(
       where.slice(0, -1),
-      'this match fits no operation of the API (GET /v1/pets, POST /v1/pets, GET /v1/pets/{petId}); check operation, method and path',
+      `this match fits no operation of the specification (${OPERATIONS.map((op) => `${op.method} ${op.path.replace(/\/1$/, '/{petId}')}`).join(', ')}); check operation, method and path`,
     );
   }
   if (answer === 'normal') return { kind: 'normal' };

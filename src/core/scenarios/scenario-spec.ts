@@ -1,6 +1,7 @@
 // A scenario as its file holds it, once it has passed `scenarios/scenario.schema.json`: the types
 // the compiler reads (scenario-compiler.ts) and the files' readers check against.
 import type { ConnectionFault, Limits, OperationId, PlanName } from '../types.js';
+import type { DeclaredOperationSpec } from './declared-operations.js';
 
 /** A duration as scenario files write it: "90s", "1m30s", or milliseconds. */
 export type DurationSpec = string | number;
@@ -43,4 +44,6 @@ export interface ScenarioSpec {
   repeat?: boolean;
   chaos?: { seed: number; match?: MatchSpec; answers: { probability: number; answer: AnswerSpec }[] };
   journal?: { size?: number; details?: boolean };
+  /** Operations the specification does not define, with their answers in order. */
+  operations?: DeclaredOperationSpec[];
 }

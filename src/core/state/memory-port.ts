@@ -30,6 +30,7 @@ export class MemoryPort implements StatePort<SessionState> {
     let forced: ForcedAnswer | undefined;
     let latencyMs = 0;
     let data: OperationData | undefined;
+    let declaredCall: number | undefined;
     if (plan.mode === 'peek') {
       rate = { outcome: 'allowed', report: limiter.peek(plan.bucket, plan.limits, now) };
     } else {
@@ -40,6 +41,9 @@ export class MemoryPort implements StatePort<SessionState> {
         // A forced 429 was not served: the request it stands for gives its quota back.
         if (forced?.status === 429) limiter.refund(plan.bucket, now);
         if (forced === undefined) data = operate(state.store, plan);
+      } else if (rate.outcome === 'allowed' && enforce && plan.declared !== undefined) {
+        declaredCall = state.declaredCalls.get(plan.declared) ?? 0;
+        state.declaredCalls.set(plan.declared, declaredCall + 1);
       }
       if (runtime) latencyMs = runtime.latency();
     }
@@ -60,6 +64,7 @@ export class MemoryPort implements StatePort<SessionState> {
       forced,
       latencyMs,
       data,
+      declaredCall,
     };
   }
 

@@ -8,6 +8,7 @@ import { BaseData, MAX_CACHED_BODY_BYTES, MAX_CREATED_BYTES, MAX_CREATED_PETS, P
 import type { BanRule, ConnectionFault, CoreRequest, KeyConfig, Limits, OperationId } from '../types.js';
 import type { RuntimePosition, RuntimeSpec } from '../scenarios/runtime-spec.js';
 import type { ScenarioSpec } from '../scenarios/scenario-spec.js';
+import type { DeclaredOperation } from '../scenarios/declared-operations.js';
 
 export type { OperationId } from '../types.js';
 
@@ -58,6 +59,8 @@ export interface SessionSettings {
   runtimeSpec?: RuntimeSpec;
   /** The scenario as its file or object held it: `GET /__admin/scenario` shows it, a snapshot carries it. */
   definition?: ScenarioSpec;
+  /** Operations the scenario declares beside the specification's (declared-operations.ts). */
+  operations?: readonly DeclaredOperation[];
   /**
    * Set for settings made from an object (`PUT /__admin/scenario {"scenario": …}`, a restored
    * snapshot) rather than a file: a reset re-applies them as they are, not a file of that name.
@@ -77,6 +80,8 @@ export class SessionState {
   keys = new Map<string, KeyConfig>();
   settings!: SessionSettings;
   runtime: ScenarioRuntime | undefined;
+  /** Per declared operation (by operationId), how many calls it has answered: which answer comes next. */
+  declaredCalls = new Map<string, number>();
   /**
    * When an earlier state of this session id was dropped to make room (least recently used), the
    * instant it was: the next API answer says so, once.
@@ -136,6 +141,7 @@ export class SessionState {
       this.limiter.preset(keyBucket(u.key), now, { minute: u.minute, day: u.day, bannedUntil });
     }
     this.runtime = settings.runtime?.();
+    this.declaredCalls.clear();
   }
 
   reset(): void {

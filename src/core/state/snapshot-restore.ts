@@ -23,6 +23,8 @@ export interface RestoredState {
   buckets: BucketState[];
   clock: { now: number; frozen: boolean };
   position: RuntimePosition | undefined;
+  /** How many calls each declared operation has answered. */
+  declared: Map<string, number>;
   entries: JournalEntry[];
   total: number;
   details: boolean;
@@ -179,8 +181,15 @@ export function readSnapshot(value: unknown, schema: SnapshotSchemaCheck, bases:
     throw snapshotError('/scenario/position/step', `the scenario has ${steps.length} steps; the position cannot be past them`);
   }
 
+  const declared = new Map(Object.entries(doc.scenario.declared ?? {}));
+  for (const id of declared.keys()) {
+    if (!settings.operations?.some((op) => op.operationId === id))
+      throw snapshotError(`/scenario/declared/${id}`, 'the scenario declares no operation of this id');
+  }
+
   return {
     settings,
+    declared,
     created: store.created.map(petOf),
     nextId: store.nextId,
     buckets: doc.limits.map((b, i) => bucketOf(b, `/limits/${i}`)),
@@ -238,6 +247,7 @@ export function restoreSession(state: SessionState, r: RestoredState): void {
   if (r.clock.frozen) state.clock.freeze();
   state.clock.set(r.clock.now);
   state.runtime = r.settings.runtimeSpec ? new ScriptedRuntime(r.settings.runtimeSpec, r.position) : undefined;
+  for (const [id, calls] of r.declared) state.declaredCalls.set(id, calls);
   if (r.details !== (r.settings.journalDetails === true)) state.recordDetails(r.details);
   // The entries are this session's now, whichever session they were answered in.
   state.journal.load(

@@ -56,7 +56,13 @@ export interface SnapshotDocument {
   takenAt: string;
   /** The session it was taken from; for people, it restores into any session. */
   session: string;
-  scenario: { name: string; definition: ScenarioSpec; position: RuntimePosition | null };
+  scenario: {
+    name: string;
+    definition: ScenarioSpec;
+    position: RuntimePosition | null;
+    /** How many calls each declared operation has answered (left out when none has); older documents have none. */
+    declared?: Record<string, number>;
+  };
   settings: {
     keys: SnapshotKey[];
     anonymousLimits: string[];
@@ -136,7 +142,7 @@ export function takeSnapshot(state: SessionState): SnapshotDocument {
   const now = clock.now();
   const real = clock.realTime();
   const content = state.store.content();
-  return {
+  const doc: SnapshotDocument = {
     format: SNAPSHOT_FORMAT,
     version: SNAPSHOT_VERSION,
     takenAt: iso(real),
@@ -147,4 +153,6 @@ export function takeSnapshot(state: SessionState): SnapshotDocument {
     limits: state.limiter.export().map(snapshotBucket),
     journal: { total: state.journal.total, details: state.journal.details, entries: state.journal.list(true) },
   };
+  if (state.declaredCalls.size > 0) doc.scenario.declared = Object.fromEntries(state.declaredCalls);
+  return doc;
 }

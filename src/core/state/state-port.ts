@@ -27,6 +27,8 @@ export interface StateAsk {
   list?: { limit: number; status?: PetStatus };
   create?: NewPetInput;
   get?: { id: number | bigint };
+  /** The operationId of a declared operation to run once the limit allows it: the home counts its calls. */
+  declared?: string;
 }
 
 /** Finds what a request asks under the settings its session runs. */
@@ -57,6 +59,8 @@ export interface Decision<H, P extends StateAsk> {
   latencyMs: number;
   /** The operation's data; absent when it did not run or found nothing (an unknown id). */
   data?: OperationData;
+  /** For a declared operation that ran: how many calls it had answered before this one (which answer is due). */
+  declaredCall?: number;
 }
 
 /** A home of a session's state. */
