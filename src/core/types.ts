@@ -76,5 +76,5 @@ export interface BanRule {
   inFlight?: number;
 }
 
-/** The operations of the API, as the router names them. */
-export type OperationId = 'listPets' | 'createPet' | 'getPet';
+/** The operations of the API, as the router names them: the keys of the table of operations. */
+export type { OperationId } from './operations/index.js';

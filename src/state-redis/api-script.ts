@@ -1,4 +1,5 @@
 import { LIBRARY } from './lua-library.js';
+import { OPERATIONS_LUA } from './operations/index.js';
 
 /**
  * "Decide these requests", the one script an API request waits for. ARGV[2] is one JSON object:
@@ -197,29 +198,8 @@ local function decide(q)
     end
     if forced == 'r' then refundBucket(bucket()) end
     if forced == 'n' then
-      local status = q.status or ''
-      if op == 'list' and (q.count or 0) > 0 then
-        local lk = status == '' and mk .. ':p' or mk .. ':p:' .. status
-        pushNow(lk)
-        out.data = redis.call('LRANGE', lk, 0, q.count - 1)
-      elseif op == 'get' then
-        pushNow(mk .. ':p')
-        out.data = redis.call('LINDEX', mk .. ':p', q.index or 0)
-      elseif op == 'create' then
-        -- The store's bounds, in the order store.ts checks them: an id a JSON client reads exactly, then room.
-        local id, pc, cb, bytes = tonumber(c.f.nid), tonumber(c.f.pc or '0'), tonumber(c.f.cb or '0'), q.bytes or 0
-        if id > 9007199254740991 then
-          out.full = 'id'
-        elseif pc >= (q.maxCreated or 0) or cb + bytes > (q.maxBytes or 0) then
-          out.full = 'room'
-        else
-          local json = '{"id":' .. s(id) .. (q.tail or '')
-          put(c, 'nid', s(id + 1)); put(c, 'pc', s(pc + 1)); put(c, 'cb', s(cb + bytes))
-          push(mk .. ':p', json, sid)
-          if status ~= '' then push(mk .. ':p:' .. status, json, sid) end
-          out.data = s(id)
-        end
-      elseif op == 'decl' then
+      ${OPERATIONS_LUA}
+      if op == 'decl' then
         -- A declared operation's next answer: one counter per operation in the session's hash, gone with it on a reset.
         local name = 'd:' .. q.dop
         local n = tonumber(c.f[name] or redis.call('HGET', mk, name) or '0')

@@ -4,10 +4,11 @@
 import { named } from '../core/errors.js';
 import { chaosAnswer, forceAnswer, latencyOfDraw, matches, stepName, type CompiledAnswer } from '../core/scenarios/scenario-runtime.js';
 import { BAN_IN_FLIGHT, NOT_COUNTED, type BanCount, type RateDecision, type RateReport } from '../core/state/limiter.js';
-import { MAX_CREATED_BYTES, MAX_CREATED_PETS, PetStore, createdPetBytes, petJson, storeFullError } from '../core/state/store.js';
+import { PetStore } from '../core/state/store.js';
 import type { OperationData, StateAsk } from '../core/state/state-port.js';
 import type { ForcedAnswer, SessionSettings } from '../core/state/session-state.js';
 import type { CoreRequest } from '../core/types.js';
+import { REDIS_OPERATIONS } from './operations/index.js';
 
 const TWO_32 = 4294967296;
 
@@ -27,7 +28,8 @@ export interface DecideInput {
   rep?: boolean;
   chaos?: { p: number; c: string }[];
   lat?: boolean;
-  op?: '' | 'none' | 'list' | 'get' | 'create' | 'decl';
+  /** '' (no operation), 'none' (nothing to read or write), 'decl', or an operation's own (operations/). */
+  op?: string;
   /** A declared operation's id: the script counts its calls in the session's field `d:<id>`. */
   dop?: string;
   status?: string;
@@ -136,28 +138,9 @@ export function inputOf(ask: StateAsk, s: SessionSettings, req: CoreRequest): { 
   if (operation === undefined) return { input, local };
   // An operation with nothing to read or write still takes its step or chaos draw.
   input.op = 'none';
-  if (ask.list) {
-    const { limit, status } = ask.list;
-    local.inBase = status ? (s.base.byStatus.get(status)?.length ?? 0) : s.base.all.length;
-    Object.assign(input, { op: 'list', status: status ?? '', count: Math.max(0, limit - local.inBase) });
-  } else if (ask.create) {
-    local.tail = petJson({ id: 0, ...ask.create }).slice('{"id":0'.length);
-    Object.assign(input, {
-      op: 'create',
-      status: ask.create.status ?? '',
-      tail: local.tail,
-      bytes: createdPetBytes(ask.create),
-      maxCreated: MAX_CREATED_PETS,
-      maxBytes: MAX_CREATED_BYTES,
-    });
-  } else if (ask.get) {
-    const { id } = ask.get;
-    const inBase = p.baseStore.get(id);
-    if (inBase) local.found = petJson(inBase);
-    if (typeof id === 'number' && id > s.base.maxId) {
-      Object.assign(input, { op: 'get', index: id - (s.base.maxId + 1) });
-      local.pending = true;
-    }
+  if (ask.input !== undefined) {
+    const fields = REDIS_OPERATIONS[operation].fields(ask.input, s, p.baseStore, local);
+    if (fields !== undefined) Object.assign(input, fields);
   }
   const spec = s.runtimeSpec;
   if (spec) {
@@ -218,20 +201,8 @@ export function latencyOf(settings: SessionSettings, d: Decided): number {
   return latencyOfDraw(latency, (d.latency ?? 0) / TWO_32);
 }
 
-/** What the operation read or wrote, from the script's `data` and the base's part. */
+/** What the operation read or wrote, from the script's `data` and what `inputOf` noted. */
 export function operationDataOf(ask: StateAsk, s: SessionSettings, d: Decided, local: Local): OperationData | undefined {
-  if (ask.list) {
-    const { limit, status } = ask.list;
-    const created = Array.isArray(d.data) ? d.data : [];
-    if (created.length === 0) return { body: s.base.listBody(limit, status) };
-    const inBase = s.base.listBody(local.inBase ?? 0, status).slice(1, -1);
-    return { body: `[${[inBase, ...created].filter((part) => part !== '').join(',')}]` };
-  }
-  if (ask.create) {
-    if (d.full) return { error: storeFullError(d.full) };
-    const id = String(d.data);
-    return { body: `{"id":${id}${local.tail ?? '}'}`, createdId: id };
-  }
-  const found = local.pending ? (typeof d.data === 'string' ? d.data : undefined) : local.found;
-  return found === undefined ? undefined : { body: found };
+  if (ask.operation === undefined || ask.input === undefined) return undefined;
+  return REDIS_OPERATIONS[ask.operation].dataOf(ask.input, s, d, local);
 }

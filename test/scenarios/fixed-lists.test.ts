@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PET_STATUSES } from '../../src/core/input/openapi.js';
+import { OPERATION_IDS } from '../../src/core/operations/index.js';
 import { PLAN_NAMES } from '../../src/core/state/plans.js';
 import { CONNECTION_FAULTS } from '../../src/core/types.js';
 
@@ -28,6 +29,7 @@ function listsAt(node: Json, name: string, found: unknown[][] = []): unknown[][]
 describe('the fixed lists of the schemas are the code’s', () => {
   it.each([
     ['scenario', 'fault', CONNECTION_FAULTS, 1],
+    ['scenario', 'operation', OPERATION_IDS, 1],
     ['scenario', 'plan', PLAN_NAMES, 1],
     ['scenario', 'plans', PLAN_NAMES, 1],
     ['snapshot', 'plan', PLAN_NAMES, 1],

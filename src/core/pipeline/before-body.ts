@@ -4,6 +4,7 @@ import { keyBucket, type SessionState } from '../state/session-state.js';
 import { authenticate } from './auth.js';
 import { isPreflight } from './cors.js';
 import { tableOf } from './operations-table.js';
+import { SPEC_MODULES } from '../operations/index.js';
 
 /**
  * Whether the answer to a request is settled by its head alone, before any is counted: a client
@@ -16,8 +17,8 @@ export function answeredBeforeBody(state: SessionState, req: CoreRequest, now: n
   const where = tableOf(state.settings).route(req.method, req.path);
   // A declared operation reads no body but keeps its size cap: the body is let in and counted.
   if (where.kind === 'declared') return false;
-  // Only creating an animal reads a body; every other route answers without one.
-  if (where.kind !== 'operation' || where.operation !== 'createPet') return true;
+  // Only an operation that reads a body (creating an animal) waits for one; every other route answers without.
+  if (where.kind !== 'operation' || !SPEC_MODULES[where.operation].readsBody) return true;
   const auth = authenticate(req.headers, req.rawHeaders, state.keys, req.query);
   if (!auth.ok) return true;
   const report = state.limiter.peek(keyBucket(auth.key.key), auth.key.limits, now);

@@ -7,8 +7,8 @@ import { earlyError } from './outcome.js';
 import { authenticate, redactKey, type AuthResult } from './auth.js';
 import type { Route } from './router.js';
 import { tableOf } from './operations-table.js';
-import { readJsonBody, tooLargeError } from '../input/body.js';
-import { parseListQuery, parsePetId, validateNewPet } from '../input/validation.js';
+import { tooLargeError } from '../input/body.js';
+import { SPEC_MODULES } from '../operations/index.js';
 import { addressBucket, keyBucket, type SessionSettings } from '../state/session-state.js';
 import { keyIdOf } from '../state/key-id.js';
 import type { StateAsk } from '../state/state-port.js';
@@ -86,9 +86,7 @@ export function planRequest(req: CoreRequest, s: SessionSettings): Plan {
     enforce: 'yes',
     operation: undefined,
     key,
-    list: undefined,
-    create: undefined,
-    get: undefined,
+    input: undefined,
     declared: undefined,
     where,
     auth,
@@ -121,11 +119,7 @@ export function planRequest(req: CoreRequest, s: SessionSettings): Plan {
   if (isGet) plan.enforce = 'removal';
   plan.operation = where.operation;
   try {
-    if (where.operation === 'listPets') plan.list = parseListQuery(req.query);
-    else if (where.operation === 'createPet') {
-      const parsed = readJsonBody(req.headers, req.body, req.bodyTooLarge === true);
-      plan.create = validateNewPet(parsed.value, parsed.hasBigInt);
-    } else plan.get = { id: parsePetId(where.petId ?? '') };
+    plan.input = SPEC_MODULES[where.operation].parse(req, where.petId);
   } catch (error) {
     plan.inputError = error;
   }

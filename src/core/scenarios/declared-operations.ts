@@ -1,6 +1,7 @@
 // Operations a scenario declares beside the specification's (`operations:` in a scenario): the
 // store orders it mentions without defining, a DELETE it leaves unshown. Each answers from a list
 // in order, the last one repeating; where a session is in each list is its only state.
+import { OPERATION_IDS } from '../operations/index.js';
 
 /** A declared operation's answers as a scenario writes them. */
 export interface DeclaredOperationSpec {
@@ -68,7 +69,7 @@ export function compileDeclared(
         `${spec.method} ${spec.path} is already ${owner}; a scenario declares only operations the specification does not define (a scenario's steps change their answers)`,
       );
     }
-    if (seenIds.has(spec.operationId) || ['listPets', 'createPet', 'getPet'].includes(spec.operationId)) {
+    if (seenIds.has(spec.operationId) || (OPERATION_IDS as readonly string[]).includes(spec.operationId)) {
       throw complain([...where, 'operationId'], `the operationId ${JSON.stringify(spec.operationId)} is taken already; give each operation its own`);
     }
     seenIds.add(spec.operationId);

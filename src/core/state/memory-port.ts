@@ -1,8 +1,7 @@
 // The in-memory home of the sessions' state behind the pipeline's port: it decides a request at
 // once, with the rules the Redis home runs as Lua twins (limiter.ts, store.ts, journal.ts,
 // sessions.ts and the scenario runtime).
-import { petJson, type PetStore } from './store.js';
-import { MockError } from '../errors.js';
+import { SPEC_MODULES } from '../operations/index.js';
 import type { JournalEntry } from './journal.js';
 import type { RateDecision, RateReport } from './limiter.js';
 import { addressBucket, type ForcedAnswer, type SessionState, type SessionSettings } from './session-state.js';
@@ -40,7 +39,7 @@ export class MemoryPort implements StatePort<SessionState> {
         forced = runtime?.intercept(plan.operation, req, plan.key);
         // A forced 429 was not served: the request it stands for gives its quota back.
         if (forced?.status === 429) limiter.refund(plan.bucket, now);
-        if (forced === undefined) data = operate(state.store, plan);
+        if (forced === undefined && plan.input !== undefined) data = SPEC_MODULES[plan.operation].run(state.store, plan.input);
       } else if (rate.outcome === 'allowed' && enforce && plan.declared !== undefined) {
         declaredCall = state.declaredCalls.get(plan.declared) ?? 0;
         state.declaredCalls.set(plan.declared, declaredCall + 1);
@@ -93,23 +92,4 @@ export class MemoryPort implements StatePort<SessionState> {
     const now = state.clock.now();
     return { report: state.limiter.peek(addressBucket(address), state.settings.anonymousLimits, now), now };
   }
-}
-
-/** The operation's store access: a list's body, the animal found, or the animal created. */
-function operate(store: PetStore, plan: StateAsk): OperationData | undefined {
-  if (plan.list) return { body: store.listBody(plan.list.limit, plan.list.status) };
-  if (plan.get) {
-    const pet = store.get(plan.get.id);
-    return pet ? { body: petJson(pet) } : undefined;
-  }
-  if (plan.create) {
-    try {
-      const pet = store.create(plan.create);
-      return { body: petJson(pet), createdId: String(pet.id) };
-    } catch (error) {
-      if (error instanceof MockError) return { error };
-      throw error;
-    }
-  }
-  return undefined;
 }

@@ -3,13 +3,12 @@
 // in the core's own terms. In memory the answer is synchronous (memory-port.ts), on Redis a
 // promise (src/state-redis/redis-port.ts); the pipeline (core/pipeline/pipeline.ts) never sees how.
 import type { MockError } from '../errors.js';
-import type { NewPetInput } from '../input/validation.js';
 import type { JournalEntry } from './journal.js';
 import type { RateDecision, RateReport } from './limiter.js';
 import type { ForcedAnswer, SessionSettings } from './session-state.js';
 import type { SnapshotDocument } from './snapshot.js';
 import type { RestoredState } from './snapshot-restore.js';
-import type { CoreRequest, Limits, OperationId, PetStatus } from '../types.js';
+import type { CoreRequest, Limits, OperationId } from '../types.js';
 
 /** What one request asks of the session's state, found by the checks that need none. */
 export interface StateAsk {
@@ -23,10 +22,8 @@ export interface StateAsk {
   operation?: OperationId;
   /** The valid key the request sent, for scenario steps that match on it. */
   key?: string;
-  /** The operation's input, when it is valid (an invalid one still takes its scenario step). */
-  list?: { limit: number; status?: PetStatus };
-  create?: NewPetInput;
-  get?: { id: number | bigint };
+  /** The operation's input, read by its module (core/operations), when it is valid (an invalid one still takes its scenario step). */
+  input?: unknown;
   /** The operationId of a declared operation to run once the limit allows it: the home counts its calls. */
   declared?: string;
 }

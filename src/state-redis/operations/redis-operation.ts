@@ -1,0 +1,31 @@
+// What one operation of the specification is on the Redis home: the fields it adds to the API
+// script's input, the Lua the script runs for it, and its data read back in the core's terms. The
+// twin of its core module's `run` (core/operations), which the differential test holds it to.
+import type { PetStore } from '../../core/state/store.js';
+import type { OperationData } from '../../core/state/state-port.js';
+import type { SessionSettings } from '../../core/state/session-state.js';
+import type { Decided, DecideInput, Local } from '../redis-plan.js';
+
+/** One operation on Redis; `I` is its input as its core module read it. */
+export interface RedisOperation<I> {
+  /** The script's name of the operation (the input's `op`); its Lua runs only when `fields` sets it. */
+  readonly op: string;
+  /**
+   * Lua run in the API script for an allowed request no scenario forced, with `op` set to this
+   * one's. In scope: `q` (the input), `c` and `mk` (the session and its key), `sid`, `out` (set
+   * `out.data`, or `out.full` for a refusal), `s`, `put`, `push` and `pushNow` (api-script.ts).
+   */
+  readonly lua: string;
+  /**
+   * The operation's fields of the script's input, `op` among them when the script must read or
+   * write (undefined when the answer is known here); notes in `local` what the answer needs besides.
+   */
+  fields(input: I, s: SessionSettings, baseStore: PetStore, local: Local): Partial<DecideInput> | undefined;
+  /** What the operation read or wrote, from the script's answer and `local`. */
+  dataOf(input: I, s: SessionSettings, d: Decided, local: Local): OperationData | undefined;
+}
+
+/** An operation as the registry holds it: its input is made and read back only by its own modules. */
+export function erased<I>(operation: RedisOperation<I>): RedisOperation<unknown> {
+  return operation as RedisOperation<unknown>;
+}
