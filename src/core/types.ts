@@ -1,3 +1,5 @@
+import type { openapiDocument } from './input/openapi.js';
+
 /** The availability of an animal, as the specification's `PetStatus` enumeration. */
 export type PetStatus = 'available' | 'pending' | 'sold';
 
@@ -76,5 +78,9 @@ export interface BanRule {
   inFlight?: number;
 }
 
-/** The operations of the API, as the router names them: the keys of the table of operations. */
-export type { OperationId } from './operations/index.js';
+type DocumentPaths = (typeof openapiDocument)['paths'];
+
+/** The operations of the specification, as the router names them: the OpenAPI document's operationIds. */
+export type OperationId = {
+  [P in keyof DocumentPaths]: { [M in keyof DocumentPaths[P]]: DocumentPaths[P][M] extends { operationId: infer I } ? I : never }[keyof DocumentPaths[P]];
+}[keyof DocumentPaths];

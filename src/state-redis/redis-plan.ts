@@ -9,6 +9,7 @@ import type { OperationData, StateAsk } from '../core/state/state-port.js';
 import type { ForcedAnswer, SessionSettings } from '../core/state/session-state.js';
 import type { CoreRequest } from '../core/types.js';
 import { REDIS_OPERATIONS } from './operations/index.js';
+import type { Local } from './operations/redis-operation.js';
 
 const TWO_32 = 4294967296;
 
@@ -73,15 +74,6 @@ export interface Decided {
   dcall?: number;
   /** Why a create found no room: no id left, or the session's bounds. */
   full?: 'id' | 'room';
-}
-
-/** What the answer needs besides the script's fields: the base's part of a list, a create's tail, an animal of the base. */
-export interface Local {
-  inBase?: number;
-  tail?: string;
-  found?: string;
-  /** A get of an id past the base: the script reads it. */
-  pending?: boolean;
 }
 
 /** What settings give every request, computed once per settings. */

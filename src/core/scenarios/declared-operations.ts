@@ -1,7 +1,10 @@
 // Operations a scenario declares beside the specification's (`operations:` in a scenario): the
 // store orders it mentions without defining, a DELETE it leaves unshown. Each answers from a list
 // in order, the last one repeating; where a session is in each list is its only state.
-import { OPERATION_IDS } from '../operations/index.js';
+import { openapiDocument } from '../input/openapi.js';
+
+/** The specification's operationIds, which no declared operation may take. */
+const SPEC_IDS: ReadonlySet<string> = new Set(Object.values(openapiDocument.paths).flatMap((item) => Object.values(item).map((op) => op.operationId)));
 
 /** A declared operation's answers as a scenario writes them. */
 export interface DeclaredOperationSpec {
@@ -69,7 +72,7 @@ export function compileDeclared(
         `${spec.method} ${spec.path} is already ${owner}; a scenario declares only operations the specification does not define (a scenario's steps change their answers)`,
       );
     }
-    if (seenIds.has(spec.operationId) || (OPERATION_IDS as readonly string[]).includes(spec.operationId)) {
+    if (seenIds.has(spec.operationId) || SPEC_IDS.has(spec.operationId)) {
       throw complain([...where, 'operationId'], `the operationId ${JSON.stringify(spec.operationId)} is taken already; give each operation its own`);
     }
     seenIds.add(spec.operationId);

@@ -4,7 +4,23 @@
 import type { PetStore } from '../../core/state/store.js';
 import type { OperationData } from '../../core/state/state-port.js';
 import type { SessionSettings } from '../../core/state/session-state.js';
-import type { Decided, DecideInput, Local } from '../redis-plan.js';
+
+/** What the answer needs besides the script's fields: the base's part of a list, a create's tail, an animal of the base. */
+export interface Local {
+  inBase?: number;
+  tail?: string;
+  found?: string;
+  /** A get of an id past the base: the script reads it. */
+  pending?: boolean;
+}
+
+/** What the script answered for the operation (the fields of redis-plan.ts's `Decided` it sets). */
+export interface ScriptData {
+  /** What the operation read or wrote: created animals, one animal, or the new id. */
+  data?: string | string[] | Record<string, never> | false;
+  /** Why a create found no room: no id left, or the session's bounds. */
+  full?: 'id' | 'room';
+}
 
 /** One operation on Redis; `I` is its input as its core module read it. */
 export interface RedisOperation<I> {
@@ -20,9 +36,9 @@ export interface RedisOperation<I> {
    * The operation's fields of the script's input, `op` among them when the script must read or
    * write (undefined when the answer is known here); notes in `local` what the answer needs besides.
    */
-  fields(input: I, s: SessionSettings, baseStore: PetStore, local: Local): Partial<DecideInput> | undefined;
+  fields(input: I, s: SessionSettings, baseStore: PetStore, local: Local): Readonly<Record<string, string | number>> | undefined;
   /** What the operation read or wrote, from the script's answer and `local`. */
-  dataOf(input: I, s: SessionSettings, d: Decided, local: Local): OperationData | undefined;
+  dataOf(input: I, s: SessionSettings, d: ScriptData, local: Local): OperationData | undefined;
 }
 
 /** An operation as the registry holds it: its input is made and read back only by its own modules. */
