@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PET_STATUSES } from '../../src/core/input/openapi.js';
 import { OPERATION_IDS } from '../../src/core/operations/index.js';
+import { OPERATIONS } from '../../src/core/scenarios/matchable-operations.js';
 import { PLAN_NAMES } from '../../src/core/state/plans.js';
 import { CONNECTION_FAULTS } from '../../src/core/types.js';
 
@@ -42,5 +43,15 @@ describe('the fixed lists of the schemas are the code’s', () => {
   it('snapshot.schema.json: an animal’s status is one of the OpenAPI document’s', () => {
     const strings = listsAt(schema('snapshot'), 'status').filter((list) => list.every((v) => typeof v === 'string'));
     expect(strings).toEqual([[...PET_STATUSES]]);
+  });
+
+  it('scenario.schema.json: a step matches the methods of the specification’s operations, and forces their success statuses', () => {
+    const match = (schema('scenario') as { definitions: { match: { properties: { method: { enum: string[] } } } } }).definitions.match;
+    const methods = new Set(OPERATIONS.map((o) => o.method));
+    // HEAD is answered as GET, so a step may match it wherever GET is an operation.
+    if (methods.has('GET')) methods.add('HEAD');
+    expect(new Set(match.properties.method.enum)).toEqual(methods);
+    const statuses = listsAt(schema('scenario'), 'status').filter((list) => list.every((v) => typeof v === 'number' && v < 300));
+    expect(statuses).toEqual([[...new Set(OPERATIONS.map((o) => o.success.status))]]);
   });
 });
