@@ -171,10 +171,12 @@ export class StateConnection {
       (error: unknown) => {
         const failure = this.failure(error);
         // A command that timed out sits in a socket that may be dead (a cut link): the commands
-        // behind it would wait there too. Drop it and connect afresh. (A cluster client's
-        // disconnect would drop every node: there the deadline alone keeps a late call harmless.)
+        // behind it would wait there too, and TCP's backed-off retries would hold the link for
+        // seconds after its return. Drop it and connect afresh; on a cluster every node's
+        // connection goes (the deployment's commands all go to its slot's one node) and the client
+        // finds the slots again as it reconnects.
         const kind = stateFailure(error, this.timeoutMs).kind;
-        if (this.topology !== 'cluster' && kind === 'timeout' && this.client.status === 'ready') this.client.disconnect(true);
+        if (kind === 'timeout' && this.client.status === 'ready') this.client.disconnect(true);
         // Another server may answer next: learn its clock rather than trust the old one's.
         if (['moved', 'cluster_down', 'readonly', 'primary_down'].includes(kind)) void this.readTime(true);
         throw failure;
