@@ -78,7 +78,12 @@ describe.skipIf(!run)('behind Redis Sentinel', () => {
       expect(reply.body.code).toBe('state_unavailable');
       expect(seen.has(reply.body.id)).toBe(false);
     }
-    // The replicas that follow Sentinel still serve the deployment, from the promoted primary.
+    // The replicas that follow Sentinel still serve the deployment, from the promoted primary. The
+    // load's last 201s may all have come from b while a was between two connection attempts: a is
+    // asked once it says it is connected again.
+    const reachable = async (): Promise<boolean> =>
+      ((await (await fetch(`${a.origin}/__admin/health`)).json()) as { state: { reachable: boolean } }).state.reachable;
+    while (!(await reachable())) await new Promise((resolve) => setTimeout(resolve, 50));
     const after = await create(a);
     expect(after.status).toBe(201);
     expect(seen.has(after.body.id)).toBe(false);
