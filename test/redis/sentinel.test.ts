@@ -7,7 +7,7 @@ import { startMock, type SharedRunningMock } from '../../src/index.js';
 import { T0 } from '../support/mock.js';
 import { redisAvailable } from '../support/redis.js';
 import { TestSentinel, sentinelAvailable } from '../support/redis-topologies.js';
-import { loadDuring } from '../support/redis-load.js';
+import { loadDuring, untilReachable } from '../support/redis-load.js';
 
 const run = redisAvailable() && sentinelAvailable();
 const KEY = 'load-key';
@@ -78,12 +78,8 @@ describe.skipIf(!run)('behind Redis Sentinel', () => {
       expect(reply.body.code).toBe('state_unavailable');
       expect(seen.has(reply.body.id)).toBe(false);
     }
-    // The replicas that follow Sentinel still serve the deployment, from the promoted primary. The
-    // load's last 201s may all have come from b while a was between two connection attempts: a is
-    // asked once it says it is connected again.
-    const reachable = async (): Promise<boolean> =>
-      ((await (await fetch(`${a.origin}/__admin/health`)).json()) as { state: { reachable: boolean } }).state.reachable;
-    while (!(await reachable())) await new Promise((resolve) => setTimeout(resolve, 50));
+    // The replicas that follow Sentinel still serve the deployment, from the promoted primary.
+    await untilReachable(a);
     const after = await create(a);
     expect(after.status).toBe(201);
     expect(seen.has(after.body.id)).toBe(false);
