@@ -108,14 +108,14 @@ for _, q in ipairs(items) do pcall(load, q.sid) end
 -- way (score: when they are let go); a landed one is marked with score 0 in the same ZADD that
 -- adds the batch's decisions, and marked ones go in passing (and before each journal read).
 appendJournal(q0.journal or {}, 3, C)
-local function bucketIn(c, id, now)
+local function bucketIn(c, id, now, lim)
   local b = c.raw[id]
   if type(b) == 'table' then
     rollBucket(b, now)
   else
     if b == nil then b = redis.call('HGET', c.mk, 'b:' .. id) end
     local gone
-    b, gone = bucketOf(c.mk, id, b, now)
+    b, gone = bucketOf(c.mk, id, b, now, lim)
     if gone then c.raw[gone] = false; c.bw[gone] = nil end
     c.raw[id] = b
   end
@@ -151,11 +151,11 @@ local function decide(q)
   local out = { st = 'ok', now = s(now), real = realText, details = c.f['do'] or '', seq = seq, ep = c.f.ep, evicted = ev }
   local b
   local function bucket()
-    if not b then b = bucketIn(c, q.bucket, now) end
+    if not b then b = bucketIn(c, q.bucket, now, q.lim) end
     return b
   end
   if q.mode == 'peek' then
-    out.decision = peekBucket(bucket(), q.pm, q.pd, now)
+    out.decision = peekBucket(bucket(), q.lim, now)
     return out
   end
   local op = q.op or ''
@@ -163,9 +163,10 @@ local function decide(q)
   local rule = q.rule or { after = 0, ms = 0, inFlight = 0 }
   local d
   if now >= MAXI then
-    d = { outcome = 'allowed', report = { limit = q.pd, remaining = q.pd, reset = s(MAXI / 1000) } }
+    local longest = q.lim[#q.lim] or 0
+    d = { outcome = 'allowed', report = { limit = longest, remaining = longest, reset = s(MAXI / 1000) } }
   else
-    d = takeBucket(bucket(), q.pm, q.pd, now, enforce, rule)
+    d = takeBucket(bucket(), q.lim, now, enforce, rule)
   end
   out.decision = d
   if enforce and d.outcome == 'allowed' and op ~= '' then
@@ -235,14 +236,17 @@ local function errText(e)
   if type(e) == 'table' then return e.err or cjson.encode(e) end
   return tostring(e)
 end
--- A bucket already decoded is changed in place: its nine numbers are kept here (one table for
+-- A bucket already decoded is changed in place: its numbers are kept here (the same tables for
 -- every decision, so keeping them allocates nothing) and written back should the decision fail.
-local kept = {}
+local kept = { L = {}, I = {}, C = {}, n = 0 }
 local function keepBucket(b)
-  kept.mw, kept.mc, kept.dw, kept.dc, kept.wf, kept.wu, kept.ct, kept.bu, kept.fg = b.mw, b.mc, b.dw, b.dc, b.wf, b.wu, b.ct, b.bu, b.fg
+  kept.wf, kept.wu, kept.ct, kept.bu, kept.fg, kept.n = b.wf, b.wu, b.ct, b.bu, b.fg, #b.L
+  for j = 1, kept.n do kept.L[j], kept.I[j], kept.C[j] = b.L[j], b.I[j], b.C[j] end
 end
 local function restoreBucket(b)
-  b.mw, b.mc, b.dw, b.dc, b.wf, b.wu, b.ct, b.bu, b.fg = kept.mw, kept.mc, kept.dw, kept.dc, kept.wf, kept.wu, kept.ct, kept.bu, kept.fg
+  b.wf, b.wu, b.ct, b.bu, b.fg = kept.wf, kept.wu, kept.ct, kept.bu, kept.fg
+  for j = #b.L, kept.n + 1, -1 do b.L[j], b.I[j], b.C[j] = nil, nil, nil end
+  for j = 1, kept.n do b.L[j], b.I[j], b.C[j] = kept.L[j], kept.I[j], kept.C[j] end
 end
 local function attempt(q)
   un = 0
