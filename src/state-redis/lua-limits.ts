@@ -83,7 +83,7 @@ local function report(b, lim, refused, now)
     if wl < left or (wl == left and wr >= resetMs) then limit, left, resetMs = max, wl, wr end
   end
   resetMs = math.min(MAXI, resetMs)
-  local r = { limit = limit, remaining = left, reset = s(resetMs / 1000) }
+  local r = { limit = limit, remaining = left, reset = s(math.ceil(resetMs / 1000)) }
   if refused then r.retryAfter = secondsUntil(resetMs, now) end
   return r
 end

@@ -44,8 +44,11 @@ const SCENARIOS = [
   'keyed-forever',
   'near-max-id',
   'removed-steps',
+  'windows',
+  'windows',
+  'windows-forced',
 ];
-const FIXTURES = ['forced-429', 'keyed-forever', 'near-max-id', 'frozen-start', 'removed-steps'].map((name) =>
+const FIXTURES = ['forced-429', 'keyed-forever', 'near-max-id', 'frozen-start', 'removed-steps', 'windows', 'windows-forced'].map((name) =>
   fileURLToPath(new URL(`./fixtures/${name}.yaml`, import.meta.url)),
 );
 const KEYS = ['demo-free', 'demo-pro', 'nobody', ''];

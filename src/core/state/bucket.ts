@@ -72,7 +72,8 @@ export function report(bucket: Bucket, limits: Limits, refused: boolean, now = 0
   }
   // The windows of the last instant a clock holds would end past it; they end with it instead.
   resetMs = Math.min(MAX_INSTANT_MS, resetMs);
-  const result: RateReport = { limit, remaining: left, reset: resetMs / 1000 };
+  // Whole seconds, as the header needs: a window of a length no unit names may end within one.
+  const result: RateReport = { limit, remaining: left, reset: Math.ceil(resetMs / 1000) };
   if (refused) result.retryAfter = secondsUntil(resetMs, now);
   return result;
 }
