@@ -13,10 +13,15 @@ export interface RateReport {
 }
 
 export interface Bucket {
-  /** The windows the bucket counts in, one slot each: its length, its number (start / length), its count. */
-  lengths: number[];
-  index: number[];
-  count: number[];
+  /**
+   * The windows the bucket counts in, three numbers each from `3 * slot`: its length, its number
+   * (start / length), its count: one flat array of small whole numbers, read with no lookup.
+   */
+  w: number[];
+  /** How many windows `w` holds. */
+  n: number;
+  /** Limits whose windows are the first slots, in order: their requests need no lookup. */
+  for: Limits | undefined;
   /** When the running wait began: the instant of its first 429. */
   waitFrom: number;
   /** When the running wait ends: the reset its 429s announced (their `Retry-After` points there). */
@@ -28,26 +33,67 @@ export interface Bucket {
   bannedUntil: number;
 }
 
-export /** The slot of a window of `lengthMs` in the bucket, made (rolled to now, empty) when missing. `hint` is where it usually is. */
-function slotOf(bucket: Bucket, lengthMs: number, hint: number, now: number): number {
-  if (bucket.lengths[hint] === lengthMs) return hint;
-  const at = bucket.lengths.indexOf(lengthMs);
-  if (at >= 0) return at;
-  bucket.lengths.push(lengthMs);
-  bucket.index.push(Math.floor(now / lengthMs));
-  bucket.count.push(0);
-  return bucket.lengths.length - 1;
+/**
+ * Where the window of `lengthMs` starts in `bucket.w` (3 × its slot), made (rolled to now, empty)
+ * when missing; `hint` is the slot it usually has.
+ */
+export function slotOf(bucket: Bucket, lengthMs: number, hint: number, now: number): number {
+  const w = bucket.w;
+  if (hint < bucket.n && w[3 * hint] === lengthMs) return 3 * hint;
+  for (let j = 0; j < bucket.n; j++) if (w[3 * j] === lengthMs) return 3 * j;
+  const at = 3 * bucket.n;
+  while (w.length < at + 3) w.push(0);
+  w[at] = lengthMs;
+  w[at + 1] = Math.floor(now / lengthMs);
+  w[at + 2] = 0;
+  bucket.n++;
+  return at;
 }
 
-export /** The length of the full window that resets last. */
-function refusingLength(bucket: Bucket, limits: Limits, now: number): number {
+/** Whether the first slots of the bucket are the windows of `limits`, in order (remembered in `for`). */
+export function aligned(bucket: Bucket, limits: Limits): boolean {
+  if (bucket.for === limits) return true;
+  if (bucket.n < limits.length) return false;
+  for (let i = 0; i < limits.length; i++) if (bucket.w[3 * i] !== (limits[i] as RateWindow).lengthMs) return false;
+  bucket.for = limits;
+  return true;
+}
+
+/**
+ * The usual request, counted and reported in one pass over an aligned bucket (windows rolled to
+ * now): its report when every window has room, else undefined and nothing counted.
+ */
+export function takeAligned(bucket: Bucket, limits: Limits): RateReport | undefined {
+  const w = bucket.w;
+  const n = limits.length;
+  for (let i = 0; i < n; i++) if ((w[3 * i + 2] as number) >= (limits[i] as RateWindow).max) return undefined;
+  let limit = 0;
+  let left = Infinity;
+  let resetMs = 0;
+  for (let i = 0; i < n; i++) {
+    const win = limits[i] as RateWindow;
+    const count = (w[3 * i + 2] as number) + 1;
+    w[3 * i + 2] = count;
+    const wLeft = win.max - count;
+    const wReset = ((w[3 * i + 1] as number) + 1) * win.lengthMs;
+    if (wLeft < left || (wLeft === left && wReset >= resetMs)) {
+      limit = win.max;
+      left = wLeft;
+      resetMs = wReset;
+    }
+  }
+  return { limit, remaining: left, reset: Math.ceil(Math.min(MAX_INSTANT_MS, resetMs) / 1000) };
+}
+
+/** The length of the full window that resets last. */
+export function refusingLength(bucket: Bucket, limits: Limits, now: number): number {
   let length = 0;
   let latest = -Infinity;
   for (let i = 0; i < limits.length; i++) {
     const w = limits[i] as RateWindow;
     const j = slotOf(bucket, w.lengthMs, i, now);
-    const reset = ((bucket.index[j] as number) + 1) * w.lengthMs;
-    if ((bucket.count[j] as number) >= w.max && reset >= latest) {
+    const reset = ((bucket.w[j + 1] as number) + 1) * w.lengthMs;
+    if ((bucket.w[j + 2] as number) >= w.max && reset >= latest) {
       latest = reset;
       length = w.lengthMs;
     }
@@ -62,8 +108,8 @@ export function report(bucket: Bucket, limits: Limits, refused: boolean, now = 0
   for (let i = 0; i < limits.length; i++) {
     const w = limits[i] as RateWindow;
     const j = slotOf(bucket, w.lengthMs, i, now);
-    const wLeft = Math.max(0, w.max - (bucket.count[j] as number));
-    const wReset = ((bucket.index[j] as number) + 1) * w.lengthMs;
+    const wLeft = Math.max(0, w.max - (bucket.w[j + 2] as number));
+    const wReset = ((bucket.w[j + 1] as number) + 1) * w.lengthMs;
     if (wLeft < left || (wLeft === left && wReset >= resetMs)) {
       limit = w.max;
       left = wLeft;

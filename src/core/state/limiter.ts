@@ -1,7 +1,7 @@
 import { MAX_INSTANT_MS, clampInstant } from './clock.js';
 import type { BanRule, Limits, RateWindow } from '../types.js';
 import { windowName } from './windows.js';
-import { banReport, refusingLength, report, slotOf, type Bucket, type RateReport } from './bucket.js';
+import { aligned, banReport, refusingLength, report, slotOf, takeAligned, type Bucket, type RateReport } from './bucket.js';
 
 /**
  * How many refusals of one wait are taken for requests already in flight when its first 429 went
@@ -85,17 +85,17 @@ export class RateLimiter {
       // Anonymous clients are tracked by address; the map must not grow without bound.
       if (this.buckets.size >= MAX_BUCKETS) this.buckets.delete(this.buckets.keys().next().value as string);
       // No wait and no ban: 0 would be an instant in 1970, in force for a clock before it.
-      bucket = { lengths: [], index: [], count: [], waitFrom: -Infinity, waitUntil: -Infinity, counted: 0, forgiven: 0, bannedUntil: -Infinity };
+      bucket = { w: [0, 0, 0, 0, 0, 0], n: 0, for: limits, waitFrom: -Infinity, waitUntil: -Infinity, counted: 0, forgiven: 0, bannedUntil: -Infinity };
       for (let i = 0; i < limits.length; i++) slotOf(bucket, (limits[i] as RateWindow).lengthMs, i, now);
       this.buckets.set(id, bucket);
       return bucket;
     }
-    const { lengths, index, count } = bucket;
-    for (let j = 0; j < lengths.length; j++) {
-      const window = Math.floor(now / (lengths[j] as number));
-      if (index[j] !== window) {
-        index[j] = window;
-        count[j] = 0;
+    const w = bucket.w;
+    for (let at = 0; at < 3 * bucket.n; at += 3) {
+      const window = Math.floor(now / (w[at] as number));
+      if (w[at + 1] !== window) {
+        w[at + 1] = window;
+        w[at + 2] = 0;
       }
     }
     return bucket;
@@ -105,7 +105,8 @@ export class RateLimiter {
   preset(id: string, now: number, usage: PresetUsage): void {
     const bucket = this.bucket(id, now, NO_LIMITS);
     usage.counts.forEach((c, i) => {
-      bucket.count[slotOf(bucket, c.lengthMs, i, now)] = c.count;
+      const at = slotOf(bucket, c.lengthMs, i, now);
+      bucket.w[at + 2] = c.count;
     });
     if (usage.bannedUntil !== undefined) bucket.bannedUntil = clampInstant(usage.bannedUntil);
   }
@@ -113,7 +114,11 @@ export class RateLimiter {
   /** Every bucket as it stands, for a snapshot; nothing is rolled over to the present window. */
   export(): BucketState[] {
     return [...this.buckets].map(([id, b]) => {
-      const windows = b.lengths.map((lengthMs, j) => ({ lengthMs, index: b.index[j] as number, count: b.count[j] as number }));
+      const windows = Array.from({ length: b.n }, (_, j) => ({
+        lengthMs: b.w[3 * j] as number,
+        index: b.w[3 * j + 1] as number,
+        count: b.w[3 * j + 2] as number,
+      }));
       const state: BucketState = { id, windows };
       const waiting = Number.isFinite(b.waitFrom) || Number.isFinite(b.waitUntil) || b.counted > 0 || b.forgiven > 0;
       if (waiting) state.wait = { from: b.waitFrom, until: b.waitUntil, counted: b.counted, forgiven: b.forgiven };
@@ -127,9 +132,9 @@ export class RateLimiter {
     this.buckets.clear();
     for (const state of states.slice(-MAX_BUCKETS)) {
       this.buckets.set(state.id, {
-        lengths: state.windows.map((w) => w.lengthMs),
-        index: state.windows.map((w) => w.index),
-        count: state.windows.map((w) => w.count),
+        w: state.windows.flatMap((w) => [w.lengthMs, w.index, w.count]),
+        n: state.windows.length,
+        for: undefined,
         waitFrom: state.wait?.from ?? -Infinity,
         waitUntil: state.wait?.until ?? -Infinity,
         counted: state.wait?.counted ?? 0,
@@ -167,13 +172,18 @@ export class RateLimiter {
         ban: { counted: false, count: 0, after: this.ban.after, why: NOT_COUNTED.banned },
       };
     }
+    // The usual case, the bucket's first slots being these windows: counted and reported in one pass.
+    if (aligned(bucket, limits)) {
+      const quick = takeAligned(bucket, limits);
+      if (quick) return { outcome: 'allowed', report: quick };
+    }
     let fits = true;
     for (let i = 0; i < limits.length; i++) {
       const w = limits[i] as RateWindow;
-      if ((bucket.count[slotOf(bucket, w.lengthMs, i, now)] as number) >= w.max) fits = false;
+      if ((bucket.w[slotOf(bucket, w.lengthMs, i, now) + 2] as number) >= w.max) fits = false;
     }
     if (fits) {
-      for (let i = 0; i < limits.length; i++) (bucket.count[slotOf(bucket, (limits[i] as RateWindow).lengthMs, i, now)] as number)++;
+      for (let i = 0; i < limits.length; i++) (bucket.w[slotOf(bucket, (limits[i] as RateWindow).lengthMs, i, now) + 2] as number)++;
       return { outcome: 'allowed', report: report(bucket, limits, false) };
     }
     // Every full window has none left, the fewest, so the report describes the full one that resets
@@ -214,7 +224,7 @@ export class RateLimiter {
    */
   refund(id: string, now: number): void {
     const bucket = this.bucket(id, now, NO_LIMITS);
-    for (let j = 0; j < bucket.count.length; j++) if ((bucket.count[j] as number) > 0) (bucket.count[j] as number)--;
+    for (let at = 2; at < 3 * bucket.n; at += 3) if ((bucket.w[at] as number) > 0) (bucket.w[at] as number)--;
   }
 
   /** The current report for a bucket without counting anything (used by the admin view). */
