@@ -37,7 +37,13 @@ local function rollBucket(b, now)
   return b
 end
 -- A bucket as packed, its windows as they were left.
+local TWO = '<dddddddddddd'
 local function unpackBucket(raw)
+  -- A plan's minute and day, the usual bucket: twelve doubles in one call.
+  if #raw == 96 then
+    local wf, wu, ct, bu, fg, _, l1, i1, c1, l2, i2, c2 = struct.unpack(TWO, raw)
+    return { L = { l1, l2 }, I = { i1, i2 }, C = { c1, c2 }, wf = wf, wu = wu, ct = ct, bu = bu, fg = fg }
+  end
   local wf, wu, ct, bu, fg, n, at = struct.unpack(HEAD, raw)
   local b = { L = {}, I = {}, C = {}, wf = wf, wu = wu, ct = ct, bu = bu, fg = fg }
   if n > 0 then
@@ -63,7 +69,7 @@ local function bucketOf(mk, id, raw, now, lim)
 end
 local function packBucket(b)
   local L, I, C, n = b.L, b.I, b.C, #b.L
-  if n == 2 then return struct.pack('<dddddddddddd', b.wf, b.wu, b.ct, b.bu, b.fg, 2, L[1], I[1], C[1], L[2], I[2], C[2]) end
+  if n == 2 then return struct.pack(TWO, b.wf, b.wu, b.ct, b.bu, b.fg, 2, L[1], I[1], C[1], L[2], I[2], C[2]) end
   local v = {}
   for j = 1, n do v[3 * j - 2] = L[j]; v[3 * j - 1] = I[j]; v[3 * j] = C[j] end
   return struct.pack(HEAD, b.wf, b.wu, b.ct, b.bu, b.fg, n) .. (n > 0 and struct.pack(tailOf(n), unpack(v)) or '')

@@ -50,23 +50,44 @@ export function slotOf(bucket: Bucket, lengthMs: number, hint: number, now: numb
   return at;
 }
 
-/** Whether the first slots of the bucket are the windows of `limits`, in order (remembered in `for`). */
+/** Moves the bucket's windows to now. */
+export function roll(bucket: Bucket, now: number): void {
+  const w = bucket.w;
+  for (let at = 0; at < 3 * bucket.n; at += 3) {
+    const window = Math.floor(now / (w[at] as number));
+    if (w[at + 1] !== window) {
+      w[at + 1] = window;
+      w[at + 2] = 0;
+    }
+  }
+}
+
+/** Whether the bucket's slots are the windows of `limits`, in order (remembered in `for`). */
 export function aligned(bucket: Bucket, limits: Limits): boolean {
   if (bucket.for === limits) return true;
-  if (bucket.n < limits.length) return false;
+  if (bucket.n !== limits.length) return false;
   for (let i = 0; i < limits.length; i++) if (bucket.w[3 * i] !== (limits[i] as RateWindow).lengthMs) return false;
   bucket.for = limits;
   return true;
 }
 
 /**
- * The usual request, counted and reported in one pass over an aligned bucket (windows rolled to
- * now): its report when every window has room, else undefined and nothing counted.
+ * The usual request on an aligned bucket: its windows moved to now, then counted and reported;
+ * its report when every window has room, else undefined and nothing counted.
  */
-export function takeAligned(bucket: Bucket, limits: Limits): RateReport | undefined {
+export function takeAligned(bucket: Bucket, limits: Limits, now: number): RateReport | undefined {
   const w = bucket.w;
   const n = limits.length;
-  for (let i = 0; i < n; i++) if ((w[3 * i + 2] as number) >= (limits[i] as RateWindow).max) return undefined;
+  let fits = true;
+  for (let i = 0; i < n; i++) {
+    const win = limits[i] as RateWindow;
+    const window = Math.floor(now / win.lengthMs);
+    if (w[3 * i + 1] !== window) {
+      w[3 * i + 1] = window;
+      w[3 * i + 2] = 0;
+    } else if ((w[3 * i + 2] as number) >= win.max) fits = false;
+  }
+  if (!fits) return undefined;
   let limit = 0;
   let left = Infinity;
   let resetMs = 0;
@@ -101,7 +122,8 @@ export function refusingLength(bucket: Bucket, limits: Limits, now: number): num
   return length;
 }
 
-export function report(bucket: Bucket, limits: Limits, refused: boolean, now = 0): RateReport {
+/** The report of the window with the fewest requests left (on a tie, the later reset), with `Retry-After` when `refused`. */
+export function report(bucket: Bucket, limits: Limits, refused: boolean, now: number): RateReport {
   let limit = 0;
   let left = Infinity;
   let resetMs = -Infinity;
@@ -125,7 +147,7 @@ export function report(bucket: Bucket, limits: Limits, refused: boolean, now = 0
 }
 
 export function banReport(bucket: Bucket, limits: Limits, now: number): RateReport {
-  const base = report(bucket, limits, false);
+  const base = report(bucket, limits, false, now);
   return { limit: base.limit, remaining: 0, reset: Math.ceil(bucket.bannedUntil / 1000), retryAfter: secondsUntil(bucket.bannedUntil, now) };
 }
 

@@ -1,7 +1,7 @@
 import { MAX_INSTANT_MS, clampInstant } from './clock.js';
 import type { BanRule, Limits, RateWindow } from '../types.js';
 import { windowName } from './windows.js';
-import { aligned, banReport, refusingLength, report, slotOf, takeAligned, type Bucket, type RateReport } from './bucket.js';
+import { aligned, banReport, refusingLength, report, roll, slotOf, takeAligned, type Bucket, type RateReport } from './bucket.js';
 
 /**
  * How many refusals of one wait are taken for requests already in flight when its first 429 went
@@ -80,6 +80,13 @@ export class RateLimiter {
 
   /** The bucket of `id` with its windows moved to now; a new one gets a slot for each of `limits`. */
   private bucket(id: string, now: number, limits: Limits): Bucket {
+    const bucket = this.lookup(id, now, limits);
+    roll(bucket, now);
+    return bucket;
+  }
+
+  /** The bucket of `id` as it was left (a new one with a slot for each of `limits`). */
+  private lookup(id: string, now: number, limits: Limits): Bucket {
     let bucket = this.buckets.get(id);
     if (!bucket) {
       // Anonymous clients are tracked by address; the map must not grow without bound.
@@ -88,15 +95,6 @@ export class RateLimiter {
       bucket = { w: [0, 0, 0, 0, 0, 0], n: 0, for: limits, waitFrom: -Infinity, waitUntil: -Infinity, counted: 0, forgiven: 0, bannedUntil: -Infinity };
       for (let i = 0; i < limits.length; i++) slotOf(bucket, (limits[i] as RateWindow).lengthMs, i, now);
       this.buckets.set(id, bucket);
-      return bucket;
-    }
-    const w = bucket.w;
-    for (let at = 0; at < 3 * bucket.n; at += 3) {
-      const window = Math.floor(now / (w[at] as number));
-      if (w[at + 1] !== window) {
-        w[at + 1] = window;
-        w[at + 2] = 0;
-      }
     }
     return bucket;
   }
@@ -162,7 +160,13 @@ export class RateLimiter {
       const longest = limits[limits.length - 1]?.max ?? 0;
       return { outcome: 'allowed', report: { limit: longest, remaining: longest, reset: MAX_INSTANT_MS / 1000 } };
     }
-    const bucket = this.bucket(id, now, limits);
+    const bucket = this.lookup(id, now, limits);
+    // The usual case, a bucket of exactly these windows and no ban: rolled, counted and reported in one pass.
+    if (bucket.bannedUntil <= now && aligned(bucket, limits)) {
+      const quick = takeAligned(bucket, limits, now);
+      if (quick) return { outcome: 'allowed', report: quick };
+    }
+    roll(bucket, now);
     if (bucket.bannedUntil > now) {
       return {
         outcome: 'banned',
@@ -172,11 +176,6 @@ export class RateLimiter {
         ban: { counted: false, count: 0, after: this.ban.after, why: NOT_COUNTED.banned },
       };
     }
-    // The usual case, the bucket's first slots being these windows: counted and reported in one pass.
-    if (aligned(bucket, limits)) {
-      const quick = takeAligned(bucket, limits);
-      if (quick) return { outcome: 'allowed', report: quick };
-    }
     let fits = true;
     for (let i = 0; i < limits.length; i++) {
       const w = limits[i] as RateWindow;
@@ -184,7 +183,7 @@ export class RateLimiter {
     }
     if (fits) {
       for (let i = 0; i < limits.length; i++) (bucket.w[slotOf(bucket, (limits[i] as RateWindow).lengthMs, i, now) + 2] as number)++;
-      return { outcome: 'allowed', report: report(bucket, limits, false) };
+      return { outcome: 'allowed', report: report(bucket, limits, false, now) };
     }
     // Every full window has none left, the fewest, so the report describes the full one that resets
     // last (the one the journal names), and its Retry-After runs to that reset.
@@ -231,7 +230,7 @@ export class RateLimiter {
   peek(id: string, limits: Limits, now: number): RateReport & { bannedUntil?: number } {
     const bucket = this.bucket(id, now, limits);
     if (bucket.bannedUntil > now) return { ...banReport(bucket, limits, now), bannedUntil: bucket.bannedUntil };
-    return report(bucket, limits, false);
+    return report(bucket, limits, false, now);
   }
 }
 
