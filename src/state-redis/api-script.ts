@@ -238,15 +238,15 @@ local function errText(e)
 end
 -- A bucket already decoded is changed in place: its numbers are kept here (the same tables for
 -- every decision, so keeping them allocates nothing) and written back should the decision fail.
-local kept = { L = {}, I = {}, C = {}, n = 0 }
+local kept = { n = 0 }
 local function keepBucket(b)
-  kept.wf, kept.wu, kept.ct, kept.bu, kept.fg, kept.n = b.wf, b.wu, b.ct, b.bu, b.fg, #b.L
-  for j = 1, kept.n do kept.L[j], kept.I[j], kept.C[j] = b.L[j], b.I[j], b.C[j] end
+  kept.wf, kept.wu, kept.ct, kept.bu, kept.fg, kept.n = b.wf, b.wu, b.ct, b.bu, b.fg, b.n
+  for k = 1, 3 * b.n do kept[k] = b[k] end
 end
 local function restoreBucket(b)
-  b.wf, b.wu, b.ct, b.bu, b.fg = kept.wf, kept.wu, kept.ct, kept.bu, kept.fg
-  for j = #b.L, kept.n + 1, -1 do b.L[j], b.I[j], b.C[j] = nil, nil, nil end
-  for j = 1, kept.n do b.L[j], b.I[j], b.C[j] = kept.L[j], kept.I[j], kept.C[j] end
+  for k = 3 * b.n, 3 * kept.n + 1, -1 do b[k] = nil end
+  b.wf, b.wu, b.ct, b.bu, b.fg, b.n = kept.wf, kept.wu, kept.ct, kept.bu, kept.fg, kept.n
+  for k = 1, 3 * kept.n do b[k] = kept[k] end
 end
 local function attempt(q)
   un = 0

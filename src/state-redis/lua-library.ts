@@ -89,7 +89,7 @@ local function applySettings(sid, setId)
   for _, u in ipairs(init.usage) do
     local id = 'key:' .. u.key
     local b = loadBucket(mk, id, now)
-    for i, w in ipairs(u.counts) do b.C[slotOf(b, w.lengthMs, i, now)] = w.count end
+    for i, w in ipairs(u.counts) do b[slotOf(b, w.lengthMs, i, now) + 2] = w.count end
     if u.bannedForMs ~= nil then b.bu = clampInstant(math.ceil((now + u.bannedForMs) / 1000) * 1000) end
     saveBucket(mk, id, b)
   end

@@ -6,7 +6,7 @@
 
 /** Bucket helpers; they use `s` and the constants defined before them in the library. */
 export const LIMITS_LUA = `
--- A bucket as limiter.ts keeps it: its windows (lengths L, numbers I, counts C), the running wait
+-- A bucket as limiter.ts keeps it: its n windows (length, number, count of each in b[1..3n]), the running wait
 -- (from, until, refusals counted toward a ban, refusals forgiven as in flight) and the ban's end.
 -- NONE stands for "no wait, no ban": it lies before any instant a clock holds. Limits come as
 -- one flat list, length and most of each window, shortest first: { 60000, 60, 86400000, 1000 }.
@@ -18,37 +18,38 @@ local function tailOf(n)
   if not t then t = '<' .. string.rep('d', 3 * n); TAILS[n] = t end
   return t
 end
--- The slot of the window of length len, made (empty, at now) when missing; hint is where it usually is.
+-- Where the window of length len starts in b (b[k] its length, b[k + 1] its number, b[k + 2] its
+-- count), made (empty, at now) when missing; hint is the slot it usually has.
 local function slotOf(b, len, hint, now)
-  local L = b.L
-  if L[hint] == len then return hint end
-  for j = 1, #L do if L[j] == len then return j end end
-  local j = #L + 1
-  L[j] = len; b.I[j] = math.floor(now / len); b.C[j] = 0
-  return j
+  local k = 3 * hint - 2
+  if hint <= b.n and b[k] == len then return k end
+  for j = 1, 3 * b.n, 3 do if b[j] == len then return j end end
+  k = 3 * b.n + 1
+  b[k] = len; b[k + 1] = math.floor(now / len); b[k + 2] = 0
+  b.n = b.n + 1
+  return k
 end
 -- Moves a bucket's windows to now.
 local function rollBucket(b, now)
-  local L, I, C = b.L, b.I, b.C
-  for j = 1, #L do
-    local w = math.floor(now / L[j])
-    if I[j] ~= w then I[j] = w; C[j] = 0 end
+  for k = 1, 3 * b.n, 3 do
+    local w = math.floor(now / b[k])
+    if b[k + 1] ~= w then b[k + 1] = w; b[k + 2] = 0 end
   end
   return b
 end
--- A bucket as packed, its windows as they were left.
+-- A bucket as packed, its windows as they were left: one table, the windows' numbers in its array part.
 local TWO = '<dddddddddddd'
 local function unpackBucket(raw)
   -- A plan's minute and day, the usual bucket: twelve doubles in one call.
   if #raw == 96 then
     local wf, wu, ct, bu, fg, _, l1, i1, c1, l2, i2, c2 = struct.unpack(TWO, raw)
-    return { L = { l1, l2 }, I = { i1, i2 }, C = { c1, c2 }, wf = wf, wu = wu, ct = ct, bu = bu, fg = fg }
+    return { l1, i1, c1, l2, i2, c2, n = 2, wf = wf, wu = wu, ct = ct, bu = bu, fg = fg }
   end
   local wf, wu, ct, bu, fg, n, at = struct.unpack(HEAD, raw)
-  local b = { L = {}, I = {}, C = {}, wf = wf, wu = wu, ct = ct, bu = bu, fg = fg }
+  local b = { n = n, wf = wf, wu = wu, ct = ct, bu = bu, fg = fg }
   if n > 0 then
     local v = { struct.unpack(tailOf(n), raw, at) }
-    for j = 1, n do b.L[j] = v[3 * j - 2]; b.I[j] = v[3 * j - 1]; b.C[j] = v[3 * j] end
+    for k = 1, 3 * n do b[k] = v[k] end
   end
   return b
 end
@@ -63,16 +64,14 @@ local function bucketOf(mk, id, raw, now, lim)
     gone = redis.call('LPOP', mk .. ':bo')
     redis.call('HDEL', mk, 'b:' .. gone)
   end
-  b = { L = {}, I = {}, C = {}, wf = NONE, wu = NONE, ct = 0, bu = NONE, fg = 0 }
+  b = { n = 0, wf = NONE, wu = NONE, ct = 0, bu = NONE, fg = 0 }
   if lim then for i = 1, #lim / 2 do slotOf(b, lim[2 * i - 1], i, now) end end
   return b, gone
 end
 local function packBucket(b)
-  local L, I, C, n = b.L, b.I, b.C, #b.L
-  if n == 2 then return struct.pack(TWO, b.wf, b.wu, b.ct, b.bu, b.fg, 2, L[1], I[1], C[1], L[2], I[2], C[2]) end
-  local v = {}
-  for j = 1, n do v[3 * j - 2] = L[j]; v[3 * j - 1] = I[j]; v[3 * j] = C[j] end
-  return struct.pack(HEAD, b.wf, b.wu, b.ct, b.bu, b.fg, n) .. (n > 0 and struct.pack(tailOf(n), unpack(v)) or '')
+  local n = b.n
+  if n == 2 then return struct.pack(TWO, b.wf, b.wu, b.ct, b.bu, b.fg, 2, b[1], b[2], b[3], b[4], b[5], b[6]) end
+  return struct.pack(HEAD, b.wf, b.wu, b.ct, b.bu, b.fg, n) .. (n > 0 and struct.pack(tailOf(n), unpack(b, 1, 3 * n)) or '')
 end
 local function loadBucket(mk, id, now, lim) return (bucketOf(mk, id, redis.call('HGET', mk, 'b:' .. id), now, lim)) end
 local function saveBucket(mk, id, b) redis.call('HSET', mk, 'b:' .. id, packBucket(b)) end
@@ -83,9 +82,9 @@ local function report(b, lim, refused, now)
   local limit, left, resetMs = 0, math.huge, -math.huge
   for i = 1, #lim / 2 do
     local len, max = lim[2 * i - 1], lim[2 * i]
-    local j = slotOf(b, len, i, now)
-    local wl = math.max(0, max - b.C[j])
-    local wr = (b.I[j] + 1) * len
+    local k = slotOf(b, len, i, now)
+    local wl = math.max(0, max - b[k + 2])
+    local wr = (b[k + 1] + 1) * len
     if wl < left or (wl == left and wr >= resetMs) then limit, left, resetMs = max, wl, wr end
   end
   resetMs = math.min(MAXI, resetMs)
@@ -98,9 +97,9 @@ local function refusingLength(b, lim, now)
   local length, latest = 0, -math.huge
   for i = 1, #lim / 2 do
     local len, max = lim[2 * i - 1], lim[2 * i]
-    local j = slotOf(b, len, i, now)
-    local wr = (b.I[j] + 1) * len
-    if b.C[j] >= max and wr >= latest then length, latest = len, wr end
+    local k = slotOf(b, len, i, now)
+    local wr = (b[k + 1] + 1) * len
+    if b[k + 2] >= max and wr >= latest then length, latest = len, wr end
   end
   return length
 end
@@ -129,12 +128,12 @@ local function takeBucket(b, lim, now, enforce, rule)
   end
   local fits, n = true, #lim / 2
   for i = 1, n do
-    if b.C[slotOf(b, lim[2 * i - 1], i, now)] >= lim[2 * i] then fits = false end
+    if b[slotOf(b, lim[2 * i - 1], i, now) + 2] >= lim[2 * i] then fits = false end
   end
   if fits then
     for i = 1, n do
-      local j = slotOf(b, lim[2 * i - 1], i, now)
-      b.C[j] = b.C[j] + 1
+      local k = slotOf(b, lim[2 * i - 1], i, now) + 2
+      b[k] = b[k] + 1
     end
     return { outcome = 'allowed', report = report(b, lim, false, now) }
   end
@@ -157,19 +156,18 @@ local function takeBucket(b, lim, now, enforce, rule)
   return { outcome = 'limited', window = window, report = limited, ban = ban }
 end
 local function refundBucket(b)
-  local C = b.C
-  for j = 1, #C do if C[j] > 0 then C[j] = C[j] - 1 end end
+  for k = 3, 3 * b.n, 3 do if b[k] > 0 then b[k] = b[k] - 1 end end
 end
 -- A bucket's numbers as one list, for snapshots: wait from, until, counted, ban, forgiven, then
 -- length, number and count of each window.
 local function bucketNumbers(b)
   local v = { b.wf, b.wu, b.ct, b.bu, b.fg }
-  for j = 1, #b.L do v[#v + 1] = b.L[j]; v[#v + 1] = b.I[j]; v[#v + 1] = b.C[j] end
+  for k = 1, 3 * b.n do v[k + 5] = b[k] end
   return v
 end
 local function numbersBucket(v)
-  local b = { L = {}, I = {}, C = {}, wf = v[1], wu = v[2], ct = v[3], bu = v[4], fg = v[5] }
-  for j = 1, (#v - 5) / 3 do b.L[j] = v[3 * j + 3]; b.I[j] = v[3 * j + 4]; b.C[j] = v[3 * j + 5] end
+  local b = { n = (#v - 5) / 3, wf = v[1], wu = v[2], ct = v[3], bu = v[4], fg = v[5] }
+  for k = 1, 3 * b.n do b[k] = v[k + 5] end
   return b
 end
 `;

@@ -62,10 +62,10 @@ export function roll(bucket: Bucket, now: number): void {
   }
 }
 
-/** Whether the bucket's slots are the windows of `limits`, in order (remembered in `for`). */
+/** Whether the bucket's slots are exactly the windows of `limits`, in order (remembered in `for`). */
 export function aligned(bucket: Bucket, limits: Limits): boolean {
-  if (bucket.for === limits) return true;
   if (bucket.n !== limits.length) return false;
+  if (bucket.for === limits) return true;
   for (let i = 0; i < limits.length; i++) if (bucket.w[3 * i] !== (limits[i] as RateWindow).lengthMs) return false;
   bucket.for = limits;
   return true;
