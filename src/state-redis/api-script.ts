@@ -114,14 +114,14 @@ for _, q in ipairs(items) do if not C[q.sid] then pcall(load, q.sid) end end
 -- way (score: when they are let go); a landed one is marked with score 0 in the same ZADD that
 -- adds the batch's decisions, and marked ones go in passing (and before each journal read).
 appendJournal(q0.journal or {}, 3, C)
-local function bucketIn(c, id, now)
+local function bucketIn(c, id, now, lim)
   local b = c.raw[id]
   if type(b) == 'table' then
     rollBucket(b, now)
   else
     if b == nil then b = redis.call('HGET', c.mk, 'b:' .. id) end
     local gone
-    b, gone = bucketOf(c.mk, id, b, now)
+    b, gone = bucketOf(c.mk, id, b, now, lim)
     if gone then c.raw[gone] = false; c.bw[gone] = nil end
     c.raw[id] = b
   end
@@ -157,11 +157,11 @@ local function decide(q)
   local out = { st = 'ok', now = s(now), real = realText, details = c.f['do'] or '', seq = seq, ep = c.f.ep, evicted = ev }
   local b
   local function bucket()
-    if not b then b = bucketIn(c, q.bucket, now) end
+    if not b then b = bucketIn(c, q.bucket, now, q.lim) end
     return b
   end
   if q.mode == 'peek' then
-    out.decision = peekBucket(bucket(), q.pm, q.pd, now)
+    out.decision = peekBucket(bucket(), q.lim, now)
     return out
   end
   local op = q.op or ''
@@ -169,9 +169,10 @@ local function decide(q)
   local rule = q.rule or { after = 0, ms = 0, inFlight = 0 }
   local d
   if now >= MAXI then
-    d = { outcome = 'allowed', report = { limit = q.pd, remaining = q.pd, reset = s(MAXI / 1000) } }
+    local longest = q.lim[#q.lim] or 0
+    d = { outcome = 'allowed', report = { limit = longest, remaining = longest, reset = s(MAXI / 1000) } }
   else
-    d = takeBucket(bucket(), q.pm, q.pd, now, enforce, rule)
+    d = takeBucket(bucket(), q.lim, now, enforce, rule)
   end
   out.decision = d
   if enforce and d.outcome == 'allowed' and op ~= '' then
@@ -247,15 +248,25 @@ local function errText(e)
   if type(e) == 'table' then return e.err or cjson.encode(e) end
   return tostring(e)
 end
--- A bucket already decoded is changed in place: its nine numbers are kept in locals (no table,
--- no call per decision) and written back should the decision fail.
+-- A bucket already decoded is changed in place: its numbers are kept here (the same tables for
+-- every decision, so keeping them allocates nothing) and written back should the decision fail.
+local kept = { n = 0 }
+local function keepBucket(b)
+  kept.wf, kept.wu, kept.ct, kept.bu, kept.fg, kept.n = b.wf, b.wu, b.ct, b.bu, b.fg, b.n
+  for k = 1, 3 * b.n do kept[k] = b[k] end
+end
+local function restoreBucket(b)
+  for k = 3 * b.n, 3 * kept.n + 1, -1 do b[k] = nil end
+  b.wf, b.wu, b.ct, b.bu, b.fg, b.n = kept.wf, kept.wu, kept.ct, kept.bu, kept.fg, kept.n
+  for k = 1, 3 * kept.n do b[k] = kept[k] end
+end
 local function attempt(q)
   un = 0
   local c, nused = C[q.sid], #used
-  local jp, trim, b, bw, mw, mc, dw, dc, wf, wu, ct, bu, fg
+  local jp, trim, b, bw
   if c then
     jp, trim, b, bw = #c.jp, c.trim, c.raw[q.bucket], c.bw[q.bucket]
-    if type(b) == 'table' then mw, mc, dw, dc, wf, wu, ct, bu, fg = b.mw, b.mc, b.dw, b.dc, b.wf, b.wu, b.ct, b.bu, b.fg end
+    if type(b) == 'table' then keepBucket(b) end
   end
   local ok, out = pcall(decide, q)
   if ok then return out end
@@ -266,7 +277,7 @@ local function attempt(q)
   if c and C[q.sid] == c then
     c.trim = trim
     for i = #c.jp, jp + 1, -1 do c.jp[i] = nil end
-    if type(b) == 'table' then b.mw, b.mc, b.dw, b.dc, b.wf, b.wu, b.ct, b.bu, b.fg = mw, mc, dw, dc, wf, wu, ct, bu, fg end
+    if type(b) == 'table' then restoreBucket(b) end
     c.raw[q.bucket] = b
     c.bw[q.bucket] = bw
   end
