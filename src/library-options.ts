@@ -2,6 +2,9 @@
 // (shared-mock.ts) can take them without importing the in-memory one.
 import type { JournalEntry } from './core/state/journal.js';
 import type { KeyConfig, Pet } from './core/types.js';
+
+/** A key given as an object: its limits in any form the `--key` flag and scenarios know. */
+export type KeyOption = Omit<KeyConfig, 'limits' | 'custom'> & { limits?: KeyConfig['limits'] | readonly string[] | { perMinute?: number; perDay?: number } };
 import type { ReloadReport } from './files/live-reload.js';
 import type { AdminState } from './core/state/backend.js';
 import type { HttpOptions } from './http/options.js';
@@ -21,8 +24,11 @@ export interface MockOptions {
   fixtures?: string | readonly Pet[];
   /** A shipped scenario name or a scenario file path. */
   scenario?: string;
-  /** Extra keys as `KEY:PLAN[:PER_MINUTE:PER_DAY]` strings or objects. */
-  keys?: readonly (string | KeyConfig)[];
+  /**
+   * Extra keys as `KEY:PLAN`, `KEY:PLAN:10/s,600/m,100000/d` or `KEY:PLAN:PER_MINUTE:PER_DAY` strings, or objects whose
+   * `limits` are window texts (`["10/s", "600/m"]`), windows (`{ lengthMs, max }`) or `{ perMinute, perDay }`.
+   */
+  keys?: readonly (string | KeyOption)[];
   /** Protects the admin API: admin calls must send `Authorization: Bearer <token>`. */
   adminToken?: string;
   /** Host names the admin API answers to besides loopback names and `host` (as `--allow-host`). */

@@ -2,7 +2,9 @@
 // instead, rather than surfacing later as a 500 on every request or a bare RangeError.
 import { UserError } from './core/errors.js';
 import { PLAN_LIMITS, PLAN_NAMES, parseKeySpec } from './core/state/plans.js';
-import type { KeyConfig, PlanName } from './core/types.js';
+import type { KeyConfig, Limits, PlanName } from './core/types.js';
+import { MAX_INSTANT_MS } from './core/state/clock.js';
+import { DAY_MS, MINUTE_MS, parseWindows, windowsProblem, withWindow } from './core/state/windows.js';
 
 /** A library option with a value the mock cannot use; the message names the option. */
 export class MockOptionError extends UserError {
@@ -130,6 +132,31 @@ export function checkSharedOptions(options: object): void {
   }
 }
 
+/** A key's `limits` option: window texts (`["10/s", "600/m"]`), windows (`{ lengthMs, max }`), or `{ perMinute, perDay }` over the plan's. */
+function limitsOption(option: string, limits: unknown, plan: Limits): Limits {
+  if (Array.isArray(limits) && limits.every((w): w is string => typeof w === 'string')) {
+    const problem = windowsProblem(limits);
+    if (problem !== undefined) fail(option, `windows such as ["10/s", "600/m", "100000/d"] (${problem})`, limits);
+    return parseWindows(limits);
+  }
+  if (Array.isArray(limits) && limits.length > 0) {
+    const windows = limits.map((w: unknown, i) => {
+      const { lengthMs, max } = (w ?? {}) as { lengthMs?: unknown; max?: unknown };
+      integer(`${option}[${i}].lengthMs`, lengthMs ?? NaN, 1, MAX_INSTANT_MS);
+      integer(`${option}[${i}].max`, max ?? NaN, 1, Number.MAX_SAFE_INTEGER);
+      return { lengthMs: lengthMs as number, max: max as number };
+    });
+    if (new Set(windows.map((w) => w.lengthMs)).size < windows.length) fail(option, 'windows of different lengths', limits);
+    return windows.sort((a, b) => a.lengthMs - b.lengthMs);
+  }
+  if (limits === null || typeof limits !== 'object' || Array.isArray(limits))
+    fail(option, 'windows such as ["10/s", "600/m"] or an object { perMinute, perDay }', limits);
+  const { perMinute, perDay } = limits as { perMinute?: unknown; perDay?: unknown };
+  integer(`${option}.perMinute`, perMinute, 1, Number.MAX_SAFE_INTEGER);
+  integer(`${option}.perDay`, perDay, 1, Number.MAX_SAFE_INTEGER);
+  return withWindow(withWindow(plan, MINUTE_MS, perMinute as number | undefined), DAY_MS, perDay as number | undefined);
+}
+
 function keyOf(entry: unknown, option: string): KeyConfig {
   // A string is what --key takes, and its errors (KeySpecError) are worded for it.
   if (typeof entry === 'string') return parseKeySpec(entry);
@@ -139,13 +166,9 @@ function keyOf(entry: unknown, option: string): KeyConfig {
     fail(`${option}.key`, 'a string a bearer token can hold (letters, digits and -._~+/)', key);
   if (typeof plan !== 'string' || !(PLAN_NAMES as string[]).includes(plan)) fail(`${option}.plan`, `one of ${PLAN_NAMES.join(', ')}`, plan);
   if (revoked !== undefined && typeof revoked !== 'boolean') fail(`${option}.revoked`, 'true or false', revoked);
-  const config: KeyConfig = { key, plan: plan as PlanName, limits: { ...PLAN_LIMITS[plan as PlanName] } };
+  const config: KeyConfig = { key, plan: plan as PlanName, limits: PLAN_LIMITS[plan as PlanName] };
   if (limits !== undefined) {
-    if (limits === null || typeof limits !== 'object') fail(`${option}.limits`, 'an object { perMinute, perDay }', limits);
-    const { perMinute, perDay } = limits as { perMinute?: unknown; perDay?: unknown };
-    integer(`${option}.limits.perMinute`, perMinute, 1, Number.MAX_SAFE_INTEGER);
-    integer(`${option}.limits.perDay`, perDay, 1, Number.MAX_SAFE_INTEGER);
-    config.limits = { perMinute: (perMinute as number | undefined) ?? config.limits.perMinute, perDay: (perDay as number | undefined) ?? config.limits.perDay };
+    config.limits = limitsOption(`${option}.limits`, limits, config.limits);
     config.custom = true;
   }
   if (revoked === true) config.revoked = true;

@@ -141,7 +141,7 @@ export function sharedFetchHandler(options: SharedFetchOptions): SharedFetchHand
       const answer = renderError(new MockError('state_unavailable', `${(error as Error).message} Retry after 1 s.`, { headers: { 'Retry-After': '1' } }), {
         'Access-Control-Allow-Origin': '*',
       });
-      setRateHeaders(answer.headers, { limit: anonymous.perMinute, remaining: 0, reset: Math.ceil(Date.now() / 1000) + 1 }, false);
+      setRateHeaders(answer.headers, { limit: anonymous[0]?.max ?? 0, remaining: 0, reset: Math.ceil(Date.now() / 1000) + 1 }, false);
       return new Response(request.method === 'HEAD' ? null : answer.body, { status: answer.status, headers: answer.headers });
     }
     return answerFetch(shared.engine, request, address);

@@ -50,8 +50,9 @@ function readValue(option: Option, name: string, text: string): string | boolean
       return value;
     }
     case 'list':
-      // Keys (KEY:PLAN:N:N) and host names hold neither commas nor spaces, so both separate.
-      return text.split(/[\s,]+/).filter((item) => item !== '');
+      // Keys and host names hold no spaces, and commas only between a key's windows (k:pro:10/s,600/m):
+      // a comma separates unless a window (COUNT/UNIT) follows it.
+      return text.split(/\s+|,(?!\d+\/)/).filter((item) => item !== '');
     case 'choice':
       if (!(option.choices as readonly string[]).includes(text)) throw mistake(`${name} takes ${option.choices.join(' or ')}, not ${JSON.stringify(text)}.`);
       return text;

@@ -1,6 +1,8 @@
 // What the command line prints, as pure functions of what it knows: the banner, the ready line,
 // the warning for a host others can reach, and the one line a failed start leaves on stderr.
 import { UserError, named } from '../core/errors.js';
+import { MINUTE_MS, DAY_MS, limitOf, limitsText } from '../core/state/windows.js';
+import type { Limits } from '../core/types.js';
 
 // Defined at build time from package.json (scripts/build.mjs; vitest.config.ts for the tests).
 declare const __PETSTORE_VERSION__: string;
@@ -12,8 +14,7 @@ export const VERSION: string = __PETSTORE_VERSION__;
 export interface ShownKey {
   key: string;
   plan: string;
-  perMinute: number;
-  perDay: number;
+  limits: Limits;
   revoked?: boolean;
 }
 
@@ -38,8 +39,23 @@ export function adminUrl(origin: string): string {
 
 /** The `--ready-json` line: one JSON object for harnesses, keys whole (they came from the command line). */
 export function readyJsonLine(info: ReadyInfo): string {
-  const keys = info.keys.map((k) => ({ key: k.key, plan: k.plan, perMinute: k.perMinute, perDay: k.perDay, ...(k.revoked ? { revoked: true } : {}) }));
+  // perMinute and perDay stay for the harnesses that read them, when the key has those windows.
+  const keys = info.keys.map((k) => ({
+    key: k.key,
+    plan: k.plan,
+    perMinute: limitOf(k.limits, MINUTE_MS),
+    perDay: limitOf(k.limits, DAY_MS),
+    limits: limitsText(k.limits),
+    ...(k.revoked ? { revoked: true } : {}),
+  }));
   return `${JSON.stringify({ event: 'ready', url: info.url, origin: info.origin, port: info.port, admin: adminUrl(info.origin), keys, scenario: info.scenario, pid: info.pid })}\n`;
+}
+
+const WORDS: Readonly<Record<number, string>> = { 60_000: 'min', 86_400_000: 'day' };
+
+/** Limits as the banner shows them: `60/min, 1000/day`, other windows as written (`10/s`, `500/h`). */
+function limitsWords(limits: Limits): string {
+  return limits.map((w, i) => (WORDS[w.lengthMs] === undefined ? (limitsText(limits)[i] ?? '') : `${w.max}/${WORDS[w.lengthMs]}`)).join(', ');
 }
 
 /** The plain ready line: the base URL people and scripts look for. */
@@ -52,7 +68,7 @@ export function readyLine(info: Pick<ReadyInfo, 'version' | 'url'>): string {
  * `shownKey` decides how much of a key is printed (demo keys whole, others redacted).
  */
 export function banner(info: ReadyInfo, shownKey: (key: string) => string): string {
-  const keys = info.keys.map((k) => `${shownKey(k.key)} (${k.plan}, ${k.perMinute}/min, ${k.perDay}/day${k.revoked ? ', revoked' : ''})`);
+  const keys = info.keys.map((k) => `${shownKey(k.key)} (${k.plan}, ${limitsWords(k.limits)}${k.revoked ? ', revoked' : ''})`);
   const admin = info.adminProtected ? `${adminUrl(info.origin)}  (asks for the --admin-token value)` : adminUrl(info.origin);
   const lines = [
     readyLine(info).trimEnd(),

@@ -27,7 +27,7 @@ export const OPTIONS = [
   { flag: 'pets', key: 'pets', kind: 'number', describe: 'How many animals to generate (default 50)' },
   { flag: 'fixtures', key: 'fixtures', kind: 'text', describe: 'Load animals from a JSON array or a json-server db.json' },
   { flag: 'scenario', key: 'scenario', kind: 'text', describe: 'A shipped scenario name or a scenario file (.yaml/.json)' },
-  { flag: 'key', key: 'key', kind: 'list', describe: 'Extra key KEY:PLAN[:PER_MINUTE:PER_DAY] (repeatable)' },
+  { flag: 'key', key: 'key', kind: 'list', describe: 'Extra key KEY:PLAN[:10/s,600/m,…] or KEY:PLAN:PER_MINUTE:PER_DAY (repeatable)' },
   {
     flag: 'allow-host',
     key: 'allowHost',

@@ -144,7 +144,7 @@ async function serve(args: ServeArgs): Promise<void> {
     url: mock.url,
     origin: mock.origin,
     port: mock.port,
-    keys: mock.keys.map((k) => ({ key: k.key, plan: k.plan, perMinute: k.limits.perMinute, perDay: k.limits.perDay, ...(k.revoked ? { revoked: true } : {}) })),
+    keys: mock.keys.map((k) => ({ key: k.key, plan: k.plan, limits: k.limits, ...(k.revoked ? { revoked: true } : {}) })),
     scenario,
     pid: process.pid,
     adminProtected: args.adminToken !== undefined,

@@ -52,11 +52,14 @@ export interface CoreResponse {
   fault?: ConnectionFault;
 }
 
-/** The limits of a plan or a key: requests per clock minute and per UTC day. */
-export interface Limits {
-  perMinute: number;
-  perDay: number;
+/** One fixed window: at most `max` requests in each stretch of `lengthMs` aligned to the clock (its second, minute, hour, UTC day). */
+export interface RateWindow {
+  readonly lengthMs: number;
+  readonly max: number;
 }
+
+/** The limits of a plan or a key: any number of fixed windows, shortest first, each length once. A request must fit all. */
+export type Limits = readonly RateWindow[];
 
 export type PlanName = 'free' | 'pro' | 'business' | 'enterprise';
 

@@ -30,6 +30,9 @@ function cell(text, cls, label) {
 }
 const KEY_LABELS = ['key', 'plan', 'limits', 'remaining', 'resets', 'state'];
 const REQUEST_LABELS = ['#', 'clock', 'request', 'status', 'key', 'why'];
+// A key's windows as the banner writes them: 60/min, 1000/day, 10/s, 500/h.
+const UNITS = { 1000: 's', 60000: 'min', 3600000: 'h', 86400000: 'day' };
+const windowText = (w) => w.max + '/' + (UNITS[w.lengthMs] || w.lengthMs + 'ms');
 function row(cells, labels) { const tr = document.createElement('tr'); cells.forEach((td, i) => { td.dataset.label = labels[i]; tr.append(td); }); return tr; }
 const time = (iso) => iso.replace('T', ' ').replace(/\\.\\d+Z$/, 'Z');
 let frozen = false;
@@ -156,7 +159,7 @@ async function refresh() {
     $('freeze').textContent = frozen ? 'Unfreeze' : 'Freeze';
     $('record').checked = journal.details;
     $('keys').tBodies[0].replaceChildren(...keys.map((k) => row([
-      cell(k.key), cell(k.plan), cell(k.limits.perMinute + '/min, ' + k.limits.perDay + '/day'),
+      cell(k.key), cell(k.plan), cell(k.limits.map(windowText).join(', ')),
       cell(k.remaining + ' of ' + k.reportedLimit), cell(time(new Date(k.reset * 1000).toISOString())),
       cell(k.revoked ? 'revoked' : k.bannedUntil ? 'banned until ' + time(k.bannedUntil) : 'ok', k.revoked || k.bannedUntil ? 's5' : 's2'),
     ], KEY_LABELS)));

@@ -48,7 +48,13 @@ local function note(c, name)
   undo[un + 1] = c; undo[un + 2] = name; undo[un + 3] = c.f[name]; undo[un + 4] = c.w[name]
   un = un + 4
 end
-local function put(c, name, value) note(c, name); c.f[name] = value; c.w[name] = true end
+-- note's work written out: put runs a few times per decision, and a call costs more than the four stores.
+local function put(c, name, value)
+  local f, w = c.f, c.w
+  undo[un + 1] = c; undo[un + 2] = name; undo[un + 3] = f[name]; undo[un + 4] = w[name]
+  un = un + 4
+  f[name] = value; w[name] = true
+end
 local real, micros = realBoth()
 -- Started after the instance gave up on this call (it answered 503: nothing happened), so nothing may happen.
 if q0.dl and real > q0.dl then return '{"expired":true}' end
@@ -104,19 +110,19 @@ local function write()
   end
 end
 -- A session that cannot be read fails its own decisions (below), not the batch.
-for _, q in ipairs(items) do pcall(load, q.sid) end
+for _, q in ipairs(items) do if not C[q.sid] then pcall(load, q.sid) end end
 -- The pending set :jp holds the numbers of decisions whose journal entries are still on their
 -- way (score: when they are let go); a landed one is marked with score 0 in the same ZADD that
 -- adds the batch's decisions, and marked ones go in passing (and before each journal read).
 appendJournal(q0.journal or {}, 3, C)
-local function bucketIn(c, id, now)
+local function bucketIn(c, id, now, lim)
   local b = c.raw[id]
   if type(b) == 'table' then
     rollBucket(b, now)
   else
     if b == nil then b = redis.call('HGET', c.mk, 'b:' .. id) end
     local gone
-    b, gone = bucketOf(c.mk, id, b, now)
+    b, gone = bucketOf(c.mk, id, b, now, lim)
     if gone then c.raw[gone] = false; c.bw[gone] = nil end
     c.raw[id] = b
   end
@@ -152,11 +158,11 @@ local function decide(q)
   local out = { st = 'ok', now = s(now), real = realText, details = c.f['do'] or '', seq = seq, ep = c.f.ep, evicted = ev }
   local b
   local function bucket()
-    if not b then b = bucketIn(c, q.bucket, now) end
+    if not b then b = bucketIn(c, q.bucket, now, q.lim) end
     return b
   end
   if q.mode == 'peek' then
-    out.decision = peekBucket(bucket(), q.pm, q.pd, now)
+    out.decision = peekBucket(bucket(), q.lim, now)
     return out
   end
   local op = q.op or ''
@@ -164,9 +170,10 @@ local function decide(q)
   local rule = q.rule or { after = 0, ms = 0, inFlight = 0 }
   local d
   if now >= MAXI then
-    d = { outcome = 'allowed', report = { limit = q.pd, remaining = q.pd, reset = s(MAXI / 1000) } }
+    local longest = q.lim[#q.lim] or 0
+    d = { outcome = 'allowed', report = { limit = longest, remaining = longest, reset = s(MAXI / 1000) } }
   else
-    d = takeBucket(bucket(), q.pm, q.pd, now, enforce, rule)
+    d = takeBucket(bucket(), q.lim, now, enforce, rule)
   end
   out.decision = d
   if enforce and d.outcome == 'allowed' and op ~= '' then
@@ -221,14 +228,17 @@ local function errText(e)
   if type(e) == 'table' then return e.err or cjson.encode(e) end
   return tostring(e)
 end
--- A bucket already decoded is changed in place: its nine numbers are kept here (one table for
+-- A bucket already decoded is changed in place: its numbers are kept here (the same tables for
 -- every decision, so keeping them allocates nothing) and written back should the decision fail.
-local kept = {}
+local kept = { n = 0 }
 local function keepBucket(b)
-  kept.mw, kept.mc, kept.dw, kept.dc, kept.wf, kept.wu, kept.ct, kept.bu, kept.fg = b.mw, b.mc, b.dw, b.dc, b.wf, b.wu, b.ct, b.bu, b.fg
+  kept.wf, kept.wu, kept.ct, kept.bu, kept.fg, kept.n = b.wf, b.wu, b.ct, b.bu, b.fg, b.n
+  for k = 1, 3 * b.n do kept[k] = b[k] end
 end
 local function restoreBucket(b)
-  b.mw, b.mc, b.dw, b.dc, b.wf, b.wu, b.ct, b.bu, b.fg = kept.mw, kept.mc, kept.dw, kept.dc, kept.wf, kept.wu, kept.ct, kept.bu, kept.fg
+  for k = 3 * b.n, 3 * kept.n + 1, -1 do b[k] = nil end
+  b.wf, b.wu, b.ct, b.bu, b.fg, b.n = kept.wf, kept.wu, kept.ct, kept.bu, kept.fg, kept.n
+  for k = 1, 3 * kept.n do b[k] = kept[k] end
 end
 local function attempt(q)
   un = 0
@@ -257,8 +267,10 @@ end
 local outs = {}
 for i, q in ipairs(items) do outs[i] = attempt(q) end
 write()
-for i, q in ipairs(items) do
-  if broken[q.sid] and outs[i].st == 'ok' then outs[i] = { st = 'error', err = errText(broken[q.sid]) } end
+if next(broken) then
+  for i, q in ipairs(items) do
+    if broken[q.sid] and outs[i].st == 'ok' then outs[i] = { st = 'error', err = errText(broken[q.sid]) } end
+  end
 end
 if single then return cjson.encode(outs[1]) end
 return cjson.encode(outs)

@@ -9,7 +9,7 @@ import { CLEAR_SCRIPT, JOIN_SCRIPT, LEAVE_SCRIPT } from './deployment-scripts.js
 import { evalText, functionLibrary, type LuaScript } from './lua-functions.js';
 import { isScriptBug, stateFailure, unavailableError } from './state-errors.js';
 import { displayUrl, parseStateUrl } from './state-url.js';
-import { CONNECT_TIMEOUT_MS, RECONNECT_TIMEOUT_MS, connect, createClient, nodeOptions, retryDelay } from './redis-client.js';
+import { CONNECT_TIMEOUT_MS, RECONNECT_TIMEOUT_MS, connect, createClient, nodeOptions, restartOnEnd, retryDelay } from './redis-client.js';
 import { RedisClock, monotonicMs } from './redis-clock.js';
 
 export { displayUrl } from './state-url.js';
@@ -44,6 +44,8 @@ const LIBRARY = functionLibrary(SCRIPTS);
 export class StateConnection {
   /** Set when this replica must not serve from the state any more (its deployment is gone). */
   private stopped: MockError | undefined;
+  /** Set by close(): the client's end is then the one asked for. */
+  private closing = false;
   /** Whether the scripts run as functions (FCALL), else with EVALSHA. */
   private functions = true;
   /** The library being loaded again (a restarted Redis lost it), shared by the calls that found it missing. */
@@ -102,6 +104,8 @@ export class StateConnection {
     connection.shortenReconnects();
     // A reconnection may reach another server (a promoted primary): its clock is read afresh.
     if (topology !== 'cluster') client.on('ready', () => void connection.readTime(true));
+    // An end this connection did not ask for (see restartOnEnd) is followed by a new start.
+    restartOnEnd(client, () => connection.closing);
     try {
       await connection.loadFunctions();
     } catch {
@@ -171,10 +175,12 @@ export class StateConnection {
       (error: unknown) => {
         const failure = this.failure(error);
         // A command that timed out sits in a socket that may be dead (a cut link): the commands
-        // behind it would wait there too. Drop it and connect afresh. (A cluster client's
-        // disconnect would drop every node: there the deadline alone keeps a late call harmless.)
+        // behind it would wait there too, and TCP's backed-off retries would hold the link for
+        // seconds after its return. Drop it and connect afresh; on a cluster every node's
+        // connection goes (the deployment's commands all go to its slot's one node) and the client
+        // finds the slots again as it reconnects.
         const kind = stateFailure(error, this.timeoutMs).kind;
-        if (this.topology !== 'cluster' && kind === 'timeout' && this.client.status === 'ready') this.client.disconnect(true);
+        if (kind === 'timeout' && this.client.status === 'ready') this.client.disconnect(true);
         // Another server may answer next: learn its clock rather than trust the old one's.
         if (['moved', 'cluster_down', 'readonly', 'primary_down'].includes(kind)) void this.readTime(true);
         throw failure;
@@ -257,6 +263,7 @@ export class StateConnection {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     try {
       await this.client.quit();
     } catch {

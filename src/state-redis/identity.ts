@@ -3,13 +3,14 @@
 // flag that differs; values that are not secret are shown, the admin token only as set or not.
 import { createHash } from 'node:crypto';
 import { redactKey } from '../core/state/plans.js';
+import { limitsText } from '../core/state/windows.js';
 import { DEFAULT_PET_COUNT, DEFAULT_SEED } from '../core/state/seed.js';
 import { petJson } from '../core/state/store.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 import type { IdentityField } from './deployment.js';
 
 /** The version of the keys and scripts a deployment's data is written with. */
-const FORMAT = '4';
+const FORMAT = '5';
 
 function sha(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
@@ -54,7 +55,7 @@ export function identityOf(
   scenario: { name: string; file: string; text: string } | undefined,
 ): IdentityField[] {
   const fixtures = options.fixtures === undefined || options.fixtures === false ? undefined : options.fixtures;
-  const keys = start.keys.map((k) => `${redactKey(k.key)}:${k.plan}:${k.limits.perMinute}:${k.limits.perDay}${k.revoked ? ':revoked' : ''}`);
+  const keys = start.keys.map((k) => `${redactKey(k.key)}:${k.plan}:${limitsText(k.limits).join(',')}${k.revoked ? ':revoked' : ''}`);
   const token = options.adminToken;
   const field = (name: string, flag: string, value: string, shown = value): IdentityField => ({ field: name, flag, value, shown });
   return [

@@ -89,8 +89,7 @@ local function applySettings(sid, setId)
   for _, u in ipairs(init.usage) do
     local id = 'key:' .. u.key
     local b = loadBucket(mk, id, now)
-    if u.minute ~= nil then b.mc = u.minute end
-    if u.day ~= nil then b.dc = u.day end
+    for i, w in ipairs(u.counts) do b[slotOf(b, w.lengthMs, i, now) + 2] = w.count end
     if u.bannedForMs ~= nil then b.bu = clampInstant(math.ceil((now + u.bannedForMs) / 1000) * 1000) end
     saveBucket(mk, id, b)
   end

@@ -8,7 +8,7 @@ import { sessionIdOf, type Eviction, type SessionSummary } from '../core/state/s
 import { keyBucket } from '../core/state/session-state.js';
 import type { ScenarioCatalogue } from '../files/scenario-catalogue.js';
 import { displayUrl, type StateConnection } from './connection.js';
-import type { PortRateDecision } from './redis-plan.js';
+import { limitsInput, type PortRateDecision } from './redis-plan.js';
 import type { SettingsEntry, SettingsRegistry } from './settings-registry.js';
 import { NO_SCENARIO, type SnapshotDocument } from '../core/state/snapshot.js';
 import type { ScenarioSpec } from '../core/scenarios/scenario-spec.js';
@@ -49,7 +49,7 @@ interface AdminArgs {
   arg?: string;
   /** A restore's writes (`restore`, whose `arg` is the settings id). */
   restore?: RestorePayload;
-  peeks?: { bucket: string; pm: number; pd: number }[];
+  peeks?: { bucket: string; lim: number[] }[];
 }
 
 /** The admin side of a shared state. */
@@ -276,7 +276,7 @@ export class RedisAdmin implements AdminState {
     const sid = sessionIdOf(session);
     const entry = this.registry.guess(sid);
     const keys = [...entry.keys.values()];
-    const r = await this.call(sid, 'peek', { peeks: keys.map((k) => ({ bucket: keyBucket(k.key), pm: k.limits.perMinute, pd: k.limits.perDay })) });
+    const r = await this.call(sid, 'peek', { peeks: keys.map((k) => ({ bucket: keyBucket(k.key), lim: limitsInput(k.limits) })) });
     // The session may have switched settings since this instance last looked: ask again with the right keys.
     if (r.entry !== entry) return this.keys(session);
     const reports = r.extra as PortRateDecision[];

@@ -77,3 +77,18 @@ export async function connect(client: RedisClient | Cluster, url: string): Promi
     client.on('error', () => undefined);
   }
 }
+
+/**
+ * Connects a client again after an end nobody asked for (`closing` says whether one was). ioredis
+ * ends a client for good when a disconnect meets one of its connection attempts halfway: with
+ * Sentinel, the news of a promotion (+switch-master) arriving while the client asks a sentinel
+ * where the primary is left it answering "not connected" from then on.
+ */
+export function restartOnEnd(client: RedisClient | Cluster, closing: () => boolean): void {
+  client.on('end', () => {
+    if (closing()) return;
+    setTimeout(() => {
+      if (!closing() && client.status === 'end') client.connect().catch(() => undefined);
+    }, retryDelay(1)).unref();
+  });
+}

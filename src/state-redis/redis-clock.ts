@@ -7,6 +7,12 @@
 const KEEP_MS = 10_000;
 /** Taken off every deadline: Redis's TIME is read in whole milliseconds, and the rates may differ. */
 const MARGIN_MS = 2;
+/**
+ * The share of the timeout kept for the answer's way back: a call Redis ran just before the
+ * replica gave up would be stored while its answer, still on the wire or waiting behind a busy
+ * event loop (whose timers run before it reads sockets), is taken for a timeout and answered 503.
+ */
+const ANSWER_SHARE = 0.25;
 
 /** This process's monotonic clock, in milliseconds. */
 export function monotonicMs(): number {
@@ -38,9 +44,12 @@ export class RedisClock {
     this.best = undefined;
   }
 
-  /** The Redis instant (ms) after which a call sent at `sentAt` must change nothing, or undefined before any reading. */
+  /**
+   * The Redis instant (ms) after which a call sent at `sentAt` must change nothing, or undefined
+   * before any reading: a quarter of the timeout before the replica gives up, left for the answer.
+   */
   deadline(sentAt: number, timeoutMs: number): number | undefined {
     if (this.best === undefined) return undefined;
-    return Math.floor(sentAt + timeoutMs + this.best) - MARGIN_MS;
+    return Math.floor(sentAt + timeoutMs * (1 - ANSWER_SHARE) + this.best) - MARGIN_MS;
   }
 }

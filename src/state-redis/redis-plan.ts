@@ -7,7 +7,7 @@ import { BAN_IN_FLIGHT, NOT_COUNTED, type BanCount, type RateDecision, type Rate
 import { PetStore } from '../core/state/store.js';
 import type { OperationData, StateAsk } from '../core/state/state-port.js';
 import type { ForcedAnswer, SessionSettings } from '../core/state/session-state.js';
-import type { CoreRequest } from '../core/types.js';
+import type { CoreRequest, Limits } from '../core/types.js';
 import { REDIS_OPERATIONS } from './operations/index.js';
 import type { Local } from './operations/redis-operation.js';
 
@@ -17,8 +17,8 @@ const TWO_32 = 4294967296;
 export interface DecideInput {
   mode: 'peek' | 'take';
   bucket: string;
-  pm: number;
-  pd: number;
+  /** The windows, length and most of each in one flat list, shortest first (limitsInput). */
+  lim: readonly number[];
   /** Whether the limit refuses: yes, no (an earlier check failed), or unless the removal date passed. */
   enforce?: 'yes' | 'no' | 'removal';
   removalAt?: number;
@@ -45,7 +45,7 @@ export interface DecideInput {
 /** The limiter's part of a decision (large numbers as strings: Lua's JSON keeps 14 digits). */
 export interface PortRateDecision {
   outcome: 'allowed' | 'limited' | 'banned' | 'peeked';
-  window?: 'minute' | 'day';
+  window?: string;
   report: { limit: string | number; remaining: string | number; reset: string; retryAfter?: number };
   bannedUntil?: string;
   justBanned?: boolean;
@@ -96,6 +96,18 @@ function preparedOf(settings: SessionSettings): Prepared {
   return p;
 }
 
+const inputs = new WeakMap<Limits, number[]>();
+
+/** Limits as the Lua limiter takes them: `[60000, 60, 86400000, 1000]`, made once for each key's limits. */
+export function limitsInput(limits: Limits): number[] {
+  let flat = inputs.get(limits);
+  if (!flat) {
+    flat = limits.flatMap((w) => [w.lengthMs, w.max]);
+    inputs.set(limits, flat);
+  }
+  return flat;
+}
+
 /** The one-letter kind of an answer the script acts on: normal, forced, or a forced 429 (which refunds). */
 function answerCode(answer: CompiledAnswer): string {
   if (answer.kind === 'normal') return 'n';
@@ -105,7 +117,7 @@ function answerCode(answer: CompiledAnswer): string {
 /** The script's input for a request's ask under the settings the session runs. */
 export function inputOf(ask: StateAsk, s: SessionSettings, req: CoreRequest): { input: DecideInput; local: Local } {
   const local: Local = {};
-  const base: DecideInput = { mode: ask.mode, bucket: ask.bucket, pm: ask.limits.perMinute, pd: ask.limits.perDay };
+  const base: DecideInput = { mode: ask.mode, bucket: ask.bucket, lim: limitsInput(ask.limits) };
   if (ask.mode === 'peek') return { input: base, local };
   const p = preparedOf(s);
   const latency = s.runtimeSpec?.latency;
@@ -165,7 +177,7 @@ export function rateDecisionOf(d: PortRateDecision, inFlight = BAN_IN_FLIGHT): R
   const decision: RateDecision =
     d.outcome === 'banned'
       ? { outcome: 'banned', report, bannedUntil: Number(d.bannedUntil), justBanned: d.justBanned === true }
-      : { outcome: 'limited', window: d.window === 'day' ? 'day' : 'minute', report };
+      : { outcome: 'limited', window: d.window ?? 'minute', report };
   if (ban) decision.ban = ban;
   return decision;
 }

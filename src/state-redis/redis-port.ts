@@ -233,7 +233,9 @@ export class RedisPort implements StatePort<string> {
     const now = Date.now();
     const known = this.addressReports.get(`addr:${address ?? 'unknown'}`);
     const limits = this.startSettings.anonymousLimits;
-    return { report: known ?? { limit: limits.perMinute, remaining: limits.perMinute, reset: (Math.floor(now / 60_000) + 1) * 60 }, now };
+    const shortest = limits[0] ?? { lengthMs: 60_000, max: 0 };
+    const reset = ((Math.floor(now / shortest.lengthMs) + 1) * shortest.lengthMs) / 1000;
+    return { report: known ?? { limit: shortest.max, remaining: shortest.max, reset }, now };
   }
 
   /** Sends the journal entries no request has carried yet (before a journal read, and at close). */

@@ -37,20 +37,9 @@ export interface RestorePayload {
 const NONE = -9e15;
 
 function packed(b: BucketState): number[] {
-  const minute = b.windows.find((w) => w.lengthMs === 60_000);
-  const day = b.windows.find((w) => w.lengthMs === 86_400_000);
   const instant = (ms: number | undefined): number => (ms === undefined || !Number.isFinite(ms) ? NONE : ms);
-  return [
-    minute?.index ?? NONE,
-    minute?.count ?? 0,
-    day?.index ?? NONE,
-    day?.count ?? 0,
-    instant(b.wait?.from),
-    instant(b.wait?.until),
-    b.wait?.counted ?? 0,
-    instant(b.bannedUntil),
-    b.wait?.forgiven ?? 0,
-  ];
+  const head = [instant(b.wait?.from), instant(b.wait?.until), b.wait?.counted ?? 0, instant(b.bannedUntil), b.wait?.forgiven ?? 0];
+  return head.concat(b.windows.flatMap((w) => [w.lengthMs, w.index, w.count]));
 }
 
 /**

@@ -41,13 +41,12 @@ function list<T>(value: T[] | Record<string, never>): T[] {
   return Array.isArray(value) ? value : [];
 }
 
-/** A bucket as the limiter exports it, from the nine numbers the Lua limiter packs. */
+/** A bucket as the limiter exports it, from the numbers the Lua limiter packs (bucketNumbers in lua-limits.ts). */
 function bucketState(row: string[]): BucketState {
-  const [id = '', mw, mc, dw, dc, wf, wu, ct, bu, fg] = row.map((v, i) => (i === 0 ? v : Number(v))) as [string, ...number[]];
+  const [id = '', wf, wu, ct, bu, fg, ...rest] = row.map((v, i) => (i === 0 ? v : Number(v))) as [string, ...number[]];
   const some = (v: number | undefined): v is number => v !== undefined && v > NONE;
   const windows: BucketState['windows'] = [];
-  if (some(mw)) windows.push({ lengthMs: 60_000, index: mw, count: mc ?? 0 });
-  if (some(dw)) windows.push({ lengthMs: 86_400_000, index: dw, count: dc ?? 0 });
+  for (let i = 0; i + 2 < rest.length; i += 3) windows.push({ lengthMs: rest[i] as number, index: rest[i + 1] as number, count: rest[i + 2] as number });
   const state: BucketState = { id, windows };
   const from = some(wf) ? wf : -Infinity;
   const until = some(wu) ? wu : -Infinity;

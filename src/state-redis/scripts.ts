@@ -40,10 +40,10 @@ local function snapshotOf(mk)
   for _, id in ipairs(redis.call('LRANGE', mk .. ':bo', 0, -1)) do
     local raw = redis.call('HGET', mk, 'b:' .. id)
     if raw then
-      local v = { struct.unpack(PACKED, raw) }
+      local v = bucketNumbers(unpackBucket(raw))
       local out = { id }
       -- As digits: JSON numbers would keep only 14 of an instant's 16.
-      for i = 1, 9 do out[i + 1] = s(v[i]) end
+      for i = 1, #v do out[i + 1] = s(v[i]) end
       buckets[#buckets + 1] = out
     end
   end
@@ -72,7 +72,7 @@ local function restoreInto(mk, r)
   local ids = {}
   for i, b in ipairs(r.b) do
     ids[i] = b.id
-    redis.call('HSET', mk, 'b:' .. b.id, struct.pack(PACKED, unpack(b.v)))
+    redis.call('HSET', mk, 'b:' .. b.id, packBucket(numbersBucket(b.v)))
   end
   pushAll(mk .. ':bo', ids)
   local all, byStatus = {}, {}
@@ -166,7 +166,7 @@ end
 local meta = redis.call('HMGET', mk, 'set', 'off', 'fz')
 local now = clockNow(meta[2], meta[3])
 if action == 'peek' then
-  for _, b in ipairs(q.peeks) do extra[#extra + 1] = peek(mk, b.bucket, b.pm, b.pd, now) end
+  for _, b in ipairs(q.peeks) do extra[#extra + 1] = peek(mk, b.bucket, b.lim, now) end
 end
 local info = redis.call('HMGET', mk, 'jseq', 'do')
 local out = {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
 import { T0 } from '../support/mock.js';
 import { launchChromium } from './chromium.js';
+import { minuteDay } from '../../src/core/state/windows.js';
 
 // The admin page for everyone: axe-core's checks at a desktop's and a phone's width, the page by
 // keyboard alone, its Content-Security-Policy (and nothing it does breaks it), and the chart
@@ -57,7 +58,7 @@ async function shows(selector: string, text: string): Promise<void> {
 
 interface Chart {
   key: string;
-  limits: { perMinute: number; perDay: number };
+  limits: { lengthMs: number; max: number }[];
 }
 /** The chart's state after its next drawing (it redraws each second). */
 async function nextChart(): Promise<Chart> {
@@ -109,22 +110,22 @@ describe('the admin page for keyboard and screen-reader users, under its CSP', (
     await page.goto(`${mock.origin}/__admin/`);
     await shows('#live', 'live');
     await send('demo-pro');
-    expect((await chartOn('demo-pro')).limits).toEqual({ perMinute: 300, perDay: 10000 });
+    expect((await chartOn('demo-pro')).limits).toEqual(minuteDay(300, 10000));
     await shows('#limits-summary', 'demo-pro: 1 request in 1 minute window; after the latest, 299 of 300 left this minute and 9999 of 10000 today.');
     await send('qa-tester-key');
-    expect((await chartOn('qa-t…key')).limits).toEqual({ perMinute: 3, perDay: 100 });
+    expect((await chartOn('qa-t…key')).limits).toEqual(minuteDay(3, 100));
     await send('ci-bot-secret', 2);
     await chartOn('ci-b…ret');
     await shows('#limits-summary', 'ci-b…ret: 2 requests in 1 minute window; after the latest, 298 of 300 left this minute and 9998 of 10000 today.');
     await page.selectOption('#limits-key', { label: 'qa-t…key' });
-    expect((await chartOn('qa-t…key')).limits).toEqual({ perMinute: 3, perDay: 100 });
+    expect((await chartOn('qa-t…key')).limits).toEqual(minuteDay(3, 100));
     await send('demo-pro');
     await shows('#request-count', '5 requests');
     const after = await nextChart();
     expect(after.key).toBe('qa-t…key');
-    expect(after.limits).toEqual({ perMinute: 3, perDay: 100 });
+    expect(after.limits).toEqual(minuteDay(3, 100));
     await page.selectOption('#limits-key', { label: 'demo-free' });
-    expect((await chartOn('demo-free')).limits).toEqual({ perMinute: 60, perDay: 1000 });
+    expect((await chartOn('demo-free')).limits).toEqual(minuteDay(60, 1000));
     await shows('#limits-summary', 'demo-free: no requests in the journal yet.');
   });
 

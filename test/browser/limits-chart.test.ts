@@ -34,7 +34,7 @@ async function get(): Promise<number> {
 
 interface ChartState {
   key: string;
-  timeline: { points: { seq: number; kind: string; minuteLeft: number; at: number }[]; windows: { left: number; used: number }[] };
+  timeline: { points: { seq: number; kind: string; left: number[]; at: number }[]; windows: { left: number; used: number }[] };
   data: (number | null)[][];
 }
 
@@ -67,7 +67,7 @@ describe('the chart of a key’s limits on the admin page, 390 px wide', () => {
     const expected = journal.map((e) => (e.code === 'key_banned' ? 'banned' : e.code === 'rate_limited' ? (e.ban?.counted ? 'counted' : 'refused') : 'ok'));
     expect(state.timeline.points.map((p) => p.kind)).toEqual(expected);
     expect(expected.filter((k) => k === 'banned').length).toBeGreaterThan(0);
-    expect(state.timeline.points.map((p) => p.minuteLeft)).toEqual([4, 3, 2, 1, 0, ...Array<number>(14).fill(0), 4]);
+    expect(state.timeline.points.map((p) => p.left[0])).toEqual([4, 3, 2, 1, 0, ...Array<number>(14).fill(0), 4]);
     expect(state.timeline.points.map((p) => p.at)).toEqual(journal.map((e) => Date.parse(e.at)));
     // uPlot's columns: x in seconds on the session clock, the quota line, one series per lane.
     // The minute's end between the last refusal and the next request shows the quota refilled.

@@ -49,6 +49,15 @@ describe('environment variables for the flags', () => {
     expect([...flagsGiven(['-p0', '--allowHost', 'x', '--no-quiet', '--seed=4', '--', '--pets'])].sort()).toEqual(['allow-host', 'port', 'quiet', 'seed']);
   });
 
+  it.each([
+    ['ci-key:enterprise:100000:1000000,other:free', ['ci-key:enterprise:100000:1000000', 'other:free']],
+    ['burst:pro:10/s,600/m,100000/d', ['burst:pro:10/s,600/m,100000/d']],
+    ['burst:pro:10/s,600/m other:free,third:pro:5/h', ['burst:pro:10/s,600/m', 'other:free', 'third:pro:5/h']],
+    ['a:pro:1/s, b:free', ['a:pro:1/s', 'b:free']],
+  ])('PETSTORE_MOCK_KEY=%j reads as the keys %j: a comma followed by a window continues the windows', (text, keys) => {
+    expect(fromEnv({ PETSTORE_MOCK_KEY: text }).key).toEqual(keys);
+  });
+
   it('takes booleans as true/false, 1/0, yes/no, on/off and an empty variable as unset', () => {
     for (const [text, value] of [
       ['1', true],

@@ -14,6 +14,7 @@ import {
 } from '../../src/cli/messages.js';
 import { ScenarioError } from '../../src/core/scenarios/scenario-compiler.js';
 import { KeySpecError } from '../../src/core/state/plans.js';
+import { minuteDay, parseWindows } from '../../src/core/state/windows.js';
 
 const info: ReadyInfo = {
   version: '9.9.9',
@@ -21,8 +22,9 @@ const info: ReadyInfo = {
   origin: 'http://127.0.0.1:4010',
   port: 4010,
   keys: [
-    { key: 'demo-free', plan: 'free', perMinute: 60, perDay: 1000, revoked: true },
-    { key: 'ci-secret-key', plan: 'enterprise', perMinute: 100000, perDay: 1000000 },
+    { key: 'demo-free', plan: 'free', limits: minuteDay(60, 1000), revoked: true },
+    { key: 'ci-secret-key', plan: 'enterprise', limits: minuteDay(100000, 1000000) },
+    { key: 'burst-key', plan: 'enterprise', limits: parseWindows(['10/s', '600/m', '5000/h']) },
   ],
   scenario: 'ban',
   pid: 1234,
@@ -42,6 +44,7 @@ describe('start-up messages', () => {
         'petstore-mock 9.9.9 listening on http://127.0.0.1:4010/v1',
         '  keys      demo-free (free, 60/min, 1000/day, revoked)',
         '            ci… (enterprise, 100000/min, 1000000/day)',
+        '            bu… (enterprise, 10/s, 600/min, 5000/h)',
         '  scenario  ban',
         '  admin     http://127.0.0.1:4010/__admin/',
         '  contract  http://127.0.0.1:4010/v1/openapi.json',
@@ -76,8 +79,9 @@ describe('start-up messages', () => {
       port: 4010,
       admin: 'http://127.0.0.1:4010/__admin/',
       keys: [
-        { key: 'demo-free', plan: 'free', perMinute: 60, perDay: 1000, revoked: true },
-        { key: 'ci-secret-key', plan: 'enterprise', perMinute: 100000, perDay: 1000000 },
+        { key: 'demo-free', plan: 'free', perMinute: 60, perDay: 1000, limits: ['60/m', '1000/d'], revoked: true },
+        { key: 'ci-secret-key', plan: 'enterprise', perMinute: 100000, perDay: 1000000, limits: ['100000/m', '1000000/d'] },
+        { key: 'burst-key', plan: 'enterprise', perMinute: 600, limits: ['10/s', '600/m', '5000/h'] },
       ],
       scenario: 'ban',
       pid: 1234,

@@ -3,12 +3,13 @@ import { authenticate, redactKey } from '../../src/core/pipeline/auth.js';
 import { VirtualClock, parseDuration, parseInstant } from '../../src/core/state/clock.js';
 import { KeySpecError, PLAN_LIMITS, demoKeys, parseKeySpec } from '../../src/core/state/plans.js';
 import type { KeyConfig } from '../../src/core/types.js';
+import { minuteDay, parseWindows } from '../../src/core/state/windows.js';
 
 describe('plans and keys', () => {
   it('carries the specification numbers for Free, Pro and Business', () => {
-    expect(PLAN_LIMITS.free).toEqual({ perMinute: 60, perDay: 1000 });
-    expect(PLAN_LIMITS.pro).toEqual({ perMinute: 300, perDay: 10000 });
-    expect(PLAN_LIMITS.business).toEqual({ perMinute: 1000, perDay: 100000 });
+    expect(PLAN_LIMITS.free).toEqual(minuteDay(60, 1000));
+    expect(PLAN_LIMITS.pro).toEqual(minuteDay(300, 10000));
+    expect(PLAN_LIMITS.business).toEqual(minuteDay(1000, 100000));
   });
 
   it('has one demo key per plan', () => {
@@ -16,9 +17,12 @@ describe('plans and keys', () => {
   });
 
   it.each([
-    ['ci:pro', { key: 'ci', plan: 'pro', limits: { perMinute: 300, perDay: 10000 } }],
-    ['big:enterprise:100000:9000000', { key: 'big', plan: 'enterprise', limits: { perMinute: 100000, perDay: 9000000 }, custom: true }],
-    ['k:FREE', { key: 'k', plan: 'free', limits: { perMinute: 60, perDay: 1000 } }],
+    ['ci:pro', { key: 'ci', plan: 'pro', limits: minuteDay(300, 10000) }],
+    ['big:enterprise:100000:9000000', { key: 'big', plan: 'enterprise', limits: minuteDay(100000, 9000000), custom: true }],
+    ['k:FREE', { key: 'k', plan: 'free', limits: minuteDay(60, 1000) }],
+    ['k:enterprise:10/s,600/m,100000/d', { key: 'k', plan: 'enterprise', limits: parseWindows(['10/s', '600/m', '100000/d']), custom: true }],
+    ['k:pro:100000/d,5/s,3000/h', { key: 'k', plan: 'pro', limits: parseWindows(['5/s', '3000/h', '100000/d']), custom: true }],
+    ['k:pro:7/m', { key: 'k', plan: 'pro', limits: parseWindows(['7/m']), custom: true }],
   ])('parses --key %s', (spec, expected) => {
     expect(parseKeySpec(spec)).toEqual(expected);
   });
@@ -30,6 +34,12 @@ describe('plans and keys', () => {
     ['k:pro:0:10', 'at least 1'],
     ['k:pro:x:10', 'at least 1'],
     ['bad key:pro', 'characters a bearer token cannot hold'],
+    ['k:pro:10/w', 'is not valid: "10/w" has the unit "w"; the units are s, m, h and d'],
+    ['k:pro:0/s,5/m', 'is not valid: "0/s" allows no request'],
+    ['k:pro:10/s,20/s', 'is not valid: the unit "s" is given twice'],
+    ['k:pro:10/s,', 'is not valid: "" is not a window'],
+    ['k:pro:ten/s', 'is not valid: "ten/s" is not a window'],
+    ['k:pro:1/m:2/d:3', 'is not valid; write --key KEY:PLAN'],
   ])('refuses --key %s', (spec, fragment) => {
     expect(() => parseKeySpec(spec)).toThrow(KeySpecError);
     expect(() => parseKeySpec(spec)).toThrow(fragment);

@@ -5,6 +5,7 @@ import { parseListQuery } from '../../src/core/input/validation.js';
 import { MockError } from '../../src/core/errors.js';
 import { authenticate } from '../../src/core/pipeline/auth.js';
 import type { KeyConfig } from '../../src/core/types.js';
+import { minuteDay } from '../../src/core/state/windows.js';
 
 // The API path remembers what it formatted or parsed last; these tests pin down that a remembered
 // answer is always the one a fresh computation would give.
@@ -80,8 +81,8 @@ describe('setRateHeaders', () => {
 
 describe('authenticate, header after header', () => {
   const keys = new Map<string, KeyConfig>([
-    ['demo-free', { key: 'demo-free', plan: 'free', limits: { perMinute: 60, perDay: 1000 } }],
-    ['demo-pro', { key: 'demo-pro', plan: 'pro', limits: { perMinute: 300, perDay: 10000 } }],
+    ['demo-free', { key: 'demo-free', plan: 'free', limits: minuteDay(60, 1000) }],
+    ['demo-pro', { key: 'demo-pro', plan: 'pro', limits: minuteDay(300, 10000) }],
   ]);
   const outcome = (authorization: string): string => {
     const result = authenticate({ authorization }, ['Authorization', authorization], keys, '');

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { BAN_IN_FLIGHT, RateLimiter, rateHeaders } from '../../src/core/state/limiter.js';
 import { PLAN_LIMITS } from '../../src/core/state/plans.js';
+import { minuteDay, limitOf, MINUTE_MS, DAY_MS } from '../../src/core/state/windows.js';
+import type { Limits } from '../../src/core/types.js';
+const perMinute = (l: Limits): number => limitOf(l, MINUTE_MS) ?? NaN;
+const perDay = (l: Limits): number => limitOf(l, DAY_MS) ?? NaN;
 
 const MIN = 60_000;
 // 2026-03-10T12:00:00Z: a whole minute, mid-day.
@@ -12,15 +16,15 @@ describe('RateLimiter: the two fixed windows', () => {
     'lets exactly the %s plan per-minute number through, then refuses with Retry-After to the minute end',
     (_plan, limits) => {
       const limiter = new RateLimiter(noBan);
-      for (let i = 1; i <= limits.perMinute; i++) {
+      for (let i = 1; i <= perMinute(limits); i++) {
         const d = limiter.take('k', limits, T0 + 10_000, true);
         expect(d.outcome).toBe('allowed');
-        expect(d.report.remaining).toBe(limits.perMinute - i);
-        expect(d.report.limit).toBe(limits.perMinute);
+        expect(d.report.remaining).toBe(perMinute(limits) - i);
+        expect(d.report.limit).toBe(perMinute(limits));
       }
       const refused = limiter.take('k', limits, T0 + 10_000, true);
       expect(refused).toMatchObject({ outcome: 'limited', window: 'minute' });
-      expect(refused.report).toEqual({ limit: limits.perMinute, remaining: 0, reset: (T0 + MIN) / 1000, retryAfter: 50 });
+      expect(refused.report).toEqual({ limit: perMinute(limits), remaining: 0, reset: (T0 + MIN) / 1000, retryAfter: 50 });
     },
   );
 
@@ -31,8 +35,8 @@ describe('RateLimiter: the two fixed windows', () => {
     let allowed = 0;
     // Spread the day's quota over minutes so the minute window never bites.
     let refusedEarly = 0;
-    while (allowed < limits.perDay) {
-      const burst = Math.min(limits.perMinute, limits.perDay - allowed);
+    while (allowed < perDay(limits)) {
+      const burst = Math.min(perMinute(limits), perDay(limits) - allowed);
       for (let i = 0; i < burst; i++) if (limiter.take('k', limits, t, true).outcome !== 'allowed') refusedEarly++;
       allowed += burst;
       t += MIN;
@@ -47,19 +51,19 @@ describe('RateLimiter: the two fixed windows', () => {
 
   it('a refused request consumes nothing', () => {
     const limiter = new RateLimiter(noBan);
-    const limits = { perMinute: 2, perDay: 100 };
+    const limits = minuteDay(2, 100);
     limiter.take('k', limits, T0, true);
     limiter.take('k', limits, T0, true);
     for (let i = 0; i < 5; i++) expect(limiter.take('k', limits, T0, true).outcome).toBe('limited');
     const next = limiter.take('k', limits, T0 + MIN, true);
     expect(next.outcome).toBe('allowed');
     // The day window counted only the two allowed requests plus this one.
-    expect(limiter.peek('k', { perMinute: 1000, perDay: 100 }, T0 + MIN).remaining).toBe(97);
+    expect(limiter.peek('k', minuteDay(1000, 100), T0 + MIN).remaining).toBe(97);
   });
 
   it('resets the minute window at the boundary, not 60 s after the first request', () => {
     const limiter = new RateLimiter(noBan);
-    const limits = { perMinute: 1, perDay: 100 };
+    const limits = minuteDay(1, 100);
     expect(limiter.take('k', limits, T0 + MIN - 1, true).outcome).toBe('allowed');
     expect(limiter.take('k', limits, T0 + MIN - 1, true).outcome).toBe('limited');
     expect(limiter.take('k', limits, T0 + MIN, true).outcome).toBe('allowed');
@@ -67,7 +71,7 @@ describe('RateLimiter: the two fixed windows', () => {
 
   it('reports the window with the fewest requests left, and the later one on a tie', () => {
     const limiter = new RateLimiter(noBan);
-    const limits = { perMinute: 5, perDay: 7 };
+    const limits = minuteDay(5, 7);
     // After 1: minute 4 left, day 6 left -> minute.
     expect(limiter.take('k', limits, T0, true).report).toEqual({ limit: 5, remaining: 4, reset: (T0 + MIN) / 1000 });
     limiter.take('k', limits, T0, true);
@@ -83,7 +87,7 @@ describe('RateLimiter: the two fixed windows', () => {
 
   it('Retry-After equals X-RateLimit-Reset minus now, in whole seconds, at least 1', () => {
     const limiter = new RateLimiter(noBan);
-    const limits = { perMinute: 1, perDay: 100 };
+    const limits = minuteDay(1, 100);
     const now = T0 + MIN - 200;
     limiter.take('k', limits, now, true);
     const refused = limiter.take('k', limits, now, true);
@@ -93,7 +97,7 @@ describe('RateLimiter: the two fixed windows', () => {
 
   it('counts answers given before the rate-limit check when there is room, and never refuses them', () => {
     const limiter = new RateLimiter({ after: 1, durationMs: MIN });
-    const limits = { perMinute: 1, perDay: 100 };
+    const limits = minuteDay(1, 100);
     expect(limiter.take('k', limits, T0, false).outcome).toBe('allowed');
     for (let i = 0; i < 5; i++) expect(limiter.take('k', limits, T0, false)).toMatchObject({ outcome: 'limited', report: { remaining: 0 } });
     // Unenforced refusals do not walk towards a ban.
@@ -111,12 +115,12 @@ describe('RateLimiter: the two fixed windows', () => {
 });
 
 describe('RateLimiter: temporary bans', () => {
-  const limits = { perMinute: 2, perDay: 1000 };
+  const limits = minuteDay(2, 1000);
   const IN_FLIGHT = BAN_IN_FLIGHT;
 
   /** Uses up the minute at `at` and returns the first 429, which starts the wait. */
   function fillAndRefuse(limiter: RateLimiter, at: number, l = limits) {
-    for (let i = 0; i < l.perMinute; i++) expect(limiter.take('k', l, at, true).outcome).toBe('allowed');
+    for (let i = 0; i < perMinute(l); i++) expect(limiter.take('k', l, at, true).outcome).toBe('allowed');
     const first = limiter.take('k', l, at, true);
     expect(first.outcome).toBe('limited');
     return first;
@@ -163,7 +167,7 @@ describe('RateLimiter: temporary bans', () => {
 
   it('counts per wait: a wait that ends without a ban leaves nothing behind', () => {
     const limiter = new RateLimiter({ after: 2, durationMs: MIN, inFlight: 1 });
-    const l = { perMinute: 1, perDay: 1000 };
+    const l = minuteDay(1, 1000);
     fillAndRefuse(limiter, T0, l);
     limiter.take('k', l, T0 + 1, true);
     limiter.take('k', l, T0 + 1, true);
@@ -175,7 +179,7 @@ describe('RateLimiter: temporary bans', () => {
 
   it('a day-window wait runs to midnight: refusals all through it count', () => {
     const limiter = new RateLimiter({ after: 1, durationMs: MIN, inFlight: 1 });
-    const l = { perMinute: 100, perDay: 1 };
+    const l = minuteDay(100, 1);
     expect(limiter.take('k', l, T0, true).outcome).toBe('allowed');
     const first = limiter.take('k', l, T0, true);
     expect(first.report.reset).toBe(Date.UTC(2026, 2, 11) / 1000);

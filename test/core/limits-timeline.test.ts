@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/core/state/journal.js';
 import { limitsTimeline } from '../../src/core/state/limits-timeline.js';
+import { minuteDay, parseWindows } from '../../src/core/state/windows.js';
 
 let seq = 0;
 function entry(at: string, status: number, code?: string, extra: Partial<JournalEntry> & { ban?: unknown } = {}): JournalEntry {
@@ -35,9 +36,9 @@ describe('the timeline of a key the admin page charts', () => {
         entry('2026-03-10T12:00:30.000Z', 204, undefined, { method: 'OPTIONS' }),
         entry('2026-03-10T12:01:02.000Z', 200),
       ],
-      { perMinute: 3, perDay: 10 },
+      minuteDay(3, 10),
     );
-    expect(points.map((p) => [p.seq, p.kind, p.minuteLeft, p.dayLeft])).toEqual([
+    expect(points.map((p) => [p.seq, p.kind, ...p.left])).toEqual([
       [1, 'ok', 2, 9],
       [2, 'error', 1, 8],
       [3, 'error', 1, 8],
@@ -55,10 +56,36 @@ describe('the timeline of a key the admin page charts', () => {
   });
 
   it('a new UTC day starts a fresh day quota', () => {
-    const { points } = limitsTimeline([entry('2026-03-10T23:59:59.000Z', 200), entry('2026-03-11T00:00:00.000Z', 200)], { perMinute: 5, perDay: 2 });
-    expect(points.map((p) => [p.minuteLeft, p.dayLeft])).toEqual([
+    const { points } = limitsTimeline([entry('2026-03-10T23:59:59.000Z', 200), entry('2026-03-11T00:00:00.000Z', 200)], minuteDay(5, 2));
+    expect(points.map((p) => p.left)).toEqual([
       [4, 1],
       [4, 1],
+    ]);
+  });
+
+  it('follows every window of a key with seconds and hours, listing the stretches of its shortest', () => {
+    const { points, windows, lengthMs } = limitsTimeline(
+      [
+        entry('2026-03-10T12:00:00.100Z', 200),
+        entry('2026-03-10T12:00:00.200Z', 200),
+        entry('2026-03-10T12:00:00.300Z', 429, 'rate_limited'),
+        entry('2026-03-10T12:00:01.000Z', 200),
+        entry('2026-03-10T13:00:00.000Z', 200),
+      ],
+      parseWindows(['2/s', '30/m', '4/h']),
+    );
+    expect(lengthMs).toBe(1000);
+    expect(points.map((p) => p.left)).toEqual([
+      [1, 29, 3],
+      [0, 28, 2],
+      [0, 28, 2],
+      [1, 27, 1],
+      [1, 29, 3],
+    ]);
+    expect(windows.map((w) => [w.start - Date.UTC(2026, 2, 10, 12), w.used, w.left, w.refused])).toEqual([
+      [0, 2, 0, 1],
+      [1000, 1, 1, 0],
+      [3_600_000, 1, 1, 0],
     ]);
   });
 });

@@ -6,6 +6,7 @@ import { defaultSettings } from '../../src/core/state/session-settings.js';
 import { BaseData } from '../../src/core/state/store.js';
 import type { SessionSettings } from '../../src/core/state/session-state.js';
 import type { CoreRequest } from '../../src/core/types.js';
+import { DAY_MS, MINUTE_MS, minuteDay, parseWindows } from '../../src/core/state/windows.js';
 
 const base = new BaseData([{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }]);
 const empty = new BaseData([]);
@@ -38,11 +39,36 @@ describe('compileScenario', () => {
 
   it('applies plan limits to the keys of the plan and to clients without a key, but not to keys with their own limits', () => {
     const s = compile({ plans: { free: { perMinute: 5 }, pro: { perDay: 7 } } }, ['own:free:9:99', 'plain:free']);
-    expect(limitsOf(s, 'demo-free')).toEqual({ perMinute: 5, perDay: 1000 });
-    expect(limitsOf(s, 'plain')).toEqual({ perMinute: 5, perDay: 1000 });
-    expect(limitsOf(s, 'demo-pro')).toEqual({ perMinute: 300, perDay: 7 });
-    expect(limitsOf(s, 'own')).toEqual({ perMinute: 9, perDay: 99 });
-    expect(s.anonymousLimits).toEqual({ perMinute: 5, perDay: 1000 });
+    expect(limitsOf(s, 'demo-free')).toEqual(minuteDay(5, 1000));
+    expect(limitsOf(s, 'plain')).toEqual(minuteDay(5, 1000));
+    expect(limitsOf(s, 'demo-pro')).toEqual(minuteDay(300, 7));
+    expect(limitsOf(s, 'own')).toEqual(minuteDay(9, 99));
+    expect(s.anonymousLimits).toEqual(minuteDay(5, 1000));
+  });
+
+  it('gives a plan or a key every window it lists; perMinute and perDay change only those windows', () => {
+    const s = compile({
+      plans: { pro: { limits: ['500/h', '10/s'] } },
+      keys: [
+        { key: 'qa', plan: 'free', limits: ['1/s', '30/m', '900/d'] },
+        { key: 'mix', plan: 'pro', perMinute: 7 },
+      ],
+      usage: [{ key: 'qa', minute: 'full' }],
+    });
+    expect(limitsOf(s, 'demo-pro')).toEqual(parseWindows(['10/s', '500/h']));
+    expect(limitsOf(s, 'qa')).toEqual(parseWindows(['1/s', '30/m', '900/d']));
+    expect(limitsOf(s, 'mix')).toEqual(parseWindows(['10/s', '7/m', '500/h']));
+    expect(s.usage).toEqual([
+      {
+        key: 'qa',
+        counts: [
+          { lengthMs: 1000, count: 0 },
+          { lengthMs: MINUTE_MS, count: 30 },
+          { lengthMs: DAY_MS, count: 0 },
+        ],
+        bannedForMs: undefined,
+      },
+    ]);
   });
 
   it('adds keys, changes known ones and revokes', () => {
@@ -53,16 +79,16 @@ describe('compileScenario', () => {
         { key: 'demo-pro', plan: 'business' },
       ],
     });
-    expect(s.keys.find((k) => k.key === 'qa')).toEqual({ key: 'qa', plan: 'pro', limits: { perMinute: 3, perDay: 10_000 }, custom: true });
-    expect(s.keys.find((k) => k.key === 'demo-free')).toEqual({ key: 'demo-free', plan: 'free', limits: { perMinute: 60, perDay: 1000 }, revoked: true });
-    expect(s.keys.find((k) => k.key === 'demo-pro')?.limits).toEqual({ perMinute: 1000, perDay: 100_000 });
+    expect(s.keys.find((k) => k.key === 'qa')).toEqual({ key: 'qa', plan: 'pro', limits: minuteDay(3, 10_000), custom: true });
+    expect(s.keys.find((k) => k.key === 'demo-free')).toEqual({ key: 'demo-free', plan: 'free', limits: minuteDay(60, 1000), revoked: true });
+    expect(s.keys.find((k) => k.key === 'demo-pro')?.limits).toEqual(minuteDay(1000, 100_000));
   });
 
   it('a key with limits of its own keeps them when changed, unless it is moved to another plan', () => {
     const kept = compile({ keys: [{ key: 'own', revoked: true }] }, ['own:free:9:99']);
-    expect(kept.keys.find((k) => k.key === 'own')).toEqual({ key: 'own', plan: 'free', limits: { perMinute: 9, perDay: 99 }, custom: true, revoked: true });
+    expect(kept.keys.find((k) => k.key === 'own')).toEqual({ key: 'own', plan: 'free', limits: minuteDay(9, 99), custom: true, revoked: true });
     const moved = compile({ plans: { pro: { perMinute: 7 } }, keys: [{ key: 'own', plan: 'pro' }] }, ['own:free:9:99']);
-    expect(moved.keys.find((k) => k.key === 'own')).toEqual({ key: 'own', plan: 'pro', limits: { perMinute: 7, perDay: 10_000 } });
+    expect(moved.keys.find((k) => k.key === 'own')).toEqual({ key: 'own', plan: 'pro', limits: minuteDay(7, 10_000) });
   });
 
   it('expands usage: "*" is every key and "full" is the key\'s own limit', () => {
@@ -74,11 +100,46 @@ describe('compileScenario', () => {
       ],
     });
     expect(s.usage).toEqual([
-      { key: 'demo-free', minute: 5, day: undefined, bannedForMs: undefined },
-      { key: 'demo-pro', minute: 300, day: undefined, bannedForMs: undefined },
-      { key: 'demo-business', minute: 1000, day: undefined, bannedForMs: undefined },
-      { key: 'demo-enterprise', minute: 5000, day: undefined, bannedForMs: undefined },
-      { key: 'demo-pro', minute: undefined, day: 12, bannedForMs: 90_000 },
+      {
+        key: 'demo-free',
+        counts: [
+          { lengthMs: MINUTE_MS, count: 5 },
+          { lengthMs: DAY_MS, count: 0 },
+        ],
+        bannedForMs: undefined,
+      },
+      {
+        key: 'demo-pro',
+        counts: [
+          { lengthMs: MINUTE_MS, count: 300 },
+          { lengthMs: DAY_MS, count: 0 },
+        ],
+        bannedForMs: undefined,
+      },
+      {
+        key: 'demo-business',
+        counts: [
+          { lengthMs: MINUTE_MS, count: 1000 },
+          { lengthMs: DAY_MS, count: 0 },
+        ],
+        bannedForMs: undefined,
+      },
+      {
+        key: 'demo-enterprise',
+        counts: [
+          { lengthMs: MINUTE_MS, count: 5000 },
+          { lengthMs: DAY_MS, count: 0 },
+        ],
+        bannedForMs: undefined,
+      },
+      {
+        key: 'demo-pro',
+        counts: [
+          { lengthMs: MINUTE_MS, count: 0 },
+          { lengthMs: DAY_MS, count: 12 },
+        ],
+        bannedForMs: 90_000,
+      },
     ]);
   });
 

@@ -4,6 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '../../src/core/errors.js';
 import { PLAN_LIMITS } from '../../src/core/state/plans.js';
 import { DEFAULT_PET_COUNT } from '../../src/core/state/seed.js';
+import { limitOf, minuteDay, MINUTE_MS, DAY_MS } from '../../src/core/state/windows.js';
+import type { Limits } from '../../src/core/types.js';
+const perMinute = (l: Limits): number => limitOf(l, MINUTE_MS) ?? NaN;
+const perDay = (l: Limits): number => limitOf(l, DAY_MS) ?? NaN;
 
 const doc = (file: string): string => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
 const readme = doc('README.md');
@@ -57,7 +61,7 @@ describe('the flags and keys the documentation gives', () => {
       Number(m[2]!.replace(/,/g, '')),
       Number(m[3]!.replace(/,/g, '')),
     ]);
-    expect(rows).toEqual(Object.entries(PLAN_LIMITS).map(([plan, l]) => [plan, l.perMinute, l.perDay]));
+    expect(rows).toEqual(Object.entries(PLAN_LIMITS).map(([plan, l]) => [plan, perMinute(l), perDay(l)]));
   });
 });
 
@@ -82,6 +86,6 @@ describe('docs/scenarios.md', () => {
     writeFileSync(file, example);
     const settings = ScenarioSource.read(file).settings({ settings: defaultSettings(new BaseData([])), baseFor: () => new BaseData([]) });
     expect(settings.scenario).toBe('checkout-outage');
-    expect(settings.keys.find((k) => k.key === 'qa-key')?.limits).toEqual({ perMinute: 3, perDay: 10_000 });
+    expect(settings.keys.find((k) => k.key === 'qa-key')?.limits).toEqual(minuteDay(3, 10_000));
   });
 });

@@ -28,11 +28,11 @@ describe('machine-readable start and logs', () => {
     expect(ready.admin).toBe(`${ready.origin}/__admin/`);
     expect(ready.port).toBe(Number(new URL(String(ready.url)).port));
     expect(ready.keys).toEqual([
-      { key: 'demo-free', plan: 'free', perMinute: 60, perDay: 1000 },
-      { key: 'demo-pro', plan: 'pro', perMinute: 300, perDay: 10000 },
-      { key: 'demo-business', plan: 'business', perMinute: 1000, perDay: 100000 },
-      { key: 'demo-enterprise', plan: 'enterprise', perMinute: 5000, perDay: 1000000 },
-      { key: SECRET, plan: 'enterprise', perMinute: 100000, perDay: 1000000 },
+      { key: 'demo-free', plan: 'free', perMinute: 60, perDay: 1000, limits: ['60/m', '1000/d'] },
+      { key: 'demo-pro', plan: 'pro', perMinute: 300, perDay: 10000, limits: ['300/m', '10000/d'] },
+      { key: 'demo-business', plan: 'business', perMinute: 1000, perDay: 100000, limits: ['1000/m', '100000/d'] },
+      { key: 'demo-enterprise', plan: 'enterprise', perMinute: 5000, perDay: 1000000, limits: ['5000/m', '1000000/d'] },
+      { key: SECRET, plan: 'enterprise', perMinute: 100000, perDay: 1000000, limits: ['100000/m', '1000000/d'] },
     ]);
     const res = await fetch(`${ready.url}/pets?limit=1`, { headers: { authorization: 'Bearer demo-free' } });
     expect(res.status).toBe(200);

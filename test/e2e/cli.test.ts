@@ -57,7 +57,8 @@ describe('the petstore-mock command', () => {
     expect(r.stderr()).toMatch(/^petstore-mock: /);
   });
 
-  const usage = 'write --key KEY:PLAN or KEY:PLAN:PER_MINUTE:PER_DAY, PLAN one of free, pro, business, enterprise.';
+  const usage =
+    'write --key KEY:PLAN, KEY:PLAN:10/s,600/m,100000/d (windows of s, m, h or d) or KEY:PLAN:PER_MINUTE:PER_DAY, PLAN one of free, pro, business, enterprise.';
   it.each([
     [
       ['--scenario', 'nope'],
@@ -74,6 +75,11 @@ describe('the petstore-mock command', () => {
     [['--key', 'x:gold'], `petstore-mock: --key "x:gold" names an unknown plan "gold"; ${usage}`],
     [['--key', 'ci-key'], `petstore-mock: --key "ci-key" is not valid; ${usage}`],
     [['--key', 'ci-key:pro:0:10'], 'petstore-mock: --key "ci-key:pro:0:10" needs whole numbers of at least 1 for PER_MINUTE and PER_DAY.'],
+    [['--key', 'ci-key:pro:10/w'], `petstore-mock: --key "ci-key:pro:10/w" is not valid: "10/w" has the unit "w"; the units are s, m, h and d; ${usage}`],
+    [
+      ['--key', 'ci-key:pro:10/s,20/s'],
+      `petstore-mock: --key "ci-key:pro:10/s,20/s" is not valid: the unit "s" is given twice; give each window once; ${usage}`,
+    ],
     [['--fixtures', 'missing.json'], 'petstore-mock: cannot read the fixtures file missing.json (no such file); check the path given to --fixtures.'],
     [['--fixtures', 'test'], 'petstore-mock: cannot read the fixtures file test (it is a directory); check the path given to --fixtures.'],
     [['--fixtures', 'README.md'], 'petstore-mock: README.md is not valid JSON (unexpected character "#" at character 1); fix the file or drop --fixtures.'],

@@ -1,6 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PLAN_LIMITS } from '../../src/core/state/plans.js';
 import { T0, burst, call, post, useMock } from '../support/mock.js';
+import { limitOf, MINUTE_MS } from '../../src/core/state/windows.js';
+import type { Limits } from '../../src/core/types.js';
+const perMinute = (l: Limits): number => limitOf(l, MINUTE_MS) ?? NaN;
 
 const { mock, fresh } = useMock({ keys: ['five:pro:5:8'] });
 beforeEach(fresh);
@@ -8,7 +11,7 @@ beforeEach(fresh);
 const MINUTE_END = (T0 + 60_000) / 1000;
 
 describe('plan rate limits over HTTP', () => {
-  it.each(Object.entries(PLAN_LIMITS).map(([plan, l]) => [plan, l.perMinute]))(
+  it.each(Object.entries(PLAN_LIMITS).map(([plan, l]) => [plan, perMinute(l)]))(
     'demo-%s: request %i+1 within one minute gets 429 with Retry-After',
     async (plan, perMinute) => {
       const key = `demo-${plan}`;

@@ -93,9 +93,9 @@ describe('PUT /__admin/snapshot', () => {
     ['a next id taken', (d) => (d.store.nextId = 50), '/store/nextId', /must follow every animal's id \(50\)/],
     [
       'a window this version lacks',
-      (d) => d.limits.push({ key: 'demo-free', windows: [{ window: '1h', start: '2026-03-10T12:00:00Z', count: 1 }] }),
+      (d) => d.limits.push({ key: 'demo-free', windows: [{ window: '2h', start: '2026-03-10T12:00:00Z', count: 1 }] }),
       '/limits/0/windows/0/window',
-      /"1m" \(60\) and "1d" \(86400\), not "1h"/,
+      /a second, minute, hour or day \("1s", "1m", "1h", "1d", or 1, 60, 3600, 86400\), not "2h"/,
     ],
     [
       'a window not at its start',

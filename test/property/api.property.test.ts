@@ -5,8 +5,9 @@ import { LIMIT_BOUNDS, PET_STATUSES } from '../../src/core/input/openapi.js';
 import { buildBaseData, defaultSettings } from '../../src/core/state/session-settings.js';
 import type { CoreResponse } from '../../src/core/types.js';
 import { responseProblem } from '../support/openapi-check.js';
+import { minuteDay } from '../../src/core/state/windows.js';
 
-const KEY = { key: 'prop', plan: 'enterprise' as const, limits: { perMinute: 1e9, perDay: 1e9 } };
+const KEY = { key: 'prop', plan: 'enterprise' as const, limits: minuteDay(1e9, 1e9) };
 const SEEDED = 3;
 
 function engine(): MockEngine {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MockEngine } from '../../src/core/pipeline/engine.js';
 import { BAN_IN_FLIGHT } from '../../src/core/state/limiter.js';
 import { buildBaseData, defaultSettings } from '../../src/core/state/session-settings.js';
+import { minuteDay } from '../../src/core/state/windows.js';
 import { at } from '../support/checked.js';
 
 const T0 = Date.UTC(2026, 2, 10, 12, 0, 0);
@@ -27,7 +28,7 @@ interface Caller {
 }
 
 const scenario = fc.record({
-  limits: fc.record({ perMinute: fc.integer({ min: 1, max: 6 }), perDay: fc.integer({ min: 4, max: 40 }) }),
+  limits: fc.record({ perMinute: fc.integer({ min: 1, max: 6 }), perDay: fc.integer({ min: 4, max: 40 }) }).map((l) => minuteDay(l.perMinute, l.perDay)),
   after: fc.integer({ min: 1, max: 4 }),
   start: fc.integer({ min: 0, max: 59_999 }),
   compliant: fc.array(fc.array(fc.integer({ min: 0, max: 999 }), { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: BAN_IN_FLIGHT }),

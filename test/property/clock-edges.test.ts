@@ -5,6 +5,7 @@ import { MAX_INSTANT_MS } from '../../src/core/state/clock.js';
 import { keyBucket } from '../../src/core/state/session-state.js';
 import { buildBaseData, defaultSettings } from '../../src/core/state/session-settings.js';
 import type { CoreResponse } from '../../src/core/types.js';
+import { minuteDay } from '../../src/core/state/windows.js';
 
 const base = buildBaseData({ count: 3 });
 const LONGEST_BAN = 2 * MAX_INSTANT_MS; // more than any clock could wait out: the ban ends at the last instant
@@ -15,13 +16,13 @@ const LONGEST_BAN = 2 * MAX_INSTANT_MS; // more than any clock could wait out: t
  * clock can ban at any instant, however close the window's end.
  */
 function engineAt(at: number): MockEngine {
-  const settings = defaultSettings(base, [{ key: 'tight', plan: 'free', limits: { perMinute: 2, perDay: 3 }, custom: true }]);
+  const settings = defaultSettings(base, [{ key: 'tight', plan: 'free', limits: minuteDay(2, 3), custom: true }]);
   return new MockEngine({
     settings: {
       ...settings,
       ban: { after: 1, durationMs: LONGEST_BAN, inFlight: 1 },
       clock: { start: at, frozen: true },
-      usage: [{ key: 'demo-pro', bannedForMs: 100_000_000 * 86_400_000 }],
+      usage: [{ key: 'demo-pro', counts: [], bannedForMs: 100_000_000 * 86_400_000 }],
     },
   });
 }

@@ -5,6 +5,9 @@ import { BAN_IN_FLIGHT, RateLimiter, rateHeaders, type RateReport } from '../../
 import { buildBaseData, defaultSettings } from '../../src/core/state/session-settings.js';
 import type { BanRule, Limits } from '../../src/core/types.js';
 import { at } from '../support/checked.js';
+import { limitOf, minuteDay, MINUTE_MS, DAY_MS } from '../../src/core/state/windows.js';
+const perMinute = (l: Limits): number => limitOf(l, MINUTE_MS) ?? NaN;
+const perDay = (l: Limits): number => limitOf(l, DAY_MS) ?? NaN;
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -41,12 +44,12 @@ class ModelKey {
 
   report(now: number): RateReport {
     this.roll(now);
-    const minuteLeft = Math.max(0, this.limits.perMinute - this.inMinute);
-    const dayLeft = Math.max(0, this.limits.perDay - this.inDay);
+    const minuteLeft = Math.max(0, perMinute(this.limits) - this.inMinute);
+    const dayLeft = Math.max(0, perDay(this.limits) - this.inDay);
     const minute = minuteLeft < dayLeft;
     const base = minute
-      ? { limit: this.limits.perMinute, remaining: minuteLeft, reset: (this.minuteStart + MINUTE) / 1000 }
-      : { limit: this.limits.perDay, remaining: dayLeft, reset: (this.dayStart + DAY) / 1000 };
+      ? { limit: perMinute(this.limits), remaining: minuteLeft, reset: (this.minuteStart + MINUTE) / 1000 }
+      : { limit: perDay(this.limits), remaining: dayLeft, reset: (this.dayStart + DAY) / 1000 };
     if (this.bannedUntil > now) return { limit: base.limit, remaining: 0, reset: this.bannedUntil / 1000, retryAfter: wait(this.bannedUntil, now) };
     return base;
   }
@@ -54,7 +57,7 @@ class ModelKey {
   take(now: number, enforce: boolean): { outcome: 'allowed' | 'limited' | 'banned'; report: RateReport } {
     this.roll(now);
     if (this.bannedUntil > now) return { outcome: 'banned', report: this.report(now) };
-    if (this.inMinute < this.limits.perMinute && this.inDay < this.limits.perDay) {
+    if (this.inMinute < perMinute(this.limits) && this.inDay < perDay(this.limits)) {
       this.inMinute++;
       this.inDay++;
       return { outcome: 'allowed', report: this.report(now) };
@@ -115,7 +118,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   },
 );
 const config = fc.record({
-  limits: fc.record({ perMinute: fc.integer({ min: 1, max: 5 }), perDay: fc.integer({ min: 1, max: 12 }) }),
+  limits: fc.record({ perMinute: fc.integer({ min: 1, max: 5 }), perDay: fc.integer({ min: 1, max: 12 }) }).map((l) => minuteDay(l.perMinute, l.perDay)),
   ban: fc.record({ after: fc.integer({ min: 0, max: 3 }), durationMs: fc.integer({ min: 1, max: 200_000 }) }),
   start: fc.integer({ min: 0, max: 3 * MINUTE }),
   steps: fc.array(step, { minLength: 1, maxLength: 120 }),

@@ -10,6 +10,7 @@ import { MAX_CREATED_PETS } from '../../src/core/state/store.js';
 import { openSharedState, type SharedState } from '../../src/state-redis/index.js';
 import { Pipeline } from '../../src/core/pipeline/pipeline.js';
 import { TestRedis, redisAvailable } from '../support/redis.js';
+import { minuteDay } from '../../src/core/state/windows.js';
 
 const run = redisAvailable();
 
@@ -40,9 +41,7 @@ describe.skipIf(!run)('the bounds of memory on a shared state', () => {
   });
 
   async function open(prefix: string, fixtures?: { id: number; name: string; categoryId: number }[]): Promise<SharedState & { engine: Pipeline<string> }> {
-    const scenarios = new ScenarioCatalogue(
-      prepareDefaults({ keys: [{ key: 'bound-key', plan: 'enterprise', limits: { perMinute: 1e9, perDay: 1e9 } }], fixtures }),
-    );
+    const scenarios = new ScenarioCatalogue(prepareDefaults({ keys: [{ key: 'bound-key', plan: 'enterprise', limits: minuteDay(1e9, 1e9) }], fixtures }));
     const state = await openSharedState({ url: redis.url, prefix, scenarios, fixtures: fixtures !== undefined });
     opened.push(state);
     return { ...state, engine: new Pipeline(state.port) };

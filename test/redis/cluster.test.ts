@@ -7,7 +7,7 @@ import { startMock, type SharedRunningMock } from '../../src/index.js';
 import { T0 } from '../support/mock.js';
 import { redisAvailable } from '../support/redis.js';
 import { TestCluster } from '../support/redis-topologies.js';
-import { loadDuring } from '../support/redis-load.js';
+import { loadDuring, untilReachable } from '../support/redis-load.js';
 
 const run = redisAvailable();
 const KEY = 'load-key';
@@ -53,7 +53,10 @@ describe.skipIf(!run)('on a Redis Cluster', () => {
     expect(before).toBeGreaterThan(0);
     expect(report.lastRemaining).toBeLessThanOrEqual(100_000 - before - 30);
     // After the failover both replicas serve from the new primary.
-    for (const m of mocks) expect((await fetch(`${m.url}/pets/51`, { headers: { authorization: `Bearer ${KEY}` } })).status).toBe(200);
+    for (const m of mocks) {
+      await untilReachable(m);
+      expect((await fetch(`${m.url}/pets/51`, { headers: { authorization: `Bearer ${KEY}` } })).status).toBe(200);
+    }
     expect((await fetch(`${a.origin}/__admin/health`)).status).toBe(200);
   }, 60_000);
 });

@@ -111,7 +111,7 @@ describe.skipIf(!run)('a deployment in Redis', () => {
       'another --seed than this replica (the deployment has 42, this replica 7)',
     );
     await expect(startMock({ state: redis.url, statePrefix: p, keys: ['extra-key:pro'] })).rejects.toThrow(
-      'another --key than this replica (the deployment has nothing where this replica has extr…key:pro:300:10000)',
+      'another --key than this replica (the deployment has nothing where this replica has extr…key:pro:300/m,10000/d)',
     );
   });
 

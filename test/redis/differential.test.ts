@@ -45,8 +45,11 @@ const SCENARIOS = [
   'near-max-id',
   'removed-steps',
   'declared',
+  'windows',
+  'windows',
+  'windows-forced',
 ];
-const FIXTURES = ['forced-429', 'keyed-forever', 'near-max-id', 'frozen-start', 'removed-steps', 'declared'].map((name) =>
+const FIXTURES = ['forced-429', 'keyed-forever', 'near-max-id', 'frozen-start', 'removed-steps', 'declared', 'windows', 'windows-forced'].map((name) =>
   fileURLToPath(new URL(`./fixtures/${name}.yaml`, import.meta.url)),
 );
 const KEYS = ['demo-free', 'demo-pro', 'nobody', ''];

@@ -75,7 +75,7 @@ describe.skipIf(!run)('the scripts on Redis', () => {
     const client = new Redis({ host: '127.0.0.1', port: redis.port, lazyConnect: true });
     await client.connect();
     try {
-      const base = { mode: 'take', bucket: 'key:demo-pro', pm: 1000, pd: 100000, set: 'start', max: 1000 };
+      const base = { mode: 'take', bucket: 'key:demo-pro', lim: [60_000, 1000, 86_400_000, 100000], set: 'start', max: 1000 };
       const full = {
         ...base,
         enforce: 'no',
@@ -114,8 +114,8 @@ describe.skipIf(!run)('the scripts on Redis', () => {
         [{ op: 'get', index: 0 }, { op: 'get' }],
         [{ op: 'create', bytes: 0, maxCreated: 0, maxBytes: 0 }, { op: 'create' }],
         [
-          { enforce: 'yes', pm: 0, rule: { after: 0, ms: 0, inFlight: 0 } },
-          { enforce: 'yes', pm: 0 },
+          { enforce: 'yes', lim: [60_000, 0, 86_400_000, 100000], rule: { after: 0, ms: 0, inFlight: 0 } },
+          { enforce: 'yes', lim: [60_000, 0, 86_400_000, 100000] },
         ],
       ];
       for (const [i, [written, left]] of cases.entries()) {
@@ -132,8 +132,7 @@ describe.skipIf(!run)('the scripts on Redis', () => {
     const input = {
       mode: 'take',
       bucket: 'ip:1',
-      pm: 0,
-      pd: 10,
+      lim: [60_000, 0, 86_400_000, 10],
       enforce: 'yes',
       removalAt: 5,
       steps: '',
@@ -143,7 +142,14 @@ describe.skipIf(!run)('the scripts on Redis', () => {
       op: 'list',
       rule: { after: 0, ms: 0, inFlight: 0 },
     };
-    expect(leanInput(input)).toEqual({ mode: 'take', bucket: 'ip:1', pm: 0, pd: 10, enforce: 'yes', op: 'list', rule: { after: 0, ms: 0, inFlight: 0 } });
+    expect(leanInput(input)).toEqual({
+      mode: 'take',
+      bucket: 'ip:1',
+      lim: [60_000, 0, 86_400_000, 10],
+      enforce: 'yes',
+      op: 'list',
+      rule: { after: 0, ms: 0, inFlight: 0 },
+    });
     expect(leanInput({ ...input, enforce: 'removal' })).toMatchObject({ enforce: 'removal', removalAt: 5 });
   });
 });

@@ -1,5 +1,6 @@
-// The deadline a call carries is never later than Redis's own time at the moment the replica
-// gives up on the call, whatever the round trips the readings came with.
+// The deadline a call carries is never later than Redis's own time a quarter of the timeout before
+// the replica gives up on the call (that quarter is left for the answer), whatever the round trips
+// the readings came with.
 import { describe, expect, it } from 'vitest';
 import { RedisClock } from '../../src/state-redis/redis-clock.js';
 
@@ -22,16 +23,17 @@ describe('what a replica knows of Redis time', () => {
         { sent: 600, at: 640, received: 900 },
       ],
     },
-  ])('$name: the deadline is at or before Redis time when the replica gives up', ({ readings }) => {
+  ])('$name: the deadline is at or before Redis time when the answer has a quarter of the timeout left', ({ readings }) => {
     const ahead = 5_000_000;
     const clock = new RedisClock();
     for (const r of readings) clock.observe(Math.floor(r.at + ahead), r.received);
     for (const sentAt of [1000, 1234.5, 5000]) {
       const deadline = clock.deadline(sentAt, 1000) as number;
-      expect(deadline).toBeLessThanOrEqual(sentAt + 1000 + ahead);
+      // A quarter of the timeout is left for the answer to come back and be read.
+      expect(deadline).toBeLessThanOrEqual(sentAt + 750 + ahead);
       // And not needlessly early: by at most the best reading's round trip and the margin.
       const best = Math.min(...readings.map((r) => r.received - r.sent));
-      expect(deadline).toBeGreaterThanOrEqual(sentAt + 1000 + ahead - best - 4);
+      expect(deadline).toBeGreaterThanOrEqual(sentAt + 750 + ahead - best - 4);
     }
   });
 
@@ -39,6 +41,6 @@ describe('what a replica knows of Redis time', () => {
     const clock = new RedisClock();
     clock.observe(10_000, 0);
     clock.observe(5_000, 20_000);
-    expect(clock.deadline(20_000, 1000)).toBeLessThanOrEqual(5_000 + 1000);
+    expect(clock.deadline(20_000, 1000)).toBeLessThanOrEqual(5_000 + 750);
   });
 });

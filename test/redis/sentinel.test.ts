@@ -7,7 +7,7 @@ import { startMock, type SharedRunningMock } from '../../src/index.js';
 import { T0 } from '../support/mock.js';
 import { redisAvailable } from '../support/redis.js';
 import { TestSentinel, sentinelAvailable } from '../support/redis-topologies.js';
-import { loadDuring } from '../support/redis-load.js';
+import { loadDuring, untilReachable } from '../support/redis-load.js';
 
 const run = redisAvailable() && sentinelAvailable();
 const KEY = 'load-key';
@@ -79,6 +79,7 @@ describe.skipIf(!run)('behind Redis Sentinel', () => {
       expect(seen.has(reply.body.id)).toBe(false);
     }
     // The replicas that follow Sentinel still serve the deployment, from the promoted primary.
+    await untilReachable(a);
     const after = await create(a);
     expect(after.status).toBe(201);
     expect(seen.has(after.body.id)).toBe(false);

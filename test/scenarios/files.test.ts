@@ -254,6 +254,39 @@ describe('a scenario file with a mistake', () => {
     expect(text2).not.toContain('\n');
   });
 
+  it.each([
+    [
+      'a unit that is none',
+      'keys:\n  - { key: k, plan: pro, limits: ["10/w"] }\n',
+      /^keys\[0\]\.limits\[0\] is not valid: a window such as "10\/s", "600\/m", "5000\/h" or "100000\/d"$/,
+    ],
+    ['a window of zero', 'keys:\n  - { key: k, plan: pro, limits: ["0/s"] }\n', /^keys\[0\]\.limits\[0\] is not valid: a window such as "10\/s"/],
+    ['a unit given twice', 'keys:\n  - { key: k, plan: pro, limits: ["10/m", "20/m"] }\n', /^the unit "m" is given twice; give each window once$/],
+    ['the same window twice', 'plans:\n  pro: { limits: ["10/m", "10/m"] }\n', /^the unit "m" is given twice; give each window once$/],
+    ['no window', 'keys:\n  - { key: k, plan: pro, limits: [] }\n', /^keys\[0\]\.limits must NOT have fewer than 1 items$/],
+    [
+      'windows and perMinute',
+      'plans:\n  pro: { perMinute: 5, limits: ["10/s"] }\n',
+      /^limits lists every window; give the minute and the day there, not also as perMinute or perDay$/,
+    ],
+  ])('limits with %s are refused with the place and the reason', (_what, text, message) => {
+    const error = errorOf('w.yaml', `description: ok\n${text}`);
+    expect(error.slice(error.indexOf(': ', 'petstore-mock: '.length + folder.length) + 2, -'; fix the file and try again.'.length)).toMatch(message);
+  });
+
+  it('windows of seconds, hours and days load for a plan and a key, shortest first', () => {
+    const file = join(folder, 'windows.yaml');
+    writeFileSync(
+      file,
+      'description: ok\nplans:\n  pro: { limits: ["100/d", "10/s", "3/h"] }\nkeys:\n  - { key: burst, plan: free, limits: ["2/s", "50/m"] }\n',
+    );
+    const settings = ScenarioSource.read(file).settings(host);
+    const shown = (key: string): string[] | undefined => settings.keys.find((k) => k.key === key)?.limits.map((w) => `${w.max}/${w.lengthMs}`);
+    expect(shown('demo-pro')).toEqual(['10/1000', '3/3600000', '100/86400000']);
+    expect(shown('burst')).toEqual(['2/1000', '50/60000']);
+    expect(settings.keys.find((k) => k.key === 'burst')?.custom).toBe(true);
+  });
+
   it('an unknown name lists the shipped ones', () => {
     expect(() => loadScenario('nope')).toThrow(
       `petstore-mock: unknown scenario "nope"; use one of ${shippedScenarios()

@@ -3,7 +3,10 @@
 // Redis, packets dropped in the kernel, TCP left to its own retries. Needs root (CI runs as
 // root); elsewhere the tests that use it are skipped and say why.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RedisProcess } from './redis-topologies.js';
 
 const REDIS = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => existsSync(p));
 
@@ -27,6 +30,52 @@ export function netnsUnavailable(): string | undefined {
   return reason;
 }
 
+/** A namespace and a veth pair into it: the host's side `NET.1/30`, the namespace's `NET.2/30`. */
+interface Link {
+  ns: string;
+  hostSide: string;
+  nsSide: string;
+  net: string;
+  nsAddress: string;
+}
+
+/** Makes a namespace of this process's own (names starting with `tag`) and the link into it, up. */
+function makeLink(tag: string, more: (link: Link) => string[][] = () => []): Link {
+  const id = process.pid % 100000;
+  const net = `10.${tag === 'pm' ? 231 : 233}.${id % 250}`;
+  const link: Link = { ns: `${tag}${id}`, hostSide: `${tag}h${id}`, nsSide: `${tag}n${id}`, net, nsAddress: `${net}.2` };
+  const steps: string[][] = [
+    ['netns', 'add', link.ns],
+    ['link', 'add', link.hostSide, 'type', 'veth', 'peer', 'name', link.nsSide],
+    ['link', 'set', link.nsSide, 'netns', link.ns],
+    ['addr', 'add', `${net}.1/30`, 'dev', link.hostSide],
+    ['link', 'set', link.hostSide, 'up'],
+    ['-n', link.ns, 'addr', 'add', `${net}.2/30`, 'dev', link.nsSide],
+    ['-n', link.ns, 'link', 'set', link.nsSide, 'up'],
+    ['-n', link.ns, 'link', 'set', 'lo', 'up'],
+    ...more(link),
+  ];
+  for (const step of steps) {
+    const done = ip(...step);
+    if (!done.ok) {
+      removeLink(link.ns, link.hostSide);
+      throw new Error(`ip ${step.join(' ')}: ${done.err}`);
+    }
+  }
+  return link;
+}
+
+function removeLink(ns: string, hostSide: string): void {
+  ip('link', 'del', hostSide);
+  ip('netns', 'del', ns);
+}
+
+/** Cuts (down) or restores (up) a link on the namespace's side: packets are dropped, no connection is reset. */
+function setLink(ns: string, nsSide: string, state: 'up' | 'down'): void {
+  const done = ip('-n', ns, 'link', 'set', nsSide, state);
+  if (!done.ok) throw new Error(done.err);
+}
+
 /** A redis-server behind a link the test can cut. */
 export class PartitionedRedis {
   private child: ChildProcess | undefined;
@@ -45,26 +94,8 @@ export class PartitionedRedis {
 
   /** Makes the namespace and the link (10.231.N.0/30), and starts Redis inside. */
   static async start(): Promise<PartitionedRedis> {
-    const id = process.pid % 100000;
-    const net = `10.231.${id % 250}`;
-    const r = new PartitionedRedis(`pm${id}`, `pmh${id}`, `pmn${id}`, `${net}.2`);
-    const steps: string[][] = [
-      ['netns', 'add', r.ns],
-      ['link', 'add', r.hostSide, 'type', 'veth', 'peer', 'name', r.nsSide],
-      ['link', 'set', r.nsSide, 'netns', r.ns],
-      ['addr', 'add', `${net}.1/30`, 'dev', r.hostSide],
-      ['link', 'set', r.hostSide, 'up'],
-      ['-n', r.ns, 'addr', 'add', `${net}.2/30`, 'dev', r.nsSide],
-      ['-n', r.ns, 'link', 'set', r.nsSide, 'up'],
-      ['-n', r.ns, 'link', 'set', 'lo', 'up'],
-    ];
-    for (const step of steps) {
-      const done = ip(...step);
-      if (!done.ok) {
-        r.removeLink();
-        throw new Error(`ip ${step.join(' ')}: ${done.err}`);
-      }
-    }
+    const link = makeLink('pm');
+    const r = new PartitionedRedis(link.ns, link.hostSide, link.nsSide, link.nsAddress);
     const child = spawn(
       'ip',
       [
@@ -99,18 +130,15 @@ export class PartitionedRedis {
 
   /** Cuts the link on Redis's side: packets to and from it are dropped, no connection is reset. */
   cut(): void {
-    const done = ip('-n', this.ns, 'link', 'set', this.nsSide, 'down');
-    if (!done.ok) throw new Error(done.err);
+    setLink(this.ns, this.nsSide, 'down');
   }
 
   restore(): void {
-    const done = ip('-n', this.ns, 'link', 'set', this.nsSide, 'up');
-    if (!done.ok) throw new Error(done.err);
+    setLink(this.ns, this.nsSide, 'up');
   }
 
   private removeLink(): void {
-    ip('link', 'del', this.hostSide);
-    ip('netns', 'del', this.ns);
+    removeLink(this.ns, this.hostSide);
   }
 
   async stop(): Promise<void> {
@@ -121,5 +149,107 @@ export class PartitionedRedis {
       await gone;
     }
     this.removeLink();
+  }
+}
+
+/**
+ * A Redis Cluster of six nodes (three primaries, three replicas) inside a namespace of the test's
+ * own, cut from the mock as one: the nodes listen on an address of the namespace's loopback, so
+ * the cluster's own traffic goes on while the link to the host is down (no failover), and the
+ * host reaches them by a route through the link.
+ */
+export class PartitionedCluster {
+  private constructor(
+    private readonly link: Link,
+    readonly address: string,
+    readonly ports: number[],
+    private readonly nodes: RedisProcess[],
+  ) {}
+
+  /** One node's URL: the mock finds the others. */
+  get url(): string {
+    return `redis://${this.address}:${this.ports[0]}/0`;
+  }
+
+  static async start(): Promise<PartitionedCluster> {
+    const address = `10.234.${(process.pid % 100000) % 250}.1`;
+    const link = makeLink('pc', (l) => [
+      ['-n', l.ns, 'addr', 'add', `${address}/32`, 'dev', 'lo'],
+      ['route', 'add', `${address}/32`, 'via', l.nsAddress, 'dev', l.hostSide],
+    ]);
+    const ports = [7001, 7002, 7003, 7004, 7005, 7006];
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-cut-cluster-'));
+    const nodes = ports.map(
+      (port) =>
+        new RedisProcess(
+          port,
+          'ip',
+          [
+            'netns',
+            'exec',
+            link.ns,
+            REDIS ?? 'redis-server',
+            '--port',
+            String(port),
+            '--bind',
+            address,
+            '--save',
+            '',
+            '--appendonly',
+            'no',
+            '--protected-mode',
+            'no',
+            '--dir',
+            dir,
+            '--cluster-enabled',
+            'yes',
+            '--cluster-config-file',
+            join(dir, `nodes-${port}.conf`),
+            '--cluster-node-timeout',
+            '1000',
+            '--repl-diskless-sync',
+            'yes',
+            '--repl-diskless-sync-delay',
+            '0',
+          ],
+          /Ready to accept connections/,
+        ),
+    );
+    const cluster = new PartitionedCluster(link, address, ports, nodes);
+    try {
+      await Promise.all(nodes.map((n) => n.launch()));
+      const created = spawnSync('redis-cli', ['--cluster', 'create', ...ports.map((p) => `${address}:${p}`), '--cluster-replicas', '1', '--cluster-yes'], {
+        encoding: 'utf8',
+      });
+      if (created.status !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stdout}${created.stderr}`);
+      for (const port of ports) await cluster.until(port, 'CLUSTER INFO', 'cluster_state:ok');
+    } catch (error) {
+      await cluster.stop();
+      throw error;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    return cluster;
+  }
+
+  private async until(port: number, command: string, text: string): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    while (!spawnSync('redis-cli', ['-h', this.address, '-p', String(port), ...command.split(' ')], { encoding: 'utf8' }).stdout.includes(text)) {
+      if (Date.now() > deadline) throw new Error(`test Redis: ${text} not seen on ${this.address}:${port} within 20 s`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  cut(): void {
+    setLink(this.link.ns, this.link.nsSide, 'down');
+  }
+
+  restore(): void {
+    setLink(this.link.ns, this.link.nsSide, 'up');
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.nodes.map((n) => n.kill()));
+    removeLink(this.link.ns, this.link.hostSide);
   }
 }

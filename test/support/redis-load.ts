@@ -74,3 +74,14 @@ export async function loadDuring(mocks: SharedRunningMock[], key: string, during
   agent.destroy();
   return report;
 }
+
+/**
+ * Waits until a replica's health says its shared state is reachable again. After a failover the
+ * load's last 201s may all have come from one replica while another was between two connection
+ * attempts: a test asks each replica once it is connected, not at a moment that happens to follow.
+ */
+export async function untilReachable(mock: SharedRunningMock): Promise<void> {
+  const reachable = async (): Promise<boolean> =>
+    ((await (await fetch(`${mock.origin}/__admin/health`)).json()) as { state: { reachable: boolean } }).state.reachable;
+  while (!(await reachable())) await new Promise((resolve) => setTimeout(resolve, 50));
+}

@@ -56,7 +56,8 @@ export function limitError(decision: Exclude<RateDecision, { outcome: 'allowed' 
       `The API key ${key ? redactKey(key) : ''} is temporarily banned until ${until} for sending requests while rate limited. Retry after ${retry} s and back off exponentially.`,
     );
   }
-  const which = decision.window === 'minute' ? 'per-minute' : 'per-day';
+  // 'per-minute', 'per-day', 'per-second', 'per-hour': the window that refused.
+  const which = `per-${decision.window}`;
   return new MockError(
     'rate_limited',
     `The ${which} rate limit of ${decision.report.limit} requests is used up. Retry after ${retry} s; requests sent while limited can get the key banned.`,

@@ -149,7 +149,7 @@ export class Pipeline<H> implements ApiHandler {
   /**
    * An answer without state (the home could not be asked): the Error body and CORS; only the log
    * sees it. Every answer carries the rate-limit headers, so this one reports the client's
-   * per-minute limit with nothing left until its Retry-After, by this host's clock.
+   * shortest window's limit (the minute's, for a plan) with nothing left until its Retry-After, by this host's clock.
    */
   private unavailable(req: CoreRequest, sid: string, outcome: Outcome, started: number): CoreResponse {
     const headers: Record<string, string> = { Date: httpDate(Date.now()), ...COMMON_HEADERS, 'Content-Type': 'application/json' };
@@ -158,7 +158,7 @@ export class Pipeline<H> implements ApiHandler {
     const retry = Number(outcome.headers?.['Retry-After'] ?? 1);
     setRateHeaders(
       headers,
-      { limit: auth.ok ? auth.key.limits.perMinute : settings.anonymousLimits.perMinute, remaining: 0, reset: Math.ceil(Date.now() / 1000) + retry },
+      { limit: (auth.ok ? auth.key.limits : settings.anonymousLimits)[0]?.max ?? 0, remaining: 0, reset: Math.ceil(Date.now() / 1000) + retry },
       false,
     );
     if (outcome.headers) Object.assign(headers, outcome.headers);

@@ -8,8 +8,9 @@ import { compileDeclared } from './declared-operations.js';
 import { ScriptedRuntime, type CompiledAnswer, type CompiledMatch, type RuntimeSpec } from './scenario-runtime.js';
 import type { BaseData } from '../state/store.js';
 import type { KeyConfig, Limits, PlanName } from '../types.js';
+import { specLimits, usageCounts } from './scenario-limits.js';
 import type { SessionSettings } from '../state/session-state.js';
-import type { AnswerSpec, DataSpec, DurationSpec, MatchSpec, ScenarioSpec } from './scenario-spec.js';
+import type { AnswerSpec, DataSpec, DurationSpec, LimitsSpec, MatchSpec, ScenarioSpec } from './scenario-spec.js';
 
 export type { AnswerSpec, DataSpec, DurationSpec, MatchSpec, ScenarioSpec } from './scenario-spec.js';
 
@@ -89,8 +90,7 @@ export function compileScenario(spec: ScenarioSpec, name: string, ctx: CompileCo
     const targets = line.key === '*' ? keys : [byKey.get(line.key) as KeyConfig];
     return targets.map((key) => ({
       key: key.key,
-      minute: line.minute === 'full' ? key.limits.perMinute : line.minute,
-      day: line.day === 'full' ? key.limits.perDay : line.day,
+      counts: usageCounts(key.limits, line.minute, line.day),
       bannedForMs: line.bannedFor === undefined ? undefined : duration(line.bannedFor),
     }));
   });
@@ -98,7 +98,7 @@ export function compileScenario(spec: ScenarioSpec, name: string, ctx: CompileCo
     scenario: name,
     base: spec.data ? ctx.data(spec.data) : d.base,
     keys,
-    anonymousLimits: spec.plans?.free ? { ...planLimits.free } : d.anonymousLimits,
+    anonymousLimits: spec.plans?.free ? planLimits.free : d.anonymousLimits,
     ban: {
       after: spec.ban?.after ?? d.ban.after,
       durationMs: spec.ban?.duration === undefined ? d.ban.durationMs : duration(spec.ban.duration),
@@ -132,14 +132,18 @@ export function compileScenario(spec: ScenarioSpec, name: string, ctx: CompileCo
 }
 
 function resolvePlans(plans: ScenarioSpec['plans']): Record<PlanName, Limits> {
-  const out = {} as Record<PlanName, Limits>;
-  for (const plan of PLAN_NAMES) out[plan] = { ...PLAN_LIMITS[plan], ...plans?.[plan] };
-  return out;
+  return Object.fromEntries(PLAN_NAMES.map((plan) => [plan, limitsOf(plans?.[plan], PLAN_LIMITS[plan], ['plans', plan])])) as Record<PlanName, Limits>;
+}
+
+function limitsOf(entry: LimitsSpec | undefined, base: Limits, path: (string | number)[]): Limits {
+  const limits = specLimits(entry, base);
+  if (typeof limits !== 'string') return limits;
+  throw new ScenarioSpecError([...path, 'limits'], limits);
 }
 
 function resolveKeys(start: readonly KeyConfig[], spec: ScenarioSpec, plans: Record<PlanName, Limits>): KeyConfig[] {
   const keys = new Map<string, KeyConfig>();
-  for (const key of start) keys.set(key.key, key.custom ? { ...key, limits: { ...key.limits } } : { ...key, limits: { ...plans[key.plan] } });
+  for (const key of start) keys.set(key.key, key.custom ? { ...key } : { ...key, limits: plans[key.plan] });
   (spec.keys ?? []).forEach((entry, i) => {
     const known = keys.get(entry.key);
     const plan = entry.plan ?? known?.plan;
@@ -147,8 +151,8 @@ function resolveKeys(start: readonly KeyConfig[], spec: ScenarioSpec, plans: Rec
     // A key with limits of its own keeps them unless the entry moves it to another plan.
     const keepsOwnLimits = known?.custom === true && entry.plan === undefined;
     const base = keepsOwnLimits ? known.limits : plans[plan];
-    const key: KeyConfig = { key: entry.key, plan, limits: { perMinute: entry.perMinute ?? base.perMinute, perDay: entry.perDay ?? base.perDay } };
-    if (keepsOwnLimits || entry.perMinute !== undefined || entry.perDay !== undefined) key.custom = true;
+    const key: KeyConfig = { key: entry.key, plan, limits: limitsOf(entry, base, ['keys', i]) };
+    if (keepsOwnLimits || entry.perMinute !== undefined || entry.perDay !== undefined || entry.limits !== undefined) key.custom = true;
     if (entry.revoked ?? known?.revoked) key.revoked = true;
     keys.set(entry.key, key);
   });

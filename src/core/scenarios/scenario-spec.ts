@@ -1,6 +1,6 @@
 // A scenario as its file holds it, once it has passed `scenarios/scenario.schema.json`: the types
 // the compiler reads (scenario-compiler.ts) and the files' readers check against.
-import type { ConnectionFault, Limits, OperationId, PlanName } from '../types.js';
+import type { ConnectionFault, OperationId, PlanName } from '../types.js';
 import type { DeclaredOperationSpec } from './declared-operations.js';
 
 /** A duration as scenario files write it: "90s", "1m30s", or milliseconds. */
@@ -27,14 +27,21 @@ export interface DataSpec {
   empty?: boolean;
 }
 
+/** Limits as a scenario writes them: every window (`limits: ["10/s", "600/m"]`), or the minute's and the day's over a plan's. */
+export interface LimitsSpec {
+  perMinute?: number;
+  perDay?: number;
+  limits?: string[];
+}
+
 /** A scenario as its file holds it, once it has passed `scenarios/scenario.schema.json`. */
 export interface ScenarioSpec {
   $schema?: string;
   name?: string;
   description: string;
   data?: DataSpec;
-  plans?: Partial<Record<PlanName, Partial<Limits>>>;
-  keys?: { key: string; plan?: PlanName; perMinute?: number; perDay?: number; revoked?: boolean }[];
+  plans?: Partial<Record<PlanName, LimitsSpec>>;
+  keys?: ({ key: string; plan?: PlanName; revoked?: boolean } & LimitsSpec)[];
   ban?: { after?: number; duration?: DurationSpec };
   usage?: { key: string; minute?: number | 'full'; day?: number | 'full'; bannedFor?: DurationSpec }[];
   clock?: { start?: string; frozen?: boolean };

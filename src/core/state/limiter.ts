@@ -1,8 +1,7 @@
 import { MAX_INSTANT_MS, clampInstant } from './clock.js';
-import type { BanRule, Limits } from '../types.js';
-
-const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
+import type { BanRule, Limits, RateWindow } from '../types.js';
+import { windowName } from './windows.js';
+import { aligned, banReport, refusingLength, report, roll, slotOf, takeAligned, type Bucket, type RateReport } from './bucket.js';
 
 /**
  * How many refusals of one wait are taken for requests already in flight when its first 429 went
@@ -31,36 +30,18 @@ export interface BanCount {
   why?: string;
 }
 
-/** The three `X-RateLimit-*` values, plus `Retry-After` when the request was refused. */
-export interface RateReport {
-  limit: number;
-  remaining: number;
-  /** Unix time in whole seconds when the reported window (or ban) ends. */
-  reset: number;
-  retryAfter?: number;
-}
+export type { RateReport } from './bucket.js';
 
 /** What the limiter decided for one request. */
 export type RateDecision =
   | { outcome: 'allowed'; report: RateReport }
-  | { outcome: 'limited'; window: 'minute' | 'day'; report: RateReport; ban?: BanCount }
+  | {
+      outcome: 'limited';
+      /** The window that refused it (`windowName`: 'minute', 'day', 'second', 'hour'…). */ window: string;
+      report: RateReport;
+      ban?: BanCount;
+    }
   | { outcome: 'banned'; report: RateReport; bannedUntil: number; justBanned: boolean; ban?: BanCount };
-
-interface Bucket {
-  minuteWindow: number;
-  minuteCount: number;
-  dayWindow: number;
-  dayCount: number;
-  /** When the running wait began: the instant of its first 429. */
-  waitFrom: number;
-  /** When the running wait ends: the reset its 429s announced (their `Retry-After` points there). */
-  waitUntil: number;
-  /** Refusals of the running wait that count toward a ban. */
-  counted: number;
-  /** Refusals of the running wait forgiven as in flight. */
-  forgiven: number;
-  bannedUntil: number;
-}
 
 /** A bucket as a snapshot keeps it: each window's number (start / length) and count, the wait, the ban (epoch ms). */
 export interface BucketState {
@@ -70,20 +51,19 @@ export interface BucketState {
   bannedUntil?: number;
 }
 
-/** Usage to preload into a bucket, as scenarios do ("the minute's quota is already used"). */
+/** Usage to preload into a bucket, as scenarios do ("the minute's quota is already used"): a count per window. */
 export interface PresetUsage {
-  minute?: number;
-  day?: number;
+  counts: readonly { lengthMs: number; count: number }[];
   bannedUntil?: number;
 }
 
 const MAX_BUCKETS = 100_000;
 
 /**
- * Fixed-window rate limiting over the clock's minute and the UTC day. A request is checked against
- * both windows before it counts, so a refused request consumes nothing. The reported window is the
- * one with the fewest requests left; on a tie, the one that resets later, because only then can a
- * client be sure of having quota again.
+ * Fixed-window rate limiting over any number of windows aligned to the clock (a second, minute,
+ * hour, UTC day). A request is checked against every window before it counts, so a refused request
+ * consumes nothing. The reported window is the one with the fewest requests left; on a tie, the
+ * one that resets later, because only then can a client be sure of having quota again.
  */
 export class RateLimiter {
   private buckets = new Map<string, Bucket>();
@@ -98,53 +78,45 @@ export class RateLimiter {
     this.buckets.clear();
   }
 
-  private bucket(id: string, now: number): Bucket {
+  /** The bucket of `id` with its windows moved to now; a new one gets a slot for each of `limits`. */
+  private bucket(id: string, now: number, limits: Limits): Bucket {
+    const bucket = this.lookup(id, now, limits);
+    roll(bucket, now);
+    return bucket;
+  }
+
+  /** The bucket of `id` as it was left (a new one with a slot for each of `limits`). */
+  private lookup(id: string, now: number, limits: Limits): Bucket {
     let bucket = this.buckets.get(id);
     if (!bucket) {
       // Anonymous clients are tracked by address; the map must not grow without bound.
       if (this.buckets.size >= MAX_BUCKETS) this.buckets.delete(this.buckets.keys().next().value as string);
-      // No window yet (NaN equals none), no wait and no ban: 0 would be an instant in 1970, in force for a clock before it.
-      bucket = {
-        minuteWindow: NaN,
-        minuteCount: 0,
-        dayWindow: NaN,
-        dayCount: 0,
-        waitFrom: -Infinity,
-        waitUntil: -Infinity,
-        counted: 0,
-        forgiven: 0,
-        bannedUntil: -Infinity,
-      };
+      // No wait and no ban: 0 would be an instant in 1970, in force for a clock before it.
+      bucket = { w: [0, 0, 0, 0, 0, 0], n: 0, for: limits, waitFrom: -Infinity, waitUntil: -Infinity, counted: 0, forgiven: 0, bannedUntil: -Infinity };
+      for (let i = 0; i < limits.length; i++) slotOf(bucket, (limits[i] as RateWindow).lengthMs, i, now);
       this.buckets.set(id, bucket);
-    }
-    const minuteWindow = Math.floor(now / MINUTE_MS);
-    if (bucket.minuteWindow !== minuteWindow) {
-      bucket.minuteWindow = minuteWindow;
-      bucket.minuteCount = 0;
-    }
-    const dayWindow = Math.floor(now / DAY_MS);
-    if (bucket.dayWindow !== dayWindow) {
-      bucket.dayWindow = dayWindow;
-      bucket.dayCount = 0;
     }
     return bucket;
   }
 
   /** Loads usage into a bucket as of `now`, for scenarios. */
   preset(id: string, now: number, usage: PresetUsage): void {
-    const bucket = this.bucket(id, now);
-    if (usage.minute !== undefined) bucket.minuteCount = usage.minute;
-    if (usage.day !== undefined) bucket.dayCount = usage.day;
+    const bucket = this.bucket(id, now, NO_LIMITS);
+    usage.counts.forEach((c, i) => {
+      const at = slotOf(bucket, c.lengthMs, i, now);
+      bucket.w[at + 2] = c.count;
+    });
     if (usage.bannedUntil !== undefined) bucket.bannedUntil = clampInstant(usage.bannedUntil);
   }
 
   /** Every bucket as it stands, for a snapshot; nothing is rolled over to the present window. */
   export(): BucketState[] {
     return [...this.buckets].map(([id, b]) => {
-      const windows = [
-        { lengthMs: MINUTE_MS, index: b.minuteWindow, count: b.minuteCount },
-        { lengthMs: DAY_MS, index: b.dayWindow, count: b.dayCount },
-      ].filter((w) => !Number.isNaN(w.index));
+      const windows = Array.from({ length: b.n }, (_, j) => ({
+        lengthMs: b.w[3 * j] as number,
+        index: b.w[3 * j + 1] as number,
+        count: b.w[3 * j + 2] as number,
+      }));
       const state: BucketState = { id, windows };
       const waiting = Number.isFinite(b.waitFrom) || Number.isFinite(b.waitUntil) || b.counted > 0 || b.forgiven > 0;
       if (waiting) state.wait = { from: b.waitFrom, until: b.waitUntil, counted: b.counted, forgiven: b.forgiven };
@@ -157,13 +129,10 @@ export class RateLimiter {
   restoreBuckets(states: readonly BucketState[]): void {
     this.buckets.clear();
     for (const state of states.slice(-MAX_BUCKETS)) {
-      const minute = state.windows.find((w) => w.lengthMs === MINUTE_MS);
-      const day = state.windows.find((w) => w.lengthMs === DAY_MS);
       this.buckets.set(state.id, {
-        minuteWindow: minute?.index ?? NaN,
-        minuteCount: minute?.count ?? 0,
-        dayWindow: day?.index ?? NaN,
-        dayCount: day?.count ?? 0,
+        w: state.windows.flatMap((w) => [w.lengthMs, w.index, w.count]),
+        n: state.windows.length,
+        for: undefined,
         waitFrom: state.wait?.from ?? -Infinity,
         waitUntil: state.wait?.until ?? -Infinity,
         counted: state.wait?.counted ?? 0,
@@ -174,7 +143,7 @@ export class RateLimiter {
   }
 
   /**
-   * Counts one request against the bucket if both windows have room. `enforce` is false for
+   * Counts one request against the bucket if every window has room. `enforce` is false for
    * answers given before the rate-limit check (404, 401, …): they count when there is room but
    * are never refused or banned here.
    *
@@ -187,8 +156,17 @@ export class RateLimiter {
   take(id: string, limits: Limits, now: number, enforce: boolean): RateDecision {
     // No window can end after the last instant a clock holds, so nothing is counted there: a
     // client at the end of time would otherwise wait for a reset that can never come.
-    if (now >= MAX_INSTANT_MS) return { outcome: 'allowed', report: { limit: limits.perDay, remaining: limits.perDay, reset: MAX_INSTANT_MS / 1000 } };
-    const bucket = this.bucket(id, now);
+    if (now >= MAX_INSTANT_MS) {
+      const longest = limits[limits.length - 1]?.max ?? 0;
+      return { outcome: 'allowed', report: { limit: longest, remaining: longest, reset: MAX_INSTANT_MS / 1000 } };
+    }
+    const bucket = this.lookup(id, now, limits);
+    // The usual case, a bucket of exactly these windows and no ban: rolled, counted and reported in one pass.
+    if (bucket.bannedUntil <= now && aligned(bucket, limits)) {
+      const quick = takeAligned(bucket, limits, now);
+      if (quick) return { outcome: 'allowed', report: quick };
+    }
+    roll(bucket, now);
     if (bucket.bannedUntil > now) {
       return {
         outcome: 'banned',
@@ -198,16 +176,20 @@ export class RateLimiter {
         ban: { counted: false, count: 0, after: this.ban.after, why: NOT_COUNTED.banned },
       };
     }
-    const minuteFull = bucket.minuteCount >= limits.perMinute;
-    const dayFull = bucket.dayCount >= limits.perDay;
-    if (!minuteFull && !dayFull) {
-      bucket.minuteCount++;
-      bucket.dayCount++;
-      return { outcome: 'allowed', report: report(bucket, limits, false) };
+    let fits = true;
+    for (let i = 0; i < limits.length; i++) {
+      const w = limits[i] as RateWindow;
+      if ((bucket.w[slotOf(bucket, w.lengthMs, i, now) + 2] as number) >= w.max) fits = false;
     }
-    const window = dayFull ? 'day' : 'minute';
-    if (!enforce) return { outcome: 'limited', window, report: report(bucket, limits, false) };
-    const limited = report(bucket, limits, true, now);
+    if (fits) {
+      for (let i = 0; i < limits.length; i++) (bucket.w[slotOf(bucket, (limits[i] as RateWindow).lengthMs, i, now) + 2] as number)++;
+      return { outcome: 'allowed', report: report(bucket, limits, false, now) };
+    }
+    // Every full window has none left, the fewest, so the report describes the full one that resets
+    // last (the one the journal names), and its Retry-After runs to that reset.
+    const limited = report(bucket, limits, enforce, now);
+    const window = windowName(refusingLength(bucket, limits, now));
+    if (!enforce) return { outcome: 'limited', window, report: limited };
     // A clock set back before the wait began starts a new one rather than counting on a stale start.
     if (now >= bucket.waitUntil || now < bucket.waitFrom) {
       bucket.waitFrom = now;
@@ -240,43 +222,19 @@ export class RateLimiter {
    * (one a scenario forced): a 429 consumes nothing.
    */
   refund(id: string, now: number): void {
-    const bucket = this.bucket(id, now);
-    if (bucket.minuteCount > 0) bucket.minuteCount--;
-    if (bucket.dayCount > 0) bucket.dayCount--;
+    const bucket = this.bucket(id, now, NO_LIMITS);
+    for (let at = 2; at < 3 * bucket.n; at += 3) if ((bucket.w[at] as number) > 0) (bucket.w[at] as number)--;
   }
 
   /** The current report for a bucket without counting anything (used by the admin view). */
   peek(id: string, limits: Limits, now: number): RateReport & { bannedUntil?: number } {
-    const bucket = this.bucket(id, now);
+    const bucket = this.bucket(id, now, limits);
     if (bucket.bannedUntil > now) return { ...banReport(bucket, limits, now), bannedUntil: bucket.bannedUntil };
-    return report(bucket, limits, false);
+    return report(bucket, limits, false, now);
   }
 }
 
-function report(bucket: Bucket, limits: Limits, refused: boolean, now = 0): RateReport {
-  const minuteLeft = Math.max(0, limits.perMinute - bucket.minuteCount);
-  const dayLeft = Math.max(0, limits.perDay - bucket.dayCount);
-  const useMinute = minuteLeft < dayLeft;
-  // The windows of the last instant a clock holds would end past it; they end with it instead.
-  const resetMs = Math.min(MAX_INSTANT_MS, useMinute ? (bucket.minuteWindow + 1) * MINUTE_MS : (bucket.dayWindow + 1) * DAY_MS);
-  const result: RateReport = {
-    limit: useMinute ? limits.perMinute : limits.perDay,
-    remaining: useMinute ? minuteLeft : dayLeft,
-    reset: resetMs / 1000,
-  };
-  if (refused) result.retryAfter = secondsUntil(resetMs, now);
-  return result;
-}
-
-function banReport(bucket: Bucket, limits: Limits, now: number): RateReport {
-  const base = report(bucket, limits, false);
-  return { limit: base.limit, remaining: 0, reset: Math.ceil(bucket.bannedUntil / 1000), retryAfter: secondsUntil(bucket.bannedUntil, now) };
-}
-
-/** Whole seconds from `now` to `instantMs`, at least 1, as `Retry-After` needs. */
-function secondsUntil(instantMs: number, now: number): number {
-  return Math.max(1, Math.ceil((instantMs - now) / 1000));
-}
+const NO_LIMITS: Limits = [];
 
 /** The `X-RateLimit-*` (and `Retry-After`) headers of a report. */
 export function rateHeaders(report: RateReport): Record<string, string> {

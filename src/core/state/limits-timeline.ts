@@ -1,7 +1,8 @@
 // What the admin page's chart of a key's limits draws, computed from the journal alone: each
 // request of the key on the session clock, what kind of answer it got, and the quota left in its
-// window after it. Pure, so that it is tested without a browser and bundled into the page.
+// windows after it. Pure, so that it is tested without a browser and bundled into the page.
 import type { JournalEntry } from './journal.js';
+import type { Limits } from '../types.js';
 
 /** What a request of the key got: served, refused by the limit, refused and counted toward a ban, refused while banned, or another error. */
 export type TimelineKind = 'ok' | 'error' | 'refused' | 'counted' | 'banned';
@@ -12,13 +13,14 @@ export interface TimelinePoint {
   at: number;
   status: number;
   kind: TimelineKind;
-  /** What was left of the minute's quota after the request. */
-  minuteLeft: number;
-  /** What was left of the UTC day's quota after it, counting the requests the journal still holds. */
-  dayLeft: number;
+  /**
+   * What was left of each window's quota after the request, the key's windows in order (shortest
+   * first), counting the requests the journal still holds.
+   */
+  left: number[];
 }
 
-/** One minute window that saw requests of the key. */
+/** One window of the key's shortest length that saw requests of the key. */
 export interface TimelineWindow {
   /** The window's start on the session clock, epoch milliseconds. */
   start: number;
@@ -32,6 +34,8 @@ export interface TimelineWindow {
 export interface LimitsTimeline {
   points: TimelinePoint[];
   windows: TimelineWindow[];
+  /** The length of the windows listed: the key's shortest. */
+  lengthMs: number;
 }
 
 /**
@@ -55,40 +59,43 @@ const NOT_COUNTED = new Set([
   'key_banned',
 ]);
 
-const MINUTE = 60_000;
-const DAY = 86_400_000;
-
 function kindOf(e: JournalEntry): TimelineKind {
   if (e.code === 'key_banned') return 'banned';
   if (e.code === 'rate_limited') return (e as { ban?: { counted?: boolean } }).ban?.counted === true ? 'counted' : 'refused';
   return e.status < 400 ? 'ok' : 'error';
 }
 
-/** The timeline of the journal entries of one key (already filtered to it), with its plan's limits. */
-export function limitsTimeline(entries: readonly JournalEntry[], limits: { perMinute: number; perDay: number }): LimitsTimeline {
+/** The timeline of the journal entries of one key (already filtered to it), with its limits. */
+export function limitsTimeline(entries: readonly JournalEntry[], limits: Limits): LimitsTimeline {
   const points: TimelinePoint[] = [];
   const windows: TimelineWindow[] = [];
-  const usedIn = new Map<number, number>();
+  const shortest = limits[0] ?? { lengthMs: 60_000, max: 0 };
+  // Requests counted in each window of each length, by the window's start.
+  const usedIn = limits.map(() => new Map<number, number>());
   for (const e of entries) {
     if (e.method === 'OPTIONS') continue;
     const at = Date.parse(e.at);
-    const minute = Math.floor(at / MINUTE) * MINUTE;
-    const day = Math.floor(at / DAY) * DAY;
+    const starts = limits.map((w) => Math.floor(at / w.lengthMs) * w.lengthMs);
     const kind = kindOf(e);
+    const first = starts[0] ?? at;
     let window = windows.at(-1);
-    if (window?.start !== minute) {
-      window = { start: minute, used: 0, left: limits.perMinute, refused: 0, counted: 0, banned: 0 };
+    if (window?.start !== first) {
+      window = { start: first, used: 0, left: shortest.max, refused: 0, counted: 0, banned: 0 };
       windows.push(window);
     }
-    if (!NOT_COUNTED.has(e.code ?? '')) {
-      window.used++;
-      usedIn.set(day, (usedIn.get(day) ?? 0) + 1);
-    }
-    window.left = Math.max(0, limits.perMinute - window.used);
+    const counted = !NOT_COUNTED.has(e.code ?? '');
+    if (counted) window.used++;
+    const left = limits.map((w, i) => {
+      const used = usedIn[i] as Map<number, number>;
+      const start = starts[i] as number;
+      if (counted) used.set(start, (used.get(start) ?? 0) + 1);
+      return Math.max(0, w.max - (used.get(start) ?? 0));
+    });
+    window.left = Math.max(0, shortest.max - window.used);
     if (kind === 'refused') window.refused++;
     if (kind === 'counted') window.counted++;
     if (kind === 'banned') window.banned++;
-    points.push({ seq: e.seq, at, status: e.status, kind, minuteLeft: window.left, dayLeft: Math.max(0, limits.perDay - (usedIn.get(day) ?? 0)) });
+    points.push({ seq: e.seq, at, status: e.status, kind, left });
   }
-  return { points, windows };
+  return { points, windows, lengthMs: shortest.lengthMs };
 }

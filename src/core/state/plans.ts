@@ -1,15 +1,16 @@
 import type { BanRule, KeyConfig, Limits, PlanName } from '../types.js';
 import { UserError } from '../errors.js';
+import { minuteDay, parseWindows, windowsProblem } from './windows.js';
 
 /**
  * The plans of the specification. Enterprise is "custom" there; the mock gives it a documented
- * default that `--key KEY:enterprise:PER_MINUTE:PER_DAY` or a scenario can override.
+ * default that `--key KEY:enterprise:10/s,600/m,100000/d` (or `:PER_MINUTE:PER_DAY`) or a scenario can override.
  */
 export const PLAN_LIMITS: Readonly<Record<PlanName, Limits>> = {
-  free: { perMinute: 60, perDay: 1_000 },
-  pro: { perMinute: 300, perDay: 10_000 },
-  business: { perMinute: 1_000, perDay: 100_000 },
-  enterprise: { perMinute: 5_000, perDay: 1_000_000 },
+  free: minuteDay(60, 1_000),
+  pro: minuteDay(300, 10_000),
+  business: minuteDay(1_000, 100_000),
+  enterprise: minuteDay(5_000, 1_000_000),
 };
 
 export const PLAN_NAMES = Object.keys(PLAN_LIMITS) as PlanName[];
@@ -22,7 +23,7 @@ export const DEFAULT_BAN_RULE: BanRule = { after: 10, durationMs: 5 * 60_000 };
 
 /** The demo keys, one per plan, valid unless a scenario says otherwise. */
 export function demoKeys(): KeyConfig[] {
-  return PLAN_NAMES.map((plan) => ({ key: `demo-${plan}`, plan, limits: { ...PLAN_LIMITS[plan] } }));
+  return PLAN_NAMES.map((plan) => ({ key: `demo-${plan}`, plan, limits: PLAN_LIMITS[plan] }));
 }
 
 /** A `--key` value that cannot be used; the message says how to write one. */
@@ -30,7 +31,7 @@ export class KeySpecError extends UserError {
   override name = 'KeySpecError';
 }
 
-/** Parses `KEY:PLAN[:PER_MINUTE:PER_DAY]`, as the `--key` flag takes it. */
+/** Parses `KEY:PLAN`, `KEY:PLAN:WINDOW,WINDOW…` (`10/s,600/m,100000/d`) or `KEY:PLAN:PER_MINUTE:PER_DAY`, as the `--key` flag takes it. */
 export function parseKeySpec(spec: string): KeyConfig {
   return parseKeySpecAs(spec, '--key');
 }
@@ -38,26 +39,26 @@ export function parseKeySpec(spec: string): KeyConfig {
 /** `parseKeySpec`, its messages naming `given` (`PETSTORE_MOCK_KEY` when the environment gave the value). */
 export function parseKeySpecAs(spec: string, given: string): KeyConfig {
   const parts = spec.split(':');
-  const usage = `write ${given}${given.startsWith('--') ? ' ' : '='}KEY:PLAN or KEY:PLAN:PER_MINUTE:PER_DAY, PLAN one of free, pro, business, enterprise`;
-  if (parts.length !== 2 && parts.length !== 4) throw new KeySpecError(`${given} ${JSON.stringify(spec)} is not valid; ${usage}.`);
+  const usage = `write ${given}${given.startsWith('--') ? ' ' : '='}KEY:PLAN, KEY:PLAN:10/s,600/m,100000/d (windows of s, m, h or d) or KEY:PLAN:PER_MINUTE:PER_DAY, PLAN one of free, pro, business, enterprise`;
+  if (parts.length < 2 || parts.length > 4) throw new KeySpecError(`${given} ${JSON.stringify(spec)} is not valid; ${usage}.`);
   const [key = '', planText = '', perMinuteText, perDayText] = parts;
   if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(key)) {
     throw new KeySpecError(`${given} ${JSON.stringify(spec)} has a key with characters a bearer token cannot hold; use letters, digits and -._~+/.`);
   }
   const plan = planText.toLowerCase() as PlanName;
   if (!PLAN_NAMES.includes(plan)) throw new KeySpecError(`${given} ${JSON.stringify(spec)} names an unknown plan ${JSON.stringify(planText)}; ${usage}.`);
-  const limits = { ...PLAN_LIMITS[plan] };
-  if (perMinuteText !== undefined && perDayText !== undefined) {
-    const count = (n: string): number => (/^\d{1,12}$/.test(n) ? Number(n) : NaN);
-    const perMinute = count(perMinuteText);
-    const perDay = count(perDayText);
-    if (!(perMinute >= 1 && perDay >= 1))
-      throw new KeySpecError(`${given} ${JSON.stringify(spec)} needs whole numbers of at least 1 for PER_MINUTE and PER_DAY.`);
-    limits.perMinute = perMinute;
-    limits.perDay = perDay;
-    return { key, plan, limits, custom: true };
+  if (perMinuteText === undefined) return { key, plan, limits: PLAN_LIMITS[plan] };
+  if (perDayText === undefined) {
+    const problem = windowsProblem(perMinuteText.split(','));
+    if (problem !== undefined) throw new KeySpecError(`${given} ${JSON.stringify(spec)} is not valid: ${problem}; ${usage}.`);
+    return { key, plan, limits: parseWindows(perMinuteText.split(',')), custom: true };
   }
-  return { key, plan, limits };
+  const count = (n: string): number => (/^\d{1,12}$/.test(n) ? Number(n) : NaN);
+  const perMinute = count(perMinuteText);
+  const perDay = count(perDayText);
+  if (!(perMinute >= 1 && perDay >= 1))
+    throw new KeySpecError(`${given} ${JSON.stringify(spec)} needs whole numbers of at least 1 for PER_MINUTE and PER_DAY.`);
+  return { key, plan, limits: minuteDay(perMinute, perDay), custom: true };
 }
 
 /** Shows enough of a key to recognise it, never the whole: `demo…ree` style. */

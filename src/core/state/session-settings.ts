@@ -33,7 +33,7 @@ export function defaultSettings(base: BaseData, extraKeys: readonly KeyConfig[] 
     scenario: 'default',
     base,
     keys: [...keys.values()],
-    anonymousLimits: { ...ANONYMOUS_LIMITS },
+    anonymousLimits: ANONYMOUS_LIMITS,
     ban: { ...DEFAULT_BAN_RULE },
     deprecation: { deprecatedAt: DEFAULT_DEPRECATED_AT, removalAt: DEFAULT_REMOVAL_AT },
     clock: { frozen: false },

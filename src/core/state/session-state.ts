@@ -49,7 +49,8 @@ export interface SessionSettings {
   deprecation: DeprecationDates;
   clock: { start?: number; frozen: boolean };
   /** Usage preloaded at reset: requests already made in the current windows, bans in force. */
-  usage: readonly { key: string; minute?: number; day?: number; bannedForMs?: number }[];
+  /** Usage preset at the start: a count for each window of the key, and a ban. */
+  usage: readonly { key: string; counts: readonly { lengthMs: number; count: number }[]; bannedForMs?: number }[];
   journalSize: number;
   /** Whether the journal keeps request and answer headers and bodies (off unless asked for). */
   journalDetails?: boolean;
@@ -138,7 +139,7 @@ export class SessionState {
     const now = this.clock.now();
     for (const u of settings.usage) {
       const bannedUntil = u.bannedForMs !== undefined ? clampInstant(Math.ceil((now + u.bannedForMs) / 1000) * 1000) : undefined;
-      this.limiter.preset(keyBucket(u.key), now, { minute: u.minute, day: u.day, bannedUntil });
+      this.limiter.preset(keyBucket(u.key), now, { counts: u.counts, bannedUntil });
     }
     this.runtime = settings.runtime?.();
     this.declaredCalls.clear();

@@ -11,6 +11,7 @@ import { BaseData } from './store.js';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, WINDOW_NAMES, type SnapshotDocument, type SnapshotPet } from './snapshot.js';
 import type { SessionState, SessionSettings } from './session-state.js';
 import type { KeyConfig, Limits, Pet } from '../types.js';
+import { WINDOW_UNITS, parseWindows, windowName, windowsProblem } from './windows.js';
 
 /** The schema check of a document (scenarios/snapshot.schema.json): its first mistake, or none. */
 export type SnapshotSchemaCheck = (value: unknown) => { pointer: string; message: string } | undefined;
@@ -65,19 +66,11 @@ function instantAt(text: string, pointer: string): number {
   return ms;
 }
 
-/** `["60/m", "1000/d"]` as this version's limits: one window of each. */
+/** `["10/s", "60/m", "1000/d"]` as limits: any windows of the units s, m, h, d, each once. */
 function limitsOf(windows: readonly string[], pointer: string): Limits {
-  const found: Partial<Record<'m' | 'd', number>> = {};
-  windows.forEach((w, i) => {
-    const m = /^(\d+)\/([smhd])$/.exec(w);
-    const unit = m?.[2];
-    if (!m || (unit !== 'm' && unit !== 'd') || found[unit] !== undefined) {
-      throw snapshotError(`${pointer}/${i}`, `${JSON.stringify(w)} is not a window this version keeps: one "N/m" and one "N/d"`);
-    }
-    found[unit] = Number(m[1]);
-  });
-  if (found.m === undefined || found.d === undefined) throw snapshotError(pointer, 'the limits need one "N/m" and one "N/d" window');
-  return { perMinute: found.m, perDay: found.d };
+  const problem = windowsProblem(windows);
+  if (problem !== undefined) throw snapshotError(pointer, `the limits cannot be used: ${problem}`);
+  return parseWindows(windows);
 }
 
 function petOf(pet: SnapshotPet): Pet {
@@ -209,13 +202,19 @@ function bucketOf(b: SnapshotDocument['limits'][number], pointer: string): Bucke
   b.windows.forEach((w, i) => {
     const at = `${pointer}/windows/${i}`;
     const lengthMs = typeof w.window === 'number' ? w.window * 1000 : LENGTH_OF_NAME[w.window];
-    if (lengthMs === undefined || WINDOW_NAMES[lengthMs] === undefined) {
-      throw snapshotError(`${at}/window`, `this version keeps the windows "1m" (60) and "1d" (86400), not ${JSON.stringify(w.window)}`);
+    if (lengthMs === undefined || !Object.values(WINDOW_UNITS).includes(lengthMs)) {
+      throw snapshotError(
+        `${at}/window`,
+        `this version keeps windows of a second, minute, hour or day ("1s", "1m", "1h", "1d", or 1, 60, 3600, 86400), not ${JSON.stringify(w.window)}`,
+      );
     }
     if (state.windows.some((x) => x.lengthMs === lengthMs)) throw snapshotError(`${at}/window`, 'each window is listed once');
     const start = instantAt(w.start, `${at}/start`);
     if (start % lengthMs !== 0)
-      throw snapshotError(`${at}/start`, `a ${WINDOW_NAMES[lengthMs]} window starts at the beginning of its ${lengthMs === 60_000 ? 'minute' : 'UTC day'}`);
+      throw snapshotError(
+        `${at}/start`,
+        `a window of ${lengthMs / 1000} s starts at the beginning of its ${windowName(lengthMs)}${lengthMs === 86_400_000 ? ' (UTC)' : ''}`,
+      );
     state.windows.push({ lengthMs, index: start / lengthMs, count: w.count });
   });
   if (b.wait) {

@@ -8,6 +8,7 @@ import type { JournalEntry } from './journal.js';
 import type { BucketState } from './limiter.js';
 import type { SessionSettings, SessionState } from './session-state.js';
 import type { Limits, Pet, PetStatus, PlanName } from '../types.js';
+import { limitsText } from './windows.js';
 
 export const SNAPSHOT_FORMAT = 'petstore-mock/snapshot';
 export const SNAPSHOT_VERSION = 1;
@@ -22,7 +23,7 @@ export interface SnapshotPet {
   status?: PetStatus;
 }
 
-/** One fixed window of a key: its length (`"1m"`, `"1d"`, or seconds), the instant it began, the requests it counted. */
+/** One fixed window of a key: its length (`"1s"`, `"1m"`, `"1h"`, `"1d"`, or seconds), the instant it began, the requests it counted. */
 export interface SnapshotWindow {
   window: string | number;
   start: string;
@@ -80,12 +81,12 @@ export interface SnapshotDocument {
 /** The definition a snapshot carries for settings that came from no scenario (the command line's). */
 export const NO_SCENARIO: ScenarioSpec = { description: "The command line's settings, with no scenario." };
 
-/** The window lengths this version of the limiter keeps, as the document names them. */
-export const WINDOW_NAMES: Readonly<Record<number, string>> = { 60_000: '1m', 86_400_000: '1d' };
+/** The window lengths the document names (others it writes as their seconds). */
+export const WINDOW_NAMES: Readonly<Record<number, string>> = { 1_000: '1s', 60_000: '1m', 3_600_000: '1h', 86_400_000: '1d' };
 
 /** Limits as windows: `["60/m", "1000/d"]`. */
 export function limitsWindows(limits: Limits): string[] {
-  return [`${limits.perMinute}/m`, `${limits.perDay}/d`];
+  return limitsText(limits);
 }
 
 /** An instant as the document writes it. */

@@ -1,11 +1,13 @@
 // The admin page's chart of a key's limits, run in the browser: a bundle of its own
 // (dist/admin-chart.js, built by scripts/build-admin-chart.mjs) that only the admin page loads.
 // It uses the page's `api` helper (so the admin token and the session apply) and draws, on the
-// session clock, each request of the chosen key by what it got, and the minute's quota left.
+// session clock, each request of the chosen key by what it got, and the quota left in its
+// shortest window (the minute's, for a plan).
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { limitsTimeline } from '../../core/state/limits-timeline.ts';
 import { redactKey } from '../../core/pipeline/auth.ts';
+import { windowName } from '../../core/state/windows.ts';
 
 /* global api */
 
@@ -28,22 +30,23 @@ let picked = false;
 
 /**
  * The uPlot data: x in seconds, the quota line, then one series per lane (null where another
- * kind). Where a minute window ends between two requests, a point at its end shows the quota
- * refilled, so the line does not stay at 0 over minutes that had quota again.
+ * kind). Where a window of the shortest length ends between two requests, a point at its end
+ * shows the quota refilled, so the line does not stay at 0 over windows that had quota again.
  */
-function columns(timeline, perMinute) {
+function columns(timeline, most) {
   const rows = [];
+  const length = timeline.lengthMs;
   let previous;
   for (const p of timeline.points) {
-    const end = previous === undefined ? undefined : (Math.floor(previous.at / 60000) + 1) * 60000;
-    if (end !== undefined && p.at >= end && previous.minuteLeft < perMinute) rows.push({ at: end, minuteLeft: perMinute, kind: null });
+    const end = previous === undefined ? undefined : (Math.floor(previous.at / length) + 1) * length;
+    if (end !== undefined && p.at >= end && previous.left[0] < most) rows.push({ at: end, left: [most], kind: null });
     rows.push(p);
     previous = p;
   }
-  return [rows.map((r) => r.at / 1000), rows.map((r) => r.minuteLeft), ...LANES.map((lane, i) => rows.map((r) => (r.kind === lane.kind ? i : null)))];
+  return [rows.map((r) => r.at / 1000), rows.map((r) => r.left[0]), ...LANES.map((lane, i) => rows.map((r) => (r.kind === lane.kind ? i : null)))];
 }
 
-function options(width, perMinute) {
+function options(width, perMinute, name) {
   return {
     width,
     height: 240,
@@ -53,7 +56,7 @@ function options(width, perMinute) {
     axes: [
       // The session clock in UTC, as the rest of the page shows it.
       { space: 50, values: (_u, splits) => splits.map((s) => new Date(s * 1000).toISOString().slice(11, splits.every((x) => x % 60 === 0) ? 16 : 19)) },
-      { scale: 'quota', label: 'quota left this minute', labelSize: 18, size: 36 },
+      { scale: 'quota', label: `quota left this ${name}`, labelSize: 18, size: 36 },
       { scale: 'lane', side: 1, size: 64, splits: () => LANES.map((_, i) => i), values: () => LANES.map((l) => l.label), grid: { show: false } },
     ],
     series: [
@@ -81,10 +84,14 @@ const sameKey = (key, entry) => (key.keyId !== undefined && entry.keyId !== unde
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** "A", "A and B", "A, B and C". */
+const listed = (parts) => (parts.length < 2 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`);
+
 function summary(key, timeline) {
   const last = timeline.points.at(-1);
   if (!last) return `${key.key}: no requests in the journal yet.`;
-  return `${key.key}: ${plural(timeline.points.length, 'request')} in ${plural(timeline.windows.length, 'minute window')}; after the latest, ${last.minuteLeft} of ${key.limits.perMinute} left this minute and ${last.dayLeft} of ${key.limits.perDay} today.`;
+  const lefts = key.limits.map((w, i) => `${last.left[i]} of ${w.max} ${w.lengthMs === 86_400_000 ? 'today' : `left this ${windowName(w.lengthMs)}`}`);
+  return `${key.key}: ${plural(timeline.points.length, 'request')} in ${plural(timeline.windows.length, `${windowName(timeline.lengthMs)} window`)}; after the latest, ${listed(lefts)}.`;
 }
 
 async function refreshChart() {
@@ -111,14 +118,15 @@ async function refreshChart() {
   const key = keys[chosen.index];
   const entries = (await api('requests?limit=1000&key=' + encodeURIComponent(journalName(key.key)))).filter((e) => sameKey(key, e));
   const timeline = limitsTimeline(entries, key.limits);
-  const data = columns(timeline, key.limits.perMinute);
+  const shortest = key.limits[0] ?? { lengthMs: 60_000, max: 0 };
+  const data = columns(timeline, shortest.max);
   window.petstoreLimitsChart = { key: key.key, limits: key.limits, timeline, data };
   $('limits-summary').textContent = summary(key, timeline);
   const signature = chosen.index + ' ' + key.key + ' ' + JSON.stringify(key.limits) + ' ' + JSON.stringify(data) + ' ' + $('limits-chart').clientWidth;
   if (signature === shown) return;
   shown = signature;
   chart?.destroy();
-  chart = new uPlot(options($('limits-chart').clientWidth, key.limits.perMinute), data, $('limits-chart'));
+  chart = new uPlot(options($('limits-chart').clientWidth, shortest.max, windowName(shortest.lengthMs)), data, $('limits-chart'));
 }
 
 async function tick() {

@@ -1,0 +1,39 @@
+// A real partition between two replicas and a whole Redis Cluster (six nodes in a network
+// namespace of the test's own), the link cut for 3 s and then for 10 s under a steady load of
+// creates: as on one Redis (partition.test.ts), the store holds exactly the creates answered
+// 201, every answer is 201 or 503 state_unavailable within the bound, and each replica answers
+// 201 again within 3 s of the link's return (a timed-out command drops the cluster's connections,
+// so none waits out TCP's backed-off retries).
+import { Cluster } from 'ioredis';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { startMock, type SharedRunningMock } from '../../src/index.js';
+import { PartitionedCluster, netnsUnavailable } from '../support/netns.js';
+import { cutUnderLoad, expectNothingLost, summary } from '../support/partition-load.js';
+
+const unavailable = netnsUnavailable();
+const COMMAND_TIMEOUT_MS = 1000;
+
+describe.skipIf(unavailable !== undefined)('a network partition between the replicas and a Redis Cluster', () => {
+  let cluster: PartitionedCluster;
+  const mocks: SharedRunningMock[] = [];
+  beforeAll(async () => {
+    cluster = await PartitionedCluster.start();
+    for (let i = 0; i < 2; i++) mocks.push(await startMock({ state: cluster.url, statePrefix: 'cut' }));
+  }, 30_000);
+  afterAll(async () => {
+    for (const m of mocks) await m.close().catch(() => undefined);
+    await cluster?.stop();
+  });
+
+  it('stores exactly the creates answered 201, holds no answer past the bound, and recovers within 3 s of the link coming back', async () => {
+    const run = await cutUnderLoad(mocks, cluster, [3000, 10_000]);
+    const client = new Cluster([{ host: cluster.address, port: cluster.ports[0] as number }]);
+    try {
+      const stored = (await client.lrange('{cut}:s:default:p', 0, -1)).map((json) => (JSON.parse(json) as { id: number }).id);
+      expectNothingLost(run, stored, COMMAND_TIMEOUT_MS);
+    } finally {
+      client.disconnect();
+    }
+    console.log(summary('cluster partition', run));
+  }, 60_000);
+});
