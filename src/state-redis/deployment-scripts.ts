@@ -6,6 +6,7 @@
 /** Shared by the scripts: Redis's time and the replicas whose heartbeat has not expired. */
 const LIVE = `
 local P = ARGV[1]
+local q = cjson.decode(ARGV[2])
 local dk, rk = P .. ':deploy', P .. ':replicas'
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -35,72 +36,74 @@ end
 local function first(id)
   local ids = redis.call('HKEYS', rk)
   for i = 1, #ids do
-    if ids[i] ~= id and before(ids[i], id) then return 0 end
+    if ids[i] ~= id and before(ids[i], id) then return false end
   end
-  return 1
+  return true
 end
 `;
 
 /**
- * ARGV: prefix, replica id, heartbeat expiry ms, world joined before ('' on a first start), a
- * fresh world id, the start settings' init, mode (check: no write | join), then triples of field,
- * value and what a message shows of it. Returns ok WORLD REPORTER (REPORTER: 1 when this replica's
-id is the first of the live ones, so it alone shows the deployment's gauges; 0 otherwise); differs FIELD SHOWN (a live deployment
- * has another value); stale (an ended world's data must be removed first); lost (the world this
- * replica joined is gone from Redis); replaced WORLD (another world was founded since).
+ * ARGV[2] (JoinInput in script-io.ts): the replica id, the heartbeat's expiry in ms, the world
+ * joined before ('' on a first start), a fresh world id, the start settings' init, the mode (check:
+ * no write | join) and the identity's fields (field, value, what a message shows of it). Answers
+ * (JoinAnswer) a status: ok with the world and `reporter` (whether this replica's id is the first
+ * of the live ones, so it alone shows the deployment's gauges); differs with the field and what
+ * the live deployment shows of it; stale (an ended world's data must be removed first); lost (the
+ * world this replica joined is gone from Redis); replaced with the world founded since.
  */
 export const JOIN_SCRIPT = `${LIVE}${FIRST}
-local joined, check = ARGV[4], ARGV[7] == 'check'
+local joined, check = q.joined, q.mode == 'check'
+local function answer(status, world) return cjson.encode({ status = status, world = world or '' }) end
 local world
 if redis.call('EXISTS', dk) == 1 then
-  if redis.call('HEXISTS', dk, 'ending') == 1 then return { joined == '' and 'stale' or 'lost' } end
+  if redis.call('HEXISTS', dk, 'ending') == 1 then return answer(joined == '' and 'stale' or 'lost') end
   world = redis.call('HGET', dk, 'world')
-  if joined ~= '' and world ~= joined then return { world and 'replaced' or 'lost', world or '' } end
-  for i = 8, #ARGV, 3 do
-    if redis.call('HGET', dk, ARGV[i]) ~= ARGV[i + 1] then
+  if joined ~= '' and world ~= joined then return answer(world and 'replaced' or 'lost', world) end
+  for _, f in ipairs(q.fields) do
+    if redis.call('HGET', dk, f.field) ~= f.value then
       if joined == '' and live() == 0 then
-        if check then return { 'ok', '' } end
-        return { 'stale' }
+        if check then return answer('ok') end
+        return answer('stale')
       end
-      return { 'differs', ARGV[i], redis.call('HGET', dk, 'show:' .. ARGV[i]) or '' }
+      return cjson.encode({ status = 'differs', field = f.field, shown = redis.call('HGET', dk, 'show:' .. f.field) or '' })
     end
   end
 else
-  if joined ~= '' then return { 'lost' } end
-  if check then return { 'ok', '' } end
-  world = ARGV[5]
-  for i = 8, #ARGV, 3 do redis.call('HSET', dk, ARGV[i], ARGV[i + 1], 'show:' .. ARGV[i], ARGV[i + 2]) end
+  if joined ~= '' then return answer('lost') end
+  if check then return answer('ok') end
+  world = q.fresh
+  for _, f in ipairs(q.fields) do redis.call('HSET', dk, f.field, f.value, 'show:' .. f.field, f.shown) end
   redis.call('HSET', dk, 'world', world)
 end
-if check then return { 'ok', world } end
-redis.call('SET', P .. ':init:start', ARGV[6])
+if check then return answer('ok', world) end
+redis.call('SET', P .. ':init:start', q.init)
 live()
-redis.call('HSET', rk, ARGV[2], now + tonumber(ARGV[3]))
-redis.call('PEXPIRE', rk, tonumber(ARGV[3]))
-return { 'ok', world, first(ARGV[2]) }
+redis.call('HSET', rk, q.replica, now + q.expiryMs)
+redis.call('PEXPIRE', rk, q.expiryMs)
+return cjson.encode({ status = 'ok', world = world, reporter = first(q.replica) })
 `;
 
-/** ARGV: prefix, replica id. Returns how many replicas still keep the deployment alive. */
+/** ARGV[2] (LeaveInput): the replica id. Answers (LeaveAnswer) how many replicas still keep the deployment alive. */
 export const LEAVE_SCRIPT = `${LIVE}
-redis.call('HDEL', rk, ARGV[2])
-return { live() }
+redis.call('HDEL', rk, q.replica)
+return cjson.encode({ live = live() })
 `;
 
 /**
  * Removes a deployment in steps (so Redis is never blocked long): the caller SCANs and declares
- * the keys found after the record's three (record, replicas, the absent key). ARGV: prefix, mode
- * (stale: only while no replica is alive | force), last (the SCAN ended: the record goes too).
- * Returns live N (refused) or DELETED. The record goes last and is marked \`ending\` first, so no
- * replica joins a world half gone.
+ * the keys found after the record's three (record, replicas, the absent key). ARGV[2] (ClearInput):
+ * the mode (stale: only while no replica is alive | force) and `last` (the SCAN ended: the record
+ * goes too). Answers (ClearAnswer) live (refused, with how many replicas are) or deleted (with how
+ * many keys). The record goes last and is marked \`ending\` first, so no replica joins a world half gone.
  */
 export const CLEAR_SCRIPT = `${LIVE}
-if ARGV[2] ~= 'force' then
+if q.mode ~= 'force' then
   local n = live()
-  if n > 0 then return { 'live', n } end
+  if n > 0 then return cjson.encode({ status = 'live', live = n }) end
 end
 redis.call('HSET', dk, 'ending', '1')
 local deleted = 0
 for i = 2, #KEYS do deleted = deleted + redis.call('DEL', KEYS[i]) end
-if ARGV[3] == 'last' then redis.call('DEL', dk) end
-return { deleted }
+if q.last then redis.call('DEL', dk) end
+return cjson.encode({ status = 'deleted', deleted = deleted })
 `;

@@ -8,6 +8,7 @@ import type { StateConnection } from './connection.js';
 import { RETRY_AFTER_SECONDS } from './state-errors.js';
 import { displayUrl } from './state-url.js';
 import { absentKey, initKey } from './keys.js';
+import { callNamed, type JoinAnswer } from './script-io.js';
 
 /** The keys of the deployment's record every deployment script touches, and the absent key every call declares. */
 function recordKeys(prefix: string): string[] {
@@ -49,9 +50,9 @@ export async function clearDeployment(conn: StateConnection, prefix: string, mod
     const [next, found] = await conn.scanDeployment(prefix, cursor);
     const record = recordKeys(prefix);
     const keys = [...record, ...found.filter((key) => !record.includes(key))];
-    const reply = await conn.run('petClear', keys, [prefix, mode, next === '0' ? 'last' : 'more']);
-    if (reply[0] === 'live') return { live: Number(reply[1]), deleted };
-    deleted += Number(reply[0]);
+    const reply = await callNamed(conn, 'petClear', keys, prefix, { mode, last: next === '0' });
+    if (reply.status === 'live') return { live: reply.live, deleted };
+    deleted += reply.deleted;
     if (next === '0') return { live: 0, deleted };
     cursor = next;
   }
@@ -94,9 +95,9 @@ export class Deployment {
   private async joinOnce(): Promise<void> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const reply = await this.call('join');
-      if (reply[0] !== 'stale') {
+      if (reply.status !== 'stale') {
         this.settle(reply);
-        this.world = String(reply[1]);
+        this.world = reply.world ?? '';
         this.beat();
         return;
       }
@@ -116,7 +117,7 @@ export class Deployment {
     clearInterval(this.timer);
     this.timer = undefined;
     if (this.world === '') return;
-    await this.conn.run('petLeave', recordKeys(this.prefix), [this.prefix, this.replica]).catch(() => undefined);
+    await callNamed(this.conn, 'petLeave', recordKeys(this.prefix), this.prefix, { replica: this.replica }).catch(() => undefined);
   }
 
   /**
@@ -128,7 +129,7 @@ export class Deployment {
     if (this.world === '') return false;
     const reply = await this.call('join');
     this.settle(reply);
-    return reply[2] === 1;
+    return reply.reporter === true;
   }
 
   private beat(): void {
@@ -140,21 +141,23 @@ export class Deployment {
     this.timer.unref();
   }
 
-  private call(mode: 'check' | 'join'): Promise<(string | number | null | unknown[])[]> {
-    const fresh = randomBytes(8).toString('hex');
-    const args = this.identity.flatMap((f) => [f.field, f.value, f.shown]);
-    return this.conn.run(
-      'petJoin',
-      [...recordKeys(this.prefix), initKey(this.prefix, 'start')],
-      [this.prefix, this.replica, this.expiryMs, this.world, fresh, this.init, mode, ...args],
-    );
+  private call(mode: 'check' | 'join'): Promise<JoinAnswer> {
+    return callNamed(this.conn, 'petJoin', [...recordKeys(this.prefix), initKey(this.prefix, 'start')], this.prefix, {
+      replica: this.replica,
+      expiryMs: this.expiryMs,
+      joined: this.world,
+      fresh: randomBytes(8).toString('hex'),
+      init: this.init,
+      mode,
+      fields: this.identity.map(({ field, value, shown }) => ({ field, value, shown })),
+    });
   }
 
   /** Turns a refusal into the error a person reads; a lost world stops this replica for good. */
-  private settle(reply: (string | number | null | unknown[])[]): void {
-    const [status] = reply;
+  private settle(reply: JoinAnswer): void {
+    const { status } = reply;
     if (status === 'ok') return;
-    if (status === 'differs') throw this.mismatch(String(reply[1]), String(reply[2]));
+    if (status === 'differs') throw this.mismatch(reply.field ?? '', reply.shown ?? '');
     const why =
       status === 'replaced'
         ? 'another world was started under its prefix since (a replica with other settings, after this one lost touch)'

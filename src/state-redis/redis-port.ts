@@ -7,7 +7,8 @@ import type { Decision, Planner, StateAsk, StatePort } from '../core/state/state
 import type { SessionSettings } from '../core/state/session-state.js';
 import type { CoreRequest } from '../core/types.js';
 import { leanInput } from './api-input.js';
-import { runsOf, stored, type RecordedEntry } from './journal-runs.js';
+import { runsIn, runsOf, stored, type RecordedEntry } from './journal-runs.js';
+import { callNamed } from './script-io.js';
 import { absentKey, deploymentKeys, journalKeys, sessionKeys } from './keys.js';
 import { FailureWatch } from './failure-watch.js';
 import { monotonicMs } from './redis-clock.js';
@@ -245,9 +246,8 @@ export class RedisPort implements StatePort<string> {
     const batch = this.pending;
     if (batch.length === 0) return;
     this.pending = [];
-    const args = [this.prefix, runsOf(batch), ...batch.map(stored)];
     const keys = [absentKey(this.prefix), ...new Set(batch.flatMap((e) => journalKeys(this.prefix, e.sid)))];
-    await this.conn.run('petJournal', keys, args).catch((error: unknown) => {
+    await callNamed(this.conn, 'petJournal', keys, this.prefix, { runs: runsIn(batch) }, batch.map(stored)).catch((error: unknown) => {
       this.journalLost(error);
     });
   }

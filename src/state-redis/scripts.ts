@@ -5,14 +5,17 @@ import { LIBRARY } from './lua-library.js';
 export { API_BODY, API_SCRIPT } from './api-script.js';
 
 /**
- * Appends journal entries that no API request has carried yet (the instance went quiet). ARGV[2]:
- * a JSON array of runs of entries (one session, epoch and bounds each, with the entries' numbers
- * and sizes; see appendJournal in lua-library.ts); the entries follow as ARGV[3…], each as the
- * journal keeps it ("BYTES JSON").
+ * Appends journal entries that no API request has carried yet (the instance went quiet). ARGV[2]
+ * (JournalInput in script-io.ts): `runs`, runs of entries (one session, epoch and bounds each,
+ * with the entries' numbers and sizes; see appendJournal in lua-library.ts). The entries' texts
+ * stay positional, ARGV[3…], each as the journal keeps it ("BYTES JSON"), as in the API script:
+ * inside the JSON they would be escaped twice and decoded into Lua strings only to be pushed
+ * unchanged. Answers (JournalAnswer) how many runs it took.
  */
 export const JOURNAL_BODY = `
-appendJournal(cjson.decode(ARGV[2]), 3)
-return 1
+local q = cjson.decode(ARGV[2])
+appendJournal(q.runs, 3)
+return cjson.encode({ status = 'ok', runs = #q.runs })
 `;
 
 /**
@@ -188,14 +191,20 @@ return cjson.encode(out)
 export const JOURNAL_SCRIPT = `${LIBRARY}${JOURNAL_BODY}`;
 export const ADMIN_SCRIPT = `${LIBRARY}${ADMIN_BODY}`;
 
-/** Stores (put ID SCENARIO INIT) or reads (get ID) the settings of a scenario a session switched to. */
+/**
+ * Stores or reads the settings of a scenario a session switched to. ARGV[2] (SettingsInput in
+ * script-io.ts): the action (put | get), the settings id, and for put the scenario and its init.
+ * Answers (SettingsAnswer) ok, and for get the stored scenario's `text` when Redis holds it.
+ */
 export const SETTINGS_SCRIPT = `
 local P = ARGV[1]
-local id = string.gsub(ARGV[3], '[^%w%._%-]', function(c) return string.format('%%%02X', string.byte(c)) end)
-if ARGV[2] == 'put' then
-  redis.call('SET', P .. ':scn:' .. id, ARGV[4])
-  redis.call('SET', P .. ':init:' .. id, ARGV[5])
-  return { 'ok' }
+local q = cjson.decode(ARGV[2])
+local id = string.gsub(q.id, '[^%w%._%-]', function(c) return string.format('%%%02X', string.byte(c)) end)
+if q.action == 'put' then
+  redis.call('SET', P .. ':scn:' .. id, q.scenario)
+  redis.call('SET', P .. ':init:' .. id, q.init)
+  return cjson.encode({ status = 'ok' })
 end
-return { 'ok', redis.call('GET', P .. ':scn:' .. id) }
+local text = redis.call('GET', P .. ':scn:' .. id)
+return cjson.encode({ status = 'ok', text = text or nil })
 `;

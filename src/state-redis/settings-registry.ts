@@ -10,6 +10,7 @@ import { petJson } from '../core/state/store.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 import type { StateConnection } from './connection.js';
 import { absentKey, initKey, scenarioKey } from './keys.js';
+import { callNamed } from './script-io.js';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotDocument, type SnapshotPet } from '../core/state/snapshot.js';
 import { readSnapshot } from '../core/state/snapshot-restore.js';
 import { scenarioFromObject } from '../files/object-checks.js';
@@ -112,8 +113,7 @@ export class SettingsRegistry {
   }
 
   private async load(id: string): Promise<SettingsEntry> {
-    const reply = await this.conn.run('petSettings', this.keysOf(id), [this.prefix, 'get', id]);
-    const raw = reply[1];
+    const raw = (await callNamed(this.conn, 'petSettings', this.keysOf(id), this.prefix, { action: 'get', id })).text;
     if (typeof raw !== 'string')
       throw new Error(named(`the shared state names settings ${id}, which it does not hold; reset the session (POST /__admin/reset).`));
     const stored = JSON.parse(raw) as { text: string; file: string; animals?: string; snapshot?: SnapshotSettings; object?: unknown };
@@ -213,6 +213,6 @@ export class SettingsRegistry {
 
   private async store(entry: SettingsEntry): Promise<void> {
     if (entry.scenario === undefined) return;
-    await this.conn.run('petSettings', this.keysOf(entry.id), [this.prefix, 'put', entry.id, entry.scenario, entry.init]);
+    await callNamed(this.conn, 'petSettings', this.keysOf(entry.id), this.prefix, { action: 'put', id: entry.id, scenario: entry.scenario, init: entry.init });
   }
 }
