@@ -1,6 +1,9 @@
 // What the scripts other than the API's and the admin's take and answer, by name: each takes the
 // key prefix as ARGV[1] (see lua-library.ts) and one JSON object as ARGV[2], and answers one JSON
 // object, so a field added later is a name on both sides rather than a position to keep in step.
+// How a script takes its input is no part of the stored data: each mock version calls its own
+// scripts (the function library is named by its code's digest, an EVALSHA script by its text's),
+// so the shared-state format (identity.ts) moves only when what the scripts store does.
 import type { StateConnection } from './connection.js';
 import type { Run } from './journal-runs.js';
 
