@@ -4,17 +4,9 @@ import type { OperationData, StateAsk } from '../state/state-port.js';
 import type { PetStatus } from '../types.js';
 import type { Outcome } from './outcome.js';
 
-const listReasons = new Map<string, string>();
-
-/** The journal's reason for a list; there are only a few hundred, so each is built once. */
+/** The journal's reason for a list. */
 function listReason(limit: number, status: PetStatus | undefined): string {
-  const key = `${status ?? ''}${limit}`;
-  let reason = listReasons.get(key);
-  if (reason === undefined) {
-    reason = `listed animals (limit ${limit}${status ? `, status ${status}` : ''})`;
-    listReasons.set(key, reason);
-  }
-  return reason;
+  return `listed animals (limit ${limit}${status ? `, status ${status}` : ''})`;
 }
 
 /** The operation's answer; a refusal of the store or an unknown id is thrown as MockError. */
