@@ -51,6 +51,7 @@ export function fixedPlan(req: CoreRequest, s: SessionSettings): Plan {
 
 /** The plan of an API request under its session's settings: the stages' checks that need no state, in their order. */
 export function planRequest(req: CoreRequest, s: SessionSettings): Plan {
+  // The first stage, 'preflight': its answer needs no other check and shows the address's window.
   if (isPreflight(req.method, req.headers)) {
     return { ...fixedPlan(req, s), kind: 'preflight', allow: allowedMethods(req.path) ?? 'GET, HEAD, POST, OPTIONS' };
   }
@@ -80,7 +81,7 @@ export function planRequest(req: CoreRequest, s: SessionSettings): Plan {
     failure: undefined,
     allow: undefined,
   };
-  // The preflight was answered above: the walk starts at the route.
+  // The preflight was judged above: the walk goes on from the route.
   for (let i = 1; i < STAGES.length; i++) {
     const stage = STAGES[i] as Stage;
     if (stage.byHome !== undefined) {

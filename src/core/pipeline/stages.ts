@@ -70,12 +70,8 @@ const isCreate = (where: Route | undefined): boolean => where?.kind === 'operati
 
 /** The stages in their order; each stage's failure wins over every later one. */
 export const STAGES: readonly Stage[] = [
-  {
-    name: 'preflight',
-    needsBody: false,
-    ahead: (plan, req) => (isPreflight(req.method, req.headers) ? ANSWERED : undefined),
-    onHead: (h) => isPreflight(h.req.method, h.req.headers),
-  },
+  // Judged by planRequest before the plan is made: a preflight counts the address's window, not a key's.
+  { name: 'preflight', needsBody: false, onHead: (h) => isPreflight(h.req.method, h.req.headers) },
   {
     name: 'route',
     needsBody: false,
