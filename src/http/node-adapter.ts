@@ -207,36 +207,12 @@ function writeNow(req: IncomingMessage, res: ServerResponse, response: CoreRespo
     res.end();
     return;
   }
-  const measured = measure(body);
-  headers['Content-Length'] = measured.length;
-  res.writeHead(response.status, headers);
-  // Node writes header blocks as latin1 in any case; for an ASCII body latin1 gives the UTF-8 bytes.
-  res.end(body, measured.ascii ? 'latin1' : 'utf8');
-}
-
-/** A body's Content-Length, and whether it is all ASCII (its UTF-8 length is its length then). */
-interface Measured {
-  length: string;
-  ascii: boolean;
-}
-
-let lastBody = '';
-let lastMeasured: Measured = { length: '0', ascii: true };
-
-/**
- * Measures a body. A list body is cached by the store and sent again and again, and measuring its
- * UTF-8 length cost more than the rest of the adapter, so the last long one is remembered. An
- * all-ASCII body is written as latin1, the same bytes for less work than encoding UTF-8.
- */
-function measure(body: string): Measured {
-  if (body === lastBody) return lastMeasured;
   const bytes = Buffer.byteLength(body);
-  const measured = { length: String(bytes), ascii: bytes === body.length };
-  if (body.length >= 256) {
-    lastBody = body;
-    lastMeasured = measured;
-  }
-  return measured;
+  headers['Content-Length'] = String(bytes);
+  res.writeHead(response.status, headers);
+  // Node writes header blocks as latin1 in any case; for an ASCII body (its UTF-8 length is its
+  // length) latin1 gives the same bytes for less work than encoding UTF-8.
+  res.end(body, bytes === body.length ? 'latin1' : 'utf8');
 }
 
 /**

@@ -79,6 +79,20 @@ export function readJsonBody(headers: HeaderBag, body: Uint8Array | null | undef
   }
 }
 
+/** The 415 of a body's declared type or coding, or undefined when both are acceptable. */
+export function mediaTypeError(headers: HeaderBag, body: Uint8Array | null | undefined, tooLarge: boolean): MockError | undefined {
+  const hasBody = tooLarge || (body !== null && body !== undefined && body.length > 0);
+  const problem = mediaTypeProblem(single(headers['content-type']), hasBody);
+  if (problem) return new MockError('unsupported_media_type', problem);
+  try {
+    contentCodings(single(headers['content-encoding']));
+  } catch (error) {
+    if (error instanceof MockError) return error;
+    throw error;
+  }
+  return undefined;
+}
+
 /** More compression layers than any client sends; each layer costs up to 1 MiB of inflating. */
 const MAX_CODINGS = 3;
 
@@ -110,11 +124,11 @@ export function contentCodings(header: string | undefined): string[] {
 }
 
 /**
- * Whether a body's headers alone already refuse it (415 for its declared type or coding, 413 for
- * a declared length past the limit), so a client that asked `Expect: 100-continue` can be answered
- * before it uploads. A missing Content-Type is left to the full check, which needs the body.
+ * Whether a body's declared type or coding alone already refuses it (415), so a client that asked
+ * `Expect: 100-continue` can be answered before it uploads. A missing Content-Type is left to the
+ * full check, which needs the body.
  */
-export function bodyRefusedByHeaders(headers: HeaderBag): boolean {
+export function mediaTypeRefusedByHeaders(headers: HeaderBag): boolean {
   const type = single(headers['content-type']);
   if (type !== undefined && type.trim() !== '' && mediaTypeProblem(type, true) !== undefined) return true;
   try {
@@ -122,6 +136,11 @@ export function bodyRefusedByHeaders(headers: HeaderBag): boolean {
   } catch {
     return true;
   }
+  return false;
+}
+
+/** Whether a body's declared length alone is past the limit (413), before it is uploaded. */
+export function bodySizeRefusedByHeaders(headers: HeaderBag): boolean {
   return Number(single(headers['content-length'])) > MAX_BODY_BYTES;
 }
 

@@ -31,18 +31,6 @@ function safeDecode(value: string): string {
   }
 }
 
-let lastHeader = '';
-let lastToken: string | undefined;
-
-/** The key of a `Bearer` header, or undefined; a client sends the same header again and again. */
-function bearerToken(header: string): string | undefined {
-  if (header !== lastHeader) {
-    lastToken = BEARER.exec(header)?.[1];
-    lastHeader = header;
-  }
-  return lastToken;
-}
-
 /** What the Authorization header says: a key the mock knows, or why it cannot be used. */
 export type AuthResult = { ok: true; key: KeyConfig } | { ok: false; error: MockError };
 
@@ -70,7 +58,7 @@ export function authenticate(headers: HeaderBag, rawHeaders: readonly string[] |
   if (Array.isArray(header) || countHeader(rawHeaders, 'authorization') > 1) {
     return fail('malformed_authorization', 'The Authorization header was sent more than once; send exactly one "Authorization: Bearer <API_KEY>".', true);
   }
-  const token = bearerToken(header);
+  const token = BEARER.exec(header)?.[1];
   if (token === undefined) {
     return fail(
       'malformed_authorization',

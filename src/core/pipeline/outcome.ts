@@ -1,12 +1,10 @@
 // What the operation step ends in, and the errors of the checks before it: the same for every home
 // of state, so each check's answer is written once.
 import { MockError, errorBody, internalErrorMessage } from '../errors.js';
-import { WWW_AUTHENTICATE_INVALID, redactKey, type AuthResult } from './auth.js';
-import type { Route } from './router.js';
-import { SPEC_OPERATIONS } from './operations-table.js';
+import { WWW_AUTHENTICATE_INVALID, redactKey } from './auth.js';
 import type { RateDecision } from '../state/limiter.js';
 import type { ConnectionFault } from '../types.js';
-import type { ForcedAnswer, SessionSettings } from '../state/session-state.js';
+import type { ForcedAnswer } from '../state/session-state.js';
 
 /** The outcome of the operation step: a body and its status, or an error. */
 export interface Outcome {
@@ -21,32 +19,7 @@ export interface Outcome {
   delayMs?: number;
 }
 
-/** The operations a 404 names, from the operations table. */
-const NOT_FOUND_MESSAGE = `No operation lives at this path. The API has ${SPEC_OPERATIONS.map((op) => `${op.method} ${op.path}`).join(', ')}; paths are case-sensitive with no trailing slash.`;
-
-/** The checks before the rate limit: route, removal date, auth. */
-export function earlyError(where: Route, settings: SessionSettings, now: number, auth: AuthResult): MockError | undefined {
-  switch (where.kind) {
-    case 'not-found':
-      return new MockError('route_not_found', NOT_FOUND_MESSAGE);
-    case 'method-not-allowed':
-      return new MockError('method_not_allowed', `This path does not answer that method; it answers ${where.allow}.`, { headers: { Allow: where.allow } });
-    case 'not-implemented':
-      return new MockError(
-        'not_implemented',
-        'petstore-mock does not implement store orders: the specification mentions them but does not define their method, path or payloads. A scenario can declare them with the answers you need (operations, docs/scenarios.md).',
-      );
-    default:
-      break;
-  }
-  if (where.kind === 'operation' && where.operation === 'getPet' && now >= settings.deprecation.removalAt) {
-    const removed = new Date(settings.deprecation.removalAt).toISOString();
-    return new MockError('endpoint_removed', `GET /v1/pets/{petId} was removed on ${removed}. Use GET /v1/pets with the status filter instead.`);
-  }
-  if (!auth.ok) return auth.error;
-  return undefined;
-}
-
+/** The 429 of a refused request: the ban, or the window used up. */
 export function limitError(decision: Exclude<RateDecision, { outcome: 'allowed' }>, key: string | undefined): MockError {
   const retry = decision.report.retryAfter ?? 1;
   if (decision.outcome === 'banned') {

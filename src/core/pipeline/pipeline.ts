@@ -1,13 +1,14 @@
 // The one pipeline of an API request, for every home of state:
-//   route → removal date → auth → ban and rate limit → media type → size → validation → operation → answer
-// The checks that need no state run in plan.ts; the home is asked once through its port; the
+//   the stages of stages.ts (route → removal date → auth → ban and rate limit → media type → size →
+//   validation → operation), then the answer. The checks that need no state run in plan.ts; the home is asked once through its port; the
 // answer and its journal entry are built by answer.ts. A home that decides at once (memory) gets a
 // synchronous answer; one that answers with a promise (Redis) gets a promise.
 import { addCorsHeaders, preflightHeaders } from './cors.js';
 import { answerHeaders, journalEntryOf, responseOf, type AnswerParts } from './answer.js';
-import { earlyError, forcedOutcome, limitError, toOutcome, type Outcome } from './outcome.js';
+import { forcedOutcome, toOutcome, type Outcome } from './outcome.js';
+import { LIMIT_INDEX, STAGES, type Plan, type Stage } from './stages.js';
 import { authenticate, redactQuery } from './auth.js';
-import { fixedPlan, keysOf, planRequest, type Plan } from './plan.js';
+import { fixedPlan, keysOf, planRequest } from './plan.js';
 import { declaredOutcome, operationOutcome } from './operations.js';
 import { documentOutcome } from './served-document.js';
 import { COMMON_HEADERS, type MockError } from '../errors.js';
@@ -123,19 +124,20 @@ export class Pipeline<H> implements ApiHandler {
     }
   }
 
-  /** The checks after the plan, in their order, from what the home decided; then the operation. */
+  /** The stages in their order, from what the plan found and the home decided; then the operation. */
   private operation(d: Decision<H, Plan>, parts: AnswerParts): Outcome {
-    const { plan, rate, forced } = d;
+    const { plan, forced } = d;
     let outcome: Outcome;
     try {
-      const early = plan.where && plan.auth ? earlyError(plan.where, d.settings, d.now, plan.auth) : undefined;
-      if (early) throw early;
-      if (rate.outcome !== 'allowed') {
-        if (plan.key !== undefined) parts.ban = rate.ban;
-        throw limitError(rate, plan.key);
+      for (let i = 0; i < STAGES.length; i++) {
+        // A scenario's forced answer stands for every stage past the limit: the home ran it once the limit allowed.
+        if (forced !== undefined && i > LIMIT_INDEX) break;
+        const stage = STAGES[i] as Stage;
+        if (plan.failed === stage.name) throw plan.failure;
+        const error = stage.decided?.(d, parts);
+        if (error !== undefined) throw error;
       }
       if (forced) outcome = forcedOutcome(forced, d.now);
-      else if (plan.inputError !== undefined) throw plan.inputError;
       else if (plan.where?.kind === 'declared') outcome = declaredOutcome(plan.where.operation, d.declaredCall ?? 0);
       else outcome = operationOutcome(plan, d.data);
     } catch (error) {

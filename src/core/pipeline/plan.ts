@@ -1,33 +1,14 @@
-// The checks that need no session state, run before the home of state is asked: preflight, route,
-// auth, the removal date's place in the order, the operation's input. What they find is a plan:
-// what to ask the home (`StateAsk`), and what the answer needs afterwards.
+// The checks that need no session state, run before the home of state is asked, in the order of
+// stages.ts: the first that fails, and whether the home must still decide the removal date. What
+// they find is a plan: what to ask the home (`StateAsk`), and what the answer needs afterwards.
 import { isPreflight } from './cors.js';
 import { deprecationHeaders } from './deprecation.js';
-import { earlyError } from './outcome.js';
-import { authenticate, redactKey, type AuthResult } from './auth.js';
-import type { Route } from './router.js';
+import { authenticate, redactKey } from './auth.js';
 import { tableOf } from './operations-table.js';
-import { tooLargeError } from '../input/body.js';
-import { SPEC_MODULES } from '../operations/index.js';
+import { ANSWERED, LIMIT_INDEX, STAGES, type Plan, type Stage } from './stages.js';
 import { addressBucket, keyBucket, type SessionSettings } from '../state/session-state.js';
 import { keyIdOf } from '../state/key-id.js';
-import type { StateAsk } from '../state/state-port.js';
 import type { CoreRequest, KeyConfig } from '../types.js';
-
-/** A request's plan: what the home is asked, and what the answer is built from. */
-export interface Plan extends StateAsk {
-  kind: 'fixed' | 'preflight' | 'document' | 'options' | 'api';
-  where?: Route;
-  auth?: AuthResult;
-  /** The valid key, redacted, for the journal. */
-  shownKey?: string;
-  /** The valid key's fingerprint (`keyIdOf`), for the journal. */
-  keyId?: string;
-  extraHeaders?: Record<string, string>;
-  /** Why the operation's input cannot be used; thrown after the limit, as the order says. */
-  inputError?: unknown;
-  allow?: string;
-}
 
 /** Past this many distinct keys the memo of bucket ids and redacted keys starts over. */
 const MEMO_LIMIT = 10_000;
@@ -68,12 +49,14 @@ export function fixedPlan(req: CoreRequest, s: SessionSettings): Plan {
   return { kind: 'fixed', mode: 'peek', bucket: addressBucket(req.remoteAddress), limits: s.anonymousLimits, enforce: 'no' };
 }
 
-/** The plan of an API request under its session's settings. */
+/** The plan of an API request under its session's settings: the stages' checks that need no state, in their order. */
 export function planRequest(req: CoreRequest, s: SessionSettings): Plan {
+  // The first stage, 'preflight': its answer needs no other check and shows the address's window.
   if (isPreflight(req.method, req.headers)) {
     return { ...fixedPlan(req, s), kind: 'preflight', allow: tableOf(s).allowed(req.path) ?? 'GET, HEAD, POST, OPTIONS' };
   }
   const where = tableOf(s).route(req.method, req.path);
+  // Every answer after a preflight shows the window of the key sent, whichever check fails.
   const auth = authenticate(req.headers, req.rawHeaders, keysOf(s), req.query);
   const key = auth.ok ? auth.key.key : undefined;
   const facts = key !== undefined ? factsOf(key) : undefined;
@@ -92,36 +75,38 @@ export function planRequest(req: CoreRequest, s: SessionSettings): Plan {
     auth,
     shownKey: facts?.shown,
     keyId: facts?.id,
-    extraHeaders: undefined,
-    inputError: undefined,
+    extraHeaders: where.kind === 'operation' && where.operation === 'getPet' ? { ...deprecationHeaders(s.deprecation) } : undefined,
+    failed: undefined,
+    failure: undefined,
     allow: undefined,
   };
-  if (where.kind === 'document' || where.kind === 'options') {
-    plan.kind = where.kind;
-    plan.mode = 'peek';
-    if (where.kind === 'options') plan.allow = where.allow;
-    return plan;
+  // The preflight was judged above: the walk goes on from the route.
+  for (let i = 1; i < STAGES.length; i++) {
+    const stage = STAGES[i] as Stage;
+    if (stage.byHome !== undefined) {
+      if (i < LIMIT_INDEX && stage.byHome(plan)) plan.enforce = 'removal';
+      continue;
+    }
+    const found = stage.ahead?.(plan, req);
+    if (found === undefined) continue;
+    if (found === ANSWERED) {
+      plan.kind = where.kind === 'options' ? 'options' : 'document';
+      plan.mode = 'peek';
+      if (where.kind === 'options') plan.allow = where.allow;
+      return plan;
+    }
+    plan.failed = stage.name;
+    plan.failure = found;
+    // Past a failure before the limit the home counts the request but may not refuse it, nor run the operation.
+    if (i < LIMIT_INDEX) {
+      plan.enforce = 'no';
+      return plan;
+    }
+    break;
   }
-  const isGet = where.kind === 'operation' && where.operation === 'getPet';
-  if (isGet) plan.extraHeaders = { ...deprecationHeaders(s.deprecation) };
-  // The removal date needs the session's clock, which only the home reads: it applies 'removal'.
-  if (earlyError(where, s, -Infinity, auth) !== undefined) {
-    plan.enforce = 'no';
-    return plan;
-  }
-  if (where.kind === 'declared') {
-    // A declared operation reads no body: only the size cap holds (docs/scenarios.md).
-    plan.declared = where.operation.operationId;
-    if (req.bodyTooLarge === true) plan.inputError = tooLargeError();
-    return plan;
-  }
-  if (where.kind !== 'operation') return plan;
-  if (isGet) plan.enforce = 'removal';
-  plan.operation = where.operation;
-  try {
-    plan.input = SPEC_MODULES[where.operation].parse(req, where.petId);
-  } catch (error) {
-    plan.inputError = error;
-  }
+  // An invalid input still takes its scenario step: the operation is named once the limit may refuse.
+  if (where.kind === 'operation') plan.operation = where.operation;
+  // A declared operation's answers move on only when it runs: not past a failed stage (413).
+  else if (where.kind === 'declared' && plan.failed === undefined) plan.declared = where.operation.operationId;
   return plan;
 }
