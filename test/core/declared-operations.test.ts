@@ -209,6 +209,14 @@ describe('a declared operation through the pipeline', () => {
     expect(JSON.parse(tooLarge.body ?? '{}')).toMatchObject({ code: 'payload_too_large' });
   });
 
+  it('does not move on in its answers past a refused body (413)', () => {
+    const engine = engineWith();
+    const refused = engine.handle(req('GET', '/v1/store/orders', { authorization: 'Bearer demo-pro' }, { body: new Uint8Array(0), bodyTooLarge: true }));
+    expect(refused.status).toBe(413);
+    const answers = Array.from({ length: 3 }, () => engine.handle(req('GET', '/v1/store/orders')).status);
+    expect(answers).toEqual([200, 200, 503]);
+  });
+
   it('answers a CORS preflight with its method allowed', () => {
     const preflight = engineWith().handle(
       req('OPTIONS', '/v1/pets/1', { origin: 'http://app.test', 'access-control-request-method': 'DELETE', 'access-control-request-headers': 'authorization' }),
