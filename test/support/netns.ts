@@ -6,7 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RedisProcess } from './redis-topologies.js';
+import { RedisProcess, redisArgs } from './redis-topologies.js';
 
 const REDIS = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => existsSync(p));
 
@@ -96,26 +96,7 @@ export class PartitionedRedis {
   static async start(): Promise<PartitionedRedis> {
     const link = makeLink('pm');
     const r = new PartitionedRedis(link.ns, link.hostSide, link.nsSide, link.nsAddress);
-    const child = spawn(
-      'ip',
-      [
-        'netns',
-        'exec',
-        r.ns,
-        REDIS ?? 'redis-server',
-        '--port',
-        String(r.port),
-        '--bind',
-        r.address,
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--protected-mode',
-        'no',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn('ip', ['netns', 'exec', r.ns, REDIS ?? 'redis-server', ...redisArgs(r.port, r.address)], { stdio: ['ignore', 'pipe', 'pipe'] });
     r.child = child;
     await new Promise<void>((resolve, reject) => {
       let out = '';
@@ -189,16 +170,7 @@ export class PartitionedCluster {
             'exec',
             link.ns,
             REDIS ?? 'redis-server',
-            '--port',
-            String(port),
-            '--bind',
-            address,
-            '--save',
-            '',
-            '--appendonly',
-            'no',
-            '--protected-mode',
-            'no',
+            ...redisArgs(port, address),
             '--dir',
             dir,
             '--cluster-enabled',

@@ -95,23 +95,13 @@ export class RedisProcess {
 // A replica's first full sync starts at once (Redis waits 5 s by default for more replicas to join it).
 const FAST_SYNC = ['--repl-diskless-sync', 'yes', '--repl-diskless-sync-delay', '0'];
 
+/** The arguments every test's redis-server starts with: its port and address, and nothing written to disk. */
+export function redisArgs(port: number, address: string): string[] {
+  return ['--port', String(port), '--bind', address, '--save', '', '--appendonly', 'no', '--protected-mode', 'no'];
+}
+
 function server(port: number, dir: string, extra: string[]): RedisProcess {
-  const args = [
-    '--port',
-    String(port),
-    '--bind',
-    '127.0.0.1',
-    '--save',
-    '',
-    '--appendonly',
-    'no',
-    '--protected-mode',
-    'no',
-    '--dir',
-    dir,
-    ...FAST_SYNC,
-    ...extra,
-  ];
+  const args = [...redisArgs(port, '127.0.0.1'), '--dir', dir, ...FAST_SYNC, ...extra];
   return new RedisProcess(port, SERVER, args, /Ready to accept connections/);
 }
 

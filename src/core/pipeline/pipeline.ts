@@ -6,7 +6,7 @@
 import { addCorsHeaders, preflightHeaders } from './cors.js';
 import { answerHeaders, journalEntryOf, responseOf, type AnswerParts } from './answer.js';
 import { forcedOutcome, toOutcome, type Outcome } from './outcome.js';
-import { LIMIT_INDEX, STAGES, type Plan, type Stage } from './stages.js';
+import { DECIDED_INDEXES, LIMIT_INDEX, STAGE_INDEX, STAGES, type Plan, type Stage } from './stages.js';
 import { authenticate, redactQuery } from './auth.js';
 import { fixedPlan, keysOf, planRequest } from './plan.js';
 import { declaredOutcome, operationOutcome } from './operations.js';
@@ -129,14 +129,19 @@ export class Pipeline<H> implements ApiHandler {
     const { plan, forced } = d;
     let outcome: Outcome;
     try {
-      for (let i = 0; i < STAGES.length; i++) {
-        // A scenario's forced answer stands for every stage past the limit: the home ran it once the limit allowed.
-        if (forced !== undefined && i > LIMIT_INDEX) break;
-        const stage = STAGES[i] as Stage;
-        if (plan.failed === stage.name) throw plan.failure;
-        const error = stage.decided?.(d, parts);
+      // The stages in order up to the first that failed before the home; only those judged on the
+      // decision are visited. A scenario's forced answer stands for every stage past the limit: the
+      // home ran it once the limit allowed.
+      const failedAt = plan.failed === undefined ? STAGES.length : STAGE_INDEX[plan.failed];
+      const toFailure = forced === undefined || failedAt <= LIMIT_INDEX;
+      const end = toFailure ? failedAt : LIMIT_INDEX + 1;
+      for (let k = 0; k < DECIDED_INDEXES.length; k++) {
+        const i = DECIDED_INDEXES[k] as number;
+        if (i >= end) break;
+        const error = (STAGES[i] as Stage).decided?.(d, parts);
         if (error !== undefined) throw error;
       }
+      if (toFailure && failedAt < STAGES.length) throw plan.failure;
       if (forced) outcome = forcedOutcome(forced, d.now);
       else if (plan.where?.kind === 'declared') outcome = declaredOutcome(plan.where.operation, d.declaredCall ?? 0);
       else outcome = operationOutcome(plan, d.data);

@@ -69,11 +69,19 @@ const isGetPet = (where: Route | undefined): boolean => where?.kind === 'operati
 /** Whether the route's operation of the specification reads a body (creating an animal does). */
 const readsBody = (where: Route | undefined): boolean => where?.kind === 'operation' && SPEC_MODULES[where.operation].readsBody;
 
+/**
+ * A stage with every member present, in one order: the walks then read every stage through one
+ * shape, which V8 keeps monomorphic (stages of differing shapes cost the list about 0.3 µs a request).
+ */
+function stage(s: Pick<Stage, 'name' | 'needsBody'> & Partial<Stage>): Stage {
+  return { name: s.name, needsBody: s.needsBody, ahead: s.ahead, byHome: s.byHome, decided: s.decided, onHead: s.onHead };
+}
+
 /** The stages in their order; each stage's failure wins over every later one. */
 export const STAGES: readonly Stage[] = [
   // Judged by planRequest before the plan is made: a preflight counts the address's window, not a key's.
-  { name: 'preflight', needsBody: false, onHead: (h) => isPreflight(h.req.method, h.req.headers) },
-  {
+  stage({ name: 'preflight', needsBody: false, onHead: (h) => isPreflight(h.req.method, h.req.headers) }),
+  stage({
     name: 'route',
     needsBody: false,
     ahead: (plan) => {
@@ -89,8 +97,8 @@ export const STAGES: readonly Stage[] = [
       // Only an operation that reads a body (creating an animal) waits for one; every other route answers without.
       return !readsBody(h.where);
     },
-  },
-  {
+  }),
+  stage({
     name: 'removal',
     needsBody: false,
     // The removal date needs the session's clock, which only the home reads.
@@ -101,8 +109,8 @@ export const STAGES: readonly Stage[] = [
       const removed = new Date(removalAt).toISOString();
       return new MockError('endpoint_removed', `GET /v1/pets/{petId} was removed on ${removed}. Use GET /v1/pets with the status filter instead.`);
     },
-  },
-  {
+  }),
+  stage({
     name: 'auth',
     needsBody: false,
     ahead: (plan) => (plan.auth === undefined || plan.auth.ok ? undefined : plan.auth.error),
@@ -110,8 +118,8 @@ export const STAGES: readonly Stage[] = [
       h.auth = authenticate(h.req.headers, h.req.rawHeaders, h.state.keys, h.req.query);
       return !h.auth.ok;
     },
-  },
-  {
+  }),
+  stage({
     name: 'limit',
     needsBody: false,
     byHome: () => true,
@@ -123,22 +131,22 @@ export const STAGES: readonly Stage[] = [
     },
     // Nothing is counted before the body: a peek at the window, which a request without a valid key never reaches.
     onHead: (h) => h.auth?.ok === true && h.state.limiter.peek(keyBucket(h.auth.key.key), h.auth.key.limits, h.now).remaining === 0,
-  },
-  {
+  }),
+  stage({
     name: 'media-type',
     needsBody: false,
     ahead: (plan, req) => (readsBody(plan.where) ? mediaTypeError(req.headers, req.body, req.bodyTooLarge === true) : undefined),
     onHead: (h) => readsBody(h.where) && mediaTypeRefusedByHeaders(h.req.headers),
-  },
-  {
+  }),
+  stage({
     name: 'body-size',
     needsBody: false,
     // A declared operation reads no body, but its size cap holds (docs/scenarios.md).
     ahead: (plan, req) => ((readsBody(plan.where) || plan.where?.kind === 'declared') && req.bodyTooLarge === true ? tooLargeError() : undefined),
     onHead: (h) => readsBody(h.where) && bodySizeRefusedByHeaders(h.req.headers),
-  },
-  { name: 'validation', needsBody: true, ahead: validate },
-  { name: 'operation', needsBody: true },
+  }),
+  stage({ name: 'validation', needsBody: true, ahead: validate }),
+  stage({ name: 'operation', needsBody: true }),
 ];
 
 /** The place of a stage in the order. */
@@ -148,6 +156,12 @@ export function stageIndex(name: StageName): number {
 
 /** Where the home's counts come in: a failure before it means the limit may not refuse. */
 export const LIMIT_INDEX = stageIndex('limit');
+
+/** Each stage's place in the order, by name. */
+export const STAGE_INDEX = Object.fromEntries(STAGES.map((s, i) => [s.name, i])) as Readonly<Record<StageName, number>>;
+
+/** The places of the stages judged on the home's decision: the walk after the home visits only these. */
+export const DECIDED_INDEXES: readonly number[] = STAGES.flatMap((s, i) => (s.decided !== undefined ? [i] : []));
 
 /** The validation stage: the operation's input, parsed into the plan by its module (core/operations). */
 function validate(plan: Plan, req: CoreRequest): unknown {
