@@ -5,6 +5,11 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { shippedScenarioObjects } from './scripts/shipped-scenarios.mjs';
 import { viteValidators } from './scripts/browser-validators.mjs';
+import { writeOperationRegistries } from './scripts/operation-registry.mjs';
+
+// The operations' registries come from the OpenAPI document, as in the build: a test run after
+// a new operation module was added sees it without a build first.
+writeOperationRegistries();
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 

@@ -8,6 +8,7 @@ import { shippedScenarioObjects } from './shipped-scenarios.mjs';
 import { esbuildValidators } from './browser-validators.mjs';
 import { buildCommonJs } from './build-cjs.mjs';
 import { buildAdminChart } from './build-admin-chart.mjs';
+import { writeOperationRegistries } from './operation-registry.mjs';
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 // The seeded animals' names come from Faker's English locale; defining them at build time spares
@@ -17,6 +18,8 @@ const { faker: english } = await import('@faker-js/faker/locale/en');
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 const define = { __PETSTORE_PET_NAMES__: JSON.stringify(english.rawDefinitions.animal.pet_name), __PETSTORE_VERSION__: JSON.stringify(version) };
 
+// The operations' registries come from the OpenAPI document (scripts/operation-registry.mjs).
+writeOperationRegistries();
 rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist', { recursive: true });
 await build({
