@@ -6,6 +6,7 @@ import type { ApiHandler } from '../core/state/backend.js';
 import { renderError } from '../core/errors.js';
 import { API_CORS, headerLines } from './raw-answers.js';
 import { connectionOf, socketArrival } from './arrival.js';
+import { endThisTurn } from './end-of-turn.js';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
 
 /** The scheme and authority of an absolute-form target (`GET http://host/v1/pets`), which HTTP/1.1 servers must accept. */
@@ -204,7 +205,7 @@ function writeNow(req: IncomingMessage, res: ServerResponse, response: CoreRespo
   if (body === undefined) {
     headers['Content-Length'] = '0';
     res.writeHead(response.status, headers);
-    res.end();
+    endThisTurn(res, undefined, 'latin1');
     return;
   }
   const bytes = Buffer.byteLength(body);
@@ -212,7 +213,7 @@ function writeNow(req: IncomingMessage, res: ServerResponse, response: CoreRespo
   res.writeHead(response.status, headers);
   // Node writes header blocks as latin1 in any case; for an ASCII body (its UTF-8 length is its
   // length) latin1 gives the same bytes for less work than encoding UTF-8.
-  res.end(body, bytes === body.length ? 'latin1' : 'utf8');
+  endThisTurn(res, body, bytes === body.length ? 'latin1' : 'utf8');
 }
 
 /**

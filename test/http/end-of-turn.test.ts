@@ -1,0 +1,77 @@
+// The node:http adapter ends the answers of one turn of the event loop together (end-of-turn.ts).
+import type { ServerResponse } from 'node:http';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { endThisTurn } from '../../src/http/end-of-turn.js';
+
+type Ended = { body?: string; encoding?: string };
+
+function fakeResponse(log: string[], name: string, opts: { destroyed?: boolean; throws?: boolean } = {}) {
+  const res = {
+    destroyed: opts.destroyed === true,
+    ended: undefined as Ended | undefined,
+    destroyedByUs: false,
+    end(body?: string, encoding?: string) {
+      if (opts.throws) throw new Error('write after a broken pipe');
+      log.push(name);
+      res.ended = { body, encoding };
+    },
+    destroy() {
+      res.destroyedByUs = true;
+    },
+  };
+  return res;
+}
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe('answers ended at the end of the turn', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('ends nothing at once, then every answer of the turn in the order given, with its body and encoding', async () => {
+    const log: string[] = [];
+    const a = fakeResponse(log, 'a');
+    const b = fakeResponse(log, 'b');
+    const c = fakeResponse(log, 'c');
+    endThisTurn(a as unknown as ServerResponse, '[1]', 'latin1');
+    endThisTurn(b as unknown as ServerResponse, undefined, 'latin1');
+    endThisTurn(c as unknown as ServerResponse, '"é"', 'utf8');
+    await Promise.resolve();
+    expect(log).toEqual([]);
+    await nextTurn();
+    expect(log).toEqual(['a', 'b', 'c']);
+    expect(a.ended).toEqual({ body: '[1]', encoding: 'latin1' });
+    expect(b.ended).toEqual({ body: undefined, encoding: undefined });
+    expect(c.ended).toEqual({ body: '"é"', encoding: 'utf8' });
+  });
+
+  it('skips an answer whose connection closed meanwhile, and one that fails does not keep the others from theirs', async () => {
+    const log: string[] = [];
+    const gone = fakeResponse(log, 'gone', { destroyed: true });
+    const broken = fakeResponse(log, 'broken', { throws: true });
+    const fine = fakeResponse(log, 'fine');
+    for (const res of [gone, broken, fine]) endThisTurn(res as unknown as ServerResponse, '{}', 'latin1');
+    await nextTurn();
+    expect(log).toEqual(['fine']);
+    expect(broken.destroyedByUs).toBe(true);
+    expect(gone.ended).toBeUndefined();
+  });
+
+  it('starts a new turn for answers given after the last one ended', async () => {
+    const log: string[] = [];
+    endThisTurn(fakeResponse(log, 'first') as unknown as ServerResponse, '{}', 'latin1');
+    await nextTurn();
+    endThisTurn(fakeResponse(log, 'second') as unknown as ServerResponse, '{}', 'latin1');
+    expect(log).toEqual(['first']);
+    await nextTurn();
+    expect(log).toEqual(['first', 'second']);
+  });
+
+  it('is not held back by fake timers a test installs', async () => {
+    const log: string[] = [];
+    vi.useFakeTimers();
+    endThisTurn(fakeResponse(log, 'a') as unknown as ServerResponse, '{}', 'latin1');
+    vi.useRealTimers();
+    await nextTurn();
+    expect(log).toEqual(['a']);
+  });
+});
