@@ -17,6 +17,14 @@ let encodings: BufferEncoding[] = [];
  * written already (`writeHead`), so `headersSent` tells the truth meanwhile.
  */
 export function endThisTurn(res: ServerResponse, body: string | undefined, encoding: BufferEncoding): void {
+  if (res.socket === null) {
+    // Pipelined behind an answer its connection still owes: ended now. Node counts a queued
+    // answer's bytes only once it is ended, and stops reading a connection on them; held to the
+    // end of the turn, a client that pipelines without reading had the server read and answer
+    // everything libuv read in one turn (up to 2 MB of requests) before pausing.
+    endNow(res, body, encoding);
+    return;
+  }
   if (responses.length === 0) schedule(endAll);
   responses.push(res);
   bodies.push(body);
@@ -33,14 +41,16 @@ function endAll(): void {
   encodings = [];
   for (let i = 0; i < ending.length; i++) {
     const res = ending[i] as ServerResponse;
-    if (res.destroyed) continue;
-    const body = withBodies[i];
-    try {
-      if (body === undefined) res.end();
-      else res.end(body, inEncodings[i] as BufferEncoding);
-    } catch {
-      // One connection's failure must not keep the others of the turn from their answers.
-      res.destroy();
-    }
+    if (!res.destroyed) endNow(res, withBodies[i], inEncodings[i] as BufferEncoding);
+  }
+}
+
+function endNow(res: ServerResponse, body: string | undefined, encoding: BufferEncoding): void {
+  try {
+    if (body === undefined) res.end();
+    else res.end(body, encoding);
+  } catch {
+    // One connection's failure must not keep the others of the turn from their answers.
+    res.destroy();
   }
 }

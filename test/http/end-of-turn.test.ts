@@ -5,8 +5,10 @@ import { endThisTurn } from '../../src/http/end-of-turn.js';
 
 type Ended = { body?: string; encoding?: string };
 
-function fakeResponse(log: string[], name: string, opts: { destroyed?: boolean; throws?: boolean } = {}) {
+function fakeResponse(log: string[], name: string, opts: { destroyed?: boolean; throws?: boolean; queued?: boolean } = {}) {
   const res = {
+    // Node gives a pipelined answer its socket only once the answers before it are written.
+    socket: opts.queued === true ? null : {},
     destroyed: opts.destroyed === true,
     ended: undefined as Ended | undefined,
     destroyedByUs: false,
@@ -64,6 +66,15 @@ describe('answers ended at the end of the turn', () => {
     expect(log).toEqual(['first']);
     await nextTurn();
     expect(log).toEqual(['first', 'second']);
+  });
+
+  it('ends at once an answer pipelined behind one its connection still owes, so Node counts its bytes and stops reading', async () => {
+    const log: string[] = [];
+    endThisTurn(fakeResponse(log, 'owed') as unknown as ServerResponse, '{}', 'latin1');
+    endThisTurn(fakeResponse(log, 'queued', { queued: true }) as unknown as ServerResponse, '{}', 'latin1');
+    expect(log).toEqual(['queued']);
+    await nextTurn();
+    expect(log).toEqual(['queued', 'owed']);
   });
 
   it('is not held back by fake timers a test installs', async () => {
