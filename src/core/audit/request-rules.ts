@@ -3,12 +3,10 @@
 import { BODYLESS_METHODS } from '../input/body.js';
 import type { JournalEntry } from '../state/journal.js';
 import { REJECTED_STATUSES } from './entry-fields.js';
-import { SPEC_TABLE, specOperation } from '../pipeline/operations-table.js';
+import { deprecatedOperation } from '../pipeline/deprecation.js';
+import { SPEC_TABLE, type SpecOperation } from '../pipeline/operations-table.js';
 import { finding, keyText, plural, seqList, type AuditFinding, type KeyName } from './findings.js';
 
-/** The deprecated operation, `GET /v1/pets/{petId}`, as the operations table has it. */
-const GET_PET = specOperation('getPet');
-const GET_PET_TEXT = `${GET_PET.method} ${GET_PET.path}`;
 const REPLACEMENT = 'GET /v1/pets?status=';
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 /** What a client must change instead of repeating, by status. */
@@ -20,10 +18,10 @@ export function dayText(ms: number): string {
   return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
 }
 
-function isGetPet(entry: JournalEntry): boolean {
+/** The operation the document marks deprecated that an entry called, or undefined. */
+function deprecatedCalled(entry: JournalEntry): SpecOperation | undefined {
   // HEAD is routed as GET; a declared operation at the same path (DELETE, say) is not the deprecated one.
-  const where = SPEC_TABLE.route(entry.method, entry.path);
-  return where.kind === 'operation' && where.operation === GET_PET.id && entry.code !== 'route_not_found';
+  return entry.code === 'route_not_found' ? undefined : deprecatedOperation(SPEC_TABLE.route(entry.method, entry.path));
 }
 
 /**
@@ -44,9 +42,15 @@ interface Repeat {
   later: number[];
 }
 
-/** A key's requests of one kind. */
+/** A key's calls of one deprecated operation after its 410. */
+interface Removed extends Repeat {
+  operation: SpecOperation;
+}
+
+/** A key's requests of one deprecated operation. */
 interface Calls {
   key: KeyName | undefined;
+  operation: SpecOperation;
   seqs: number[];
 }
 
@@ -60,20 +64,23 @@ export function requestFindings(
   group: (entry: JournalEntry) => string,
   name: (entry: JournalEntry) => KeyName,
 ): AuditFinding[] {
-  const deprecated = new Map<string | undefined, Calls>();
-  const removed = new Map<string | undefined, Repeat>();
+  // By key and operation: each deprecated operation a key calls is a finding of its own.
+  const deprecated = new Map<string, Calls>();
+  const removed = new Map<string, Removed>();
   const rejected = new Map<string, Repeat>();
   const keyOf = (entry: JournalEntry): KeyName | undefined => (entry.key === undefined ? undefined : name(entry));
   for (const entry of entries) {
     const id = entry.key === undefined ? undefined : group(entry);
-    if (isGetPet(entry)) {
-      const after = removed.get(id);
+    const operation = deprecatedCalled(entry);
+    if (operation !== undefined) {
+      const callsId = id === undefined ? operation.id : `${operation.id}\n${id}`;
+      const after = removed.get(callsId);
       if (after) after.later.push(entry.seq);
-      else if (entry.code === 'endpoint_removed') removed.set(id, { first: entry, later: [] });
+      else if (entry.code === 'endpoint_removed') removed.set(callsId, { first: entry, later: [], operation });
       else {
-        const calls = deprecated.get(id);
+        const calls = deprecated.get(callsId);
         if (calls) calls.seqs.push(entry.seq);
-        else deprecated.set(id, { key: keyOf(entry), seqs: [entry.seq] });
+        else deprecated.set(callsId, { key: keyOf(entry), operation, seqs: [entry.seq] });
       }
     }
     // A 410 of the removed operation is call-after-removal's; an answer a scenario forced may change.
@@ -88,17 +95,17 @@ export function requestFindings(
 
   const out: AuditFinding[] = [];
   const removal = dayText(removalAt);
-  for (const { key, seqs } of deprecated.values()) {
+  for (const { key, operation, seqs } of deprecated.values()) {
     out.push(
       finding(
         'deprecated-call',
         key,
         seqs,
-        `${plural(seqs.length, 'request')} with ${keyText(key)} (${seqList(seqs)}) used ${GET_PET_TEXT}, which the specification deprecates and removes on ${removal}. Move to ${REPLACEMENT} (the replacement it names) before then.`,
+        `${plural(seqs.length, 'request')} with ${keyText(key)} (${seqList(seqs)}) used ${operation.method} ${operation.path}, which the specification deprecates and removes on ${removal}. Move to ${REPLACEMENT} (the replacement it names) before then.`,
       ),
     );
   }
-  for (const { first, later } of removed.values()) {
+  for (const { first, later, operation } of removed.values()) {
     if (later.length === 0) continue;
     const key = keyOf(first);
     out.push(
@@ -106,7 +113,7 @@ export function requestFindings(
         'call-after-removal',
         key,
         [first.seq, ...later],
-        `after the 410 at #${first.seq} said ${GET_PET_TEXT} was removed, the client (${keyText(key)}) called it ${plural(later.length, 'more time')} (${seqList(later)}). A 410 is final: the operation was removed on ${removal}; call ${REPLACEMENT} instead.`,
+        `after the 410 at #${first.seq} said ${operation.method} ${operation.path} was removed, the client (${keyText(key)}) called it ${plural(later.length, 'more time')} (${seqList(later)}). A 410 is final: the operation was removed on ${removal}; call ${REPLACEMENT} instead.`,
       ),
     );
   }

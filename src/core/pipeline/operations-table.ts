@@ -30,24 +30,30 @@ export interface TableOperation {
 export interface SpecOperation extends TableOperation {
   id: OperationId;
   declared?: undefined;
+  /** Marked `deprecated: true` in the document: its answers announce the session's removal date, then 410. */
+  deprecated: boolean;
 }
 
 /** Where the served document lives; it is the mock's own route, not an operation. */
 export const DOCUMENT_PATH = '/v1/openapi.json';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+type DocumentOperation = { operationId: string; deprecated?: boolean };
 
-/** The specification's operations, in the document's order. */
-export const SPEC_OPERATIONS: readonly SpecOperation[] = (() => {
-  const base = openapiDocument.servers[0]?.url ?? '/v1';
-  const paths = openapiDocument.paths as Record<string, Partial<Record<(typeof METHODS)[number], { operationId: string }>>>;
+/** The operations of an OpenAPI document of the API, in its order, with their paths under its first server. */
+export function specOperationsOf(document: { servers: readonly { url: string }[]; paths: object }): SpecOperation[] {
+  const base = document.servers[0]?.url ?? '/v1';
+  const paths = document.paths as Record<string, Partial<Record<(typeof METHODS)[number], DocumentOperation>>>;
   return Object.entries(paths).flatMap(([path, item]) =>
     METHODS.flatMap((m) => {
       const op = item[m];
-      return op ? [{ id: op.operationId as OperationId, method: m.toUpperCase(), path: `${base}${path}` }] : [];
+      return op ? [{ id: op.operationId as OperationId, method: m.toUpperCase(), path: `${base}${path}`, deprecated: op.deprecated === true }] : [];
     }),
   );
-})();
+}
+
+/** The specification's operations, in the document's order. */
+export const SPEC_OPERATIONS: readonly SpecOperation[] = specOperationsOf(openapiDocument);
 
 /** The specification's operation of an id. */
 export function specOperation(id: OperationId): SpecOperation {

@@ -2,7 +2,7 @@
 // stages.ts: the first that fails, and whether the home must still decide the removal date. What
 // they find is a plan: what to ask the home (`StateAsk`), and what the answer needs afterwards.
 import { isPreflight } from './cors.js';
-import { deprecationHeaders } from './deprecation.js';
+import { deprecatedOperation, deprecationHeaders } from './deprecation.js';
 import { authenticate, redactKey } from './auth.js';
 import { tableOf } from './operations-table.js';
 import { ANSWERED, LIMIT_INDEX, STAGES, type Plan, type Stage } from './stages.js';
@@ -75,7 +75,7 @@ export function planRequest(req: CoreRequest, s: SessionSettings): Plan {
     auth,
     shownKey: facts?.shown,
     keyId: facts?.id,
-    extraHeaders: where.kind === 'operation' && where.operation === 'getPet' ? { ...deprecationHeaders(s.deprecation) } : undefined,
+    extraHeaders: deprecatedOperation(where) !== undefined ? { ...deprecationHeaders(s.deprecation) } : undefined,
     failed: undefined,
     failure: undefined,
     allow: undefined,

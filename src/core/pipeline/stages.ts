@@ -9,6 +9,7 @@ import { MockError } from '../errors.js';
 import { authenticate, type AuthResult } from './auth.js';
 import { isPreflight } from './cors.js';
 import { limitError } from './outcome.js';
+import { deprecatedOperation } from './deprecation.js';
 import { SPEC_OPERATIONS, tableOf, type Route } from './operations-table.js';
 import { SPEC_MODULES } from '../operations/index.js';
 import { keyBucket, type SessionState } from '../state/session-state.js';
@@ -65,7 +66,6 @@ export interface Stage {
   onHead?: (h: HeadInput) => boolean;
 }
 
-const isGetPet = (where: Route | undefined): boolean => where?.kind === 'operation' && where.operation === 'getPet';
 /** Whether the route's operation of the specification reads a body (creating an animal does). */
 const readsBody = (where: Route | undefined): boolean => where?.kind === 'operation' && SPEC_MODULES[where.operation].readsBody;
 
@@ -102,12 +102,16 @@ export const STAGES: readonly Stage[] = [
     name: 'removal',
     needsBody: false,
     // The removal date needs the session's clock, which only the home reads.
-    byHome: (plan) => isGetPet(plan.where),
+    byHome: (plan) => deprecatedOperation(plan.where) !== undefined,
     decided: (d) => {
       const removalAt = d.settings.deprecation.removalAt;
-      if (!isGetPet(d.plan.where) || d.now < removalAt) return undefined;
+      const deprecated = deprecatedOperation(d.plan.where);
+      if (deprecated === undefined || d.now < removalAt) return undefined;
       const removed = new Date(removalAt).toISOString();
-      return new MockError('endpoint_removed', `GET /v1/pets/{petId} was removed on ${removed}. Use GET /v1/pets with the status filter instead.`);
+      return new MockError(
+        'endpoint_removed',
+        `${deprecated.method} ${deprecated.path} was removed on ${removed}. Use GET /v1/pets with the status filter instead.`,
+      );
     },
   }),
   stage({
