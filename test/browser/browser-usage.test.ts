@@ -9,8 +9,8 @@ const HOURLY = {
   name: 'hourly',
   description: 'the hour of burst already used',
   clock: { start: '2030-01-01T12:30:10Z', frozen: true },
-  keys: [{ key: 'burst', plan: 'enterprise', limits: ['5/s', '100/h'] }],
-  usage: [{ key: 'burst', second: 2, hour: 'full' }],
+  keys: [{ key: 'burst', plan: 'enterprise' as const, limits: ['5/s', '100/h'] }],
+  usage: [{ key: 'burst', second: 2, hour: 'full' as const }],
 };
 
 describe('usage of any window in the browser build', () => {
