@@ -41,10 +41,10 @@ export function usageOf(line: UsageLineSpec, keys: readonly KeyConfig[], mistake
     if (line[name] === undefined || targets.length === 0 || targets.some((k) => limitOf(k.limits, lengthOf(name)) !== undefined)) continue;
     const a = name === 'hour' ? 'an' : 'a';
     const add = `such as "100/${USAGE_UNITS[name]}"`;
-    const [only] = targets;
+    const only = line.key === '*' ? undefined : targets[0];
     throw mistake(
       name,
-      line.key === '*' || only === undefined
+      only === undefined
         ? `usage fills the ${name} of every key, but no key has ${a} ${name} window; give a plan or a key one in its limits, ${add}`
         : `usage fills the ${name} of the key ${JSON.stringify(line.key)}, which has no ${name} window (its windows are ${limitsText(only.limits).join(', ')}); fill one of those, or give the key ${a} ${name} window in its limits, ${add}`,
     );
