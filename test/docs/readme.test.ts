@@ -88,4 +88,32 @@ describe('docs/scenarios.md', () => {
     expect(settings.scenario).toBe('checkout-outage');
     expect(settings.keys.find((k) => k.key === 'qa-key')?.limits).toEqual(minuteDay(3, 10_000));
   });
+
+  it('shows a usage example that presets the second and the hour as it says', async () => {
+    const { ScenarioSpecError, compileScenario } = await import('../../src/core/scenarios/scenario-compiler.js');
+    const { defaultSettings } = await import('../../src/core/state/session-settings.js');
+    const { BaseData } = await import('../../src/core/state/store.js');
+    const { parse } = await import('yaml');
+    const example = /\*\*Usage\.\*\*[\s\S]*?```yaml\n([\s\S]*?)```/.exec(doc('docs/scenarios.md'))?.[1] ?? '';
+    const spec = { description: 'the example', ...(parse(example) as object) };
+    const base = new BaseData([]);
+    const settings = compileScenario(spec, 'example', { defaults: defaultSettings(base), data: () => base });
+    expect(settings.usage).toEqual([
+      {
+        key: 'burst-key',
+        counts: [
+          { lengthMs: 1_000, count: 10 },
+          { lengthMs: 60_000, count: 0 },
+          { lengthMs: 3_600_000, count: 4990 },
+          { lengthMs: 86_400_000, count: 0 },
+        ],
+        bannedForMs: undefined,
+      },
+    ]);
+    // The refusal the page quotes is the one given.
+    const quoted = /\*\*Usage\.\*\*[\s\S]*?refused \(`([^`]*)`\)/.exec(doc('docs/scenarios.md'))?.[1]?.replace(/\s+/g, ' ');
+    expect(() =>
+      compileScenario({ description: 'x', usage: [{ key: 'demo-free', hour: 'full' }] }, 'x', { defaults: defaultSettings(base), data: () => base }),
+    ).toThrow(new ScenarioSpecError(['usage', 0, 'hour'], quoted ?? 'no quote'));
+  });
 });

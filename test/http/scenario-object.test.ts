@@ -62,6 +62,16 @@ describe('PUT /__admin/scenario {"scenario": …}', () => {
     ],
     ['a missing description', { name: 'x' }, [{ field: '/description', message: /needs the key "description"/ }]],
     ['a rule only the server knows', { description: 'x', usage: [{ key: 'nobody', minute: 1 }] }, [{ field: '/usage/0/key', message: /does not have/ }]],
+    [
+      'a usage line for a window the key does not have',
+      { description: 'x', usage: [{ key: 'demo-free', hour: 'full' }] },
+      [{ field: '/usage/0/hour', message: /key "demo-free", which has no hour window/ }],
+    ],
+    [
+      'a usage line for a window of no unit',
+      { description: 'x', usage: [{ key: 'demo-free', week: 1 }] },
+      [{ field: '/usage/0/week', message: /unknown key "week"/ }],
+    ],
     ['a file path', { description: 'x', data: { fixtures: 'pets.json' } }, [{ field: '/data/fixtures', message: /reads no files/ }]],
   ])('refuses %s, and the session keeps its scenario', async (_what, scenario, details) => {
     const res = await putScenario({ scenario }, 'wrong');
@@ -89,5 +99,50 @@ describe('PUT /__admin/scenario {"scenario": …}', () => {
     expect((await adminCall<{ definition: unknown }>(mock.origin, 'scenario')).json.definition).toEqual({
       description: "The command line's settings, with no scenario.",
     });
+  });
+});
+
+describe('a usage line of a scenario object fills any window of the key', () => {
+  // 12:30:10 UTC: the second ends at 12:30:11, the hour at 13:00 (1790 s later).
+  const START = Date.UTC(2030, 0, 1, 12, 30, 10);
+  const scenario = (usage: Record<string, unknown>) => ({
+    description: 'A key with a window of each unit, part of it used.',
+    clock: { start: new Date(START).toISOString(), frozen: true },
+    keys: [{ key: 'burst', plan: 'enterprise', limits: ['5/s', '20/m', '100/h', '1000/d'] }],
+    usage: [{ key: 'burst', ...usage }],
+  });
+  const get = async (session: string) => {
+    const r = await call(mock, '/v1/pets?limit=1', { key: 'burst', headers: { 'x-mock-session': session } });
+    return {
+      status: r.status,
+      limit: r.headers.get('x-ratelimit-limit'),
+      remaining: r.headers.get('x-ratelimit-remaining'),
+      reset: r.headers.get('x-ratelimit-reset'),
+      retryAfter: r.headers.get('retry-after'),
+    };
+  };
+  const reset = (instant: number) => String(instant / 1000);
+
+  it.each([
+    ['second', 'full', { limit: '5', reset: reset(START + 1_000), retryAfter: '1' }, 1_000],
+    ['hour', 'full', { limit: '100', reset: reset(Date.UTC(2030, 0, 1, 13)), retryAfter: '1790' }, 1_790_000],
+  ])('%s: %s answers 429 with Retry-After to the end of that window, and a reset presets it again', async (name, used, expected, waitMs) => {
+    const session = `usage-${name}`;
+    expect((await putScenario({ scenario: scenario({ [name]: used }) }, session)).status).toBe(200);
+    expect(await get(session)).toEqual({ status: 429, remaining: '0', ...expected });
+    await adminCall(mock.origin, 'clock', { body: { advance: `${waitMs}ms` }, session });
+    expect((await get(session)).status).toBe(200);
+    await adminCall(mock.origin, 'reset', { method: 'POST', session });
+    expect((await get(session)).status).toBe(429);
+  });
+
+  it('a count leaves the rest of the hour, reported as the window with the fewest left', async () => {
+    expect((await putScenario({ scenario: scenario({ hour: 98, second: 2 }) }, 'usage-count')).status).toBe(200);
+    const hour = { limit: '100', reset: reset(Date.UTC(2030, 0, 1, 13)) };
+    expect([await get('usage-count'), await get('usage-count'), await get('usage-count')]).toEqual([
+      { status: 200, remaining: '1', retryAfter: null, ...hour },
+      { status: 200, remaining: '0', retryAfter: null, ...hour },
+      { status: 429, remaining: '0', retryAfter: '1790', ...hour },
+    ]);
   });
 });

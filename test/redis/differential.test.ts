@@ -48,9 +48,10 @@ const SCENARIOS = [
   'windows',
   'windows',
   'windows-forced',
+  'windows-usage',
 ];
-const FIXTURES = ['forced-429', 'keyed-forever', 'near-max-id', 'frozen-start', 'removed-steps', 'declared', 'windows', 'windows-forced'].map((name) =>
-  fileURLToPath(new URL(`./fixtures/${name}.yaml`, import.meta.url)),
+const FIXTURES = ['forced-429', 'keyed-forever', 'near-max-id', 'frozen-start', 'removed-steps', 'declared', 'windows', 'windows-forced', 'windows-usage'].map(
+  (name) => fileURLToPath(new URL(`./fixtures/${name}.yaml`, import.meta.url)),
 );
 const KEYS = ['demo-free', 'demo-pro', 'nobody', ''];
 
@@ -333,6 +334,50 @@ describe.skipIf(!run)('a shared state answers as one in-memory mock', () => {
     // Each run starts the default session on a scenario, so steps, chaos, bans and latency all come up.
     await fc.assert(fc.asyncProperty(fc.constantFrom(...SCENARIOS), fc.array(command, { minLength: 2, maxLength: 8 }), same), { numRuns: 2000 });
   }, 180_000);
+
+  it('usage preset in the second, minute, hour and day answers alike, and is in force (windows-usage)', async () => {
+    const [memory, other] = await sides();
+    const api = (key: string, times = 1): Command => ({
+      kind: 'api',
+      via: 1,
+      session: 'w1',
+      key,
+      method: 'GET',
+      path: '/v1/pets',
+      query: 'limit=1',
+      times,
+      beta: false,
+    });
+    const commands: Command[] = [
+      { kind: 'scenario', via: 0, session: 'w1', name: 'windows-usage' },
+      api('demo-pro'),
+      api('demo-free', 3),
+      { kind: 'advance', via: 0, session: 'w1', by: '1s' },
+      api('demo-free', 2),
+      { kind: 'keys', via: 1, session: 'w1' },
+      { kind: 'advance', via: 1, session: 'w1', by: '1h' },
+      api('demo-pro', 2),
+      api('demo-free'),
+      { kind: 'reset', via: 0, session: 'w1' },
+      api('demo-pro'),
+      { kind: 'journal', via: 1, session: 'w1' },
+    ];
+    const answers: unknown[] = [];
+    for (const c of commands) {
+      const expected = await apply(memory, c);
+      expect({ command: c, answer: await apply(other, c) }).toEqual({ command: c, answer: expected });
+      answers.push(expected);
+    }
+    const hourFull = { status: 429, headers: expect.objectContaining({ 'Retry-After': '1790', 'X-RateLimit-Limit': '4', 'X-RateLimit-Remaining': '0' }) };
+    // demo-pro's hour is full from the start; demo-free has 1 of its second and 2 of its hour left.
+    expect(answers[1]).toEqual([expect.objectContaining(hourFull)]);
+    expect((answers[2] as { status: number }[]).map((a) => a.status)).toEqual([200, 429, 429]);
+    expect((answers[4] as { status: number }[]).map((a) => a.status)).toEqual([200, 429]);
+    expect(answers[4]).toEqual([expect.anything(), expect.objectContaining({ headers: expect.objectContaining({ 'X-RateLimit-Limit': '9' }) })]);
+    expect((answers[7] as { status: number }[]).map((a) => a.status)).toEqual([200, 429]);
+    // After a reset the preset is back: the hour is full again.
+    expect(answers[10]).toEqual([expect.objectContaining(hourFull)]);
+  });
 
   it('a batch in which one decision fails inside Redis: the others answer as in memory without it', async () => {
     const [memory, other] = await sides();

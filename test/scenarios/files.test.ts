@@ -171,6 +171,22 @@ describe('a scenario file with a mistake', () => {
       /^usage names the key "nobody", which this server does not have; add it under keys, or write "\*" for every key$/,
     ],
     [
+      'a usage line for a window the key does not have',
+      'j2.yaml',
+      'description: ok\nusage:\n  - key: demo-free\n    hour: full\n',
+      4,
+      5,
+      /^usage fills the hour of the key "demo-free", which has no hour window \(its windows are 60\/m, 1000\/d\); fill one of those, or give the key an hour window in its limits, such as "100\/h"$/,
+    ],
+    [
+      'a usage line for a window of no unit',
+      'j3.yaml',
+      'description: ok\nusage:\n  - key: demo-free\n    week: 3\n',
+      4,
+      5,
+      /^unknown key "week" in usage\[0\]; the keys there are key, second, minute, hour, day, bannedFor$/,
+    ],
+    [
       'a status the operation never answers',
       'k.yaml',
       'description: ok\nsteps:\n  - match: { operation: listPets }\n    answer: { status: 404 }\n',

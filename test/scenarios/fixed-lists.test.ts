@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { PET_STATUSES } from '../../src/core/input/openapi.js';
 import { OPERATION_IDS } from '../../src/core/operations/index.js';
 import { OPERATIONS } from '../../src/core/scenarios/matchable-operations.js';
+import { USAGE_WINDOWS } from '../../src/core/scenarios/scenario-limits.js';
 import { PLAN_NAMES } from '../../src/core/state/plans.js';
 import { CONNECTION_FAULTS } from '../../src/core/types.js';
 
@@ -38,6 +39,11 @@ describe('the fixed lists of the schemas are the code’s', () => {
     const lists = listsAt(schema(file), name);
     expect(lists).toHaveLength(count);
     for (const found of lists) expect(found).toEqual([...list]);
+  });
+
+  it('scenario.schema.json: a usage line fills the windows the code names, beside its key and ban', () => {
+    const usage = (schema('scenario') as { properties: { usage: { items: { properties: Record<string, unknown> } } } }).properties.usage;
+    expect(Object.keys(usage.items.properties)).toEqual(['key', ...USAGE_WINDOWS, 'bannedFor']);
   });
 
   it('snapshot.schema.json: an animal’s status is one of the OpenAPI document’s', () => {

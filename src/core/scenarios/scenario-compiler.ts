@@ -8,7 +8,7 @@ import { compileDeclared } from './declared-operations.js';
 import { ScriptedRuntime, type CompiledAnswer, type CompiledMatch, type RuntimeSpec } from './scenario-runtime.js';
 import type { BaseData } from '../state/store.js';
 import type { KeyConfig, Limits, PlanName } from '../types.js';
-import { specLimits, usageCounts } from './scenario-limits.js';
+import { specLimits, usageOf } from './scenario-limits.js';
 import type { SessionSettings } from '../state/session-state.js';
 import type { AnswerSpec, DataSpec, DurationSpec, LimitsSpec, MatchSpec, ScenarioSpec } from './scenario-spec.js';
 
@@ -79,21 +79,12 @@ export function compileScenario(spec: ScenarioSpec, name: string, ctx: CompileCo
   const d = ctx.defaults;
   const planLimits = resolvePlans(spec.plans);
   const keys = resolveKeys(d.keys, spec, planLimits);
-  const byKey = new Map(keys.map((k) => [k.key, k]));
-  const usage = (spec.usage ?? []).flatMap((line, i) => {
-    if (line.key !== '*' && !byKey.has(line.key)) {
-      throw new ScenarioSpecError(
-        ['usage', i, 'key'],
-        `usage names the key ${JSON.stringify(line.key)}, which this server does not have; add it under keys, or write "*" for every key`,
-      );
-    }
-    const targets = line.key === '*' ? keys : [byKey.get(line.key) as KeyConfig];
-    return targets.map((key) => ({
-      key: key.key,
-      counts: usageCounts(key.limits, line.minute, line.day),
+  const usage = (spec.usage ?? []).flatMap((line, i) =>
+    usageOf(line, keys, (field, message) => new ScenarioSpecError(['usage', i, field], message)).map((u) => ({
+      ...u,
       bannedForMs: line.bannedFor === undefined ? undefined : duration(line.bannedFor),
-    }));
-  });
+    })),
+  );
   const settings: SessionSettings = {
     scenario: name,
     base: spec.data ? ctx.data(spec.data) : d.base,

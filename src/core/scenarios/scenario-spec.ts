@@ -34,6 +34,19 @@ export interface LimitsSpec {
   limits?: string[];
 }
 
+/** Requests already made in a window, or "full": the window's limit. */
+export type UsedSpec = number | 'full';
+
+/** A usage line: a key ("*": every key), what it has used of each window it names, a ban in force. */
+export interface UsageLineSpec {
+  key: string;
+  second?: UsedSpec;
+  minute?: UsedSpec;
+  hour?: UsedSpec;
+  day?: UsedSpec;
+  bannedFor?: DurationSpec;
+}
+
 /** A scenario as its file holds it, once it has passed `scenarios/scenario.schema.json`. */
 export interface ScenarioSpec {
   $schema?: string;
@@ -43,7 +56,7 @@ export interface ScenarioSpec {
   plans?: Partial<Record<PlanName, LimitsSpec>>;
   keys?: ({ key: string; plan?: PlanName; revoked?: boolean } & LimitsSpec)[];
   ban?: { after?: number; duration?: DurationSpec };
-  usage?: { key: string; minute?: number | 'full'; day?: number | 'full'; bannedFor?: DurationSpec }[];
+  usage?: UsageLineSpec[];
   clock?: { start?: string; frozen?: boolean };
   deprecation?: { deprecatedAt?: string; removalAt?: string };
   latency?: DurationSpec | { min: DurationSpec; max: DurationSpec; seed?: number };
