@@ -5,14 +5,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createFetchHandler, type MockFetchHandler } from '../../src/index.js';
 
-vi.mock('../../src/core/input/openapi.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/core/input/openapi.js')>();
-  const document = structuredClone(real.openapiDocument);
-  const paths = document.paths as unknown as Record<string, Record<string, { deprecated?: boolean }>>;
-  delete paths['/pets/{petId}']!.get!.deprecated;
-  paths['/pets']!.get!.deprecated = true;
-  return { ...real, openapiDocument: document };
-});
+vi.mock('../../src/core/input/openapi.js', async (importOriginal) =>
+  (await import('../support/deprecated-document.js')).listPetsDeprecated(await importOriginal()),
+);
 
 const REMOVAL = '2030-12-05T00:00:00.000Z';
 

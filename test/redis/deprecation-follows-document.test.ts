@@ -5,14 +5,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startMock, type RunningMock, type SharedRunningMock } from '../../src/index.js';
 import { TestRedis, redisAvailable } from '../support/redis.js';
 
-vi.mock('../../src/core/input/openapi.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/core/input/openapi.js')>();
-  const document = structuredClone(real.openapiDocument);
-  const paths = document.paths as unknown as Record<string, Record<string, { deprecated?: boolean }>>;
-  delete paths['/pets/{petId}']!.get!.deprecated;
-  paths['/pets']!.get!.deprecated = true;
-  return { ...real, openapiDocument: document };
-});
+vi.mock('../../src/core/input/openapi.js', async (importOriginal) =>
+  (await import('../support/deprecated-document.js')).listPetsDeprecated(await importOriginal()),
+);
 
 const run = redisAvailable();
 const AUTH = { authorization: 'Bearer one' };
