@@ -11,6 +11,11 @@ const KEYS = [
   'one:free:3/s',
   'three:pro:2/s,5/m,7/h',
   'four:enterprise:1/s,3/m,5/h,9/d',
+  // Two windows, as a plan's minute and day (the Lua limiter's quickest case): the day, the minute
+  // and, on a tie, the window that resets later is the one reported.
+  'two-day:pro:6/m,4/d',
+  'two-minute:pro:2/m,50/d',
+  'two-tie:pro:3/m,3/d',
   // Six windows, three of lengths no unit names: a new length needs no code.
   {
     key: 'six',
@@ -76,6 +81,7 @@ describe.skipIf(!run)('rate windows on Redis', () => {
   it('answers every request of keys with one to six windows as the in-memory limiter does', async () => {
     const names = KEYS.map((k) => (typeof k === 'string' ? k.split(':')[0] : k.key)) as string[];
     const seen: Seen[] = [];
+    const resets: Record<string, string[]> = {};
     for (const [count, move] of PLAN) {
       await shared.clock.advance(move);
       memory.clock.advance(move);
@@ -84,6 +90,8 @@ describe.skipIf(!run)('rate windows on Redis', () => {
           const [a, b] = [await get(shared.url, key), await get(memory.url, key)];
           expect(a).toEqual(b);
           seen.push(a);
+          if (a.status === 200)
+            (resets[key] ??= []).push(`${a.headers['x-ratelimit-limit']}@${Number(a.headers['x-ratelimit-reset']) % 86_400 === 0 ? 'day' : 'other'}`);
         }
       }
     }
@@ -91,5 +99,9 @@ describe.skipIf(!run)('rate windows on Redis', () => {
     const messages = seen.filter((s) => s.status === 429).map((s) => s.message ?? '');
     for (const which of ['per-second', 'per-minute', 'per-hour', 'per-1500ms', 'per-7000ms']) expect(messages.some((m) => m.includes(which))).toBe(true);
     expect(seen.filter((s) => s.status === 200).length).toBeGreaterThan(20);
+    // Of two windows each was reported: the day where it had fewer left or as many, else the minute.
+    expect(resets['two-day']).toContain('4@day');
+    expect(resets['two-minute']).toContain('2@other');
+    expect(resets['two-tie']).toContain('3@day');
   });
 });
