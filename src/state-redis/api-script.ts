@@ -20,7 +20,7 @@ local items, single = {}, q0.d == nil
 -- Each distinct input is sent once (u), the decisions name theirs by position (d): decoding is paid per input.
 if single then items[1] = q0 else for i, ix in ipairs(q0.d) do items[i] = q0.u[ix + 1] end end
 -- Per session: its fields (f), the names written (w), its buckets as read or, once decided, as
--- tables (raw), those to write (bw), the pending set's ZADD (jp; see below) and whether it drops landed marks.
+-- tables (raw), those to write (bw), and its journal entries still on their way by slot (q; see below).
 local C = {}
 local function load(sid)
   local c = C[sid]
@@ -36,7 +36,7 @@ local function load(sid)
   local m = redis.call('HMGET', mk, unpack(args))
   local f = {}
   for i, name in ipairs(SESSION_FIELDS) do f[name] = m[i] end
-  c = { sid = sid, mk = mk, f = f, w = {}, raw = {}, bw = {}, jp = {}, trim = false }
+  c = { sid = sid, mk = mk, f = f, w = {}, raw = {}, bw = {}, q = pendingOf(f.jq) }
   for id, i in pairs(at) do c.raw[id] = m[i] end
   C[sid] = c
   return c
@@ -83,9 +83,9 @@ local function writeSession(c)
   local h = {}
   for name in pairs(c.w) do h[#h + 1] = name; h[#h + 1] = c.f[name] end
   for id, b in pairs(c.bw) do h[#h + 1] = 'b:' .. id; h[#h + 1] = packBucket(b) end
+  local jq = pendingText(c.q, real)
+  if jq ~= (c.f.jq or '') then h[#h + 1] = 'jq'; h[#h + 1] = jq end
   if #h > 0 then redis.call('HSET', c.mk, unpack(h)) end
-  if #c.jp > 0 then redis.call('ZADD', c.mk .. ':jp', unpack(c.jp)) end
-  if c.trim then redis.call('ZREMRANGEBYSCORE', c.mk .. ':jp', '-inf', real) end
 end
 local function write()
   for _, key in ipairs(pushed) do
@@ -111,10 +111,10 @@ local function write()
 end
 -- A session that cannot be read fails its own decisions (below), not the batch.
 for _, q in ipairs(items) do if not C[q.sid] then pcall(load, q.sid) end end
--- The pending set :jp holds the numbers of decisions whose journal entries are still on their
--- way (score: when they are let go); a landed one is marked with score 0 in the same ZADD that
--- adds the batch's decisions, and marked ones go in passing (and before each journal read).
-appendJournal(q0.journal or {}, 3, C)
+-- Each decision's journal entry is counted as on its way in its session's slot of this call
+-- (jq in lua-library.ts) until it lands with a later call; entries landing now are counted off.
+local slot = pendingSlot(real)
+appendJournal(q0.journal or {}, 3, C, real)
 local function bucketIn(c, id, now, lim)
   local b = c.raw[id]
   if type(b) == 'table' then
@@ -151,9 +151,7 @@ local function decide(q)
   -- lands (or 2 s pass) journal reads wait for it.
   local seq = tonumber(c.f.jseq or '0') + 1
   put(c, 'lu', microsText); put(c, 'jseq', s(seq))
-  c.jp[#c.jp + 1] = real + 2000
-  c.jp[#c.jp + 1] = seq
-  if seq % 8 == 0 then c.trim = true end
+  c.q[slot] = (c.q[slot] or 0) + 1
   local now = clockNow(c.f.off, c.f.fz, real)
   local out = { st = 'ok', now = s(now), real = realText, details = c.f['do'] or '', seq = seq, ep = c.f.ep, evicted = ev }
   local b
@@ -243,9 +241,9 @@ end
 local function attempt(q)
   un = 0
   local c, nused = C[q.sid], #used
-  local jp, trim, b, bw
+  local waiting, b, bw
   if c then
-    jp, trim, b, bw = #c.jp, c.trim, c.raw[q.bucket], c.bw[q.bucket]
+    waiting, b, bw = c.q[slot], c.raw[q.bucket], c.bw[q.bucket]
     if type(b) == 'table' then keepBucket(b) end
   end
   local ok, out = pcall(decide, q)
@@ -255,8 +253,7 @@ local function attempt(q)
     at.f[name], at.w[name] = undo[i + 2], undo[i + 3]
   end
   if c and C[q.sid] == c then
-    c.trim = trim
-    for i = #c.jp, jp + 1, -1 do c.jp[i] = nil end
+    c.q[slot] = waiting
     if type(b) == 'table' then restoreBucket(b) end
     c.raw[q.bucket] = b
     c.bw[q.bucket] = bw

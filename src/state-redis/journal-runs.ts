@@ -4,7 +4,8 @@
 /** A journal entry on its way to Redis, with what bounds it there. */
 export interface RecordedEntry {
   sid: string;
-  seq: number;
+  /** When its answer was decided (Redis ms): the script stops waiting for the entry about 2 s after it. */
+  real: number;
   ep: string;
   entry: string;
   bytes: number;
@@ -23,7 +24,7 @@ export interface Run {
   ep: string;
   cap: number;
   max: number;
-  seq: number[];
+  at: number[];
   b: number[];
 }
 
@@ -33,10 +34,10 @@ export function runsIn(entries: RecordedEntry[]): Run[] {
   let run: Run | undefined;
   for (const e of entries) {
     if (!run || run.sid !== e.sid || run.ep !== e.ep || run.cap !== e.cap || run.max !== e.maxBytes) {
-      run = { sid: e.sid, ep: e.ep, cap: e.cap, max: e.maxBytes, seq: [], b: [] };
+      run = { sid: e.sid, ep: e.ep, cap: e.cap, max: e.maxBytes, at: [], b: [] };
       runs.push(run);
     }
-    run.seq.push(e.seq);
+    run.at.push(e.real);
     run.b.push(e.bytes);
   }
   return runs;

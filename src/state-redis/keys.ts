@@ -20,7 +20,7 @@ export function keyPart(text: string): string {
   return out;
 }
 
-/** The hash of a session (`{P}:s:ID`); its other keys are this name and a suffix (`:j`, `:jp`, `:p`, …). */
+/** The hash of a session (`{P}:s:ID`); its other keys are this name and a suffix (`:j`, `:p`, …). */
 export function sessionKey(prefix: string, sid: string): string {
   return `${prefix}:s:${keyPart(sid)}`;
 }
@@ -28,7 +28,7 @@ export function sessionKey(prefix: string, sid: string): string {
 /** The keys a session's data lives in (what dropping a session deletes). */
 export function sessionKeys(prefix: string, sid: string): string[] {
   const mk = sessionKey(prefix, sid);
-  return [mk, `${mk}:bo`, `${mk}:j`, `${mk}:jp`, `${mk}:p`, `${mk}:p:available`, `${mk}:p:pending`, `${mk}:p:sold`];
+  return [mk, `${mk}:bo`, `${mk}:j`, `${mk}:p`, `${mk}:p:available`, `${mk}:p:pending`, `${mk}:p:sold`];
 }
 
 /** The scenario text of a settings id (`{P}:scn:ID`). */
@@ -59,7 +59,7 @@ export function deploymentKeys(prefix: string): string[] {
 /** The keys appending a session's journal entries touches. */
 export function journalKeys(prefix: string, sid: string): string[] {
   const mk = sessionKey(prefix, sid);
-  return [mk, `${mk}:j`, `${mk}:jp`];
+  return [mk, `${mk}:j`];
 }
 
 /** The session id an admin read of an unknown session works on, and drops (no real id holds a space). */

@@ -16,7 +16,7 @@ export const LIBRARY_BODY = `
 local MINUTE, DAY, MAXI = 60000, 86400000, 8.64e15
 local MAX_BUCKETS = 100000
 -- A session hash's fields the API script reads (its buckets besides), made once here rather than on every call.
-local SESSION_FIELDS = { 'set', 'off', 'fz', 'st', 'tk', 'cs', 'ls', 'nid', 'do', 'ep', 'ev', 'pc', 'cb', 'jseq', 'jb' }
+local SESSION_FIELDS = { 'set', 'off', 'fz', 'st', 'tk', 'cs', 'ls', 'nid', 'do', 'ep', 'ev', 'pc', 'cb', 'jseq', 'jb', 'jq' }
 -- A number as its digits: '%d' where it is whole (several times cheaper than '%.0f', which is kept
 -- for the rest). Standard libraries are read when called: a function library cannot reach them as it loads.
 local function s(n)
@@ -56,12 +56,28 @@ local function isDeclared(key)
 end
 local function dropData(sid)
   local mk = metaKey(sid)
-  redis.call('DEL', mk, mk .. ':bo', mk .. ':j', mk .. ':jp', mk .. ':p', mk .. ':p:available', mk .. ':p:pending', mk .. ':p:sold')
+  redis.call('DEL', mk, mk .. ':bo', mk .. ':j', mk .. ':p', mk .. ':p:available', mk .. ':p:pending', mk .. ':p:sold')
 end
 local function split(raw)
   local out = {}
   for v in string.gmatch(raw, '[^,]+') do out[#out + 1] = tonumber(v) end
   return out
+end
+-- Journal entries answered but not yet written, counted by when they are given up, in slots of
+-- 250 ms (an entry is waited for 1.75 to 2 s after its answer), in the session hash's field jq,
+-- "SLOT:COUNT,…": written with the session's one HSET, where a sorted set of the entries'
+-- numbers cost three commands' work per decision (add, mark landed, sweep).
+local function pendingSlot(real) return math.floor((real + 2000) / 250) end
+local function pendingOf(text)
+  local t = {}
+  if text then for g, n in string.gmatch(text, '(%d+):(%d+)') do t[tonumber(g)] = tonumber(n) end end
+  return t
+end
+-- The slots still waited for at real, as the field keeps them ('' when none is).
+local function pendingText(t, real)
+  local parts, past = {}, math.floor(real / 250)
+  for g, n in pairs(t) do if g > past and n > 0 then parts[#parts + 1] = s(g) .. ':' .. s(n) end end
+  return table.concat(parts, ',')
 end
 ${LIMITS_LUA}
 -- Applies settings afresh to a session (what SessionState.apply does): returns false when Redis does not
@@ -158,44 +174,44 @@ local function appendRun(mk, texts, added, cap, maxBytes, bytes)
   return bytes
 end
 -- runs: entries that follow one another with the same session, epoch and bounds, as { sid, ep,
--- cap, max, seq = { numbers }, b = { bytes } }; their texts are ARGV[first…] in order. An entry
--- that landed leaves the session's pending set (\`:jp\`, see the API script). A session the
--- caller holds in \`cached\` (sid -> its fields \`f\`, written fields \`w\`, and \`jp\`, the caller's
--- one ZADD) has its bytes changed there and its entries marked landed (score 0); every other
--- session's are written here.
-local function appendRunOf(r, at, cached)
+-- cap, max, at = { when each was answered, Redis ms }, b = { bytes } }; their texts are
+-- ARGV[first…] in order. An entry that lands is no longer waited for (jq, above). A session the
+-- caller holds in \`cached\` (sid -> its fields \`f\`, written fields \`w\`, and \`q\`, its
+-- pending counts, written with its HSET) is changed there; every other session here.
+local function appendRunOf(r, at, cached, real)
   local mk = metaKey(r.sid)
   local c = cached and cached[r.sid]
-  local ep, bytes
+  local ep, bytes, pend
   if c then
-    ep, bytes = c.f.ep, tonumber(c.f.jb or '0')
+    ep, bytes, pend = c.f.ep, tonumber(c.f.jb or '0'), c.q
   else
-    local m = redis.call('HMGET', mk, 'ep', 'jb')
-    ep, bytes = m[1], tonumber(m[2] or '0')
+    local m = redis.call('HMGET', mk, 'ep', 'jb', 'jq')
+    ep, bytes, pend = m[1], tonumber(m[2] or '0'), pendingOf(m[3])
   end
-  local n = #r.seq
+  local n = #r.at
   if r.ep == ep then
     local texts, added = {}, 0
     for i = 1, n do
       texts[i] = ARGV[at + i - 1]
       added = added + r.b[i]
+      local g = pendingSlot(r.at[i])
+      local left = pend[g]
+      if left then pend[g] = left - 1 end
     end
     local after = appendRun(mk, texts, added, r.cap, r.max, bytes)
     if c then
-      for i = 1, n do c.jp[#c.jp + 1] = 0; c.jp[#c.jp + 1] = r.seq[i] end
       if after ~= bytes then c.f.jb = s(after); c.w.jb = true end
     else
-      redis.call('ZREM', mk .. ':jp', unpack(r.seq))
-      if after ~= bytes then redis.call('HSET', mk, 'jb', s(after)) end
+      redis.call('HSET', mk, 'jb', s(after), 'jq', pendingText(pend, real))
     end
   end
 end
 -- A session whose journal cannot be written loses those entries alone (its decisions say why).
-local function appendJournal(runs, first, cached)
+local function appendJournal(runs, first, cached, real)
   local at = first
   for _, r in ipairs(runs) do
-    pcall(appendRunOf, r, at, cached)
-    at = at + #r.seq
+    pcall(appendRunOf, r, at, cached, real)
+    at = at + #r.at
   end
 end
 -- mulberry32, as seededRandom in scenario-runtime.ts: advances the state, returns it and the draw.

@@ -215,7 +215,7 @@ export class RedisPort implements StatePort<string> {
     const bytes = boundEntry(journal);
     this.pending.push({
       sid: decision.session,
-      seq: decision.seq,
+      real: decision.real,
       ep: decision.home,
       entry: JSON.stringify(journal),
       bytes,

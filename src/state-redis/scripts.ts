@@ -7,14 +7,14 @@ export { API_BODY, API_SCRIPT } from './api-script.js';
 /**
  * Appends journal entries that no API request has carried yet (the instance went quiet). ARGV[2]
  * (JournalInput in script-io.ts): `runs`, runs of entries (one session, epoch and bounds each,
- * with the entries' numbers and sizes; see appendJournal in lua-library.ts). The entries' texts
+ * with when each entry was answered and its size; see appendJournal in lua-library.ts). The entries' texts
  * stay positional, ARGV[3…], each as the journal keeps it ("BYTES JSON"), as in the API script:
  * inside the JSON they would be escaped twice and decoded into Lua strings only to be pushed
  * unchanged. Answers (JournalAnswer) how many runs it took.
  */
 export const JOURNAL_BODY = `
 local q = cjson.decode(ARGV[2])
-appendJournal(q.runs, 3)
+appendJournal(q.runs, 3, nil, realNow())
 return cjson.encode({ status = 'ok', runs = #q.runs })
 `;
 
@@ -113,8 +113,7 @@ end
 if not mk then return cjson.encode({ st = 'unregistered' }) end
 local extra = {}
 if action == 'journal' or action == 'jinfo' or action == 'details' or action == 'snapshot' then
-  redis.call('ZREMRANGEBYSCORE', mk .. ':jp', '-inf', realNow())
-  if redis.call('ZCARD', mk .. ':jp') > 0 then return cjson.encode({ st = 'pending' }) end
+  if pendingText(pendingOf(redis.call('HGET', mk, 'jq')), realNow()) ~= '' then return cjson.encode({ st = 'pending' }) end
 end
 if action == 'reset' then
   local set = redis.call('HGET', mk, 'set')

@@ -25,7 +25,7 @@ const run = redisAvailable();
 
 /** The longest id there is, all of it ':'-separated parts that read like another session's key suffixes. */
 const LONGEST = `${'a:'.repeat(63)}jp`;
-/** Ids that once reached other sessions' keys in Redis (`default:jp` is the default session's pending set, unencoded). */
+/** Ids that once reached other sessions' keys in Redis (`default:jp` named the default session's pending set, unencoded, when it was a key of its own). */
 const SESSIONS = ['default', 'w1', 'default:jp', LONGEST] as const;
 /** Small enough that sequences evict sessions. */
 const MAX_SESSIONS = 2;

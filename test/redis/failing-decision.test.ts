@@ -77,6 +77,23 @@ describe.skipIf(!run)('a decision that fails inside Redis', () => {
     expect(report.state.failing?.[0]?.reason).toContain('WRONGTYPE');
   });
 
+  it('a decision that fails after its session was read leaves nothing of it waited for: journal reads count only answered entries', async () => {
+    const headers = { authorization: 'Bearer demo-enterprise', 'x-mock-session': 'half' };
+    expect((await fetch(`${mock.url}/pets`, { headers })).status).toBe(200);
+    expect(await mock.session('half').requests()).toHaveLength(1);
+    // Reading a created animal now fails inside the decision, after the session's fields were read.
+    await client.set(`${sessionKey('{fd}', 'half')}:p`, 'not a list');
+    const sent = Array.from({ length: 30 }, (_, i) => fetch(`${mock.url}/pets${i % 3 === 0 ? '/999' : ''}`, { headers }));
+    const statuses = await Promise.all(sent.map(async (answer) => (await answer).status));
+    expect(statuses).toEqual(Array.from({ length: 30 }, (_, i) => (i % 3 === 0 ? 503 : 200)));
+    const journal = await mock.session('half').requests();
+    expect(journal.filter((e) => e.status === 200)).toHaveLength(21);
+    // Every entry counted as on its way has landed: no count is left for the failed decisions.
+    const waiting = (await client.hget(sessionKey('{fd}', 'half'), 'jq')) ?? '';
+    expect(waiting.split(',').filter((slot) => slot !== '' && !slot.endsWith(':0'))).toEqual([]);
+    await client.del(`${sessionKey('{fd}', 'half')}:p`);
+  });
+
   it('health says ok again once the session answers', async () => {
     await client.del(sessionKey('{fd}', 'broken:one'));
     const res = await fetch(`${mock.url}/pets`, { headers: { authorization: 'Bearer demo-enterprise', 'x-mock-session': 'broken:one' } });

@@ -96,7 +96,7 @@ describe.skipIf(!run)('the scripts take and answer named fields', () => {
     const entries = ['{"n":1,"a":"/"}', '{"n":2,"a":"ü"}'];
     const bytes = entries.map((e) => Buffer.byteLength(e));
     const texts = entries.map((e, i) => `${bytes[i]} ${e}`);
-    const input: JournalInput = { runs: [{ sid: 's1', ep: 'e1', cap: 10, max: 1000, seq: [1, 2], b: bytes }] };
+    const input: JournalInput = { runs: [{ sid: 's1', ep: 'e1', cap: 10, max: 1000, at: [1_790_000_000_000, 1_790_000_000_001], b: bytes }] };
     expect(await call('petJournal', [absentKey(P), ...journalKeys(P, 's1')], input, texts)).toEqual({ status: 'ok', runs: 1 });
     expect(await direct.lrange(`${mk}:j`, 0, -1)).toEqual(texts);
   });
