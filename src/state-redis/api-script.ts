@@ -7,7 +7,10 @@ import { OPERATIONS_LUA } from './operations/index.js';
  * session, settings id and the sessions' bound), \`d\`, the decisions in order as positions in
  * \`u\` (from 0), and \`journal\`, the runs of journal entries of earlier answers (see
  * appendJournal in lua-library.ts), whose texts follow as ARGV[3…] as the journal keeps them, "BYTES JSON". The
- * answer is a JSON array, one object per decision. Each decision is taken as it would be alone,
+ * answer is one JSON object: \`real\` (Redis's time), \`cx\`, what a session's decisions of the
+ * call share (its clock \`now\`, recording of \`details\`, epoch \`ep\`), and \`o\`, one object
+ * per decision, naming its session's by position (\`x\`, from 1) and holding what is its own;
+ * one without \`st\` was taken (answers.ts reads it). Each decision is taken as it would be alone,
  * in the batch's order; what a batch shares is the cost: one TIME, the entries appended once, and
  * per session one HMGET and one HSET, its fields held here in between (a createSession, which may
  * drop another session, first writes them all, then forgets them). A lone decision object
@@ -16,9 +19,9 @@ import { OPERATIONS_LUA } from './operations/index.js';
  */
 export const API_BODY = `
 local q0 = cjson.decode(ARGV[2])
-local items, single = {}, q0.d == nil
+local items = {}
 -- Each distinct input is sent once (u), the decisions name theirs by position (d): decoding is paid per input.
-if single then items[1] = q0 else for i, ix in ipairs(q0.d) do items[i] = q0.u[ix + 1] end end
+if q0.d == nil then items[1] = q0 else for i, ix in ipairs(q0.d) do items[i] = q0.u[ix + 1] end end
 -- Per session: its fields (f), the names written (w), its buckets as read or, once decided, as
 -- tables (raw), those to write (bw), and its journal entries still on their way by slot (q; see below).
 local C = {}
@@ -59,6 +62,7 @@ local real, micros = realBoth()
 -- Started after the instance gave up on this call (it answered 503: nothing happened), so nothing may happen.
 if q0.dl and real > q0.dl then return '{"expired":true}' end
 local realText, microsText = s(real), s(micros)
+local cx = {}
 -- Sessions used, in order: each moves up the eviction order once, by its last use.
 local used = {}
 -- Animals created, per list, pushed in one RPUSH at the end (or before a read of that list).
@@ -150,10 +154,21 @@ local function decide(q)
   -- number now, in the order of decisions; the entry follows with a later call, and until it
   -- lands (or 2 s pass) journal reads wait for it.
   local seq = tonumber(c.f.jseq or '0') + 1
-  put(c, 'lu', microsText); put(c, 'jseq', s(seq))
+  -- The same instant for all of a session's decisions in a call: written by the first (or the
+  -- next, should the first fail and be put back).
+  if c.f.lu ~= microsText then put(c, 'lu', microsText) end
+  put(c, 'jseq', s(seq))
   c.q[slot] = (c.q[slot] or 0) + 1
-  local now = clockNow(c.f.off, c.f.fz, real)
-  local out = { st = 'ok', now = s(now), real = realText, details = c.f['do'] or '', seq = seq, ep = c.f.ep, evicted = ev }
+  -- What the session's decisions share is encoded once, in cx: encoding is a good part of a decision's cost.
+  local now = c.now
+  if not now then
+    now = clockNow(c.f.off, c.f.fz, real)
+    c.now = now
+    cx[#cx + 1] = { now = s(now), details = c.f['do'] or '', ep = c.f.ep }
+    c.x = #cx
+  end
+  local out = { x = c.x, seq = seq }
+  if ev ~= '' then out.evicted = ev end
   local b
   local function bucket()
     if not b then b = bucketIn(c, q.bucket, now, q.lim) end
@@ -269,8 +284,7 @@ if next(broken) then
     if broken[q.sid] and outs[i].st == 'ok' then outs[i] = { st = 'error', err = errText(broken[q.sid]) } end
   end
 end
-if single then return cjson.encode(outs[1]) end
-return cjson.encode(outs)
+return cjson.encode({ real = realText, cx = cx, o = outs })
 `;
 
 /** The API script as one EVAL script: the library, then the body. */

@@ -13,12 +13,9 @@ import { absentKey, deploymentKeys, journalKeys, sessionKeys } from './keys.js';
 import { FailureWatch } from './failure-watch.js';
 import { monotonicMs } from './redis-clock.js';
 import type { StateConnection } from './connection.js';
-import { forcedOf, inputOf, latencyOf, operationDataOf, rateDecisionOf, type Decided } from './redis-plan.js';
+import { forcedOf, inputOf, latencyOf, operationDataOf, rateDecisionOf } from './redis-plan.js';
+import { answersOf, type ScriptAnswer } from './answers.js';
 import type { SettingsRegistry } from './settings-registry.js';
-
-/** What the API script answers: a decision, or why it could not take one. */
-type ScriptAnswer =
-  ({ st: 'ok' } & Decided) | { st: 'stale'; set: string } | { st: 'unregistered' } | { st: 'error'; err: string } | { st: 'evict'; victim: string };
 
 /** A decision waiting to be sent: its session and the script's input for it, as JSON. */
 interface Queued {
@@ -172,17 +169,9 @@ export class RedisPort implements StatePort<string> {
     void this.conn.run('petApi', keys, [this.prefix, fields, ...batch.map(stored)]).then(
       (raw) => {
         // Whatever came back, the queue moves on and every decision of the batch is settled.
-        let answers: ScriptAnswer[] = [];
-        let expired = false;
-        try {
-          const parsed: unknown = JSON.parse(String(raw));
-          if (Array.isArray(parsed)) answers = parsed as ScriptAnswer[];
-          else expired = (parsed as { expired?: boolean }).expired === true;
-        } catch {
-          // Not JSON: each decision is refused below, as one the script did not answer.
-        }
-        const real = answers.find((a): a is { st: 'ok' } & Decided => a.st === 'ok')?.real;
-        if (real !== undefined) this.conn.redisClock.observe(Number(real), monotonicMs());
+        // Not JSON of the script's shape: each decision is refused below, as one the script did not answer.
+        const { answers, expired, real } = answersOf(raw);
+        if (real !== undefined) this.conn.redisClock.observe(real, monotonicMs());
         this.next();
         if (expired) {
           // Redis started the call past its deadline and changed nothing: a 503, as a timeout.

@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFetchHandler, type SharedFetchHandler } from '../../src/index.js';
 import { leanInput } from '../../src/state-redis/api-input.js';
+import { answersOf } from '../../src/state-redis/answers.js';
 import { TestRedis, redisAvailable } from '../support/redis.js';
 
 const run = redisAvailable();
@@ -98,7 +99,8 @@ describe.skipIf(!run)('the scripts on Redis', () => {
       };
       const decide = async (sid: string, input: object): Promise<Record<string, unknown>> => {
         const raw = await client.fcall(name, 1, `{fn}:s:${sid}`, '{fn}', JSON.stringify({ ...input, sid }));
-        const { now: _now, real: _real, ep: _ep, ...rest } = JSON.parse(String(raw)) as Record<string, unknown>;
+        const [answer] = answersOf(raw).answers;
+        const { now: _now, real: _real, ep: _ep, ...rest } = answer as Record<string, unknown>;
         return rest;
       };
       const cases: [object, object][] = [
