@@ -14,7 +14,7 @@ import { OPERATIONS_LUA } from './operations/index.js';
  * in the batch's order; what a batch shares is the cost: one TIME, the entries appended once, and
  * per session one HMGET and one HSET, its fields held here in between (a createSession, which may
  * drop another session, first writes them all, then forgets them). A lone decision object
- * (without \`d\`) is read as a batch of one and answered alone.
+ * (without \`d\`) is read as a batch of one.
  * Optional fields may be left out: an absent one reads as '', false, 0 or empty (see OPTIONAL).
  */
 export const API_BODY = `
@@ -152,7 +152,7 @@ local function decide(q)
   if ev ~= '' then redis.call('HDEL', mk, 'ev'); note(c, 'ev'); c.f.ev = false end
   -- Last use, for GET /__admin/sessions (API requests only, as in memory), and the journal entry's
   -- number now, in the order of decisions; the entry follows with a later call, and until it
-  -- lands (or 2 s pass) journal reads wait for it.
+  -- lands (or about 2 s pass) journal reads wait for it.
   local seq = tonumber(c.f.jseq or '0') + 1
   -- The same instant for all of a session's decisions in a call: written by the first (or the
   -- next, should the first fail and be put back).
