@@ -26,11 +26,13 @@ const OPTIONAL = new Set([
  * The script's input without the optional fields that hold their empty value, and without the
  * removal date unless the limit depends on it: less JSON for Redis to decode on every request.
  */
-export function leanInput(input: Record<string, unknown>): Record<string, unknown> {
+export function leanInput(input: object): Record<string, unknown> {
+  const all = input as Record<string, unknown>;
   const lean: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(input)) {
+  for (const name in all) {
+    const value = all[name];
     const empty = value === '' || value === false || value === 0 || (Array.isArray(value) && value.length === 0);
-    if ((empty && OPTIONAL.has(name)) || (name === 'removalAt' && input.enforce !== 'removal')) continue;
+    if ((empty && OPTIONAL.has(name)) || (name === 'removalAt' && all.enforce !== 'removal')) continue;
     lean[name] = value;
   }
   return lean;

@@ -70,7 +70,11 @@ export class RedisPort implements StatePort<string> {
       const { settings } = entry;
       const plan = planner(req, settings);
       const { input, local } = inputOf(plan, settings, req);
-      const answer = await this.asked(sid, JSON.stringify(leanInput({ ...input, sid, set: entry.id, max: this.maxSessions })), victim);
+      const lean = leanInput(input);
+      lean.sid = sid;
+      lean.set = entry.id;
+      lean.max = this.maxSessions;
+      const answer = await this.asked(sid, JSON.stringify(lean), victim);
       if (answer.st === 'error') {
         // This decision failed alone inside Redis; the batch's others stand.
         const error = this.conn.decisionFailed(answer.err);
