@@ -50,29 +50,40 @@ export function createClient(ioredis: { Redis: typeof RedisClient }, target: Sta
   });
 }
 
+/**
+ * The start's connection: waits up to CONNECT_TIMEOUT_MS for the client to be ready, reconnecting
+ * as it does meanwhile (Redis may be starting beside the mock, or a first connection may close
+ * before its ready check); a refused password fails at once, since waiting cannot mend it. A
+ * failure names the last error Redis or the network gave, not the client's "connection closed".
+ */
 export async function connect(client: RedisClient | Cluster, url: string): Promise<void> {
-  // ioredis reports connection trouble as events too; requests see it as rejected commands. The
-  // event tells why a connection closed at once (a refused password), so a failed start says it.
-  let refused: unknown;
+  let last: unknown;
+  let fail: ((error: unknown) => void) | undefined;
   const listener = (error: Error): void => {
-    if (error.name === 'ReplyError') refused = error;
+    if (error.name === 'ReplyError') fail?.(error);
+    else last = error;
   };
+  let ready: (() => void) | undefined;
   client.on('error', listener);
   let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      client.connect(),
-      new Promise((_resolve, reject) => {
-        timer = setTimeout(() => reject(new Error('timed out')), CONNECT_TIMEOUT_MS);
-      }),
-    ]);
+    await new Promise<void>((resolve, reject) => {
+      fail = reject;
+      ready = resolve;
+      client.once('ready', resolve);
+      timer = setTimeout(() => reject(last ?? new Error('timed out')), CONNECT_TIMEOUT_MS);
+      client.connect().then(resolve, (error: unknown) => {
+        last ??= error;
+      });
+    });
   } catch (error) {
     client.disconnect();
     throw new UserError(
-      `cannot reach the shared state at ${displayUrl(url)} (${stateFailure(refused ?? error, CONNECT_TIMEOUT_MS).reason}); start Redis there or fix --state.`,
+      `cannot reach the shared state at ${displayUrl(url)} (${stateFailure(error, CONNECT_TIMEOUT_MS).reason}); start Redis there or fix --state.`,
     );
   } finally {
     clearTimeout(timer);
+    if (ready) client.off('ready', ready);
     client.off('error', listener);
     client.on('error', () => undefined);
   }

@@ -3,8 +3,10 @@
 // never a 500, never an answer from local memory), health says so, and service resumes when Redis
 // can serve again. A Redis that comes back empty is not silently registered on again.
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type SharedRunningMock } from '../../src/index.js';
+import { freePort } from '../support/ports.js';
 import { TestRedis, redisAvailable } from '../support/redis.js';
 import { responseProblem } from '../support/openapi-check.js';
 
@@ -60,6 +62,30 @@ describe.skipIf(!run)('when Redis fails', () => {
     const result = spawnSync(process.execPath, ['dist/cli.js', '--port', '0', '--state', url], { encoding: 'utf8', timeout: 15_000 });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(`cannot reach the shared state at ${url}`);
+  });
+
+  it('a start waits for Redis to be ready: a first connection closed at once, then Redis up on that port, and it serves', async () => {
+    const port = await freePort();
+    // On the port first: something that closes each connection at once, as a server not yet ready may.
+    let touched!: () => void;
+    const closedOne = new Promise<void>((resolve) => (touched = resolve));
+    const closer = createServer((socket) => {
+      socket.destroy();
+      touched();
+    });
+    await new Promise<void>((resolve) => closer.listen(port, '127.0.0.1', resolve));
+    const starting = startMock({ state: `redis://127.0.0.1:${port}/0`, statePrefix: 'late', stateTimeoutMs: 300 });
+    await closedOne;
+    await new Promise<void>((resolve) => closer.close(() => resolve()));
+    const late = await TestRedis.start(port);
+    try {
+      const m = await starting;
+      mocks.push(m);
+      expect((await get(m, '/v1/pets?limit=1')).status).toBe(200);
+    } finally {
+      for (const m of mocks.splice(0)) await m.close();
+      await late.kill();
+    }
   });
 
   it('killed: every answer is a 503 with Retry-After and health says so; back empty, the replica does not found a new world', async () => {

@@ -32,8 +32,9 @@ export class TestRedis {
     return this.child?.pid ?? -1;
   }
 
-  static async start(): Promise<TestRedis> {
-    const redis = new TestRedis(await freePort());
+  /** A server on a free port, or on `port` (one the test held until now). */
+  static async start(port?: number): Promise<TestRedis> {
+    const redis = new TestRedis(port ?? (await freePort()));
     await redis.launch();
     return redis;
   }
