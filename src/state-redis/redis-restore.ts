@@ -2,10 +2,12 @@
 // writes into a session's keys in one call. The bounds a normal session keeps are applied here,
 // before Redis is asked: a store past its bound is refused (507 `store_full`, nothing changed), and
 // the journal keeps the newest entries within its size and bytes, as the memory home's load does.
-import { DEFAULT_JOURNAL_BYTES, boundEntry } from '../core/state/journal.js';
+import { DEFAULT_JOURNAL_BYTES } from '../core/state/journal.js';
+import { restoredEntries } from '../core/state/journal-restore.js';
 import type { BucketState } from '../core/state/limiter.js';
 import { snapshotError, type RestoredState } from '../core/state/snapshot-restore.js';
-import { MAX_CREATED_BYTES, MAX_CREATED_PETS, createdPetBytes, petJson, storeFullError } from '../core/state/store.js';
+import { petJson } from '../core/state/store.js';
+import { checkRestoredStore } from '../core/state/store-restore.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 
 /** What the `restore` action writes (see scripts.ts); numbers as JSON carries them exactly. */
@@ -61,25 +63,18 @@ export function restorePayload(sid: string, r: RestoredState, settings: SessionS
   if (r.nextId !== first + r.created.length) {
     throw snapshotError('/store/nextId', `on shared state (--state) the next id follows the last animal's: ${first + r.created.length} was expected`);
   }
-  const cb = r.created.reduce((sum, pet) => sum + createdPetBytes(pet), 0);
-  if (r.created.length > MAX_CREATED_PETS || cb > MAX_CREATED_BYTES) throw storeFullError('room');
+  // A base this server does not hold already counts with the created animals, as in memory.
+  const cb = checkRestoredStore(settings.base, r.created);
 
   const spec = settings.runtimeSpec;
   const position = r.position ?? { step: 0, taken: 0, chaosState: (spec?.chaos?.seed ?? 0) >>> 0, latencyState: (spec?.latency?.seed ?? 0) >>> 0 };
 
   // The journal's bounds, as adding the entries one by one keeps them: the newest that fit.
-  const cap = settings.journalSize;
-  const sized = r.entries.map((e) => {
-    const entry = { ...e, session: sid };
-    const bytes = boundEntry(entry);
-    return { text: `${bytes} ${JSON.stringify(entry)}`, bytes };
-  });
-  let kept = cap > 0 ? sized.slice(Math.max(0, sized.length - cap)) : [];
-  let jb = kept.reduce((sum, e) => sum + e.bytes, 0);
-  while (kept.length > 0 && jb > DEFAULT_JOURNAL_BYTES) {
-    jb -= kept[0]?.bytes ?? 0;
-    kept = kept.slice(1);
-  }
+  const kept = restoredEntries(r.entries, sid, settings.journalSize, DEFAULT_JOURNAL_BYTES).map(({ entry, bytes }) => ({
+    text: `${bytes} ${JSON.stringify(entry)}`,
+    bytes,
+  }));
+  const jb = kept.reduce((sum, e) => sum + e.bytes, 0);
 
   return {
     now: r.clock.now,

@@ -122,9 +122,20 @@ export function boundEntry(entry: JournalEntry): number {
   return entryBytes(entry);
 }
 
+/** The heap of a `ban` field beyond its `why`: the object and its three values. */
+const BAN_OVERHEAD = 80;
+
+/** The string fields an entry may hold besides the session's id (shared with the session), each counted by its length. */
+const COUNTED_TEXT = ['at', 'realAt', 'method', 'path', 'query', 'code', 'reason', 'key', 'keyId', 'fault', 'digest'] as const;
+
+/** What an entry counts against the journal's bounds: every field it holds, in every home and restored or not. */
 function entryBytes(entry: JournalEntry): number {
-  let bytes = ENTRY_OVERHEAD + stringBytes(entry.path.length) + stringBytes(entry.query.length) + stringBytes(entry.reason.length);
-  if (entry.digest !== undefined) bytes += stringBytes(entry.digest.length);
+  let bytes = ENTRY_OVERHEAD;
+  for (const field of COUNTED_TEXT) {
+    const text = entry[field];
+    if (text !== undefined) bytes += stringBytes(text.length);
+  }
+  if (entry.ban !== undefined) bytes += BAN_OVERHEAD + (entry.ban.why === undefined ? 0 : stringBytes(entry.ban.why.length));
   return entry.details === undefined ? bytes : bytes + detailsBytes(entry.details);
 }
 
@@ -202,12 +213,17 @@ export class Journal {
   }
 
   /**
-   * Empties the journal and fills it with a snapshot's entries, oldest first, within its bounds
-   * as `add` keeps them (the oldest go first); `total` is the number the next request follows.
+   * Empties the journal and fills it with a snapshot's entries, oldest first, as `restoredEntries`
+   * bounded them for this journal; `total` is the number the next request follows.
    */
-  load(entries: readonly JournalEntry[], total: number): void {
+  load(entries: readonly { entry: JournalEntry; bytes: number }[], total: number): void {
     this.clear();
-    for (const entry of entries) this.add(entry);
+    for (const { entry, bytes } of entries) {
+      this.entries.push(entry);
+      this.sizes.push(bytes);
+      this.bytes += bytes;
+    }
+    this.shared.take(this.bytes);
     this.seq = total;
   }
 

@@ -9,7 +9,7 @@ import type { SessionRegistry } from './sessions.js';
 import type { Decision, OperationData, Planner, StateAsk, StatePort } from './state-port.js';
 import type { CoreRequest } from '../types.js';
 import { takeSnapshot, type SnapshotDocument } from './snapshot.js';
-import { restoreSession, type RestoredState } from './snapshot-restore.js';
+import { prepareRestore, type RestoredState } from './snapshot-restore.js';
 
 /** The `StatePort` of sessions held in this process. */
 export class MemoryPort implements StatePort<SessionState> {
@@ -83,8 +83,11 @@ export class MemoryPort implements StatePort<SessionState> {
   }
 
   restore(sid: string, restored: RestoredState): void {
-    // In one synchronous call: no request of the session runs between its parts.
-    restoreSession(this.sessions.resolveId(sid), restored);
+    // Checked and built against the session as it stands (an unknown one is not created yet), then
+    // swapped in one synchronous call: a failed restore changes nothing, and no request of the
+    // session runs between its parts.
+    const commit = prepareRestore(this.sessions.probe(sid), restored);
+    commit(this.sessions.resolveId(sid));
   }
 
   anonymousReport(address: string | undefined): { report: RateReport; now: number } {

@@ -119,7 +119,7 @@ export class SessionState {
   /** Gives back to the shared budgets what this state holds; it is being dropped. */
   release(): void {
     this.journal.clear();
-    this.store.reset();
+    this.store.release();
   }
 
   /** Applies settings afresh: store, counters, bans, clock, journal and scenario state. */

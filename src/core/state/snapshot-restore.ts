@@ -5,9 +5,11 @@ import { MockError } from '../errors.js';
 import { ScenarioSpecError, compileScenario } from '../scenarios/scenario-compiler.js';
 import { ScriptedRuntime, type RuntimePosition } from '../scenarios/scenario-runtime.js';
 import { parseInstant } from './clock.js';
-import type { JournalEntry } from './journal.js';
+import { DEFAULT_JOURNAL_BYTES, type JournalEntry } from './journal.js';
+import { restoredEntries } from './journal-restore.js';
 import type { BucketState } from './limiter.js';
-import { BaseData } from './store.js';
+import type { BaseData } from './store.js';
+import { checkRestoredStore, restoredBase } from './store-restore.js';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, WINDOW_NAMES, type SnapshotDocument, type SnapshotPet } from './snapshot.js';
 import type { SessionState, SessionSettings } from './session-state.js';
 import type { KeyConfig, Limits, Pet } from '../types.js';
@@ -73,8 +75,16 @@ function limitsOf(windows: readonly string[], pointer: string): Limits {
   return parseWindows(windows);
 }
 
-function petOf(pet: SnapshotPet): Pet {
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** An animal of the document; a `categoryId` outside int64 (what the API declares) is refused at `pointer`. */
+function petOf(pet: SnapshotPet, pointer: string): Pet {
   const category = typeof pet.categoryId === 'string' ? BigInt(pet.categoryId) : pet.categoryId;
+  const exact = typeof category === 'bigint' ? category : BigInt(category);
+  if (exact < INT64_MIN || exact > INT64_MAX) {
+    throw snapshotError(`${pointer}/categoryId`, `a categoryId is an int64, from ${INT64_MIN} to ${INT64_MAX}; ${pet.categoryId} is outside it`);
+  }
   const categoryId = typeof category === 'bigint' && Number.isSafeInteger(Number(category)) ? Number(category) : category;
   return pet.status === undefined ? { id: pet.id, name: pet.name, categoryId } : { id: pet.id, name: pet.name, categoryId, status: pet.status };
 }
@@ -122,11 +132,12 @@ export function readSnapshot(value: unknown, schema: SnapshotSchemaCheck, bases:
     keys.push(key);
   });
 
-  const basePets = store.base.map(petOf);
+  const basePets = store.base.map((pet, i) => petOf(pet, `/store/base/${i}`));
   const baseMax = checkIds(store.base, 0, '/store/base');
   const createdMax = checkIds(store.created, baseMax, '/store/created');
   if (store.nextId <= createdMax) throw snapshotError('/store/nextId', `the next id must follow every animal's id (${createdMax})`);
-  const base = bases.find((b) => samePets(b.all, basePets)) ?? new BaseData(basePets);
+  // A base the server holds already is shared; another is this session's alone, and counts against its store.
+  const base = bases.find((b) => samePets(b.all, basePets)) ?? restoredBase(basePets);
 
   const defaults: SessionSettings = {
     scenario: doc.scenario.name,
@@ -183,7 +194,7 @@ export function readSnapshot(value: unknown, schema: SnapshotSchemaCheck, bases:
   return {
     settings,
     declared,
-    created: store.created.map(petOf),
+    created: store.created.map((pet, i) => petOf(pet, `/store/created/${i}`)),
     nextId: store.nextId,
     buckets: doc.limits.map((b, i) => bucketOf(b, `/limits/${i}`)),
     clock: { now: instantAt(doc.clock.now, '/clock/now'), frozen: doc.clock.frozen },
@@ -231,29 +242,34 @@ function bucketOf(b: SnapshotDocument['limits'][number], pointer: string): Bucke
 }
 
 /**
- * Replaces a session's whole state with a snapshot's, checked by `readSnapshot`. Throws
- * `store_full` before anything changes when its animals do not fit the store's bounds; the journal
- * keeps its bounds as it does for answered requests (the oldest entries go first).
+ * Readies the replacement of a session's whole state with a snapshot's (checked by
+ * `readSnapshot`) against `state`, the session as it stands (or as a new one would start): every
+ * check that can fail runs here, and everything the state will hold is built, before anything
+ * changes. Throws `store_full` when the animals do not fit the store's bounds (a restored base
+ * counted with them); the journal keeps the newest entries within its bounds, every field counted
+ * as for an answered request. The function returned makes the swap, and cannot fail.
  */
-export function restoreSession(state: SessionState, r: RestoredState): void {
-  state.store.checkLoad(r.created);
-  // The document says whether the journal records details; this session's own choice goes.
-  state.detailsOverride = undefined;
-  state.apply(r.settings);
-  state.store.load(r.settings.base, r.created, r.nextId);
-  state.limiter.restoreBuckets(r.buckets);
-  state.clock.restore();
-  if (r.clock.frozen) state.clock.freeze();
-  state.clock.set(r.clock.now);
-  state.runtime = r.settings.runtimeSpec ? new ScriptedRuntime(r.settings.runtimeSpec, r.position) : undefined;
-  for (const [id, calls] of r.declared) state.declaredCalls.set(id, calls);
-  if (r.details !== (r.settings.journalDetails === true)) state.recordDetails(r.details);
-  // The entries are this session's now, whichever session they were answered in.
-  state.journal.load(
-    r.entries.map((e) => ({ ...e, session: state.id })),
-    r.total,
-  );
-  state.evictedAt = undefined;
+export function prepareRestore(state: SessionState, r: RestoredState): (target: SessionState) => void {
+  const storeBytes = checkRestoredStore(r.settings.base, r.created);
+  state.store.checkLoad(storeBytes, r.settings.base);
+  const entries = restoredEntries(r.entries, state.id, r.settings.journalSize, DEFAULT_JOURNAL_BYTES);
+  const runtime = r.settings.runtimeSpec ? new ScriptedRuntime(r.settings.runtimeSpec, r.position) : undefined;
+  return (target) => {
+    // The document says whether the journal records details; this session's own choice goes.
+    target.detailsOverride = undefined;
+    target.apply(r.settings);
+    target.store.load(r.settings.base, r.created, r.nextId, storeBytes);
+    target.limiter.restoreBuckets(r.buckets);
+    target.clock.restore();
+    if (r.clock.frozen) target.clock.freeze();
+    target.clock.set(r.clock.now);
+    target.runtime = runtime;
+    for (const [id, calls] of r.declared) target.declaredCalls.set(id, calls);
+    if (r.details !== (r.settings.journalDetails === true)) target.recordDetails(r.details);
+    // The entries are this session's now, whichever session they were answered in.
+    target.journal.load(entries, r.total);
+    target.evictedAt = undefined;
+  };
 }
 
 /**

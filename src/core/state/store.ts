@@ -17,7 +17,11 @@ export class BaseData {
    */
   private readonly bodies = new Map<string, string>();
 
-  constructor(pets: readonly Pet[]) {
+  /** @param countedBytes what these animals count against a session's store: 0 for the server's own, shared by every session (store-restore.ts). */
+  constructor(
+    pets: readonly Pet[],
+    readonly countedBytes = 0,
+  ) {
     const sorted = isSortedById(pets) ? pets : [...pets].sort((a, b) => a.id - b.id);
     this.all = sorted;
     this.byStatus = indexByStatus(sorted);
@@ -141,6 +145,8 @@ export class PetStore {
   private nextId: number;
   private bodies = new Map<string, string>();
   private createdBytes = 0;
+  /** What this store took from the shared budget for its base (a restored one; the server's own count nothing). */
+  private baseBytes = 0;
   private bodyBytes = 0;
 
   constructor(
@@ -156,6 +162,11 @@ export class PetStore {
 
   /** Drops what this session created and, when given, switches to another base. */
   reset(base: BaseData = this.base): void {
+    if (base !== this.base) {
+      this.limits.created.give(this.baseBytes);
+      this.baseBytes = base.countedBytes;
+      this.limits.created.take(this.baseBytes);
+    }
     this.base = base;
     this.created = [];
     this.createdByStatus = indexByStatus([]);
@@ -170,13 +181,19 @@ export class PetStore {
     return { base: this.base, created: this.created, nextId: this.nextId };
   }
 
+  /** Gives back everything this store holds against the shared budgets: its session is being dropped. */
+  release(): void {
+    this.reset();
+    this.limits.created.give(this.baseBytes);
+    this.baseBytes = 0;
+  }
+
   /**
-   * Replaces the store's content with a snapshot's, within the same bounds `create` keeps: throws
-   * `store_full` before changing anything when the animals do not fit. The animals come checked
-   * (ids ascending, above the base's, below `nextId`).
+   * Replaces the store's content with a snapshot's, checked by `checkRestoredStore` (whose answer
+   * `bytes` is) and `checkLoad`: nothing here can fail. The animals come checked (ids ascending, above the base's, below
+   * `nextId`).
    */
-  load(base: BaseData, created: readonly Pet[], nextId: number): void {
-    const bytes = this.checkLoad(created);
+  load(base: BaseData, created: readonly Pet[], nextId: number, bytes: number): void {
     this.reset(base);
     for (const pet of created) {
       const copy: Pet = { ...pet, name: ownString(pet.name) };
@@ -188,22 +205,22 @@ export class PetStore {
     this.nextId = nextId;
   }
 
-  /** What `load` would count for these animals; throws `store_full` when they do not fit. */
-  checkLoad(created: readonly Pet[]): number {
-    const bytes = created.reduce((sum, pet) => sum + createdPetBytes(pet), 0);
-    if (created.length > this.limits.maxCreated || bytes > this.limits.maxCreatedBytes) {
-      throw storeFullError('room', this.limits.maxCreated, this.limits.maxCreatedBytes);
-    }
-    // What this store holds now is given back by the reset below.
-    if (!this.limits.created.fits(bytes - this.createdBytes)) {
+  /**
+   * Throws `store_full` when a load of animals counting `bytes` on `base` (`checkRestoredStore`
+   * checked them against a session's bound) would pass what all sessions may hold together.
+   */
+  checkLoad(bytes: number, base: BaseData): void {
+    // What this store holds now is given back by the reset of the load.
+    const held = this.createdBytes + (base === this.base ? 0 : this.baseBytes);
+    const added = bytes + (base === this.base ? 0 : base.countedBytes);
+    if (!this.limits.created.fits(added - held)) {
       throw new MockError(
         'store_full',
         named(
-          `the animals created in all sessions together would pass the ${Math.round(this.limits.created.limit / 1024 / 1024)} MiB this server allows; reset sessions you no longer need (${RESET_HINT}).`,
+          `the animals of all sessions together would pass the ${Math.round(this.limits.created.limit / 1024 / 1024)} MiB this server allows; reset sessions you no longer need (${RESET_HINT}).`,
         ),
       );
     }
-    return bytes;
   }
 
   /** Adds an animal; the store assigns its id. Throws `store_full` past a bound. */
