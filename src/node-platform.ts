@@ -1,15 +1,19 @@
 import { createRequire } from 'node:module';
 import { BodyTooLarge, installPlatform, type CorePlatform } from './core/platform.js';
-import { compileOpenApiValidators } from './core/input/openapi-ajv.js';
+import { newPet, pet, pets } from 'virtual:petstore-mock/openapi-validators';
 
 /** Ajv's 2020 draft class, required (CommonJS) when first needed: the mock's validators and verify's answer checks share it. */
 export function requireAjv(): typeof import('ajv/dist/2020.js').Ajv2020 {
   return (createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020;
 }
 
-/** The core's platform services on Node: validators compiled by Ajv (required, CommonJS, when first needed) and zlib. */
+/**
+ * The core's platform services on Node: the validators generated at build time, as the browser
+ * build's are (scripts/browser-validators.mjs: no request waits for a schema to compile, and the
+ * server never loads Ajv), and zlib.
+ */
 export const nodePlatform: CorePlatform = {
-  loadValidators: () => compileOpenApiValidators(requireAjv()),
+  loadValidators: () => ({ newPet, pet, pets }),
   decompress: (encoding, body, maxBytes) => {
     const options = { maxOutputLength: maxBytes };
     // zlib is loaded on the first compressed body: most clients never send one, and start-up is shorter without it.

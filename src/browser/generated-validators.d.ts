@@ -1,5 +1,7 @@
 // The validators scripts/browser-validators.mjs generates at build time as plain code (Ajv's
-// standalone output): the build and the test config resolve these module names to it.
+// standalone output): the build and the test config resolve these module names to it. Node uses
+// the OpenAPI ones too; its scenario and snapshot checks are a generated CommonJS file
+// (src/files/object-validators.ts).
 
 declare module 'virtual:petstore-mock/openapi-validators' {
   import type { ValidateFunction } from 'ajv';

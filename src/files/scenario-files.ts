@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
+import { objectValidators } from './object-validators.js';
 import { pickError } from '../core/scenarios/schema-errors.js';
 import type { ScenarioDefaults } from '../core/scenarios/defaults.js';
 import type { Document, LineCounter } from 'yaml';
@@ -32,21 +33,17 @@ export function scenariosDir(): string {
   }
 }
 
-// The YAML parser and Ajv cost ~40 ms each to import: they are required on the first scenario,
-// synchronously, so that switching scenarios stays a plain call and start-up without one pays nothing.
+// The YAML parser costs ~40 ms to import: it is required on the first scenario, synchronously, so
+// that switching scenarios stays a plain call and start-up without one pays nothing.
 const requireLazily = createRequire(import.meta.url);
 let yamlModule: typeof import('yaml') | undefined;
 const yaml = (): typeof import('yaml') => (yamlModule ??= requireLazily('yaml') as typeof import('yaml'));
 
-let validator: ValidateFunction | undefined;
-
+// The schema's check is code generated at build time (object-validators.ts): reading a scenario
+// compiles nothing and loads no Ajv.
 function validate(value: unknown): ErrorObject[] {
-  if (!validator) {
-    const { Ajv } = requireLazily('ajv') as typeof import('ajv');
-    const ajv = new Ajv({ allErrors: true, verbose: true, strict: true });
-    validator = ajv.compile(JSON.parse(readFileSync(join(scenariosDir(), SCHEMA_FILE), 'utf8')) as object);
-  }
-  return validator(value) ? [] : (validator.errors ?? []);
+  const { validateScenario } = objectValidators();
+  return validateScenario(value) ? [] : (validateScenario.errors ?? []);
 }
 
 /**
