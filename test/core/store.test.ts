@@ -3,6 +3,8 @@ import { FixtureError, parseFixtures } from '../../src/core/input/fixtures.js';
 import { DEFAULT_PET_COUNT, generatePets } from '../../src/core/state/seed.js';
 import { BaseData, PetStore, petJson } from '../../src/core/state/store.js';
 import type { Pet } from '../../src/core/types.js';
+import { SharedBudget } from '../../src/core/state/budget.js';
+import { checkRestoredStore, restoredBase } from '../../src/core/state/store-restore.js';
 
 const pets: Pet[] = [
   { id: 2, name: 'B', categoryId: 1, status: 'sold' },
@@ -99,5 +101,32 @@ describe('parseFixtures', () => {
     expect(() => parseFixtures(text, 'my.json')).toThrow(FixtureError);
     expect(() => parseFixtures(text, 'my.json')).toThrow(fragment);
     expect(() => parseFixtures(text, 'my.json')).toThrow('my.json');
+  });
+});
+
+describe('a restored base in the shared budget', () => {
+  it('is counted while a store holds it, refused past what is left, and given back on a switch or a release', () => {
+    const server = new BaseData(pets);
+    const restored = restoredBase([{ id: 1, name: 'x'.repeat(100), categoryId: 1 }]);
+    expect(restored.countedBytes).toBeGreaterThan(200);
+    const created = new SharedBudget(restored.countedBytes + 10);
+    const limits = { maxCreated: 10, maxCreatedBytes: 1 << 20, maxCachedBodyBytes: 1 << 16, created, listBodies: new SharedBudget(Infinity) };
+    const a = new PetStore(server, limits);
+    a.checkLoad(0, restored);
+    a.load(restored, [], 2, 0);
+    expect(created.used).toBe(restored.countedBytes);
+    // A second store cannot take another copy: the budget is spent.
+    const b = new PetStore(server, limits);
+    expect(() => b.checkLoad(0, restoredBase([{ id: 1, name: 'y'.repeat(100), categoryId: 1 }]))).toThrow(/all sessions together/);
+    a.reset(server);
+    expect(created.used).toBe(0);
+    a.load(restored, [], 2, 0);
+    a.release();
+    expect(created.used).toBe(0);
+    // The server's own animals count nothing.
+    expect(checkRestoredStore(server, [])).toBe(0);
+    expect(() => checkRestoredStore(restoredBase(Array.from({ length: 10_001 }, (_, i) => ({ id: i + 1, name: 'n', categoryId: 1 }))), [])).toThrow(
+      /10000 animals and 2 MiB/,
+    );
   });
 });
