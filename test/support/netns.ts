@@ -6,6 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Cluster } from 'ioredis';
 import { RedisProcess, redisArgs } from './redis-topologies.js';
 
 const REDIS = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => existsSync(p));
@@ -190,11 +191,21 @@ export class PartitionedCluster {
     const cluster = new PartitionedCluster(link, address, ports, nodes);
     try {
       await Promise.all(nodes.map((n) => n.launch()));
+      // "Ready to accept connections" is printed inside the namespace: each node must answer from
+      // the host, over the route through the link, before the cluster is made of them.
+      for (const port of ports) await cluster.until(port, 'PING', 'PONG');
       const created = spawnSync('redis-cli', ['--cluster', 'create', ...ports.map((p) => `${address}:${p}`), '--cluster-replicas', '1', '--cluster-yes'], {
         encoding: 'utf8',
       });
       if (created.status !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stdout}${created.stderr}`);
-      for (const port of ports) await cluster.until(port, 'CLUSTER INFO', 'cluster_state:ok');
+      for (const port of ports) {
+        await cluster.until(port, 'PING', 'PONG');
+        await cluster.until(port, 'CLUSTER INFO', 'cluster_state:ok');
+        await cluster.until(port, 'CLUSTER INFO', 'cluster_slots_ok:16384');
+      }
+      // What a replica does at its start: a Cluster client from the host, following the slots map
+      // to every primary. It must succeed before any replica starts.
+      await cluster.reachable();
     } catch (error) {
       await cluster.stop();
       throw error;
@@ -208,6 +219,32 @@ export class PartitionedCluster {
     const deadline = Date.now() + 20_000;
     while (!spawnSync('redis-cli', ['-h', this.address, '-p', String(port), ...command.split(' ')], { encoding: 'utf8' }).stdout.includes(text)) {
       if (Date.now() > deadline) throw new Error(`test Redis: ${text} not seen on ${this.address}:${port} within 20 s`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Waits until a Cluster client from the host connects and every primary it finds answers PING. */
+  private async reachable(): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    let last = '';
+    for (;;) {
+      const client = new Cluster([{ host: this.address, port: this.ports[0] as number }], { lazyConnect: true, clusterRetryStrategy: () => null });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        const primaries = client.nodes('master');
+        if (primaries.length === 3) {
+          await Promise.all(primaries.map((node) => node.ping()));
+          return;
+        }
+        last = `${primaries.length} primaries seen`;
+      } catch (error) {
+        last = (error as Error).message;
+      } finally {
+        client.disconnect();
+      }
+      if (Date.now() > deadline)
+        throw new Error(`test Redis: the cluster at ${this.address}:${this.ports[0]} not reachable from the host within 20 s (${last})`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
