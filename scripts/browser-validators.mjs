@@ -4,7 +4,6 @@
 // scripts/build.mjs bundles them through `esbuildValidators()`; vitest.config.ts serves the same
 // modules to the tests through `viteValidators()`.
 import { build } from 'esbuild';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +34,7 @@ function asModule(code, imports) {
 }
 
 async function generate() {
-  const { Ajv, _ } = require('ajv');
+  const { _ } = require('ajv');
   const { Ajv2020 } = require('ajv/dist/2020.js');
   const standaloneCode = require('ajv/dist/standalone/index.js').default;
   // The OpenAPI validators come from the same set-up Node compiles at run time
@@ -52,15 +51,11 @@ async function generate() {
   const { openApiAjv, OPENAPI_VALIDATOR_REFS } = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`);
   const openapi = openApiAjv(Ajv2020, { code: { source: true, esm: true, formats: _`__formats` } });
   const formatsFrom = JSON.stringify(join(ROOT, 'src/core/input/openapi-ajv.ts'));
-  // As src/files/scenario-files.ts checks scenario files: draft-07, every error, with the values.
-  const schema = JSON.parse(readFileSync(join(ROOT, 'scenarios/scenario.schema.json'), 'utf8'));
-  const scenarios = new Ajv({ allErrors: true, verbose: true, strict: true, code: { source: true, esm: true } });
-  scenarios.addSchema(schema);
+  // The scenario and snapshot schemas need no code: src/core/input/schema-check.ts reads them as data.
   return {
     [`${PREFIX}openapi-validators`]: asModule(standaloneCode(openapi, OPENAPI_VALIDATOR_REFS), [
       `import { INTEGER_FORMATS as __formats } from ${formatsFrom};`,
     ]),
-    [`${PREFIX}scenario-validator`]: asModule(standaloneCode(scenarios, { validateScenario: schema.$id }), []),
   };
 }
 

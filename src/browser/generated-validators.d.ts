@@ -10,9 +10,3 @@ declare module 'virtual:petstore-mock/openapi-validators' {
   /** The Pets schema: forced answers of scenarios. */
   export const pets: ValidateFunction;
 }
-
-declare module 'virtual:petstore-mock/scenario-validator' {
-  import type { ValidateFunction } from 'ajv';
-  /** scenarios/scenario.schema.json, with the options the scenario files are checked with (all errors, verbose). */
-  export const validateScenario: ValidateFunction;
-}

@@ -1,37 +1,14 @@
 // Documents sent over HTTP or given to the library rather than read from a file: a scenario object
 // (`PUT /__admin/scenario {"scenario": …}`) and a snapshot. Both are checked against the schemas
 // shipped in scenarios/, and their mistakes named by JSON pointer, since there are no lines.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { SchemaError as ErrorObject } from '../core/input/schema-check.js';
+import { scenarioSchemaErrors, snapshotSchemaErrors } from '../core/scenarios/schema-documents.js';
 import { MockError, type ErrorDetail } from '../core/errors.js';
 import { dataWithoutFiles, type ScenarioDefaults } from '../core/scenarios/defaults.js';
 import { ScenarioSpecError, compileScenario, type ScenarioSpec } from '../core/scenarios/scenario-compiler.js';
 import { narrowOneOf, pickError } from '../core/scenarios/schema-errors.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 import { pointerOf, type SnapshotSchemaCheck } from '../core/state/snapshot-restore.js';
-import { scenariosDir } from './scenario-files.js';
-
-const requireLazily = createRequire(import.meta.url);
-
-let validators: { scenario: ValidateFunction; snapshot: ValidateFunction } | undefined;
-
-/** Both schemas compiled once, on first use: the snapshot's refers to the scenario's for its definition. */
-function compiled(): { scenario: ValidateFunction; snapshot: ValidateFunction } {
-  if (!validators) {
-    const { Ajv } = requireLazily('ajv') as typeof import('ajv');
-    const ajv = new Ajv({ allErrors: true, verbose: true, strict: true });
-    const read = (file: string): object => JSON.parse(readFileSync(join(scenariosDir(), file), 'utf8')) as object;
-    const scenario = ajv.compile(read('scenario.schema.json'));
-    validators = { scenario, snapshot: ajv.compile(read('snapshot.schema.json')) };
-  }
-  return validators;
-}
-
-function errorsOf(validate: ValidateFunction, value: unknown): ErrorObject[] {
-  return validate(value) ? [] : (validate.errors ?? []);
-}
 
 /**
  * Every wrong field of a value, each once, by JSON pointer: the deepest places Ajv found a mistake,
@@ -61,7 +38,7 @@ export function problemsOf(all: readonly ErrorObject[]): ErrorDetail[] {
 
 /** The snapshot schema's check, for `readSnapshot`: the first mistake by JSON pointer. */
 export const checkSnapshotSchema: SnapshotSchemaCheck = (value) => {
-  const errors = errorsOf(compiled().snapshot, value);
+  const errors = snapshotSchemaErrors(value);
   const problem = pickError(errors);
   if (!problem) return undefined;
   const message = problem.path.length === 0 ? problem.message.replace(/\bthe scenario\b/, 'the snapshot') : problem.message;
@@ -83,7 +60,7 @@ export const UNNAMED_SCENARIO = 'custom';
  * by JSON pointer. The admin API reads no files it is sent, so `data.fixtures` is refused.
  */
 export function scenarioFromObject(value: unknown, defaults: ScenarioDefaults): SessionSettings {
-  const details = problemsOf(errorsOf(compiled().scenario, value));
+  const details = problemsOf(scenarioSchemaErrors(value));
   if (details.length > 0) throw scenarioInvalid(details);
   const spec = value as ScenarioSpec;
   if (spec.data?.fixtures !== undefined) {

@@ -1,8 +1,8 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import { scenarioSchemaErrors } from '../core/scenarios/schema-documents.js';
 import { pickError } from '../core/scenarios/schema-errors.js';
 import type { ScenarioDefaults } from '../core/scenarios/defaults.js';
 import type { Document, LineCounter } from 'yaml';
@@ -32,22 +32,11 @@ export function scenariosDir(): string {
   }
 }
 
-// The YAML parser and Ajv cost ~40 ms each to import: they are required on the first scenario,
+// The YAML parser costs ~40 ms to import: it is required on the first scenario file,
 // synchronously, so that switching scenarios stays a plain call and start-up without one pays nothing.
 const requireLazily = createRequire(import.meta.url);
 let yamlModule: typeof import('yaml') | undefined;
 const yaml = (): typeof import('yaml') => (yamlModule ??= requireLazily('yaml') as typeof import('yaml'));
-
-let validator: ValidateFunction | undefined;
-
-function validate(value: unknown): ErrorObject[] {
-  if (!validator) {
-    const { Ajv } = requireLazily('ajv') as typeof import('ajv');
-    const ajv = new Ajv({ allErrors: true, verbose: true, strict: true });
-    validator = ajv.compile(JSON.parse(readFileSync(join(scenariosDir(), SCHEMA_FILE), 'utf8')) as object);
-  }
-  return validator(value) ? [] : (validator.errors ?? []);
-}
 
 /**
  * A scenario file, parsed and checked against the schema. It keeps the parsed document so that
@@ -90,7 +79,7 @@ export class ScenarioSource {
     }
     const value = toValue(file, doc, lines);
     const source = new ScenarioSource('', '', file, value as ScenarioSpec, doc, lines);
-    const problem = pickError(validate(value));
+    const problem = pickError(scenarioSchemaErrors(value));
     if (problem) throw source.error(problem.path, problem.message);
     const spec = value as ScenarioSpec;
     const name = spec.name ?? basename(file, extname(file));
