@@ -4,15 +4,12 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { shippedScenarioObjects } from './scripts/shipped-scenarios.mjs';
-import { viteValidators, writeObjectValidators } from './scripts/browser-validators.mjs';
+import { viteValidators } from './scripts/browser-validators.mjs';
 import { writeOperationRegistries } from './scripts/operation-registry.mjs';
 
 // The operations' registries come from the OpenAPI document, as in the build: a test run after
 // a new operation module was added sees it without a build first.
 writeOperationRegistries();
-// Node's generated checks of scenarios and snapshots, as the build writes them into dist/, beside
-// the module that requires them (src/files/object-validators.ts).
-writeObjectValidators('src/files/object-validators.cjs');
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 

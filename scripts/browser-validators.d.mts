@@ -7,5 +7,3 @@ export function validatorModules(): Promise<Record<string, string>>;
 export function esbuildValidators(): EsbuildPlugin;
 /** The same for Vite. */
 export function viteValidators(): VitePlugin;
-/** Writes Node's generated checks of scenarios and snapshots (CommonJS) to `file`, atomically. */
-export function writeObjectValidators(file: string): void;

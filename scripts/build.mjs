@@ -5,7 +5,7 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { shippedScenarioObjects } from './shipped-scenarios.mjs';
-import { esbuildValidators, writeObjectValidators } from './browser-validators.mjs';
+import { esbuildValidators } from './browser-validators.mjs';
 import { buildCommonJs } from './build-cjs.mjs';
 import { buildAdminChart } from './build-admin-chart.mjs';
 import { writeOperationRegistries } from './operation-registry.mjs';
@@ -22,8 +22,6 @@ const define = { __PETSTORE_PET_NAMES__: JSON.stringify(english.rawDefinitions.a
 writeOperationRegistries();
 rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist', { recursive: true });
-// Node's checks of scenarios and snapshots, generated as code (src/files/object-validators.ts finds them).
-writeObjectValidators('dist/object-validators.cjs');
 await build({
   entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts' },
   outdir: 'dist',

@@ -1,4 +1,4 @@
-import { validateScenario } from 'virtual:petstore-mock/scenario-validator';
+import { scenarioSchemaErrors } from '../core/scenarios/schema-documents.js';
 import { ScenarioError, ScenarioSpecError, compileScenario, isScenarioName, type ScenarioSpec } from '../core/scenarios/scenario-compiler.js';
 import { dataWithoutFiles, type ScenarioDefaults } from '../core/scenarios/defaults.js';
 import { pickError } from '../core/scenarios/schema-errors.js';
@@ -18,12 +18,6 @@ export function shippedScenarioObjects(): readonly ScenarioObject[] {
   return __PETSTORE_SHIPPED_SCENARIOS__;
 }
 
-// scenarios/scenario.schema.json, checked as scenario files are (src/files/scenario-files.ts) by
-// code generated at build time: compiling a schema in the page needs 'unsafe-eval'.
-function schemaErrors(value: unknown): Parameters<typeof pickError>[0] {
-  return validateScenario(value) ? [] : (validateScenario.errors ?? []);
-}
-
 /** `steps[0].answer.status` style, for messages about an object (there are no lines to point at). */
 function placeOf(name: string, path: readonly (string | number)[]): string {
   const where = path
@@ -40,7 +34,7 @@ function placeOf(name: string, path: readonly (string | number)[]): string {
 export function compileScenarioObject(value: unknown, defaults: ScenarioDefaults): SessionSettings {
   const name =
     value !== null && typeof value === 'object' && typeof (value as { name?: unknown }).name === 'string' ? (value as { name: string }).name : '(unnamed)';
-  const problem = pickError(schemaErrors(value));
+  const problem = pickError(scenarioSchemaErrors(value));
   if (problem) throw new ScenarioError(`${placeOf(name, problem.path)}: ${problem.message}; fix the object and try again.`);
   const spec = value as ScenarioSpec;
   if (spec.name === undefined || !isScenarioName(spec.name)) {

@@ -1,19 +1,14 @@
 // Documents sent over HTTP or given to the library rather than read from a file: a scenario object
 // (`PUT /__admin/scenario {"scenario": …}`) and a snapshot. Both are checked against the schemas
-// shipped in scenarios/ (by code generated from them at build time: object-validators.ts), and
-// their mistakes named by JSON pointer, since there are no lines.
-import type { ErrorObject, ValidateFunction } from 'ajv';
+// shipped in scenarios/, and their mistakes named by JSON pointer, since there are no lines.
+import type { SchemaError as ErrorObject } from '../core/input/schema-check.js';
+import { scenarioSchemaErrors, snapshotSchemaErrors } from '../core/scenarios/schema-documents.js';
 import { MockError, type ErrorDetail } from '../core/errors.js';
 import { dataWithoutFiles, type ScenarioDefaults } from '../core/scenarios/defaults.js';
 import { ScenarioSpecError, compileScenario, type ScenarioSpec } from '../core/scenarios/scenario-compiler.js';
 import { narrowOneOf, pickError } from '../core/scenarios/schema-errors.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 import { pointerOf, type SnapshotSchemaCheck } from '../core/state/snapshot-restore.js';
-import { objectValidators } from './object-validators.js';
-
-function errorsOf(validate: ValidateFunction, value: unknown): ErrorObject[] {
-  return validate(value) ? [] : (validate.errors ?? []);
-}
 
 /**
  * Every wrong field of a value, each once, by JSON pointer: the deepest places Ajv found a mistake,
@@ -43,7 +38,7 @@ export function problemsOf(all: readonly ErrorObject[]): ErrorDetail[] {
 
 /** The snapshot schema's check, for `readSnapshot`: the first mistake by JSON pointer. */
 export const checkSnapshotSchema: SnapshotSchemaCheck = (value) => {
-  const errors = errorsOf(objectValidators().validateSnapshot, value);
+  const errors = snapshotSchemaErrors(value);
   const problem = pickError(errors);
   if (!problem) return undefined;
   const message = problem.path.length === 0 ? problem.message.replace(/\bthe scenario\b/, 'the snapshot') : problem.message;
@@ -65,7 +60,7 @@ export const UNNAMED_SCENARIO = 'custom';
  * by JSON pointer. The admin API reads no files it is sent, so `data.fixtures` is refused.
  */
 export function scenarioFromObject(value: unknown, defaults: ScenarioDefaults): SessionSettings {
-  const details = problemsOf(errorsOf(objectValidators().validateScenario, value));
+  const details = problemsOf(scenarioSchemaErrors(value));
   if (details.length > 0) throw scenarioInvalid(details);
   const spec = value as ScenarioSpec;
   if (spec.data?.fixtures !== undefined) {

@@ -2,8 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import type { ErrorObject } from 'ajv';
-import { objectValidators } from './object-validators.js';
+import { scenarioSchemaErrors } from '../core/scenarios/schema-documents.js';
 import { pickError } from '../core/scenarios/schema-errors.js';
 import type { ScenarioDefaults } from '../core/scenarios/defaults.js';
 import type { Document, LineCounter } from 'yaml';
@@ -33,18 +32,11 @@ export function scenariosDir(): string {
   }
 }
 
-// The YAML parser costs ~40 ms to import: it is required on the first scenario, synchronously, so
-// that switching scenarios stays a plain call and start-up without one pays nothing.
+// The YAML parser costs ~40 ms to import: it is required on the first scenario file,
+// synchronously, so that switching scenarios stays a plain call and start-up without one pays nothing.
 const requireLazily = createRequire(import.meta.url);
 let yamlModule: typeof import('yaml') | undefined;
 const yaml = (): typeof import('yaml') => (yamlModule ??= requireLazily('yaml') as typeof import('yaml'));
-
-// The schema's check is code generated at build time (object-validators.ts): reading a scenario
-// compiles nothing and loads no Ajv.
-function validate(value: unknown): ErrorObject[] {
-  const { validateScenario } = objectValidators();
-  return validateScenario(value) ? [] : (validateScenario.errors ?? []);
-}
 
 /**
  * A scenario file, parsed and checked against the schema. It keeps the parsed document so that
@@ -87,7 +79,7 @@ export class ScenarioSource {
     }
     const value = toValue(file, doc, lines);
     const source = new ScenarioSource('', '', file, value as ScenarioSpec, doc, lines);
-    const problem = pickError(validate(value));
+    const problem = pickError(scenarioSchemaErrors(value));
     if (problem) throw source.error(problem.path, problem.message);
     const spec = value as ScenarioSpec;
     const name = spec.name ?? basename(file, extname(file));

@@ -4,7 +4,6 @@ import type { AdminState } from '../core/state/backend.js';
 import { unsupportedOnThisHome } from '../core/state/snapshot-restore.js';
 import { checkDepth } from './admin-input.js';
 import { MAX_SNAPSHOT_BYTES } from '../core/state/snapshot.js';
-import { objectValidators } from '../files/object-validators.js';
 
 const PARAMS = new Set(['session', 'token']);
 
@@ -30,9 +29,6 @@ function sessionOf(req: Request, header: string | undefined): string | undefined
  * API's own body reader: a snapshot may be far larger than the 64 KiB other admin bodies are held to.
  */
 export function addSnapshotRoutes(router: Router, state: AdminState, session: (req: Request) => string | undefined): void {
-  // The generated checks of snapshots and scenario objects are required with the admin API (itself
-  // loaded on the first admin call), so the first restore or scenario object waits for nothing.
-  if (state.restore || state.applyScenario) objectValidators();
   router.get('/snapshot', async (req, res) => {
     const id = sessionOf(req, session(req));
     if (!state.snapshot) throw unsupportedOnThisHome('snapshots');

@@ -1,5 +1,5 @@
-// Turns Ajv's errors about a scenario into one mistake a person can fix: a place and a sentence.
-import type { ErrorObject } from 'ajv';
+// Turns a schema's errors about a scenario into one mistake a person can fix: a place and a sentence.
+import type { SchemaError as ErrorObject } from '../input/schema-check.js';
 
 type Path = readonly (string | number)[];
 
