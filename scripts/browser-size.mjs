@@ -6,7 +6,7 @@ import { build } from 'esbuild';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
-import { esbuildValidators } from './browser-validators.mjs';
+import { esbuildPageSchemas, esbuildValidators } from './browser-validators.mjs';
 import { shippedScenarioObjects } from './shipped-scenarios.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -42,7 +42,7 @@ export async function browserBuildParts() {
     ...MINIFIED_APP,
     stdin: { contents: app('./src/browser/index.ts'), resolveDir: ROOT, loader: 'ts' },
     metafile: true,
-    plugins: [esbuildValidators()],
+    plugins: [esbuildValidators(), esbuildPageSchemas()],
     define: {
       __PETSTORE_PET_NAMES__: JSON.stringify(faker.rawDefinitions.animal.pet_name),
       __PETSTORE_VERSION__: '"0.0.0"',

@@ -5,7 +5,7 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { shippedScenarioObjects } from './shipped-scenarios.mjs';
-import { esbuildValidators } from './browser-validators.mjs';
+import { esbuildPageSchemas, esbuildValidators } from './browser-validators.mjs';
 import { buildCommonJs } from './build-cjs.mjs';
 import { buildAdminChart } from './build-admin-chart.mjs';
 import { writeOperationRegistries } from './operation-registry.mjs';
@@ -52,7 +52,8 @@ await build({
   target: 'es2022',
   sourcemap: true,
   logLevel: 'warning',
-  plugins: [esbuildValidators()],
+  // The scenario schema without the prose no message quotes (scripts/browser-validators.mjs).
+  plugins: [esbuildValidators(), esbuildPageSchemas()],
   define: {
     ...define,
     __PETSTORE_SHIPPED_SCENARIOS__: JSON.stringify(shippedScenarioObjects()),

@@ -5,6 +5,8 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { createFetchHandler } from '../../src/index.js';
 import { schemaChecker } from '../../src/core/input/schema-check.js';
+import { pickError } from '../../src/core/scenarios/schema-errors.js';
+import { schemaForPage } from '../../scripts/browser-validators.mjs';
 
 // The schema checker must give Ajv's errors exactly (the messages of scenario and snapshot mistakes
 // are built from them), for documents right and wrong: the shipped scenarios and a snapshot, and
@@ -17,6 +19,8 @@ const ajv = new Ajv({ allErrors: true, verbose: true, strict: true });
 ajv.addSchema(scenarioSchema);
 const byAjv = { scenario: ajv.compile(scenarioSchema), snapshot: ajv.compile(snapshotSchema) };
 const ours = { scenario: schemaChecker(scenarioSchema), snapshot: schemaChecker(snapshotSchema, [scenarioSchema]) };
+// The page's build bundles the scenario schema without the prose no message quotes.
+const forPage = schemaChecker(schemaForPage(scenarioSchema) as typeof scenarioSchema);
 
 function ajvErrors(which: 'scenario' | 'snapshot', value: unknown): ErrorObject[] {
   const validate = byAjv[which];
@@ -119,6 +123,7 @@ describe('the schema checker gives the errors Ajv gives', () => {
         const expected = ajvErrors(which, value);
         if (expected.length > 0) wrong++;
         expect(ours[which](value)).toEqual(expected);
+        if (which === 'scenario') expect(pickError(forPage(value))).toEqual(pickError(expected));
       }),
       { numRuns: 1000, seed: Number(process.env.SCHEMA_CHECK_SEED ?? 46) },
     );
