@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ProfileProblem, checkProfile, compileProfile, curveDraw, curveOf, type Profile } from '../../src/core/scenarios/profile.js';
 import { SeededRandom, ScriptedRuntime, latencyOfDraw } from '../../src/core/scenarios/scenario-runtime.js';
-import { createFetchHandler } from '../../src/index.js';
+import { createFetchHandler, verify } from '../../src/index.js';
 
 const PROFILE: Profile = {
   format: 'petstore-mock/profile',
@@ -122,5 +122,15 @@ describe('a profile given to the mock', () => {
 
   it('refuses a profile option that is neither a document nor a path', () => {
     expect(() => createFetchHandler({ profile: 42 as never })).toThrow(/"profile" must be a profile document or the path of a profile file/);
+  });
+});
+
+describe("verify's profile and compareMock options", () => {
+  it.each([
+    [{ profile: '' }, /profile must be true or the path of the file to write, not ""/],
+    [{ profile: 3 }, /profile must be true or the path of the file to write, not 3/],
+    [{ compareMock: 'yes' }, /compareMock must be true or false, not "yes"/],
+  ])('refuses %j before sending anything', async (extra, message) => {
+    await expect(verify('http://127.0.0.1:9/v1', { key: 'some-key', ...(extra as object) })).rejects.toThrow(message);
   });
 });
