@@ -14,6 +14,9 @@ import { renderWithDifferences } from '../../src/verify/differences-report.js';
 import type { Profile } from '../../src/core/scenarios/profile.js';
 import { T0 } from '../support/mock.js';
 import { cliLauncher, waitFor } from '../e2e/cli.js';
+import type { Logged, Seen } from '../../src/verify/client.js';
+import { announcedLimits, buildProfile } from '../../src/verify/profile.js';
+import { compareAnswers } from '../../src/verify/compare-answers.js';
 
 const KEY = 'parity-key-0123456789';
 /** A key with room for verify's whole run (Pro's 300 a minute), for the command line's run in real time. */
@@ -329,5 +332,89 @@ describe('petstore-mock --profile FILE', () => {
     expect(refused.stderr()).toMatch(
       /^petstore-mock: the profile \S*bad\.json is not a petstore-mock profile \(at \/version\): this petstore-mock reads profiles of version 1, not 2\.\n$/,
     );
+  });
+});
+
+/** An exchange as the client logs it, for the pure parts: what was asked, what came back, when. */
+function logged(path: string, status: number, headers: Record<string, string>, seen: Seen = {}, at = T0): Logged {
+  const request: Logged['request'] = { operation: 'listPets', method: 'GET', path, auth: 'key' };
+  return {
+    operation: 'listPets',
+    auth: 'key',
+    exchange: { request: { method: 'GET', url: `https://staging.example.com/v1${path}`, headers: {} }, response: { status, headers, body: '' } },
+    json: undefined,
+    at,
+    cut: false,
+    shape: undefined,
+    request,
+    ms: 1,
+    seen,
+  };
+}
+
+describe('the pure parts of --profile and --compare-mock', () => {
+  const s = (ms: number): string => String(Math.floor(ms / 1000));
+  it.each([
+    ['a second window', '10', T0 + 1000, '10/s'],
+    ['a minute window', '600', T0 + 60_000, '600/m'],
+    ['an hour window', '5000', T0 + 3_600_000, '5000/h'],
+    ['a UTC day window', '100000', Date.UTC(2026, 2, 11), '100000/d'],
+  ])('reads %s from X-RateLimit-Limit and the reset against Date', (_what, limit, reset, window) => {
+    // Two answers of the window, the second a second on: the unit is the shortest holding both resets.
+    const log = [T0, T0 + 500].map((at) => logged('/pets', 200, { 'x-ratelimit-limit': limit, 'x-ratelimit-reset': s(reset) }, {}, at - (at % 1000)));
+    if (window !== '10/s') log.push(logged('/pets', 200, { 'x-ratelimit-limit': limit, 'x-ratelimit-reset': s(reset) }, {}, T0));
+    expect(announcedLimits(log)).toEqual([window]);
+  });
+
+  it('writes the Retry-After form, the codes seen and a base without credentials', () => {
+    const log = [
+      logged('/pets', 200, {}),
+      logged('/pets', 429, { 'retry-after': new Date(T0 + 30_000).toUTCString() }, { code: 'too_many' }),
+      logged('/pets', 401, {}, { code: 'no_key' }),
+    ];
+    const profile = buildProfile('https://user:secret@staging.example.com/v1?token=abc#x', log, (t) => t);
+    expect(profile).toMatchObject({ base: 'https://staging.example.com/v1', retryAfterForm: 'http-date', errorCodes: ['no_key', 'too_many'], limits: [] });
+    expect(buildProfile('https://staging.example.com/v1', [logged('/pets', 429, { 'retry-after': '30' })], (t) => t).retryAfterForm).toBe('seconds');
+  });
+
+  const side = (status: number, headers: Record<string, string>, code?: string) => ({ status, headers, seen: code === undefined ? {} : { code } });
+  it.each([
+    [
+      // A 429 with another code than the deployment's first 429 is its ban.
+      'a ban where the mock refuses for the rate',
+      [
+        logged('/pets?limit=1', 429, { 'retry-after': '20' }, { code: 'rate_limited' }),
+        logged('/pets?limit=1', 429, { 'retry-after': '300' }, { code: 'key_blocked' }),
+      ],
+      side(429, { 'retry-after': '20' }, 'rate_limited'),
+      [['ban', 'banned the key (answered 429 key_blocked)', 'did not ban it (answered 429 rate_limited)']],
+    ],
+    [
+      'a ban that ends later',
+      logged('/pets?limit=1', 429, { 'retry-after': '600' }, { code: 'banned' }),
+      side(429, { 'retry-after': '300' }, 'key_banned'),
+      [['ban', 'ends the ban after Retry-After: 600', 'ends it after Retry-After: 300']],
+    ],
+    [
+      'a reset a second apart (the same instant) and a Retry-After a second apart',
+      logged(
+        '/pets?limit=1',
+        429,
+        { 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1000', 'retry-after': '31' },
+        { code: 'rate_limited' },
+      ),
+      side(429, { 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1001', 'retry-after': '30' }, 'rate_limited'),
+      [],
+    ],
+    [
+      'a reset two seconds apart',
+      logged('/pets', 200, { 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '1000' }),
+      side(200, { 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '1002' }),
+      [['header.x-ratelimit-reset', 'sent x-ratelimit-reset: 1000', 'sent x-ratelimit-reset: 1002']],
+    ],
+  ])('judges %s', (_what, deployment, mock, expected) => {
+    // The mock answered each request alike; only the last pair differs where a case says so.
+    const found = compareAnswers((Array.isArray(deployment) ? deployment : [deployment]).map((l) => ({ logged: l, mock })));
+    expect(found.map((d) => [d.behaviour, d.deployment, d.mock])).toEqual(expected);
   });
 });
