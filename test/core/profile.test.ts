@@ -134,3 +134,20 @@ describe("verify's profile and compareMock options", () => {
     await expect(verify('http://127.0.0.1:9/v1', { key: 'some-key', ...(extra as object) })).rejects.toThrow(message);
   });
 });
+
+describe('a profiled session in a snapshot', () => {
+  it('carries the profile as a document, so a mock without one restores it answering alike', async () => {
+    const source = createFetchHandler({ profile: PROFILE });
+    const snapshot = source.snapshot() as { scenario: { definition: { profile?: unknown } } };
+    expect(snapshot.scenario.definition.profile).toEqual(PROFILE);
+    const target = createFetchHandler({});
+    target.restore(snapshot);
+    expect(await limitOfAny(target, 'demo-free')).toBe('10');
+    expect(target.requests().at(-1)?.delayMs).toBeGreaterThanOrEqual(20);
+  });
+});
+
+async function limitOfAny(mock: ReturnType<typeof createFetchHandler>, key: string): Promise<string | null> {
+  const answer = await mock(new Request('http://x/v1/pets?limit=1', { headers: { authorization: `Bearer ${key}` } }));
+  return answer.headers.get('x-ratelimit-limit');
+}

@@ -34,6 +34,8 @@ export interface ProfileLatency {
 
 /** What a session runs of a profile. */
 export interface CompiledProfile {
+  /** The document it came from: a snapshot's scenario definition carries it, so a restore answers alike. */
+  document: Profile;
   limits: Limits;
   latency: ProfileLatency;
 }
@@ -119,6 +121,7 @@ export function compileProfile(profile: Profile): CompiledProfile {
   const byOperation = Object.fromEntries(entries.map(([id, e]) => [id, curveOf(e.latencyMs)]));
   const most = (p: keyof LatencyPercentiles): number => Math.max(0, ...entries.map(([, e]) => e.latencyMs[p]));
   return {
+    document: profile,
     limits: profile.limits.length > 0 ? parseWindows(profile.limits) : [],
     latency: { byOperation, other: curveOf({ p50: most('p50'), p95: most('p95'), p99: most('p99') }) },
   };
