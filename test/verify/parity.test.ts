@@ -11,7 +11,7 @@ import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, verify, type RunningMock } from '../../src/index.js';
 import { renderWithDifferences } from '../../src/verify/differences-report.js';
-import type { Profile } from '../../src/core/scenarios/profile.js';
+import { checkProfile, type Profile } from '../../src/core/scenarios/profile.js';
 import { T0 } from '../support/mock.js';
 import { cliLauncher, waitFor } from '../e2e/cli.js';
 import type { Logged, Seen } from '../../src/verify/client.js';
@@ -416,5 +416,16 @@ describe('the pure parts of --profile and --compare-mock', () => {
     // The mock answered each request alike; only the last pair differs where a case says so.
     const found = compareAnswers((Array.isArray(deployment) ? deployment : [deployment]).map((l) => ({ logged: l, mock })));
     expect(found.map((d) => [d.behaviour, d.deployment, d.mock])).toEqual(expected);
+  });
+});
+
+describe('docs/verify.md, Keep your mock honest', () => {
+  it('shows a profile the mock reads and its schema takes', () => {
+    const doc = readFileSync('docs/verify.md', 'utf8');
+    const example = /## Keep your mock honest[\s\S]*?```json\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    const profile = JSON.parse(example) as unknown;
+    expect(checkProfile(profile)).toBe(profile);
+    const valid = new Ajv({ formats: { 'date-time': true } }).compile(JSON.parse(readFileSync('scenarios/profile.schema.json', 'utf8')) as object);
+    expect(valid(profile), JSON.stringify(valid.errors)).toBe(true);
   });
 });
