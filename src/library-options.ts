@@ -57,6 +57,12 @@ export interface MockOptions {
   onReload?: (report: ReloadReport) => void;
   /** A snapshot (docs/snapshots.md) the default session starts from: the document, or the path of its file (`--import`). */
   import?: string | object;
+  /**
+   * A deployment's profile (`petstore-mock verify --profile FILE` writes it; docs/verify.md): the
+   * document or the path of its file (`--profile`). Every session answers with its latency (seeded)
+   * and every key the mock knows gets its limits, under any scenario.
+   */
+  profile?: string | object;
   /** A file `close()` writes the default session's snapshot to, atomically: a temporary file renamed (`--export-on-exit`). */
   exportOnExit?: string;
 }

@@ -50,6 +50,7 @@ export interface CheckedOptions {
   clientAddress?: unknown;
   import?: unknown;
   exportOnExit?: unknown;
+  profile?: unknown;
 }
 
 /**
@@ -86,6 +87,9 @@ export function checkOptions(options: CheckedOptions): KeyConfig[] {
   if (imported !== undefined && (imported === null || (typeof imported !== 'string' && typeof imported !== 'object') || imported === ''))
     fail('import', 'a snapshot document or the path of a snapshot file', imported);
   text('exportOnExit', options.exportOnExit);
+  const profile = options.profile;
+  if (profile !== undefined && (profile === null || (typeof profile !== 'string' && typeof profile !== 'object') || profile === '' || Array.isArray(profile)))
+    fail('profile', 'a profile document or the path of a profile file (petstore-mock verify --profile FILE)', profile);
   if (options.keys === undefined) return [];
   if (!Array.isArray(options.keys)) fail('keys', 'an array of "KEY:PLAN" strings or { key, plan, limits? } objects', options.keys);
   return options.keys.map((entry: unknown, i) => keyOf(entry, `keys[${i}]`));

@@ -60,6 +60,12 @@ export const OPTIONS = [
     kind: 'text',
     describe: "Write the default session's snapshot to this file on SIGTERM/SIGINT (atomically)",
   },
+  {
+    flag: 'profile',
+    key: 'profile',
+    kind: 'text',
+    describe: "Answer with a deployment's latency and limits, from a profile file (verify --profile)",
+  },
   { flag: 'state', key: 'state', kind: 'text', describe: 'Share sessions between instances in Redis: redis://HOST:PORT/DB' },
   { flag: 'state-prefix', key: 'statePrefix', kind: 'text', describe: 'Key prefix of this deployment in Redis (default petstore-mock)' },
 ] as const satisfies readonly OptionSpec[];

@@ -53,6 +53,7 @@ interface ServeArgs {
   statePrefix: string | undefined;
   import: string | undefined;
   exportOnExit: string | undefined;
+  profile: string | undefined;
 }
 
 async function serve(args: ServeArgs): Promise<void> {
@@ -95,6 +96,7 @@ async function serve(args: ServeArgs): Promise<void> {
     logStats,
     ...(args.import !== undefined && { import: args.import }),
     ...(args.exportOnExit !== undefined && { exportOnExit: args.exportOnExit }),
+    ...(args.profile !== undefined && { profile: args.profile }),
   };
   let mock: RunningMock | SharedRunningMock;
   let scenario: string;
@@ -230,6 +232,7 @@ export async function startFromArgs(commandLine: RawArgs, argv: readonly string[
       statePrefix: statePrefix(args.statePrefix, args.state, label),
       import: args.import,
       exportOnExit: args.exportOnExit,
+      profile: args.profile,
     });
   } catch (error) {
     if (error instanceof UserError) fail(asGiven(error, label));

@@ -24,6 +24,12 @@ export function verifyOptions<T>(y: Argv<T>) {
       defaultDescription: '10',
       describe: 'Seconds each answer may take, headers and body, before verify gives up on it',
     })
+    .option('compare-mock', {
+      type: 'boolean',
+      default: false,
+      describe: 'Also send the same requests to an in-process mock set up alike and report every difference',
+    })
+    .option('profile', { type: 'string', requiresArg: true, describe: 'Write what was measured (latency, limits, Retry-After form, error codes) to FILE' })
     .option('reporter', { choices: ['pretty', 'json', 'junit'] as const, requiresArg: true, default: 'pretty' as const, describe: 'How to print the report' });
 }
 
@@ -54,5 +60,7 @@ export async function runVerifyCommand(argv: Record<string, unknown>): Promise<v
     maxRequests: Number(maxRequests),
     timeout: Number(timeout),
     reporter: once('reporter') as 'pretty' | 'json' | 'junit',
+    compareMock: once('compare-mock') === true,
+    ...(typeof once('profile') === 'string' && { profile: once('profile') as string }),
   });
 }

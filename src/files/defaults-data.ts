@@ -2,6 +2,7 @@ import { FixtureError, parseFixtures, readFailure } from '../core/input/fixtures
 import { createDefaults, type ScenarioDefaults } from '../core/scenarios/defaults.js';
 import type { KeyConfig, Pet } from '../core/types.js';
 import { MAX_FIXTURES_FILE_BYTES, readUserFile } from './read-file.js';
+import { loadProfile } from './profile-file.js';
 
 /** What the command line (or the library's options) says about data and keys. */
 export interface DefaultsOptions {
@@ -9,6 +10,8 @@ export interface DefaultsOptions {
   pets?: number;
   fixtures?: string | readonly Pet[];
   keys?: readonly (string | KeyConfig)[];
+  /** A deployment's profile, or the path of its file: its latency and limits under every scenario. */
+  profile?: string | object;
 }
 
 /** The defaults, with the fixtures file they came from, which can be read again. */
@@ -35,8 +38,13 @@ function readFixturesText(file: string): string {
 /** Reads fixtures and keys into the settings before any scenario, with a cache of generated stores. */
 export function prepareDefaults(options: DefaultsOptions): LiveDefaults {
   const file = typeof options.fixtures === 'string' ? options.fixtures : undefined;
+  const profile = options.profile === undefined ? undefined : loadProfile(options.profile, 'profile');
   const load = (text: string | undefined): ScenarioDefaults =>
-    createDefaults({ ...options, fixtures: file === undefined ? (options.fixtures as readonly Pet[] | undefined) : parseFixtures(text as string, file) });
+    createDefaults({
+      ...options,
+      fixtures: file === undefined ? (options.fixtures as readonly Pet[] | undefined) : parseFixtures(text as string, file),
+      profile,
+    });
   let text = file === undefined ? undefined : readFixturesText(file);
   let defaults = load(text);
   let version = 0;

@@ -12,6 +12,7 @@ import type { BaseData } from '../core/state/store.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 import { MAX_FIXTURES_FILE_BYTES, MAX_SCENARIO_FILE_BYTES, readUserFile } from './read-file.js';
 import { nearestName } from '../core/near-name.js';
+import { readProfileJson } from './profile-file.js';
 
 export type { ScenarioDefaults };
 
@@ -101,18 +102,32 @@ export class ScenarioSource {
   /** The files this scenario is read from: itself, and the fixtures its data names. */
   inputFiles(): string[] {
     const fixtures = this.spec.data?.fixtures;
-    return fixtures === undefined ? [this.file] : [this.file, resolve(dirname(this.file), fixtures)];
+    const profile = typeof this.spec.profile === 'string' ? [resolve(dirname(this.file), this.spec.profile)] : [];
+    return [this.file, ...(fixtures === undefined ? [] : [resolve(dirname(this.file), fixtures)]), ...profile];
   }
 
   /** The settings this scenario gives a session of `defaults`. */
   settings(defaults: ScenarioDefaults): SessionSettings {
     try {
-      return compileScenario(this.spec, this.name, { defaults: defaults.settings, data: (data) => this.baseData(data, defaults) });
+      return compileScenario(this.spec, this.name, {
+        defaults: defaults.settings,
+        data: (data) => this.baseData(data, defaults),
+        profile: (path) => this.profileJson(path),
+      });
     } catch (error) {
       if (error instanceof ScenarioSpecError) throw this.error(error.path, error.message);
       if (error instanceof ScenarioError) throw error;
       // Not a mistake the compiler knows of: still named with its file, and marked as the mock's own.
       throw this.error([], `petstore-mock could not apply it (${(error as Error)?.message ?? String(error)}; please report this)`);
+    }
+  }
+
+  /** A `profile:` file, relative to this file. */
+  private profileJson(path: string): unknown {
+    try {
+      return readProfileJson(resolve(dirname(this.file), path));
+    } catch (error) {
+      throw new ScenarioSpecError(['profile'], (error as Error).message.replace(/\.$/, ''));
     }
   }
 

@@ -203,10 +203,10 @@ export function forcedOf(settings: SessionSettings, d: Decided): ForcedAnswer | 
 }
 
 /** The scenario's latency for this answer, from the script's draw. */
-export function latencyOf(settings: SessionSettings, d: Decided): number {
+export function latencyOf(settings: SessionSettings, d: Decided, operation?: string): number {
   const latency = settings.runtimeSpec?.latency;
   if (!latency || latency.minMs === latency.maxMs) return latency?.minMs ?? 0;
-  return latencyOfDraw(latency, (d.latency ?? 0) / TWO_32);
+  return latencyOfDraw(latency, (d.latency ?? 0) / TWO_32, operation);
 }
 
 /** What the operation read or wrote, from the script's `data` and what `inputOf` noted. */

@@ -99,7 +99,7 @@ export class RedisPort implements StatePort<string> {
           details: answer.details !== '' ? answer.details === '1' : settings.journalDetails === true,
           seq: answer.seq,
           rate,
-          latencyMs: plan.mode === 'take' ? latencyOf(settings, answer) : 0,
+          latencyMs: plan.mode === 'take' ? latencyOf(settings, answer, plan.operation) : 0,
         };
         if (answer.evicted) decision.evictedAt = new Date(Number(answer.evicted)).toISOString();
         const forced = forcedOf(settings, answer);

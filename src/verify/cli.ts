@@ -2,8 +2,9 @@
 // fixes: 0 every rule holds, 1 a rule fails, 2 verify could not run (or stopped before the end).
 import { named } from '../core/errors.js';
 import { printable } from './printable.js';
-import { render, type ReporterName } from './reporters.js';
-import { runVerify } from './run.js';
+import type { ReporterName } from './reporters.js';
+import { renderWithDifferences } from './differences-report.js';
+import { runVerifyWith } from './parity.js';
 import { VerifyCouldNotRun } from './types.js';
 
 export interface VerifyArgs {
@@ -15,26 +16,32 @@ export interface VerifyArgs {
   /** Seconds each answer may take. */
   timeout: number;
   reporter: ReporterName;
+  /** Compare every answer with an in-process mock's (`--compare-mock`). */
+  compareMock?: boolean;
+  /** Write what was measured to this file (`--profile FILE`). */
+  profile?: string;
 }
 
 /** Runs verify from the command line, prints the report, and returns the exit code. */
 export async function verifyCommand(args: VerifyArgs): Promise<number> {
   let report;
   try {
-    report = await runVerify(args.baseUrl, {
+    report = await runVerifyWith(args.baseUrl, {
       key: args.key,
       readOnly: args.readOnly,
       rateLimits: args.rateLimits,
       maxRequests: args.maxRequests,
       timeout: args.timeout,
+      ...(args.compareMock === true && { compareMock: true }),
+      ...(args.profile !== undefined && { profile: args.profile }),
     });
   } catch (error) {
     if (!(error instanceof VerifyCouldNotRun)) throw error;
     process.stderr.write(`${printable(error.message)}\n`);
     return 2;
   }
-  process.stdout.write(render(report, args.reporter));
+  process.stdout.write(renderWithDifferences(report, args.reporter));
   if (report.stopped !== undefined) process.stderr.write(`${printable(named(`verify stopped before the end: ${report.stopped}.`))}\n`);
-  if (report.failed > 0) return 1;
+  if (report.failed > 0 || (report.differences?.length ?? 0) > 0) return 1;
   return report.stopped === undefined ? 0 : 2;
 }

@@ -42,6 +42,31 @@ export interface Logged {
    * operation's schema for a 2xx), judged once on arrival; undefined when nothing is.
    */
   shape: string | undefined;
+  /** The request as the script made it (no key in it): what `--compare-mock` sends the mock. */
+  request: Request;
+  /** Milliseconds from sending to the whole answer read (a profile's latency). */
+  ms: number;
+  /** What `--compare-mock` compares of the body, kept when the body is not. */
+  seen: Seen;
+}
+
+/** The parts of an answer's body a comparison needs: the error code, a list's ids, a created animal. */
+export interface Seen {
+  code?: string;
+  ids?: string[];
+  pet?: { id?: string; name?: unknown; categoryId?: unknown; status?: unknown };
+}
+
+/** What a comparison keeps of an answer's JSON body. */
+export function seenOf(json: unknown): Seen {
+  if (Array.isArray(json)) return { ids: json.map((p: unknown) => (typeof p === 'object' && p !== null ? String((p as { id?: unknown }).id) : '?')) };
+  if (typeof json !== 'object' || json === null) return {};
+  const body = json as Record<string, unknown>;
+  const seen: Seen = {};
+  if (typeof body.code === 'string') seen.code = body.code;
+  if ('name' in body || 'id' in body)
+    seen.pet = { id: body.id === undefined ? undefined : String(body.id), name: body.name, categoryId: body.categoryId, status: body.status };
+  return seen;
 }
 
 /** The budget of requests is spent: the rule that needed one more is skipped. */
@@ -160,7 +185,9 @@ export class Client {
     let json: unknown;
     let at = Date.now();
     let cut = false;
+    const started = performance.now();
     const outcome = await readAnswer(url, { method: request.method, headers, body: request.body, timeoutMs: this.timeoutMs });
+    const ms = performance.now() - started;
     if ('error' in outcome) exchange.error = this.scrub(outcome.error);
     else {
       const { answer } = outcome;
@@ -179,7 +206,7 @@ export class Client {
       }
     }
     const shape = shapeProblem(request.operation, exchange.response, cut, json);
-    const logged: Logged = { operation: request.operation, auth: request.auth, exchange, json, at, cut, shape };
+    const logged: Logged = { operation: request.operation, auth: request.auth, exchange, json, at, cut, shape, request, ms, seen: seenOf(json) };
     // The log outlives the rule: it keeps the verdict on the body, not the body.
     this.log.push({ ...logged, json: undefined });
     return logged;

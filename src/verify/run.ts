@@ -127,6 +127,11 @@ function result(id: string, verdict: Verdict): RuleResult {
  * /v1). Throws `VerifyCouldNotRun` when the address does not answer or refuses the key.
  */
 export async function runVerify(baseUrl: string, options: VerifyOptions): Promise<VerifyReport> {
+  return (await runVerifyLogged(baseUrl, options)).report;
+}
+
+/** `runVerify` with what a comparison or a profile reads besides the report: the client's log and the probe's animals. */
+export async function runVerifyLogged(baseUrl: string, options: VerifyOptions): Promise<{ report: VerifyReport; client: Client; probeJson: unknown }> {
   const base = checkOptions(baseUrl, options);
   const client = new Client(base, options);
   const first = await probe(client, base);
@@ -160,7 +165,7 @@ export async function runVerify(baseUrl: string, options: VerifyOptions): Promis
     ...r,
     message: client.scrub(r.message),
   }));
-  return {
+  const report: VerifyReport = {
     base,
     passed: rules.filter((r) => r.ok).length,
     failed: rules.filter((r) => !r.ok && !r.skipped).length,
@@ -170,4 +175,5 @@ export async function runVerify(baseUrl: string, options: VerifyOptions): Promis
     timings,
     ...(stopped === undefined ? {} : { stopped: client.scrub(stopped) }),
   };
+  return { report, client, probeJson: first.json };
 }

@@ -1,6 +1,10 @@
 // The shapes `verify` takes and gives: its options, its report (the JSON reporter prints it as it
 // is) and the evidence a rule keeps of what it sent and what came back.
 import { UserError } from '../core/errors.js';
+import type { Profile } from '../core/scenarios/profile.js';
+import type { Difference } from './parity-rules.js';
+
+export type { Difference } from './parity-rules.js';
 
 /** Options of `verify(baseUrl, options)`; the CLI maps its flags onto them. */
 export interface VerifyOptions {
@@ -23,6 +27,17 @@ export interface VerifyOptions {
   wait?: (seconds: number) => Promise<void>;
   /** Extra headers on every request, such as `X-Mock-Session` to verify one session of a mock. */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * Also send the same requests to an in-process mock set up alike (the deployment's animals, the
+   * key with the limits it announced, the clock at its Date) and report every difference
+   * (`differences`). The mock's requests are not counted in `maxRequests`.
+   */
+  compareMock?: boolean;
+  /**
+   * Measure a profile (latency per operation, limits, Retry-After form, error codes) into the
+   * report's `profile`; a path also writes it there, atomically (docs/verify.md).
+   */
+  profile?: boolean | string;
 }
 
 /**
@@ -67,6 +82,10 @@ export interface VerifyReport {
    * `rateLimits` was off, so verify stopped sending); the rules not reached say so.
    */
   stopped?: string;
+  /** With `compareMock`: each behaviour in which the mock answered otherwise than the deployment. */
+  differences?: Difference[];
+  /** With `profile`: what was measured, as the document `--profile` writes. */
+  profile?: Profile;
 }
 
 /**

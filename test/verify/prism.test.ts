@@ -103,3 +103,34 @@ describe('verify against Prism serving the OpenAPI document', () => {
     expect(skippedIds(report)).toEqual(['create.assigns-id', 'create.rejects-invalid', 'deprecation.removal', 'ratelimit.no-ban']);
   });
 });
+
+/** Where Prism answers otherwise than the mock, by behaviour and request, and why. */
+const PRISM_DIFFERS: [behaviour: string, request: string, why: string][] = [
+  ['header.x-ratelimit-limit', 'GET /pets?limit=100', 'its X-RateLimit-* are placeholders (0), with no quota behind them'],
+  ['header.x-ratelimit-remaining', 'GET /pets?limit=100', 'the same placeholder'],
+  ['header.x-ratelimit-reset', 'GET /pets?limit=100', 'the same placeholder'],
+  ['header.www-authenticate', 'GET /pets', 'its challenge is the schema\'s placeholder "string"'],
+  ['header.www-authenticate', 'POST /pets', 'the same placeholder'],
+  ['header.deprecation', 'GET /pets/1', 'the placeholder "true", not an RFC 9745 date'],
+  ['header.sunset', 'GET /pets/1', 'the placeholder "string"'],
+  ['header.link', 'GET /pets/1', 'the placeholder "string"'],
+  ['header.www-authenticate', 'GET /pets/1', 'the same placeholder'],
+  ['status', 'GET /pets', 'it takes a key no service issued (200, not 401)'],
+  ['status', 'POST /pets', 'the same, for a create'],
+  ['status', 'GET /pets/1', 'the same, for a get'],
+  ['list.limit', 'GET /pets?status=pending&limit=100', 'it answers the same example whatever status is asked'],
+  ['list.limit', 'GET /pets?status=sold&limit=100', 'the same'],
+  ['create.echo', 'POST /pets', 'it answers the example, not the animal sent'],
+  ['status', 'GET /pets/9223372036854775807', 'it refuses the largest int64 id as a bad parameter (400) where the mock looks it up (404)'],
+];
+
+describe('verify --compare-mock against Prism', () => {
+  it('lists every behaviour in which Prism answers otherwise than the mock, each named once', async () => {
+    const report = await verify(base, { key: 'any-key-at-all', compareMock: true });
+    const differences = report.differences ?? [];
+    expect(differences.map((d) => [d.behaviour, d.request])).toEqual(PRISM_DIFFERS.map(([behaviour, request]) => [behaviour, request]));
+    const deprecation = differences.find((d) => d.behaviour === 'header.deprecation');
+    expect(deprecation).toMatchObject({ deployment: 'sent deprecation: true', mock: 'sent deprecation: @1764892800' });
+    expect(deprecation?.message).toContain('Versioning, rule 3');
+  });
+});

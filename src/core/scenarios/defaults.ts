@@ -7,6 +7,8 @@ import type { SessionSettings } from '../state/session-state.js';
 import type { KeyConfig, Pet } from '../types.js';
 import { ScenarioSpecError } from './scenario-compiler.js';
 import type { DataSpec } from './scenario-spec.js';
+import type { CompiledProfile } from './profile.js';
+import { withProfile } from './profile-settings.js';
 
 /** What a scenario needs from the server it is applied to. */
 export interface ScenarioDefaults {
@@ -23,6 +25,8 @@ export interface DefaultsInput {
   /** Animals to serve instead of generated ones. */
   fixtures?: readonly Pet[];
   keys?: readonly (string | KeyConfig)[];
+  /** A deployment's profile, laid over the settings and inherited by every scenario. */
+  profile?: CompiledProfile;
 }
 
 /** The settings before any scenario, with a cache of generated stores. */
@@ -41,7 +45,8 @@ export function createDefaults(options: DefaultsInput): ScenarioDefaults {
     return base;
   };
   const base = options.fixtures ? buildBaseData({ pets: checkPets(options.fixtures, 'the fixtures option') }) : baseFor({});
-  return { settings: defaultSettings(base, keys), baseFor };
+  const settings = defaultSettings(base, keys);
+  return { settings: options.profile ? withProfile(settings, options.profile) : settings, baseFor };
 }
 
 /**

@@ -3,6 +3,7 @@
 // the settings can carry it without an import cycle.
 import type { ErrorCode } from '../errors.js';
 import type { ConnectionFault, OperationId } from '../types.js';
+import type { ProfileLatency } from './profile.js';
 
 /** Which requests a step or the chaos applies to, resolved against the API's operations. */
 export interface CompiledMatch {
@@ -28,7 +29,8 @@ export interface RuntimeSpec {
   steps: readonly { match: CompiledMatch; times: number; answer: CompiledAnswer }[];
   repeat: boolean;
   chaos?: { seed: number; match: CompiledMatch; answers: readonly { probability: number; answer: CompiledAnswer }[] };
-  latency?: { minMs: number; maxMs: number; seed: number };
+  /** `curves` (a profile's) replace the uniform draw between the bounds with each operation's distribution. */
+  latency?: { minMs: number; maxMs: number; seed: number; curves?: ProfileLatency };
 }
 
 /**

@@ -9,6 +9,8 @@ import { ScriptedRuntime, type CompiledAnswer, type CompiledMatch, type RuntimeS
 import type { BaseData } from '../state/store.js';
 import type { KeyConfig, Limits, PlanName } from '../types.js';
 import { specLimits, usageOf } from './scenario-limits.js';
+import { ProfileProblem, checkProfile, compileProfile, profiledKeys, type CompiledProfile } from './profile.js';
+import { withProfile } from './profile-settings.js';
 import type { SessionSettings } from '../state/session-state.js';
 import type { AnswerSpec, DataSpec, DurationSpec, LimitsSpec, MatchSpec, ScenarioSpec } from './scenario-spec.js';
 
@@ -41,6 +43,8 @@ export interface CompileContext {
   defaults: SessionSettings;
   /** The store's animals for a `data` section (the caller reads fixtures files). */
   data(spec: DataSpec): BaseData;
+  /** The document of a `profile:` given as a path (the caller reads the file); absent where no file can be read. */
+  profile?(path: string): unknown;
 }
 
 /** The first catalogue code of each status a scenario may force, when the file names none. */
@@ -78,7 +82,9 @@ const NOT_API_CODES: ReadonlySet<string> = new Set([
 export function compileScenario(spec: ScenarioSpec, name: string, ctx: CompileContext): SessionSettings {
   const d = ctx.defaults;
   const planLimits = resolvePlans(spec.plans);
-  const keys = resolveKeys(d.keys, spec, planLimits);
+  const profile = spec.profile === undefined ? d.profile : scenarioProfile(spec.profile, ctx);
+  // Before the usage lines, which fill the windows the keys have.
+  const keys = profile ? profiledKeys(resolveKeys(d.keys, spec, planLimits), profile) : resolveKeys(d.keys, spec, planLimits);
   const usage = (spec.usage ?? []).flatMap((line, i) =>
     usageOf(line, keys, (field, message) => new ScenarioSpecError(['usage', i, field], message)).map((u) => ({
       ...u,
@@ -119,7 +125,24 @@ export function compileScenario(spec: ScenarioSpec, name: string, ctx: CompileCo
     settings.runtimeSpec = runtime;
     settings.runtime = () => new ScriptedRuntime(runtime);
   }
-  return settings;
+  return profile ? withProfile(settings, profile) : settings;
+}
+
+/** A scenario's `profile:`, a document or the path of one, checked and compiled. */
+function scenarioProfile(value: string | object, ctx: CompileContext): CompiledProfile {
+  if (typeof value === 'string' && !ctx.profile)
+    throw new ScenarioSpecError(['profile'], 'a scenario that is not a file gives its profile as the document itself, not a path');
+  const document = typeof value === 'string' ? (ctx.profile?.(value) as unknown) : value;
+  try {
+    return compileProfile(checkProfile(document));
+  } catch (error) {
+    if (!(error instanceof ProfileProblem)) throw error;
+    const where = error.at.split('/').slice(1);
+    throw new ScenarioSpecError(
+      typeof value === 'string' ? ['profile'] : ['profile', ...where],
+      `the profile ${error.at === '' ? '' : `at ${error.at} `}is wrong: ${error.message}`,
+    );
+  }
 }
 
 function resolvePlans(plans: ScenarioSpec['plans']): Record<PlanName, Limits> {

@@ -1,6 +1,7 @@
 import type { CoreRequest } from '../types.js';
 import type { ForcedAnswer, OperationId, ScenarioRuntime } from '../state/session-state.js';
 import type { CompiledAnswer, CompiledMatch, RuntimePosition, RuntimeSpec } from './runtime-spec.js';
+import { curveDraw, type ProfileLatency } from './profile.js';
 
 export type { CompiledAnswer, CompiledMatch, RuntimePosition, RuntimeSpec } from './runtime-spec.js';
 
@@ -93,10 +94,10 @@ export class ScriptedRuntime implements ScenarioRuntime {
     return undefined;
   }
 
-  latency(): number {
+  latency(operation?: string): number {
     const latency = this.spec.latency;
     if (!latency || latency.maxMs === latency.minMs) return latency?.minMs ?? 0;
-    return latencyOfDraw(latency, this.latencyRandom.next());
+    return latencyOfDraw(latency, this.latencyRandom.next(), operation);
   }
 }
 
@@ -110,8 +111,12 @@ export function chaosAnswer(spec: RuntimeSpec, draw: number): ForcedAnswer | und
   return undefined;
 }
 
-/** A latency between its bounds for a draw in [0, 1), whole milliseconds, both bounds included. */
-export function latencyOfDraw(latency: { minMs: number; maxMs: number }, draw: number): number {
+/**
+ * A latency between its bounds for a draw in [0, 1), whole milliseconds, both bounds included; with
+ * a profile's curves, the operation's curve at the draw.
+ */
+export function latencyOfDraw(latency: { minMs: number; maxMs: number; curves?: ProfileLatency }, draw: number, operation?: string): number {
+  if (latency.curves) return curveDraw((operation === undefined ? undefined : latency.curves.byOperation[operation]) ?? latency.curves.other, draw);
   return latency.minMs + Math.floor(draw * (latency.maxMs - latency.minMs + 1));
 }
 

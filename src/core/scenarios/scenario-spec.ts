@@ -64,6 +64,8 @@ export interface ScenarioSpec {
   repeat?: boolean;
   chaos?: { seed: number; match?: MatchSpec; answers: { probability: number; answer: AnswerSpec }[] };
   journal?: { size?: number; details?: boolean };
+  /** A deployment's profile (`verify --profile`): the path of its file, or the document. */
+  profile?: string | object;
   /** Operations the specification does not define, with their answers in order. */
   operations?: DeclaredOperationSpec[];
 }

@@ -44,7 +44,7 @@ export class MemoryPort implements StatePort<SessionState> {
         declaredCall = state.declaredCalls.get(plan.declared) ?? 0;
         state.declaredCalls.set(plan.declared, declaredCall + 1);
       }
-      if (runtime) latencyMs = runtime.latency();
+      if (runtime) latencyMs = runtime.latency(plan.operation);
     }
     const evictedAt = state.evictedAt;
     // Said once: the next answer of this session no longer carries it.

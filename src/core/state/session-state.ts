@@ -9,6 +9,7 @@ import type { BanRule, ConnectionFault, CoreRequest, KeyConfig, Limits, Operatio
 import type { RuntimePosition, RuntimeSpec } from '../scenarios/runtime-spec.js';
 import type { ScenarioSpec } from '../scenarios/scenario-spec.js';
 import type { DeclaredOperation } from '../scenarios/declared-operations.js';
+import type { CompiledProfile } from '../scenarios/profile.js';
 
 export type { OperationId } from '../types.js';
 
@@ -33,8 +34,8 @@ export interface ForcedAnswer {
 export interface ScenarioRuntime {
   /** Called for API requests that passed routing, auth and the rate limit; a result replaces the operation's answer. */
   intercept(operation: OperationId, req: CoreRequest, key: string | undefined): ForcedAnswer | undefined;
-  /** Milliseconds to delay this answer (0 for none). */
-  latency(): number;
+  /** Milliseconds to delay this answer (0 for none); a profile's latency depends on the operation. */
+  latency(operation?: OperationId): number;
   /** Where the session is in its scenario, for a snapshot. */
   position?(): RuntimePosition;
 }
@@ -67,6 +68,8 @@ export interface SessionSettings {
    * snapshot) rather than a file: a reset re-applies them as they are, not a file of that name.
    */
   inline?: boolean;
+  /** A deployment's profile (`--profile`, a scenario's `profile:`): its latency and every key's limits. */
+  profile?: CompiledProfile;
 }
 
 /**

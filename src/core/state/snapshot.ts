@@ -101,10 +101,16 @@ export function snapshotPet(pet: Pet): SnapshotPet {
   return out;
 }
 
+/** The scenario's definition, with the profile the session runs under as a document (a path or `--profile` would not travel). */
+function definitionOf(settings: SessionSettings): ScenarioSpec {
+  const definition = settings.definition ?? NO_SCENARIO;
+  return settings.profile ? { ...definition, profile: settings.profile.document } : definition;
+}
+
 /** The scenario and settings parts of a document: what a session runs under, and its place in the steps. */
 export function snapshotSettings(settings: SessionSettings, position: RuntimePosition | null): Pick<SnapshotDocument, 'scenario' | 'settings'> {
   return {
-    scenario: { name: settings.scenario, definition: settings.definition ?? NO_SCENARIO, position },
+    scenario: { name: settings.scenario, definition: definitionOf(settings), position },
     settings: {
       keys: settings.keys.map((k) => {
         const key: SnapshotKey = { key: k.key, plan: k.plan, limits: limitsWindows(k.limits) };

@@ -1,0 +1,183 @@
+// The comparison of two answers to the same request, one behaviour at a time, with the tolerance
+// rules of docs/verify.md: instants (X-RateLimit-Reset, Retry-After, a ban's end) agree within a
+// second, since a Date header is whole seconds and both sides round up; counts agree exactly.
+import type { Logged, Seen } from './client.js';
+import { difference, type Difference } from './parity-rules.js';
+import { requestLine } from './rule.js';
+
+/** One side's answer as the comparison reads it. */
+export interface Side {
+  status: number;
+  headers: Record<string, string>;
+  seen: Seen;
+}
+
+/** Seconds two instants may differ by and still be the same one. */
+const TOLERANCE_S = 1;
+
+/** Behaviours that drift on once they differ (a count, an instant): reported at their first request only. */
+const ONCE = new Set(['header.x-ratelimit-limit', 'header.x-ratelimit-remaining', 'header.x-ratelimit-reset', 'retry-after', 'ban']);
+
+const said = (side: Side): string => `${side.status}${side.seen.code === undefined ? '' : ` ${side.seen.code}`}`;
+
+/** Retry-After in seconds from the answer's Date (whole seconds, or an HTTP-date). */
+function retryAfterSeconds(side: Side): number | undefined {
+  const value = side.headers['retry-after']?.trim();
+  if (value === undefined) return undefined;
+  if (/^\d+$/.test(value)) return Number(value);
+  const at = Date.parse(value);
+  const date = Date.parse(side.headers.date ?? '');
+  return Number.isFinite(at) && Number.isFinite(date) ? Math.round((at - date) / 1000) : undefined;
+}
+
+/** Seconds from the answer's Date to its X-RateLimit-Reset, for messages. */
+function resetIn(side: Side): string {
+  const reset = Number(side.headers['x-ratelimit-reset']);
+  const date = Date.parse(side.headers.date ?? '');
+  return Number.isFinite(reset) && Number.isFinite(date) ? ` (X-RateLimit-Reset is Date + ${reset - Math.floor(date / 1000)} s)` : '';
+}
+
+/** A Link header as compared: each target's path and rel. */
+function linkShape(value: string): string {
+  return value
+    .split(',')
+    .map((part) => {
+      const target = /<([^>]*)>/.exec(part)?.[1] ?? '';
+      const rel = /rel="?([^";]+)"?/.exec(part)?.[1] ?? '';
+      let path = target;
+      try {
+        path = new URL(target, 'http://x').pathname;
+      } catch {
+        // kept as written
+      }
+      return `${path} rel=${rel}`;
+    })
+    .sort()
+    .join(', ');
+}
+
+/** WWW-Authenticate as compared: the scheme and whether it says `error="invalid_token"`. */
+function challengeShape(value: string): string {
+  const scheme = value.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
+  const error = /error="?([^",]+)"?/i.exec(value)?.[1];
+  return error === undefined ? scheme : `${scheme} error=${error}`;
+}
+
+const header = (name: string, side: Side): string => {
+  const value = side.headers[name];
+  return value === undefined ? `sent no ${name}` : `sent ${name}: ${value}`;
+};
+
+/** What an answer's animal says of each field sent, where it differs from the request. */
+function echoProblems(body: string | undefined, pet: Seen['pet']): string[] {
+  let sent: Record<string, unknown>;
+  try {
+    sent = JSON.parse(body ?? '') as Record<string, unknown>;
+  } catch {
+    return [];
+  }
+  const problems: string[] = [];
+  for (const field of ['name', 'categoryId', 'status'] as const) {
+    if (field in sent && JSON.stringify(sent[field]) !== JSON.stringify(pet?.[field])) problems.push(`${field} ${JSON.stringify(pet?.[field]) ?? 'missing'}`);
+  }
+  return problems;
+}
+
+function compareOne(logged: Logged, d: Side, m: Side, firstCode: string | undefined): Difference[] {
+  const request = requestLine(logged);
+  const out: Difference[] = [];
+  const dBan = d.status === 429 && (/ban/i.test(d.seen.code ?? '') || (firstCode !== undefined && d.seen.code !== firstCode));
+  const mBan = m.status === 429 && m.seen.code === 'key_banned';
+  if (dBan !== mBan)
+    return [
+      difference(
+        'ban',
+        request,
+        `${dBan ? 'banned the key' : 'did not ban the key'} (answered ${said(d)})`,
+        `${mBan ? 'banned it' : 'did not ban it'} (answered ${said(m)})`,
+      ),
+    ];
+  if (dBan) {
+    const [dr, mr] = [retryAfterSeconds(d), retryAfterSeconds(m)];
+    if (dr === undefined || mr === undefined || Math.abs(dr - mr) > TOLERANCE_S)
+      out.push(difference('ban', request, `ends the ban after Retry-After: ${dr ?? 'none'}`, `ends it after Retry-After: ${mr ?? 'none'}`));
+    return out;
+  }
+  if (d.status !== m.status) return [difference('status', request, `answered ${said(d)}`, `answered ${said(m)}`)];
+  if (d.status >= 400 && d.seen.code !== m.seen.code)
+    out.push(difference('error-code', request, `answered code ${d.seen.code ?? '(none)'}`, `answered code ${m.seen.code ?? '(none)'}`));
+  const keyed = logged.request.auth === 'key';
+  for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
+    const [dv, mv] = [d.headers[name], m.headers[name]];
+    const behaviour = `header.${name}`;
+    if ((dv === undefined) !== (mv === undefined)) out.push(difference(behaviour, request, header(name, d), header(name, m)));
+    else if (dv === undefined || mv === undefined || !keyed) continue;
+    else if (name === 'x-ratelimit-reset' ? Math.abs(Number(dv) - Number(mv)) > TOLERANCE_S : dv.trim() !== mv.trim())
+      out.push(difference(behaviour, request, header(name, d), header(name, m)));
+  }
+  if (d.status === 429) {
+    const [dr, mr] = [retryAfterSeconds(d), retryAfterSeconds(m)];
+    if ((d.headers['retry-after'] === undefined) !== (m.headers['retry-after'] === undefined))
+      out.push(difference('header.retry-after', request, header('retry-after', d), header('retry-after', m)));
+    else if (dr === undefined || mr === undefined || Math.abs(dr - mr) > TOLERANCE_S)
+      out.push(
+        difference(
+          'retry-after',
+          request,
+          `sent Retry-After: ${d.headers['retry-after'] ?? ''}${resetIn(d)}`,
+          `sent Retry-After: ${m.headers['retry-after'] ?? ''}${resetIn(m)}`,
+        ),
+      );
+  }
+  for (const name of ['deprecation', 'sunset', 'link']) {
+    const [dv, mv] = [d.headers[name], m.headers[name]];
+    const same = dv === undefined || mv === undefined ? dv === mv : name === 'link' ? linkShape(dv) === linkShape(mv) : dv.trim() === mv.trim();
+    if (!same) out.push(difference(`header.${name}`, request, header(name, d), header(name, m)));
+  }
+  if (d.status === 401) {
+    const [dv, mv] = [d.headers['www-authenticate'], m.headers['www-authenticate']];
+    if ((dv === undefined ? undefined : challengeShape(dv)) !== (mv === undefined ? undefined : challengeShape(mv)))
+      out.push(difference('header.www-authenticate', request, header('www-authenticate', d), header('www-authenticate', m)));
+  }
+  const [dIds, mIds] = [d.seen.ids, m.seen.ids];
+  if (d.status === 200 && dIds && mIds) {
+    const sorted = (ids: string[]): string => [...ids].sort().join(',');
+    if (dIds.length !== mIds.length) out.push(difference('list.limit', request, `listed ${dIds.length} animals`, `listed ${mIds.length}`));
+    else if (sorted(dIds) === sorted(mIds) && dIds.join(',') !== mIds.join(','))
+      out.push(difference('list.order', request, `listed ids ${dIds.slice(0, 5).join(', ')}…`, `listed ${mIds.slice(0, 5).join(', ')}…`));
+    else if (sorted(dIds) !== sorted(mIds))
+      out.push(difference('list.content', request, `listed other animals (${dIds.slice(0, 5).join(', ')}…)`, `listed ${mIds.slice(0, 5).join(', ')}…`));
+  }
+  if (d.status === 201) {
+    const [dp, mp] = [echoProblems(logged.request.body, d.seen.pet), echoProblems(logged.request.body, m.seen.pet)];
+    if (dp.join() !== mp.join())
+      out.push(
+        difference(
+          'create.echo',
+          request,
+          dp.length === 0 ? 'echoed the animal as sent' : `echoed ${dp.join(', ')}`,
+          mp.length === 0 ? 'echoed it as sent' : `echoed ${mp.join(', ')}`,
+        ),
+      );
+  }
+  return out;
+}
+
+/**
+ * Every difference between the deployment's answers and the mock's to the same requests. A
+ * behaviour that drifts on once it differs (a count, an instant) is reported at its first request;
+ * others once per request, so one deviation is one difference.
+ */
+export function compareAnswers(pairs: readonly { logged: Logged; mock: Side }[]): Difference[] {
+  const firstCode = pairs.find((p) => p.logged.exchange.response?.status === 429)?.logged.seen.code;
+  const found = new Map<string, Difference>();
+  for (const { logged, mock } of pairs) {
+    const response = logged.exchange.response;
+    if (!response) continue;
+    for (const diff of compareOne(logged, { status: response.status, headers: response.headers, seen: logged.seen }, mock, firstCode)) {
+      const id = ONCE.has(diff.behaviour) ? diff.behaviour : `${diff.behaviour} ${diff.request}`;
+      if (!found.has(id)) found.set(id, diff);
+    }
+  }
+  return [...found.values()];
+}
