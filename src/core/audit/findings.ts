@@ -150,15 +150,31 @@ export function inFlight(entry: JournalEntry, answered: number): boolean {
  */
 export const PARALLEL_GRACE_MS = 250;
 
+/** A connection's name across a deployment: instances number their own (`instance` is set on a shared state). */
+export function connectionName(entry: JournalEntry): string | undefined {
+  return entry.connection === undefined ? undefined : `${entry.instance ?? ''}/${entry.connection}`;
+}
+
+/**
+ * Whether a request opened its connection: its first request ever, whatever session or key the
+ * connection carried (`connectionUse`), since real clients pool connections across both. Entries
+ * of another version without the count fall back on `seen`, the connections of earlier entries.
+ */
+export function onNewConnection(entry: JournalEntry, seen: ReadonlySet<string>): boolean {
+  if (entry.connectionUse !== undefined) return entry.connectionUse === 1;
+  const name = connectionName(entry);
+  return name !== undefined && !seen.has(name);
+}
+
 /**
  * Whether a request's client cannot have read the 429 answered at `answered` before sending it:
- * it was in flight then, or it is the first request of its connection (`seen` holds the
- * connections earlier entries came on) and came within `PARALLEL_GRACE_MS`: a parallel caller.
- * Entries without a connection (the Fetch handler's, another version's) are judged by `inFlight`.
+ * it was in flight then, or it is the first request of a new connection (`onNewConnection`) and
+ * came within `PARALLEL_GRACE_MS`: a parallel caller. Entries without a connection (the Fetch
+ * handler's, another version's) are judged by `inFlight`.
  */
-export function unread(entry: JournalEntry, answered: number, seen: ReadonlySet<number>): boolean {
+export function unread(entry: JournalEntry, answered: number, seen: ReadonlySet<string>): boolean {
   if (inFlight(entry, answered)) return true;
-  if (entry.connection === undefined || entry.arrivalMs === undefined || seen.has(entry.connection)) return false;
+  if (entry.arrivalMs === undefined || !onNewConnection(entry, seen)) return false;
   return entry.arrivalMs < answered + PARALLEL_GRACE_MS;
 }
 

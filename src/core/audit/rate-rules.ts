@@ -4,6 +4,7 @@ import type { JournalEntry } from '../state/journal.js';
 import {
   answeredMs,
   clockMs,
+  connectionName,
   finding,
   keyText,
   plural,
@@ -152,7 +153,7 @@ function closeRun(track: Track, out: AuditFinding[]): void {
 }
 
 /** Notes a request that came during a wait: early unless it was in flight when the wait's first 429 left. */
-function judgeWaiting(wait: Wait, entry: JournalEntry, t: number, seen: ReadonlySet<number>): void {
+function judgeWaiting(wait: Wait, entry: JournalEntry, t: number, seen: ReadonlySet<string>): void {
   // 429s whose wait the request kept are no longer in force.
   while (wait.announced.length > 1 && t >= wait.announced[0]!.end - EARLY_TOLERANCE_MS) wait.announced.shift();
   const broken = wait.announced[0]!;
@@ -174,7 +175,7 @@ function announce(track: Track, entry: JournalEntry, end: number): void {
 }
 
 /** One entry of a key, in order; `seen` holds the connections of the entries before it. */
-function step(track: Track, entry: JournalEntry, out: AuditFinding[], seen: ReadonlySet<number>): void {
+function step(track: Track, entry: JournalEntry, out: AuditFinding[], seen: ReadonlySet<string>): void {
   const t = clockMs(entry);
   const banned = entry.code === 'key_banned';
 
@@ -212,10 +213,14 @@ function step(track: Track, entry: JournalEntry, out: AuditFinding[], seen: Read
 export function rateFindings(entries: readonly JournalEntry[], group: (entry: JournalEntry) => string, name: (entry: JournalEntry) => KeyName): AuditFinding[] {
   const tracks = new Map<string, Track>();
   const out: AuditFinding[] = [];
-  const seen = new Set<number>();
+  const seen = new Set<string>();
+  const note = (entry: JournalEntry): void => {
+    const name = connectionName(entry);
+    if (name !== undefined) seen.add(name);
+  };
   for (const entry of entries) {
     if (entry.key === undefined) {
-      if (entry.connection !== undefined) seen.add(entry.connection);
+      note(entry);
       continue;
     }
     const id = group(entry);
@@ -225,7 +230,7 @@ export function rateFindings(entries: readonly JournalEntry[], group: (entry: Jo
       tracks.set(id, track);
     }
     step(track, entry, out, seen);
-    if (entry.connection !== undefined) seen.add(entry.connection);
+    note(entry);
   }
   for (const track of tracks.values()) {
     closeWait(track, out);

@@ -113,6 +113,7 @@ export class Pipeline<H> implements ApiHandler {
       const entry = journalEntryOf(parts, headers, d.seq, Math.round((answeredAt - started) * 1000) / 1000);
       noteArrival(entry, req.arrival ?? started, started);
       if (req.connection !== undefined) entry.connection = req.connection;
+      if (req.connectionUse !== undefined) entry.connectionUse = req.connectionUse;
       this.port.record(d, entry, answeredAt);
       if (this.onRequest) {
         const auth = plan.auth;

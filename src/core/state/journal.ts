@@ -22,6 +22,17 @@ export interface JournalEntry {
    * answered a 429 from a parallel caller's request on another.
    */
   connection?: number;
+  /**
+   * How many requests the connection had carried when this one came, this one included, whatever
+   * session or key they were for: 1 marks a new connection, the one thing that may excuse a request
+   * sent into a wait as a parallel caller's. Counted where the socket is, so it needs no other entry.
+   */
+  connectionUse?: number;
+  /**
+   * On a shared state: the instance (`HOST:PID`) that answered, since each numbers its own
+   * connections; with `connection`, what names a connection across the deployment.
+   */
+  instance?: string;
   /** Milliseconds from the arrival to the core taking the request up (a body still coming, other requests of the same moment first). */
   queuedMs?: number;
   session: string;
