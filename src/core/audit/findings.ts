@@ -109,6 +109,8 @@ export function retryAfterOf(entry: JournalEntry): number | undefined {
 
 /** The `X-RateLimit-Reset` a 429 announced, in epoch milliseconds: the entry's field, or the recorded header. */
 export function resetOf(entry: JournalEntry): number | undefined {
+  // Every answer reports a window's reset; only a 429's is the end of the wait it announces.
+  if (entry.status !== 429) return undefined;
   if (entry.rateReset !== undefined) return entry.rateReset * 1000;
   const header = entry.details?.response.headers['X-RateLimit-Reset'];
   if (header === undefined || !/^\d+$/.test(header)) return undefined;

@@ -31,6 +31,12 @@ export const BACKOFF_MIN_GROWTH_MS = 100;
 /** Steps of a run that may fail to grow (jitter) while the run still counts as backing off. */
 export const BACKOFF_JITTERED_STEPS = 1;
 
+/**
+ * Answers whose Retry-After is a wait: a 429's, and a 503's (a declared operation's, a scenario's
+ * forced one), which RFC 9110 gives the same meaning: come back after this long.
+ */
+export const WAIT_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+
 /** A 429 of a running wait whose end is later than every earlier one's: the one a request broke. */
 interface Announced {
   entry: JournalEntry;
@@ -80,7 +86,7 @@ function until(wait: Wait): number {
 }
 
 function brokenText(wait: Wait): string {
-  const shown = wait.broken.map((e) => `${retryAfterOf(e) ?? 0} s of the 429 at #${e.seq}`);
+  const shown = wait.broken.map((e) => `${retryAfterOf(e) ?? 0} s of the ${e.status} at #${e.seq}`);
   if (shown.length === 1) return `the Retry-After of ${shown[0]}`;
   return `the Retry-After of ${shown.slice(0, -1).join(', ')} and of ${shown[shown.length - 1]}`;
 }
@@ -96,7 +102,7 @@ function closeWait(track: Track, out: AuditFinding[]): void {
   const first =
     wait.broken.length === 1
       ? `the first ${when}`
-      : `the first, #${seq}, ${gapMs === 0 ? 'at the same instant as' : `${secondsText(gapMs)} after`} the 429 at #${by.seq}`;
+      : `the first, #${seq}, ${gapMs === 0 ? 'at the same instant as' : `${secondsText(gapMs)} after`} the ${by.status} at #${by.seq}`;
   out.push(
     finding(
       'early-retry',
@@ -193,7 +199,7 @@ function step(track: Track, entry: JournalEntry, out: AuditFinding[], seen: Read
     // The ban replaces the wait: what comes during it is request-while-banned, not early-retry.
     closeWait(track, out);
     track.ban = { first: entry, answered: answeredMs(entry), until: end ?? Infinity, later: [] };
-  } else if (entry.status === 429 && !banned && end !== undefined) announce(track, entry, end);
+  } else if (WAIT_STATUSES.has(entry.status) && !banned && end !== undefined) announce(track, entry, end);
 
   if (entry.status !== 429) closeRun(track, out);
   else {
