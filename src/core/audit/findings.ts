@@ -2,7 +2,16 @@
 import type { JournalEntry } from '../state/journal.js';
 
 /** The audit's rule ids; docs/audit.md defines each. */
-export type AuditRule = 'early-retry' | 'no-backoff' | 'request-while-banned' | 'deprecated-call' | 'call-after-removal' | 'repeated-rejected-request';
+export type AuditRule =
+  | 'early-retry'
+  | 'no-backoff'
+  | 'request-while-banned'
+  | 'deprecated-call'
+  | 'call-after-removal'
+  | 'repeated-rejected-request'
+  | 'unsafe-create-retry'
+  | 'no-jitter'
+  | 'retry-after-misread';
 
 export type AuditSeverity = 'error' | 'warning';
 
@@ -51,7 +60,10 @@ export const AUDIT_RULES: Readonly<Record<AuditRule, AuditSeverity>> = {
   'request-while-banned': 'error',
   'call-after-removal': 'error',
   'repeated-rejected-request': 'error',
+  'retry-after-misread': 'error',
+  'unsafe-create-retry': 'warning',
   'no-backoff': 'warning',
+  'no-jitter': 'warning',
   'deprecated-call': 'warning',
 };
 
