@@ -103,6 +103,7 @@ export class Pipeline<H> implements ApiHandler {
         extraHeaders: plan.extraHeaders,
         evictedAt: d.evictedAt,
         details: d.details,
+        retryAfterForm: d.settings.retryAfterFormat,
       };
       if (plan.kind === 'preflight') parts.outcome = { status: 204, headers: preflightHeaders(plan.allow ?? '', req.headers), reason: 'CORS preflight' };
       else if (plan.kind === 'options') parts.outcome = { status: 204, headers: { Allow: plan.allow ?? '' }, reason: 'OPTIONS' };

@@ -64,6 +64,8 @@ export interface ScenarioSpec {
   repeat?: boolean;
   chaos?: { seed: number; match?: MatchSpec; answers: { probability: number; answer: AnswerSpec }[] };
   journal?: { size?: number; details?: boolean };
+  /** `http-date`: `Retry-After` as an IMF-fixdate (RFC 9110) instead of seconds. */
+  retryAfterFormat?: 'seconds' | 'http-date';
   /** Operations the specification does not define, with their answers in order. */
   operations?: DeclaredOperationSpec[];
 }

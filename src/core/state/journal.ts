@@ -59,8 +59,10 @@ export interface JournalEntry {
   delayMs?: number;
   /** The connection fault a scenario acted out instead of answering. */
   fault?: ConnectionFault;
-  /** The whole seconds of the `Retry-After` header the answer carried (429, 503). */
+  /** The whole seconds of the `Retry-After` header the answer carried (429, 503), whichever form it was written in. */
   retryAfter?: number;
+  /** `http-date` when that `Retry-After` was an HTTP-date rather than seconds. */
+  retryAfterForm?: 'http-date';
   /** The `X-RateLimit-Reset` a 429 announced (Unix seconds): a client may wait until then instead of `Retry-After`. */
   rateReset?: number;
   /** On a 429 refusal of a valid key: whether it counted toward a ban, and why not. */
@@ -80,7 +82,18 @@ export interface JournalEntry {
  */
 export function noteRefusal(entry: JournalEntry, headers: Record<string, string>, ban: BanCount | undefined): void {
   const retry = headers['Retry-After'];
-  if (retry !== undefined) entry.retryAfter = Number(retry);
+  if (retry !== undefined) {
+    if (/^\d+$/.test(retry)) entry.retryAfter = Number(retry);
+    else {
+      // An HTTP-date: the wait it names is its distance from the answer's Date (both on the session clock).
+      const until = Date.parse(retry);
+      const date = Date.parse(headers.Date ?? '');
+      if (Number.isFinite(until) && Number.isFinite(date)) {
+        entry.retryAfter = Math.max(0, Math.round((until - date) / 1000));
+        entry.retryAfterForm = 'http-date';
+      }
+    }
+  }
   if (entry.status !== 429) return;
   const reset = headers['X-RateLimit-Reset'];
   if (reset !== undefined) entry.rateReset = Number(reset);
