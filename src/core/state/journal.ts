@@ -68,7 +68,7 @@ export interface JournalEntry {
   /** On a 429 refusal of a valid key: whether it counted toward a ban, and why not. */
   ban?: BanCount;
   /**
-   * On answers 400, 401, 404 and 410: a short digest of the request's body and presented key
+   * On answers 400, 401, 404 and 410, and on every POST: a short digest of the request's body and presented key
    * (redacted before hashing), so the client audit can tell a repeated request from a changed one.
    */
   digest?: string;
