@@ -137,7 +137,8 @@ export function resetOf(entry: JournalEntry): number | undefined {
 export function waitEndOf(entry: JournalEntry): number | undefined {
   const retry = retryAfterOf(entry);
   if (retry === undefined) return undefined;
-  const byRetry = clockMs(entry) + retry * 1000;
+  // An HTTP-date names a whole second: the wait ends at that second, not a fraction past it.
+  const byRetry = entry.retryAfterForm === 'http-date' ? Math.floor(clockMs(entry) / 1000 + retry) * 1000 : clockMs(entry) + retry * 1000;
   const reset = resetOf(entry);
   return reset === undefined ? byRetry : Math.min(byRetry, reset);
 }
