@@ -1,6 +1,7 @@
 // `petstore-mock audit ORIGIN` as a CI job runs it: the built CLI against one mock in this process,
 // every reporter on every exit (0 no error finding, 1 an error finding, 2 could not run), each
 // well formed, and neither the key nor the admin token ever printed.
+import { createRequire } from 'node:module';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audit, AuditCouldNotRun, startMock, type AuditReport, type RunningMock } from '../../src/index.js';
@@ -122,5 +123,10 @@ describe.concurrent('petstore-mock audit', () => {
     const refused = audit(mock.origin, { session: 'early', key: SECRET });
     await expect(refused).rejects.toBeInstanceOf(AuditCouldNotRun);
     await expect(refused).rejects.not.toThrow(SECRET);
+  });
+
+  it('audit is required from CommonJS too', async () => {
+    const cjs = createRequire(import.meta.url)('../../dist/cjs/index.js') as typeof import('../../src/index.js');
+    expect(await cjs.audit(mock.origin, { session: 'early', adminToken: TOKEN })).toEqual(await served('early'));
   });
 });
