@@ -39,4 +39,7 @@ export { verify } from './verify/entry.js';
 export { VerifyCouldNotRun } from './verify/types.js';
 export type { VerifyOptions, VerifyReport, RuleResult, Exchange } from './verify/types.js';
 export { auditJournal, AUDIT_RULES } from './core/audit/audit.js';
+export { audit } from './audit-command/entry.js';
+export { AuditCouldNotRun } from './audit-command/could-not-run.js';
+export type { RemoteAuditOptions } from './audit-command/fetch-audit.js';
 export type { AuditedKey, AuditFinding, AuditOptions, AuditReport, AuditRule, AuditSeverity, WellBehavedOptions } from './core/audit/audit.js';

@@ -16,7 +16,7 @@ import { reloadSessions, watchFiles, type ReloadReport } from './files/live-relo
 import { checkOptions } from './mock-options.js';
 import { checkSnapshotSchema, scenarioFromObject } from './files/object-checks.js';
 import { importFailure, readSnapshotFile, writeFileAtomically } from './files/snapshot-file.js';
-import { displayPath } from './files/scenario-files.js';
+import { displayPath } from './files/display-path.js';
 import { Metrics, counted } from './metrics.js';
 import type { SessionSettings } from './core/state/session-state.js';
 import { UserError } from './core/errors.js';

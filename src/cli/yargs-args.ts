@@ -5,6 +5,7 @@ import { UsageError, startFromArgs } from './start.js';
 import { usageMistake } from './usage-mistakes.js';
 import { normaliseSwitches } from './switch-values.js';
 import { runVerifyCommand, verifyOptions } from './verify-command.js';
+import { auditOptions, runAuditCommand } from './audit-command.js';
 
 /**
  * A value a choice option does not take, found while yargs parsed: yargs hands the error of a
@@ -115,6 +116,7 @@ export async function runYargs(args: readonly string[]): Promise<void> {
       process.stdout.write(list.map((s) => `${s.name.padEnd(width)}  ${s.description}`).join('\n') + '\n');
     })
     .command('verify [base-url]', 'Check a deployment of the API against the specification (docs/verify.md)', verifyOptions, runVerifyCommand)
+    .command('audit [origin]', "Judge a running mock's client audit; exit 1 on an error finding (docs/audit.md)", auditOptions, runAuditCommand)
     .command(
       'state <action>',
       'Manage a replicated deployment in Redis: `state clear --state URL [--state-prefix NAME]` removes it',

@@ -32,6 +32,8 @@ export interface CoreRequest {
   arrival?: number;
   /** The number of the connection it came on, when it came on one. */
   connection?: number;
+  /** How many requests that connection had carried, this one included, whatever their session or key. */
+  connectionUse?: number;
 }
 
 /**

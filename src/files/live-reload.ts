@@ -4,7 +4,7 @@ import { UserError } from '../core/errors.js';
 import type { SessionRegistry } from '../core/state/sessions.js';
 import type { SessionState, SessionSettings } from '../core/state/session-state.js';
 import type { ScenarioCatalogue } from './scenario-catalogue.js';
-import { displayPath } from './scenario-files.js';
+import { displayPath } from './display-path.js';
 import { prefetch, withPrefetched } from './read-file.js';
 
 /** What one reload did: the files that changed, the sessions restarted, the mistakes found. */

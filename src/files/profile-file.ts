@@ -3,7 +3,7 @@
 import { UserError } from '../core/errors.js';
 import { ProfileProblem, checkProfile, compileProfile, type CompiledProfile } from '../core/scenarios/profile.js';
 import { MAX_SCENARIO_FILE_BYTES, readUserFile } from './read-file.js';
-import { displayPath } from './scenario-files.js';
+import { displayPath } from './display-path.js';
 
 /** The JSON of a profile file, unchecked; throws a `UserError` naming the file when it cannot be read or parsed. */
 export function readProfileJson(file: string): unknown {

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { basename, dirname, extname, join, relative, resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { scenarioSchemaErrors } from '../core/scenarios/schema-documents.js';
@@ -13,6 +13,7 @@ import type { SessionSettings } from '../core/state/session-state.js';
 import { MAX_FIXTURES_FILE_BYTES, MAX_SCENARIO_FILE_BYTES, readUserFile } from './read-file.js';
 import { nearestName } from '../core/near-name.js';
 import { readProfileJson } from './profile-file.js';
+import { displayPath } from './display-path.js';
 
 export type { ScenarioDefaults };
 
@@ -210,11 +211,7 @@ function toValue(file: string, doc: Document, lines: LineCounter): unknown {
   }
 }
 
-/** A path as messages show it: relative to the working directory when inside it. */
-export function displayPath(file: string): string {
-  const rel = relative(process.cwd(), file);
-  return rel.startsWith('..') ? file : rel;
-}
+export { displayPath } from './display-path.js';
 
 /** The shipped scenarios, `default` first, then by name. */
 export function shippedScenarios(): ScenarioSource[] {

@@ -11,7 +11,7 @@ import { readFailure } from '../core/input/fixtures.js';
 import { MockError } from '../core/errors.js';
 import { MAX_SNAPSHOT_BYTES } from '../core/state/snapshot.js';
 import { readUserFile } from './read-file.js';
-import { displayPath } from './scenario-files.js';
+import { displayPath } from './display-path.js';
 
 /** The document of a snapshot file; a file that cannot be read or is not JSON is a `UserError` naming it. */
 export function readSnapshotFile(file: string): unknown {

@@ -35,16 +35,25 @@ export const socketArrival: () => number = turnStamp(typeof setImmediate === 'fu
  */
 export const callArrival: () => number = turnStamp((fn) => queueMicrotask(fn));
 
-/** Where a socket keeps its number; a property rather than a map, read once per request. */
+/** A connection as the audit knows it: its number in this process, and how many requests it carried. */
+export interface ConnectionUse {
+  id: number;
+  uses: number;
+}
+
+/** Where a socket keeps its number and count; a property rather than a map, read once per request. */
 const CONNECTION = Symbol('petstore-mock connection');
 let connections = 0;
 
 /**
- * The number of the connection a request came on, given to each socket when its first request
- * is read: the audit tells a retry on the connection that was answered a 429 from a parallel
- * caller's request on another.
+ * The connection a request came on, counting the request: its number is given when its first
+ * request is read, and its count runs over every request it carries, whatever session or key. The
+ * audit tells a retry on a connection that carried anything before (a pooled one) from a parallel
+ * caller's first request on a new one.
  */
-export function connectionOf(socket: object): number {
-  const numbered = socket as { [CONNECTION]?: number };
-  return (numbered[CONNECTION] ??= ++connections);
+export function useConnection(socket: object): ConnectionUse {
+  const numbered = socket as { [CONNECTION]?: ConnectionUse };
+  const use = (numbered[CONNECTION] ??= { id: ++connections, uses: 0 });
+  use.uses++;
+  return use;
 }

@@ -5,7 +5,7 @@ import { MAX_TARGET_BYTES, targetTooLong } from '../core/input/request-target.js
 import type { ApiHandler } from '../core/state/backend.js';
 import { renderError } from '../core/errors.js';
 import { API_CORS, headerLines } from './raw-answers.js';
-import { connectionOf, socketArrival } from './arrival.js';
+import { socketArrival, useConnection } from './arrival.js';
 import { endThisTurn } from './end-of-turn.js';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
 
@@ -17,6 +17,7 @@ function toCoreRequest(req: IncomingMessage, fullTarget: string): CoreRequest {
   const authority = ABSOLUTE_FORM.exec(fullTarget);
   const target = authority ? fullTarget.slice(authority[0].length) || '/' : fullTarget;
   const q = target.indexOf('?');
+  const connection = useConnection(req.socket);
   return {
     method: req.method ?? 'GET',
     path: q === -1 ? target : target.slice(0, q),
@@ -25,7 +26,8 @@ function toCoreRequest(req: IncomingMessage, fullTarget: string): CoreRequest {
     rawHeaders: req.rawHeaders,
     remoteAddress: req.socket.remoteAddress,
     arrival: socketArrival(),
-    connection: connectionOf(req.socket),
+    connection: connection.id,
+    connectionUse: connection.uses,
   };
 }
 

@@ -27,9 +27,9 @@ function count(settings: SessionSettings): string {
 
 /** The settings a scenario gives beyond animals and keys, functions left out. */
 function rules(s: SessionSettings): string {
-  const { anonymousLimits, ban, deprecation, clock, usage, journalSize, journalDetails, runtimeSpec } = s;
+  const { anonymousLimits, ban, deprecation, clock, usage, journalSize, journalDetails, runtimeSpec, retryAfterFormat } = s;
   return sha(
-    JSON.stringify({ anonymousLimits, ban, deprecation, clock, usage, journalSize, journalDetails, runtimeSpec }, (_k, v: unknown) =>
+    JSON.stringify({ anonymousLimits, ban, deprecation, clock, usage, journalSize, journalDetails, runtimeSpec, retryAfterFormat }, (_k, v: unknown) =>
       typeof v === 'number' && !Number.isFinite(v) ? String(v) : v,
     ),
   );

@@ -13,6 +13,7 @@ import { absentKey, deploymentKeys, journalKeys, sessionKeys } from './keys.js';
 import { FailureWatch } from './failure-watch.js';
 import { monotonicMs } from './redis-clock.js';
 import type { StateConnection } from './connection.js';
+import { INSTANCE } from '../instance.js';
 import { forcedOf, inputOf, latencyOf, operationDataOf, rateDecisionOf } from './redis-plan.js';
 import { answersOf, type ScriptAnswer } from './answers.js';
 import type { SettingsRegistry } from './settings-registry.js';
@@ -205,6 +206,8 @@ export class RedisPort implements StatePort<string> {
   }
 
   record(decision: Decision<string, StateAsk>, journal: JournalEntry): void {
+    // Every instance numbers its own connections: the pair names one across the deployment.
+    if (journal.connection !== undefined) journal.instance = INSTANCE;
     const bytes = boundEntry(journal);
     this.pending.push({
       sid: decision.session,

@@ -70,6 +70,21 @@ describe('in flight by arrival', () => {
     expect(rules(auditJournal(entries))).toEqual([['early-retry', [2, 3]]]);
   });
 
+  it.each([
+    ['the first request its connection carried: a parallel caller', 1, []],
+    ['a connection that carried another session or key before: a pooled retry', 3, [['early-retry', [2, 3]]]],
+  ] as const)('judges a connection new by its whole history (connectionUse): %s', (_name, connectionUse, expected) => {
+    const entries = [entry(1, 0, { connection: 1, connectionUse: 1 }), entry(2, 1, { ...limited, connection: 1, connectionUse: 2 })];
+    entries.push(entry(3, 85, { ...limited, connection: 2, connectionUse }), entry(4, 1000, { connection: 1, connectionUse: 3 }));
+    expect(rules(auditJournal(entries))).toEqual(expected);
+  });
+
+  it('tells the connections of two instances of a shared state apart', () => {
+    const entries = [entry(1, 0, { connection: 1, instance: 'a:1' }), entry(2, 1, { ...limited, connection: 1, instance: 'a:1' })];
+    entries.push(entry(3, 85, { ...limited, connection: 1, instance: 'b:2' }), entry(4, 1000, { connection: 1, instance: 'a:1' }));
+    expect(rules(auditJournal(entries))).toEqual([]);
+  });
+
   it('leaves requests in flight out of a no-backoff run', () => {
     const entries = [entry(1, 0), ...[0, 0, 0, 0, 0].map((t, i) => entry(i + 2, t, limited)), entry(7, 1000)];
     expect(auditJournal(entries).findings).toEqual([]);

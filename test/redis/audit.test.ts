@@ -51,4 +51,44 @@ describe.skipIf(!run)('the client audit with a shared state', () => {
     const answer = await fetch(`${mock.origin}/__admin/audit`);
     expect(await answer.json()).toEqual(report);
   });
+
+  it('journals the fields the retry rules read: the connection and its use, the instance, an HTTP-date wait, a POST digest', async () => {
+    const session = mock.session('fields');
+    const put = await fetch(`${mock.origin}/__admin/scenario`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', 'x-mock-session': 'fields' },
+      body: JSON.stringify({ scenario: { description: 'Retry-After as a date.', retryAfterFormat: 'http-date' } }),
+    });
+    expect(put.status, await put.text()).toBe(200);
+    await session.clock.freeze();
+    await session.clock.set(T59);
+    const headers = { ...AUTH, 'x-mock-session': 'fields' };
+    const retryAfter: (string | null)[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${mock.url}/pets?limit=1`, { headers });
+      await res.arrayBuffer();
+      retryAfter.push(res.headers.get('retry-after'));
+    }
+    expect(retryAfter).toEqual([null, 'Tue, 10 Mar 2026 12:01:00 GMT', 'Tue, 10 Mar 2026 12:01:00 GMT']);
+    const created = await fetch(`${mock.url}/pets`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer demo-pro', 'content-type': 'application/json', 'x-mock-session': 'fields' },
+      body: '{"name": "Rex", "categoryId": 1}',
+    });
+    await created.arrayBuffer();
+    const entries = await session.requests();
+    expect(entries.map((e) => [e.retryAfter, e.retryAfterForm])).toEqual([
+      [undefined, undefined],
+      [1, 'http-date'],
+      [1, 'http-date'],
+      [undefined, undefined],
+    ]);
+    for (const e of entries) {
+      expect(e.connectionUse).toBeGreaterThanOrEqual(1);
+      expect(e.instance).toMatch(/^.+:\d+$/);
+    }
+    expect(entries[3]!.digest).toMatch(/^[0-9a-f]{8}-32$/);
+    const report = await session.audit();
+    expect(report.findings.map((f) => f.rule)).toEqual(['early-retry', 'retry-after-misread']);
+  });
 });

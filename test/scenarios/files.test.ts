@@ -86,7 +86,7 @@ describe('a scenario file with a mistake', () => {
       'description: ok\nbanAfter: 3\n',
       2,
       1,
-      /^unknown key "banAfter" in the scenario; the keys there are name, description, data, plans, keys, ban, usage, clock, deprecation, latency, profile, steps, repeat, chaos, operations, journal$/,
+      /^unknown key "banAfter" in the scenario; the keys there are name, description, data, plans, keys, ban, usage, clock, deprecation, latency, profile, steps, repeat, chaos, operations, journal, retryAfterFormat$/,
     ],
     [
       'an unknown nested key',

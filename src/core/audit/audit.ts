@@ -9,6 +9,7 @@ import { keyLabel } from '../state/key-id.js';
 import { AUDIT_RULES, type AuditedKey, type AuditFinding, type AuditReport, type AuditRule, type KeyName } from './findings.js';
 import { rateFindings } from './rate-rules.js';
 import { requestFindings } from './request-rules.js';
+import { retryFindings } from './retry-rules.js';
 
 export type { AuditedKey, AuditFinding, AuditReport, AuditRule, AuditSeverity } from './findings.js';
 export { AUDIT_RULES } from './findings.js';
@@ -104,7 +105,11 @@ export function auditJournal(entries: readonly JournalEntry[], options: AuditOpt
   const picked = only === undefined ? entries : entries.filter((e) => only.test(e));
   // Names are decided over the whole journal: a key narrowed to is shown as it is everywhere else.
   const name = keyNames(entries);
-  const findings = [...rateFindings(picked, groupOf, name), ...requestFindings(picked, options.removalAt ?? DEFAULT_REMOVAL_AT, groupOf, name)];
+  const findings = [
+    ...rateFindings(picked, groupOf, name),
+    ...requestFindings(picked, options.removalAt ?? DEFAULT_REMOVAL_AT, groupOf, name),
+    ...retryFindings(picked, groupOf, name),
+  ];
   findings.sort((a, b) => a.requests[0]! - b.requests[0]! || RULE_ORDER.indexOf(a.rule) - RULE_ORDER.indexOf(b.rule));
   return { ok: !findings.some((f) => f.severity === 'error'), findings, judged: { requests: picked.length, keys: countKeys(picked, name) } };
 }

@@ -36,7 +36,10 @@ export function requestDigest(req: CoreRequest): string {
   return `${hash.toString(16).padStart(8, '0')}-${body ? body.length : 0}`;
 }
 
-/** Adds `digest` to the entry of a rejection: built with every entry, in each home of state. */
-export function addDigest(entry: Pick<JournalEntry, 'status' | 'digest'>, req: CoreRequest): void {
-  if (REJECTED_STATUSES.has(entry.status)) entry.digest = requestDigest(req);
+/**
+ * Adds `digest` to the entry of a rejection, and of every POST (a create sent again unchanged is
+ * what unsafe-create-retry looks for): built with every entry, in each home of state.
+ */
+export function addDigest(entry: Pick<JournalEntry, 'status' | 'digest' | 'method'>, req: CoreRequest): void {
+  if (REJECTED_STATUSES.has(entry.status) || entry.method === 'POST') entry.digest = requestDigest(req);
 }

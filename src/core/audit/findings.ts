@@ -2,7 +2,16 @@
 import type { JournalEntry } from '../state/journal.js';
 
 /** The audit's rule ids; docs/audit.md defines each. */
-export type AuditRule = 'early-retry' | 'no-backoff' | 'request-while-banned' | 'deprecated-call' | 'call-after-removal' | 'repeated-rejected-request';
+export type AuditRule =
+  | 'early-retry'
+  | 'no-backoff'
+  | 'request-while-banned'
+  | 'deprecated-call'
+  | 'call-after-removal'
+  | 'repeated-rejected-request'
+  | 'unsafe-create-retry'
+  | 'no-jitter'
+  | 'retry-after-misread';
 
 export type AuditSeverity = 'error' | 'warning';
 
@@ -51,7 +60,10 @@ export const AUDIT_RULES: Readonly<Record<AuditRule, AuditSeverity>> = {
   'request-while-banned': 'error',
   'call-after-removal': 'error',
   'repeated-rejected-request': 'error',
+  'retry-after-misread': 'error',
+  'unsafe-create-retry': 'warning',
   'no-backoff': 'warning',
+  'no-jitter': 'warning',
   'deprecated-call': 'warning',
 };
 
@@ -109,6 +121,8 @@ export function retryAfterOf(entry: JournalEntry): number | undefined {
 
 /** The `X-RateLimit-Reset` a 429 announced, in epoch milliseconds: the entry's field, or the recorded header. */
 export function resetOf(entry: JournalEntry): number | undefined {
+  // Every answer reports a window's reset; only a 429's is the end of the wait it announces.
+  if (entry.status !== 429) return undefined;
   if (entry.rateReset !== undefined) return entry.rateReset * 1000;
   const header = entry.details?.response.headers['X-RateLimit-Reset'];
   if (header === undefined || !/^\d+$/.test(header)) return undefined;
@@ -123,7 +137,8 @@ export function resetOf(entry: JournalEntry): number | undefined {
 export function waitEndOf(entry: JournalEntry): number | undefined {
   const retry = retryAfterOf(entry);
   if (retry === undefined) return undefined;
-  const byRetry = clockMs(entry) + retry * 1000;
+  // An HTTP-date names a whole second: the wait ends at that second, not a fraction past it.
+  const byRetry = entry.retryAfterForm === 'http-date' ? Math.floor(clockMs(entry) / 1000 + retry) * 1000 : clockMs(entry) + retry * 1000;
   const reset = resetOf(entry);
   return reset === undefined ? byRetry : Math.min(byRetry, reset);
 }
@@ -150,15 +165,31 @@ export function inFlight(entry: JournalEntry, answered: number): boolean {
  */
 export const PARALLEL_GRACE_MS = 250;
 
+/** A connection's name across a deployment: instances number their own (`instance` is set on a shared state). */
+export function connectionName(entry: JournalEntry): string | undefined {
+  return entry.connection === undefined ? undefined : `${entry.instance ?? ''}/${entry.connection}`;
+}
+
+/**
+ * Whether a request opened its connection: its first request ever, whatever session or key the
+ * connection carried (`connectionUse`), since real clients pool connections across both. Entries
+ * of another version without the count fall back on `seen`, the connections of earlier entries.
+ */
+export function onNewConnection(entry: JournalEntry, seen: ReadonlySet<string>): boolean {
+  if (entry.connectionUse !== undefined) return entry.connectionUse === 1;
+  const name = connectionName(entry);
+  return name !== undefined && !seen.has(name);
+}
+
 /**
  * Whether a request's client cannot have read the 429 answered at `answered` before sending it:
- * it was in flight then, or it is the first request of its connection (`seen` holds the
- * connections earlier entries came on) and came within `PARALLEL_GRACE_MS`: a parallel caller.
- * Entries without a connection (the Fetch handler's, another version's) are judged by `inFlight`.
+ * it was in flight then, or it is the first request of a new connection (`onNewConnection`) and
+ * came within `PARALLEL_GRACE_MS`: a parallel caller. Entries without a connection (the Fetch
+ * handler's, another version's) are judged by `inFlight`.
  */
-export function unread(entry: JournalEntry, answered: number, seen: ReadonlySet<number>): boolean {
+export function unread(entry: JournalEntry, answered: number, seen: ReadonlySet<string>): boolean {
   if (inFlight(entry, answered)) return true;
-  if (entry.connection === undefined || entry.arrivalMs === undefined || seen.has(entry.connection)) return false;
+  if (entry.arrivalMs === undefined || !onNewConnection(entry, seen)) return false;
   return entry.arrivalMs < answered + PARALLEL_GRACE_MS;
 }
 

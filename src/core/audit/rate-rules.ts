@@ -4,6 +4,7 @@ import type { JournalEntry } from '../state/journal.js';
 import {
   answeredMs,
   clockMs,
+  connectionName,
   finding,
   keyText,
   plural,
@@ -29,6 +30,12 @@ export const BACKOFF_FACTOR = 1.25;
 export const BACKOFF_MIN_GROWTH_MS = 100;
 /** Steps of a run that may fail to grow (jitter) while the run still counts as backing off. */
 export const BACKOFF_JITTERED_STEPS = 1;
+
+/**
+ * Answers whose Retry-After is a wait: a 429's, and a 503's (a declared operation's, a scenario's
+ * forced one), which RFC 9110 gives the same meaning: come back after this long.
+ */
+export const WAIT_STATUSES: ReadonlySet<number> = new Set([429, 503]);
 
 /** A 429 of a running wait whose end is later than every earlier one's: the one a request broke. */
 interface Announced {
@@ -79,7 +86,7 @@ function until(wait: Wait): number {
 }
 
 function brokenText(wait: Wait): string {
-  const shown = wait.broken.map((e) => `${retryAfterOf(e) ?? 0} s of the 429 at #${e.seq}`);
+  const shown = wait.broken.map((e) => `${retryAfterOf(e) ?? 0} s of the ${e.status} at #${e.seq}`);
   if (shown.length === 1) return `the Retry-After of ${shown[0]}`;
   return `the Retry-After of ${shown.slice(0, -1).join(', ')} and of ${shown[shown.length - 1]}`;
 }
@@ -95,7 +102,7 @@ function closeWait(track: Track, out: AuditFinding[]): void {
   const first =
     wait.broken.length === 1
       ? `the first ${when}`
-      : `the first, #${seq}, ${gapMs === 0 ? 'at the same instant as' : `${secondsText(gapMs)} after`} the 429 at #${by.seq}`;
+      : `the first, #${seq}, ${gapMs === 0 ? 'at the same instant as' : `${secondsText(gapMs)} after`} the ${by.status} at #${by.seq}`;
   out.push(
     finding(
       'early-retry',
@@ -152,7 +159,7 @@ function closeRun(track: Track, out: AuditFinding[]): void {
 }
 
 /** Notes a request that came during a wait: early unless it was in flight when the wait's first 429 left. */
-function judgeWaiting(wait: Wait, entry: JournalEntry, t: number, seen: ReadonlySet<number>): void {
+function judgeWaiting(wait: Wait, entry: JournalEntry, t: number, seen: ReadonlySet<string>): void {
   // 429s whose wait the request kept are no longer in force.
   while (wait.announced.length > 1 && t >= wait.announced[0]!.end - EARLY_TOLERANCE_MS) wait.announced.shift();
   const broken = wait.announced[0]!;
@@ -174,7 +181,7 @@ function announce(track: Track, entry: JournalEntry, end: number): void {
 }
 
 /** One entry of a key, in order; `seen` holds the connections of the entries before it. */
-function step(track: Track, entry: JournalEntry, out: AuditFinding[], seen: ReadonlySet<number>): void {
+function step(track: Track, entry: JournalEntry, out: AuditFinding[], seen: ReadonlySet<string>): void {
   const t = clockMs(entry);
   const banned = entry.code === 'key_banned';
 
@@ -192,7 +199,7 @@ function step(track: Track, entry: JournalEntry, out: AuditFinding[], seen: Read
     // The ban replaces the wait: what comes during it is request-while-banned, not early-retry.
     closeWait(track, out);
     track.ban = { first: entry, answered: answeredMs(entry), until: end ?? Infinity, later: [] };
-  } else if (entry.status === 429 && !banned && end !== undefined) announce(track, entry, end);
+  } else if (WAIT_STATUSES.has(entry.status) && !banned && end !== undefined) announce(track, entry, end);
 
   if (entry.status !== 429) closeRun(track, out);
   else {
@@ -212,10 +219,14 @@ function step(track: Track, entry: JournalEntry, out: AuditFinding[], seen: Read
 export function rateFindings(entries: readonly JournalEntry[], group: (entry: JournalEntry) => string, name: (entry: JournalEntry) => KeyName): AuditFinding[] {
   const tracks = new Map<string, Track>();
   const out: AuditFinding[] = [];
-  const seen = new Set<number>();
+  const seen = new Set<string>();
+  const note = (entry: JournalEntry): void => {
+    const name = connectionName(entry);
+    if (name !== undefined) seen.add(name);
+  };
   for (const entry of entries) {
     if (entry.key === undefined) {
-      if (entry.connection !== undefined) seen.add(entry.connection);
+      note(entry);
       continue;
     }
     const id = group(entry);
@@ -225,7 +236,7 @@ export function rateFindings(entries: readonly JournalEntry[], group: (entry: Jo
       tracks.set(id, track);
     }
     step(track, entry, out, seen);
-    if (entry.connection !== undefined) seen.add(entry.connection);
+    note(entry);
   }
   for (const track of tracks.values()) {
     closeWait(track, out);

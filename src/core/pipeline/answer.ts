@@ -34,6 +34,14 @@ export interface AnswerParts {
   ban?: BanCount;
   /** Whether the session's journal records headers and bodies. */
   details: boolean;
+  /** `http-date`: `Retry-After` written as an HTTP-date (the session's `retryAfterFormat`). */
+  retryAfterForm?: 'seconds' | 'http-date';
+}
+
+/** Rewrites a `Retry-After` in seconds as the instant it names on the session clock (RFC 9110 IMF-fixdate). */
+function asHttpDate(headers: Record<string, string>, now: number): void {
+  const retry = headers['Retry-After'];
+  if (retry !== undefined && /^\d+$/.test(retry)) headers['Retry-After'] = httpDate(now + Number(retry) * 1000);
 }
 
 /** The answer's headers: Date first, then the common ones, rate limits, extras, CORS and the session. */
@@ -47,6 +55,7 @@ export function answerHeaders(p: AnswerParts): Record<string, string> {
   setRateHeaders(headers, p.shown, outcome.status === 429);
   if (p.extraHeaders) Object.assign(headers, p.extraHeaders);
   if (outcome.headers) Object.assign(headers, outcome.headers);
+  if (p.retryAfterForm === 'http-date') asHttpDate(headers, p.now);
   addCorsHeaders(headers, req.headers);
   if (typeof req.headers['x-mock-session'] === 'string' && p.session !== 'default') headers['X-Mock-Session'] = p.session;
   if (p.evictedAt !== undefined) headers['X-Mock-Session-Evicted'] = p.evictedAt;

@@ -103,6 +103,7 @@ export class Pipeline<H> implements ApiHandler {
         extraHeaders: plan.extraHeaders,
         evictedAt: d.evictedAt,
         details: d.details,
+        retryAfterForm: d.settings.retryAfterFormat,
       };
       if (plan.kind === 'preflight') parts.outcome = { status: 204, headers: preflightHeaders(plan.allow ?? '', req.headers), reason: 'CORS preflight' };
       else if (plan.kind === 'options') parts.outcome = { status: 204, headers: { Allow: plan.allow ?? '' }, reason: 'OPTIONS' };
@@ -113,6 +114,7 @@ export class Pipeline<H> implements ApiHandler {
       const entry = journalEntryOf(parts, headers, d.seq, Math.round((answeredAt - started) * 1000) / 1000);
       noteArrival(entry, req.arrival ?? started, started);
       if (req.connection !== undefined) entry.connection = req.connection;
+      if (req.connectionUse !== undefined) entry.connectionUse = req.connectionUse;
       this.port.record(d, entry, answeredAt);
       if (this.onRequest) {
         const auth = plan.auth;

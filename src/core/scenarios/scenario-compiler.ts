@@ -112,6 +112,7 @@ export function compileScenario(spec: ScenarioSpec, name: string, ctx: CompileCo
   settings.definition = definition;
   const details = spec.journal?.details ?? d.journalDetails;
   if (details !== undefined) settings.journalDetails = details;
+  if (spec.retryAfterFormat === 'http-date') settings.retryAfterFormat = 'http-date';
   if (spec.clock?.start !== undefined) settings.clock.start = instant(spec.clock.start, ['clock', 'start']);
   if (spec.operations !== undefined && spec.operations.length > 0) {
     settings.operations = compileDeclared(

@@ -66,6 +66,8 @@ export interface ScenarioSpec {
   journal?: { size?: number; details?: boolean };
   /** A deployment's profile (`verify --profile`): the path of its file, or the document. */
   profile?: string | object;
+  /** `http-date`: `Retry-After` as an IMF-fixdate (RFC 9110) instead of seconds. */
+  retryAfterFormat?: 'seconds' | 'http-date';
   /** Operations the specification does not define, with their answers in order. */
   operations?: DeclaredOperationSpec[];
 }

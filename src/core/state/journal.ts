@@ -22,6 +22,17 @@ export interface JournalEntry {
    * answered a 429 from a parallel caller's request on another.
    */
   connection?: number;
+  /**
+   * How many requests the connection had carried when this one came, this one included, whatever
+   * session or key they were for: 1 marks a new connection, the one thing that may excuse a request
+   * sent into a wait as a parallel caller's. Counted where the socket is, so it needs no other entry.
+   */
+  connectionUse?: number;
+  /**
+   * On a shared state: the instance (`HOST:PID`) that answered, since each numbers its own
+   * connections; with `connection`, what names a connection across the deployment.
+   */
+  instance?: string;
   /** Milliseconds from the arrival to the core taking the request up (a body still coming, other requests of the same moment first). */
   queuedMs?: number;
   session: string;
@@ -48,14 +59,16 @@ export interface JournalEntry {
   delayMs?: number;
   /** The connection fault a scenario acted out instead of answering. */
   fault?: ConnectionFault;
-  /** The whole seconds of the `Retry-After` header the answer carried (429, 503). */
+  /** The whole seconds of the `Retry-After` header the answer carried (429, 503), whichever form it was written in. */
   retryAfter?: number;
+  /** `http-date` when that `Retry-After` was an HTTP-date rather than seconds. */
+  retryAfterForm?: 'http-date';
   /** The `X-RateLimit-Reset` a 429 announced (Unix seconds): a client may wait until then instead of `Retry-After`. */
   rateReset?: number;
   /** On a 429 refusal of a valid key: whether it counted toward a ban, and why not. */
   ban?: BanCount;
   /**
-   * On answers 400, 401, 404 and 410: a short digest of the request's body and presented key
+   * On answers 400, 401, 404 and 410, and on every POST: a short digest of the request's body and presented key
    * (redacted before hashing), so the client audit can tell a repeated request from a changed one.
    */
   digest?: string;
@@ -69,7 +82,18 @@ export interface JournalEntry {
  */
 export function noteRefusal(entry: JournalEntry, headers: Record<string, string>, ban: BanCount | undefined): void {
   const retry = headers['Retry-After'];
-  if (retry !== undefined) entry.retryAfter = Number(retry);
+  if (retry !== undefined) {
+    if (/^\d+$/.test(retry)) entry.retryAfter = Number(retry);
+    else {
+      // An HTTP-date: the wait it names is its distance from the answer's Date (both on the session clock).
+      const until = Date.parse(retry);
+      const date = Date.parse(headers.Date ?? '');
+      if (Number.isFinite(until) && Number.isFinite(date)) {
+        entry.retryAfter = Math.max(0, Math.round((until - date) / 1000));
+        entry.retryAfterForm = 'http-date';
+      }
+    }
+  }
   if (entry.status !== 429) return;
   const reset = headers['X-RateLimit-Reset'];
   if (reset !== undefined) entry.rateReset = Number(reset);

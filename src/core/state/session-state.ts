@@ -55,6 +55,8 @@ export interface SessionSettings {
   journalSize: number;
   /** Whether the journal keeps request and answer headers and bodies (off unless asked for). */
   journalDetails?: boolean;
+  /** How `Retry-After` is written: whole seconds (the default), or an HTTP-date from the session clock. */
+  retryAfterFormat?: 'seconds' | 'http-date';
   /** Makes a fresh runtime (step counters, seeded random) each time the settings are applied. */
   runtime?: () => ScenarioRuntime;
   /** What `runtime` runs, for a shared state that keeps the steps' positions elsewhere. */

@@ -1,0 +1,122 @@
+// The rules about how a client retries, on recorded journals: unsafe-create-retry, no-jitter and
+// retry-after-misread.
+import { describe, expect, it } from 'vitest';
+import { auditJournal, type AuditReport } from '../../src/core/audit/audit.js';
+import type { JournalEntry } from '../../src/core/state/journal.js';
+import { keyIdOf } from '../../src/core/state/key-id.js';
+
+const T = Date.UTC(2026, 2, 10, 12, 0, 30);
+const KEY = 'worker-a-001';
+
+/** An entry that arrived `arrival` ms after T on connection `connection` (its `use`th request), decided at once. */
+function entry(seq: number, arrival: number, fields: Partial<JournalEntry> = {}): JournalEntry {
+  return {
+    seq,
+    at: new Date(T + Math.floor(arrival)).toISOString(),
+    arrivalMs: T + arrival,
+    session: 'default',
+    method: 'GET',
+    path: '/v1/pets',
+    query: '',
+    status: 200,
+    reason: 'ok',
+    durationMs: 0.2,
+    key: 'work…001',
+    keyId: keyIdOf(KEY),
+    ...fields,
+  };
+}
+const rules = (report: AuditReport) => report.findings.map((f) => [f.rule, f.requests]);
+const create = (fields: Partial<JournalEntry> = {}): Partial<JournalEntry> => ({ method: 'POST', status: 201, digest: 'abcd1234-20', ...fields });
+
+describe('unsafe-create-retry', () => {
+  it.each([
+    ['a reset', { fault: 'reset' as const, status: 503 }],
+    ['an empty answer', { fault: 'empty' as const, status: 503 }],
+    ['a truncated answer', { fault: 'truncate' as const, status: 201 }],
+    ['a 500', { status: 500, code: 'internal_error' }],
+    ['a 503', { status: 503, code: 'service_unavailable' }],
+  ])('a create sent again unchanged after %s', (_name, fields) => {
+    const entries = [entry(1, 0, create(fields)), entry(2, 500, create())];
+    expect(rules(auditJournal(entries))).toEqual([['unsafe-create-retry', [1, 2]]]);
+    expect(auditJournal(entries).findings[0]!.message).toMatch(/may have created it twice/);
+  });
+
+  it('a create sent again while the first was still being answered: a timeout', () => {
+    const entries = [entry(1, 0, create({ delayMs: 5000 })), entry(2, 3000, create())];
+    expect(rules(auditJournal(entries))).toEqual([['unsafe-create-retry', [1, 2]]]);
+    expect(auditJournal(entries).findings[0]!.message).toMatch(/timed out/);
+  });
+
+  it.each([
+    ['a 429 (nothing was done)', [entry(1, 0, create({ status: 429, code: 'rate_limited', retryAfter: 1 })), entry(2, 2000, create())]],
+    ['a 201 then another animal', [entry(1, 0, create()), entry(2, 10, create({ digest: 'ffff0000-21' }))]],
+    ['a 503, a look with GET, then the create', [entry(1, 0, create({ status: 503 })), entry(2, 100), entry(3, 200, create())]],
+    ['a 503 and a different body', [entry(1, 0, create({ status: 503 })), entry(2, 100, create({ digest: 'ffff0000-21' }))]],
+  ])('no finding after %s', (_name, entries) => {
+    expect(rules(auditJournal(entries)).filter(([r]) => r === 'unsafe-create-retry')).toEqual([]);
+  });
+});
+
+describe('no-jitter', () => {
+  const limited = { status: 429, code: 'rate_limited', retryAfter: 1 };
+  const refused = (): JournalEntry[] => [1, 2, 3].map((c) => entry(c, 0, { ...limited, connection: c, connectionUse: 1 }));
+  it('three callers refused together retrying within a few ms of each other', () => {
+    const entries = [...refused(), ...[4, 5, 6].map((s, i) => entry(s, 1000 + i * 2, { connection: s - 3, connectionUse: 2 }))];
+    expect(rules(auditJournal(entries))).toEqual([['no-jitter', [1, 2, 3, 4, 5, 6]]]);
+    expect(auditJournal(entries).findings[0]).toMatchObject({ severity: 'warning', message: expect.stringMatching(/jitter/) });
+  });
+
+  it.each([
+    ['spread by jitter', [0, 140, 410]],
+    ['two callers only', undefined],
+  ])('no finding for retries %s', (_name, offsets) => {
+    const entries = offsets ? [...refused(), ...offsets.map((o, i) => entry(i + 4, 1000 + o, { connection: i + 1, connectionUse: 2 }))] : [];
+    if (!offsets) {
+      entries.push(...[1, 2].map((c) => entry(c, 0, { ...limited, connection: c, connectionUse: 1 })));
+      entries.push(entry(3, 1000, { connection: 1, connectionUse: 2 }), entry(4, 1001, { connection: 2, connectionUse: 2 }));
+    }
+    expect(rules(auditJournal(entries))).toEqual([]);
+  });
+});
+
+describe('retry-after-misread', () => {
+  const limited = (fields: Partial<JournalEntry> = {}) => ({
+    status: 429,
+    code: 'rate_limited',
+    retryAfter: 30,
+    rateReset: (T + 30_000) / 1000,
+    connection: 1,
+    ...fields,
+  });
+  it('a wait of Retry-After milliseconds', () => {
+    const entries = [entry(1, 0, { connection: 1, connectionUse: 1 }), entry(2, 1, limited({ connectionUse: 2 })), entry(3, 33, limited({ connectionUse: 3 }))];
+    expect(rules(auditJournal(entries))).toEqual([
+      ['early-retry', [2, 3]],
+      ['retry-after-misread', [2, 3]],
+    ]);
+    expect(auditJournal(entries).findings[1]!.message).toMatch(/30 milliseconds, the header read in the wrong unit/);
+  });
+
+  it('an HTTP-date form retried before its date', () => {
+    const entries = [
+      entry(1, 0, { connection: 1, connectionUse: 1 }),
+      entry(2, 1, limited({ connectionUse: 2, retryAfterForm: 'http-date' })),
+      entry(3, 100, limited({ connectionUse: 3 })),
+    ];
+    expect(rules(auditJournal(entries))).toContainEqual(['retry-after-misread', [2, 3]]);
+    expect(auditJournal(entries).findings.find((f) => f.rule === 'retry-after-misread')!.message).toMatch(/HTTP-date/);
+  });
+
+  it.each([
+    ['an immediate retry is an early retry, not a misread', 2],
+    ['a wait of the seconds is kept', 30_001],
+  ])('%s', (_name, at) => {
+    const entries = [
+      entry(1, 0, { connection: 1, connectionUse: 1 }),
+      entry(2, 1, limited({ connectionUse: 2 })),
+      entry(3, at, { connection: 1, connectionUse: 3 }),
+    ];
+    expect(rules(auditJournal(entries)).filter(([r]) => r === 'retry-after-misread')).toEqual([]);
+  });
+});
