@@ -5,22 +5,11 @@ import { shownKey } from '../core/state/backend.js';
 import { parseKeySpecAs } from '../core/state/plans.js';
 import { startMock, type RunningMock, type SharedRunningMock } from '../index.js';
 import type { ReloadReport } from '../files/live-reload.js';
-import { watchLauncher } from './launcher.js';
-import {
-  VERSION,
-  banner,
-  exposedHostWarning,
-  launcherGoneLine,
-  readyJsonLine,
-  readyLine,
-  reloadFailedLine,
-  reloadLine,
-  startFailure,
-  type ReadyInfo,
-} from './messages.js';
+import { VERSION, banner, exposedHostWarning, readyJsonLine, readyLine, reloadFailedLine, reloadLine, startFailure, type ReadyInfo } from './messages.js';
 import { withEnvironment } from './env-options.js';
 import type { RawArgs } from './options.js';
 import { createRequestLogger, type LogFormat, type LogStats } from './request-log.js';
+import { installStop } from './stopping.js';
 
 /** A command line that cannot be used: printed as one line, exit code 1. */
 export class UsageError extends UserError {
@@ -109,34 +98,11 @@ async function serve(args: ServeArgs): Promise<void> {
   }
 
   // Stop cleanly from the moment anyone can know we are ready: a harness may signal right after the ready line.
-  // The first signal drains (docs/cli.md#stopping); a second one stops at once.
-  // SIGTERM is how an orchestrator (Kubernetes, docker stop, a rolling restart) stops a replica
-  // that a load balancer may still send to: a lame duck first. Ctrl-C and the rest stop at once.
-  let stopping = false;
-  const stop = (lameDuck: number): void => {
-    if (stopping) {
-      process.stderr.write(`${named('stopped at once on a second signal; answers still in flight were cut.')}\n`);
-      process.exit(0);
-    }
-    stopping = true;
-    // Past the drain, only closing the shared state's connection is left; it must not hold the exit.
-    setTimeout(() => process.exit(0), (lameDuck + args.drainTime) * 1000 + 5000).unref();
-    mock.close({ lameDuck }).then(
-      () => process.exit(0),
-      // --export-on-exit could not write its file: said, and the exit says it failed.
-      (error: unknown) => {
-        process.stderr.write(startFailure(error));
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop(0));
-  process.on('SIGTERM', () => stop(args.lameDuckTime));
-  // A closed terminal, or an npm/npx that was told to stop and did not pass it on.
-  process.on('SIGHUP', () => stop(0));
-  watchLauncher(() => {
-    process.stderr.write(launcherGoneLine());
-    stop(0);
+  installStop((closeOptions) => mock.close(closeOptions), {
+    lameDuckTime: args.lameDuckTime,
+    drainTime: args.drainTime,
+    log: (line) => void process.stderr.write(line),
+    exit: (code) => process.exit(code),
   });
 
   const info: ReadyInfo = {
