@@ -5,7 +5,19 @@ import { shownKey } from '../core/state/backend.js';
 import { parseKeySpecAs } from '../core/state/plans.js';
 import { startMock, type RunningMock, type SharedRunningMock } from '../index.js';
 import type { ReloadReport } from '../files/live-reload.js';
-import { VERSION, banner, exposedHostWarning, readyJsonLine, readyLine, reloadFailedLine, reloadLine, startFailure, type ReadyInfo } from './messages.js';
+import {
+  VERSION,
+  banner,
+  exposedHostWarning,
+  jsonLogLine,
+  readyJsonLine,
+  readyLine,
+  readyLogLine,
+  reloadFailedLine,
+  reloadLine,
+  startFailure,
+  type ReadyInfo,
+} from './messages.js';
 import { withEnvironment } from './env-options.js';
 import type { RawArgs } from './options.js';
 import { createRequestLogger, type LogFormat, type LogStats } from './request-log.js';
@@ -65,9 +77,16 @@ async function serve(args: ServeArgs): Promise<void> {
     }
     return true;
   };
+  // With --log-format json, stdout holds JSON lines only: the banner, reloads and the stop are events.
+  const json = args.logFormat === 'json';
   const onReload = (report: ReloadReport): void => {
     for (const error of report.errors) process.stderr.write(reloadFailedLine(error));
-    if (report.errors.length === 0 || report.sessions.length > 0) out(reloadLine(report.files, report.sessions, report.current));
+    if (report.errors.length > 0 && report.sessions.length === 0) return;
+    out(
+      json
+        ? jsonLogLine('reloaded', { files: report.files, sessions: report.sessions, current: report.current })
+        : reloadLine(report.files, report.sessions, report.current),
+    );
   };
   const options = {
     port: args.port,
@@ -103,6 +122,7 @@ async function serve(args: ServeArgs): Promise<void> {
     drainTime: args.drainTime,
     log: (line) => void process.stderr.write(line),
     exit: (code) => process.exit(code),
+    onEvent: json ? ({ event, ...fields }) => out(jsonLogLine(event, fields)) : undefined,
   });
 
   const info: ReadyInfo = {
@@ -117,6 +137,7 @@ async function serve(args: ServeArgs): Promise<void> {
     watching: args.watch,
   };
   if (args.readyJson) out(readyJsonLine(info));
+  else if (json) out(readyLogLine(info, shownKey));
   else out(args.quiet ? readyLine(info) : banner(info, shownKey));
   const warning = exposedHostWarning(args.host, info.adminProtected);
   if (warning) process.stderr.write(warning);

@@ -16,6 +16,9 @@ export const SAME_STOP_MS = 1000;
 /** What asked for a stop: a signal, or the npm process above going away. */
 export type StopCause = 'SIGTERM' | 'SIGINT' | 'SIGHUP' | 'launcher';
 
+/** The start and the end of a stop, for the JSON log. */
+export type StopEvent = { event: 'stopping'; cause: StopCause; lameDuckSeconds: number; drainSeconds: number } | { event: 'stopped'; exitCode: number };
+
 /** What a stop needs from the command. */
 export interface StopSettings {
   /** Seconds of lame duck on SIGTERM (`--lame-duck-time`). */
@@ -26,6 +29,8 @@ export interface StopSettings {
   log: (line: string) => void;
   /** Ends the process (process.exit). */
   exit: (code: number) => void;
+  /** Told when the stop starts and just before the exit (the JSON log's events). */
+  onEvent?: (event: StopEvent) => void;
   now?: () => number;
 }
 
@@ -51,14 +56,19 @@ export function stopOnSignals(close: (options: CloseOptions) => Promise<void>, s
     }
     started = { at: now(), why };
     if (why === 'launcher') settings.log(launcherGoneLine());
+    settings.onEvent?.({ event: 'stopping', cause: why, lameDuckSeconds: lameDuck, drainSeconds: settings.drainTime });
+    const exit = (code: number): void => {
+      settings.onEvent?.({ event: 'stopped', exitCode: code });
+      settings.exit(code);
+    };
     // Past the lame duck and the drain, only closing a shared state's connection is left; it must not hold the exit.
-    setTimeout(() => settings.exit(0), (lameDuck + settings.drainTime) * 1000 + 5000).unref();
+    setTimeout(() => exit(0), (lameDuck + settings.drainTime) * 1000 + 5000).unref();
     close({ lameDuck, signal: hurry.signal }).then(
-      () => settings.exit(0),
+      () => exit(0),
       // --export-on-exit could not write its file: said, and the exit says it failed.
       (error: unknown) => {
         settings.log(stopFailure(error));
-        settings.exit(1);
+        exit(1);
       },
     );
   };
