@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
+import { gitRevision } from '../../scripts/image-labels.mjs';
 import { ROOT } from '../recipes/project.js';
 import { freePort } from '../support/ports.js';
 import { IMAGE, buildImage, cleanUp, ensureBaseImage, podman, podmanReady, sh, until } from './podman.js';
@@ -73,6 +74,20 @@ describe.runIf(ready || inCi)('the container image', () => {
     expect(files).toEqual(expect.arrayContaining(['ban.yaml', 'slow.yaml', 'db.json', 'pets.json', 'express', 'yargs', 'dist', 'bin']));
     for (const dev of ['vitest', 'typescript', 'esbuild', 'testcontainers', 'eslint']) expect(files).not.toContain(dev);
     expect(await podman('image', 'inspect', '--format', '{{.Config.User}} {{json .Config.ExposedPorts}}', IMAGE)).toBe('10001:10001 {"4010/tcp":{}}');
+  });
+
+  it('carries the OCI labels: package.json and the revision it was built from', async () => {
+    const labels = JSON.parse(await podman('image', 'inspect', '--format', '{{json .Labels}}', IMAGE)) as Record<string, string>;
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; description: string };
+    expect(labels).toMatchObject({
+      'org.opencontainers.image.title': 'petstore-mock',
+      'org.opencontainers.image.description': pkg.description,
+      'org.opencontainers.image.version': pkg.version,
+      'org.opencontainers.image.revision': gitRevision(ROOT),
+      'org.opencontainers.image.source': 'https://github.com/petstore-mock/petstore-mock',
+      'org.opencontainers.image.licenses': 'MIT',
+    });
+    expect(gitRevision(ROOT)).toMatch(/^[0-9a-f]{40}$/);
   });
 
   it('lists animals and creates one, from the host through the published port', async () => {
