@@ -9,12 +9,14 @@ import { gitRevision } from '../../scripts/image-labels.mjs';
 import { ROOT } from '../recipes/project.js';
 import { freePort } from '../support/ports.js';
 import { IMAGE, buildImage, cleanUp, ensureBaseImage, podman, podmanReady, sh, until } from './podman.js';
-import { checkActionsService, checkCompose, checkTestcontainers, stopRecipes } from './recipes.js';
+import { checkActionsService, checkCompose, checkComposeRedis, checkTestcontainers, stopRecipes } from './recipes.js';
 
 const RECIPES = [
   'test/recipes/container/github-actions-service.yml',
   'test/recipes/container/docker-compose.yml',
+  'test/recipes/container/compose-redis.yml',
   'test/recipes/container/testcontainers/pets.spec.ts',
+  'test/recipes/container/testcontainers/helper.spec.ts',
 ];
 const doc = readFileSync(join(ROOT, 'docs/container.md'), 'utf8');
 
@@ -174,5 +176,7 @@ describe.runIf(ready || inCi)('the container image', () => {
 
   it('the compose file: the app container calls the mock by its service name (podman-compose)', checkCompose, 180_000);
 
-  it("the Testcontainers recipe, against podman's Docker-compatible API socket", checkTestcontainers, 180_000);
+  it('the compose file with Redis and two replicas: an animal created on one is read on the other', checkComposeRedis, 240_000);
+
+  it("the Testcontainers recipe and petstore-mock/testcontainers, against podman's Docker-compatible API socket", checkTestcontainers, 240_000);
 });
