@@ -4,6 +4,21 @@
 ARG NODE_IMAGE=node:20-bookworm-slim
 FROM ${NODE_IMAGE}
 
+# The OCI labels: `npm run image` fills them from package.json and the git revision it builds
+# (scripts/image-labels.mjs); a plain `docker build` leaves them unknown.
+ARG OCI_TITLE=petstore-mock
+ARG OCI_DESCRIPTION=
+ARG OCI_VERSION=unknown
+ARG OCI_REVISION=unknown
+ARG OCI_SOURCE=
+ARG OCI_LICENSES=
+LABEL org.opencontainers.image.title="${OCI_TITLE}" \
+      org.opencontainers.image.description="${OCI_DESCRIPTION}" \
+      org.opencontainers.image.version="${OCI_VERSION}" \
+      org.opencontainers.image.revision="${OCI_REVISION}" \
+      org.opencontainers.image.source="${OCI_SOURCE}" \
+      org.opencontainers.image.licenses="${OCI_LICENSES}"
+
 # In a container the mock listens on every interface and its admin API answers to the service
 # name `petstore` besides loopback names; every setting is a PETSTORE_MOCK_ variable (docs/cli.md).
 ENV NODE_ENV=production \

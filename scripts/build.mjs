@@ -23,7 +23,7 @@ writeOperationRegistries();
 rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist', { recursive: true });
 await build({
-  entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts' },
+  entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts', testcontainers: 'src/testcontainers.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

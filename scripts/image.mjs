@@ -7,9 +7,11 @@
 //   NODE_IMAGE=my/node:20 npm run image  another base image (passed as --build-arg NODE_IMAGE)
 //   CONTAINER_ENGINE=podman npm run image
 //   IMAGE=my/petstore-mock:1 npm run image
+//   IMAGE_REVISION=$GITHUB_SHA npm run image   the revision label, where the tree is no git checkout
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, copyFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildArgs, gitRevision, labelArgs } from './image-labels.mjs';
 
 const IMAGE = process.env.IMAGE || 'localhost/petstore-mock:local';
 const STAGE = '.image';
@@ -60,7 +62,7 @@ function stage() {
 
 stage();
 if (process.argv.includes('--stage-only')) {
-  say(`staged in ${APP}; build with: docker build -t ${IMAGE} .`);
+  say(`staged in ${APP}; build with: docker build -t ${IMAGE} . (add --build-arg OCI_VERSION=… and the other OCI_ arguments of the Dockerfile for its labels)`);
   process.exit(0);
 }
 const tool = engine();
@@ -68,6 +70,8 @@ const args = ['build', '-t', IMAGE, '-f', 'Dockerfile'];
 // Podman writes OCI images by default, and the OCI format has no HEALTHCHECK.
 if (/podman/.test(tool)) args.push('--format', 'docker');
 if (process.env.NODE_IMAGE) args.push('--build-arg', `NODE_IMAGE=${process.env.NODE_IMAGE}`);
+// The OCI labels: what the image holds (package.json) and the commit it was built from.
+args.push(...buildArgs(labelArgs(JSON.parse(readFileSync('package.json', 'utf8')), process.env.IMAGE_REVISION || gitRevision())));
 args.push('.');
 say(`${tool} ${args.join(' ')}`);
 run(tool, args);

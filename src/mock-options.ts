@@ -95,7 +95,7 @@ export function checkOptions(options: CheckedOptions): KeyConfig[] {
   return options.keys.map((entry: unknown, i) => keyOf(entry, `keys[${i}]`));
 }
 
-/** What `close()` takes: how long a lame duck comes before the drain. */
+/** What `close()` takes: how long a lame duck comes before the drain, and a way to hurry both. */
 export interface CloseOptions {
   /**
    * Seconds to go on accepting and answering before the drain, every answer with
@@ -103,6 +103,11 @@ export interface CloseOptions {
    * mock out first (0 by default; the command's SIGTERM uses `--lame-duck-time`).
    */
   lameDuck?: number;
+  /**
+   * Aborting it ends the lame duck and cuts the drain at once: answers still in flight are cut,
+   * what comes after the drain (`exportOnExit`) is still done. The command aborts it on a second signal.
+   */
+  signal?: AbortSignal;
 }
 
 /** The lame duck of `close(options)` in seconds, checked. */
@@ -110,6 +115,13 @@ export function lameDuckOf(options: CloseOptions | undefined): number {
   const value = options?.lameDuck;
   if (value === undefined) return 0;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 3600) fail('lameDuck', 'a number of seconds from 0 to 3600', value);
+  return value;
+}
+
+/** The `signal` of `close(options)`, checked. */
+export function hurryOf(options: CloseOptions | undefined): AbortSignal | undefined {
+  const value = options?.signal;
+  if (value !== undefined && !(value instanceof AbortSignal)) fail('signal', 'an AbortSignal', value);
   return value;
 }
 

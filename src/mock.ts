@@ -16,6 +16,7 @@ import { reloadSessions, watchFiles, type ReloadReport } from './files/live-relo
 import { checkOptions } from './mock-options.js';
 import { checkSnapshotSchema, scenarioFromObject } from './files/object-checks.js';
 import { importFailure, readSnapshotFile, writeFileAtomically } from './files/snapshot-file.js';
+import { checkExportTarget } from './files/export-target.js';
 import { displayPath } from './files/display-path.js';
 import { Metrics, counted } from './metrics.js';
 import type { SessionSettings } from './core/state/session-state.js';
@@ -115,8 +116,9 @@ export async function startMock(options: SharedMockOptions): Promise<SharedRunni
 export async function startMock(options?: MockOptions): Promise<RunningMock>;
 export async function startMock(options: MockOptions | SharedMockOptions = {}): Promise<RunningMock | SharedRunningMock> {
   if ('state' in options && typeof options.state === 'string') return startShared(options);
-  const { home, scenarios, keys, metrics, reload, stop } = nodeMemory(options);
   const exportOnExit = options.exportOnExit;
+  if (typeof exportOnExit === 'string') checkExportTarget(exportOnExit);
+  const { home, scenarios, keys, metrics, reload, stop } = nodeMemory(options);
   const served = await serve(
     {
       engine: home.engine,

@@ -6,7 +6,7 @@ import type { AdminState, ApiHandler } from './core/state/backend.js';
 import { listen, type RunningServer } from './http/server.js';
 import { serverOptions, type MockOptions } from './library-options.js';
 import type { Metrics } from './metrics.js';
-import { lameDuckOf, type CloseOptions } from './mock-options.js';
+import { hurryOf, lameDuckOf, type CloseOptions } from './mock-options.js';
 
 /** A home as a server needs it. */
 export interface ServedHome {
@@ -44,8 +44,9 @@ export async function serve(home: ServedHome, options: MockOptions): Promise<Ser
     port: Number(new URL(origin).port),
     close: async (closeOptions?: CloseOptions) => {
       const lameDuck = lameDuckOf(closeOptions);
+      const hurry = hurryOf(closeOptions);
       try {
-        await running.close(lameDuck);
+        await running.close(lameDuck, hurry);
         home.drained?.();
       } finally {
         await home.stop();

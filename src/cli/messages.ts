@@ -37,18 +37,56 @@ export function adminUrl(origin: string): string {
   return `${origin}/__admin/`;
 }
 
-/** The `--ready-json` line: one JSON object for harnesses, keys whole (they came from the command line). */
-export function readyJsonLine(info: ReadyInfo): string {
+/**
+ * The readiness URL: 200 once the API accepts requests, 503 while stopping. The one to wait on
+ * (wait-on, start-server-and-test, a health check): the API's base URL itself answers 404.
+ */
+export function healthUrl(origin: string): string {
+  return `${origin}/__admin/health`;
+}
+
+/** The ready line's fields, keys shown by `shownKey`. */
+function readyFields(info: ReadyInfo, shownKey: (key: string) => string): Record<string, unknown> {
   // perMinute and perDay stay for the harnesses that read them, when the key has those windows.
   const keys = info.keys.map((k) => ({
-    key: k.key,
+    key: shownKey(k.key),
     plan: k.plan,
     perMinute: limitOf(k.limits, MINUTE_MS),
     perDay: limitOf(k.limits, DAY_MS),
     limits: limitsText(k.limits),
     ...(k.revoked ? { revoked: true } : {}),
   }));
-  return `${JSON.stringify({ event: 'ready', url: info.url, origin: info.origin, port: info.port, admin: adminUrl(info.origin), keys, scenario: info.scenario, pid: info.pid })}\n`;
+  return {
+    url: info.url,
+    origin: info.origin,
+    port: info.port,
+    admin: adminUrl(info.origin),
+    health: healthUrl(info.origin),
+    keys,
+    scenario: info.scenario,
+    pid: info.pid,
+  };
+}
+
+/** The `--ready-json` line: one JSON object for harnesses, keys whole (they came from the command line). */
+export function readyJsonLine(info: ReadyInfo): string {
+  return `${JSON.stringify({ event: 'ready', ...readyFields(info, (key) => key) })}\n`;
+}
+
+/**
+ * One line of the JSON log (`--log-format json`), in the request lines' shape: stdout then holds
+ * JSON lines only, from the start to the stop, for `docker logs … | jq` and log collectors.
+ */
+export function jsonLogLine(msg: string, fields: Record<string, unknown> = {}, level: 'info' | 'warn' = 'info'): string {
+  return `${JSON.stringify({ level, msg, event: msg, ...fields })}\n`;
+}
+
+/**
+ * The banner of the JSON log: the ready line's fields as one event, keys shown as the banner shows
+ * them (a log is collected and kept; the command line's keys are not printed whole there).
+ */
+export function readyLogLine(info: ReadyInfo, shownKey: (key: string) => string): string {
+  return jsonLogLine('ready', { version: info.version, ...readyFields(info, shownKey) });
 }
 
 const WORDS: Readonly<Record<number, string>> = { 60_000: 'min', 86_400_000: 'day' };
@@ -64,7 +102,7 @@ export function readyLine(info: Pick<ReadyInfo, 'version' | 'url'>): string {
 }
 
 /**
- * The banner: the ready line, then keys, scenario, admin page, contract and a curl line to try.
+ * The banner: the ready line, then keys, scenario, admin page, readiness URL, contract and a curl line to try.
  * `shownKey` decides how much of a key is printed (demo keys whole, others redacted).
  */
 export function banner(info: ReadyInfo, shownKey: (key: string) => string): string {
@@ -75,6 +113,7 @@ export function banner(info: ReadyInfo, shownKey: (key: string) => string): stri
     `  keys      ${keys.join('\n            ')}`,
     `  scenario  ${info.scenario}${info.watching ? '  (--watch: files reload on change)' : ''}`,
     `  admin     ${admin}`,
+    `  health    ${healthUrl(info.origin)}  (200 once ready: wait on this)`,
     `  contract  ${info.url}/openapi.json`,
     `  try       curl -H "Authorization: Bearer demo-free" "${info.url}/pets?limit=5"`,
     '',

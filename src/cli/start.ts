@@ -5,14 +5,14 @@ import { shownKey } from '../core/state/backend.js';
 import { parseKeySpecAs } from '../core/state/plans.js';
 import { startMock, type RunningMock, type SharedRunningMock } from '../index.js';
 import type { ReloadReport } from '../files/live-reload.js';
-import { watchLauncher } from './launcher.js';
 import {
   VERSION,
   banner,
   exposedHostWarning,
-  launcherGoneLine,
+  jsonLogLine,
   readyJsonLine,
   readyLine,
+  readyLogLine,
   reloadFailedLine,
   reloadLine,
   startFailure,
@@ -21,6 +21,7 @@ import {
 import { withEnvironment } from './env-options.js';
 import type { RawArgs } from './options.js';
 import { createRequestLogger, type LogFormat, type LogStats } from './request-log.js';
+import { installStop } from './stopping.js';
 
 /** A command line that cannot be used: printed as one line, exit code 1. */
 export class UsageError extends UserError {
@@ -77,9 +78,16 @@ async function serve(args: ServeArgs): Promise<void> {
     }
     return true;
   };
+  // With --log-format json, stdout holds JSON lines only: the banner, reloads and the stop are events.
+  const json = args.logFormat === 'json';
   const onReload = (report: ReloadReport): void => {
     for (const error of report.errors) process.stderr.write(reloadFailedLine(error));
-    if (report.errors.length === 0 || report.sessions.length > 0) out(reloadLine(report.files, report.sessions, report.current));
+    if (report.errors.length > 0 && report.sessions.length === 0) return;
+    out(
+      json
+        ? jsonLogLine('reloaded', { files: report.files, sessions: report.sessions, current: report.current })
+        : reloadLine(report.files, report.sessions, report.current),
+    );
   };
   const options = {
     port: args.port,
@@ -111,34 +119,12 @@ async function serve(args: ServeArgs): Promise<void> {
   }
 
   // Stop cleanly from the moment anyone can know we are ready: a harness may signal right after the ready line.
-  // The first signal drains (docs/cli.md#stopping); a second one stops at once.
-  // SIGTERM is how an orchestrator (Kubernetes, docker stop, a rolling restart) stops a replica
-  // that a load balancer may still send to: a lame duck first. Ctrl-C and the rest stop at once.
-  let stopping = false;
-  const stop = (lameDuck: number): void => {
-    if (stopping) {
-      process.stderr.write(`${named('stopped at once on a second signal; answers still in flight were cut.')}\n`);
-      process.exit(0);
-    }
-    stopping = true;
-    // Past the drain, only closing the shared state's connection is left; it must not hold the exit.
-    setTimeout(() => process.exit(0), (lameDuck + args.drainTime) * 1000 + 5000).unref();
-    mock.close({ lameDuck }).then(
-      () => process.exit(0),
-      // --export-on-exit could not write its file: said, and the exit says it failed.
-      (error: unknown) => {
-        process.stderr.write(startFailure(error));
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop(0));
-  process.on('SIGTERM', () => stop(args.lameDuckTime));
-  // A closed terminal, or an npm/npx that was told to stop and did not pass it on.
-  process.on('SIGHUP', () => stop(0));
-  watchLauncher(() => {
-    process.stderr.write(launcherGoneLine());
-    stop(0);
+  installStop((closeOptions) => mock.close(closeOptions), {
+    lameDuckTime: args.lameDuckTime,
+    drainTime: args.drainTime,
+    log: (line) => void process.stderr.write(line),
+    exit: (code) => process.exit(code),
+    onEvent: json ? ({ event, ...fields }) => out(jsonLogLine(event, fields)) : undefined,
   });
 
   const info: ReadyInfo = {
@@ -153,6 +139,7 @@ async function serve(args: ServeArgs): Promise<void> {
     watching: args.watch,
   };
   if (args.readyJson) out(readyJsonLine(info));
+  else if (json) out(readyLogLine(info, shownKey));
   else out(args.quiet ? readyLine(info) : banner(info, shownKey));
   const warning = exposedHostWarning(args.host, info.adminProtected);
   if (warning) process.stderr.write(warning);

@@ -49,6 +49,8 @@ function owedRequest(socket: Socket): string | undefined {
 export interface Drain {
   done: Promise<void>;
   settle(socket: Socket): void;
+  /** Cuts what is left now rather than at the drain time (a second signal); `why` starts the line that says so. */
+  cut(why: string): void;
 }
 
 /**
@@ -67,18 +69,16 @@ export function drain(server: Server, sockets: ReadonlySet<Socket>, served: Weak
     // Closed for good once written: a request the client sends meanwhile finds the connection gone, not half-served.
     afterOwedAnswers(socket, () => socket.end(() => socket.destroy()));
   };
-  const cut = (): void => {
+  const cut = (why: string): void => {
     const left = [...sockets];
     if (left.length === 0) return;
     const owed = left.map(owedRequest).filter((r): r is string => r !== undefined);
     const what = owed.length > 0 ? `: ${owed.slice(0, 10).join(', ')}${owed.length > 10 ? ` and ${owed.length - 10} more` : ''}` : '';
-    log(
-      `${named(`the drain time of ${drainMs / 1000} s ran out; closed ${left.length} connection${left.length === 1 ? '' : 's'} with answers still owed${what}.`)}\n`,
-    );
+    log(`${named(`${why}; closed ${left.length} connection${left.length === 1 ? '' : 's'} with answers still owed${what}.`)}\n`);
     for (const socket of left) socket.destroy();
   };
   const done = new Promise<void>((resolve) => {
-    const timer = setTimeout(cut, drainMs);
+    const timer = setTimeout(() => cut(`the drain time of ${drainMs / 1000} s ran out`), drainMs);
     timer.unref();
     server.close(() => {
       clearTimeout(timer);
@@ -90,5 +90,5 @@ export function drain(server: Server, sockets: ReadonlySet<Socket>, served: Weak
       for (const socket of sockets) if (!served.has(socket) && socket.bytesRead === 0) socket.destroy();
     });
   });
-  return { done, settle };
+  return { done, settle, cut };
 }

@@ -33,9 +33,10 @@ export interface RunningServer {
   /**
    * Stops: first a lame duck of `lameDuckS` seconds (0 by default), in which the server still
    * accepts and answers, every answer says `Connection: close` and `/__admin/health` answers 503,
-   * so that a load balancer takes it out; then the drain of the answers in flight.
+   * so that a load balancer takes it out; then the drain of the answers in flight. `hurry`, once
+   * aborted, ends the lame duck and cuts the drain at once (a second signal to the command).
    */
-  close(lameDuckS?: number): Promise<void>;
+  close(lameDuckS?: number, hurry?: AbortSignal): Promise<void>;
 }
 
 /**
@@ -164,11 +165,15 @@ export function listen(engine: ApiHandler, options: HttpOptions): Promise<Runnin
       resolve({
         server,
         origin: `http://${host}:${address.port}`,
-        close: (lameDuckS = 0) => {
+        close: (lameDuckS = 0, hurry?: AbortSignal) => {
           closing = true;
-          closed ??= lameDuck(lameDuckS * 1000).then(() => {
-            stopping = drain(server, sockets, served, (options.drainTimeS ?? DEFAULT_DRAIN_TIME_S) * 1000, log);
-            return stopping.done;
+          closed ??= lameDuck(lameDuckS * 1000, hurry).then(() => {
+            const draining = drain(server, sockets, served, (options.drainTimeS ?? DEFAULT_DRAIN_TIME_S) * 1000, log);
+            stopping = draining;
+            const cut = (): void => draining.cut('stopping at once on a second signal');
+            if (hurry?.aborted) cut();
+            else hurry?.addEventListener('abort', cut, { once: true });
+            return draining.done;
           });
           return closed;
         },
@@ -177,9 +182,20 @@ export function listen(engine: ApiHandler, options: HttpOptions): Promise<Runnin
   });
 }
 
-/** The lame duck's wait; none at all for 0, so a plain close() starts its drain in the same turn. */
-function lameDuck(ms: number): Promise<void> {
-  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+/** The lame duck's wait, ended early by `hurry`; none at all for 0, so a plain close() starts its drain in the same turn. */
+function lameDuck(ms: number, hurry: AbortSignal | undefined): Promise<void> {
+  if (ms <= 0 || hurry?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    hurry?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
 }
 
 /** HTTP/1.1 requires Host: 400 `bad_request` with the Error body (Node's own answer has none), then close. */

@@ -1,8 +1,8 @@
 // `petstore-mock verify`: the runner with its report printed, and the exit code the contract
 // fixes: 0 every rule holds, 1 a rule fails, 2 verify could not run (or stopped before the end).
-import { named } from '../core/errors.js';
+import { UserError, named } from '../core/errors.js';
 import { printable } from './printable.js';
-import type { ReporterName } from './reporters.js';
+import { notRunReport, render, runError, type ReporterName } from './reporters.js';
 import { renderWithDifferences } from './differences-report.js';
 import { runVerifyWith } from './parity.js';
 import { VerifyCouldNotRun } from './types.js';
@@ -36,12 +36,18 @@ export async function verifyCommand(args: VerifyArgs): Promise<number> {
       ...(args.profile !== undefined && { profile: args.profile }),
     });
   } catch (error) {
-    if (!(error instanceof VerifyCouldNotRun)) throw error;
-    process.stderr.write(`${printable(error.message)}\n`);
+    // A mistake in the command line (a base URL that is none) is the usage line and exit 1, as for the other flags.
+    if (error instanceof UserError && !(error instanceof VerifyCouldNotRun)) throw error;
+    // Whatever stopped it, the report is written (`> verify.xml` must hold one); the line on
+    // stderr is for the job's log, and pretty's report is that line already.
+    const reason = error instanceof VerifyCouldNotRun ? error.reason : `could not run: ${error instanceof Error ? error.message : String(error)}`;
+    process.stdout.write(render(notRunReport(args.baseUrl, reason), args.reporter));
+    if (args.reporter !== 'pretty') process.stderr.write(`${printable(named(reason))}\n`);
     return 2;
   }
   process.stdout.write(renderWithDifferences(report, args.reporter));
-  if (report.stopped !== undefined) process.stderr.write(`${printable(named(`verify stopped before the end: ${report.stopped}.`))}\n`);
+  const stopped = runError(report);
+  if (stopped !== undefined) process.stderr.write(`${printable(named(stopped))}\n`);
   if (report.failed > 0 || (report.differences?.length ?? 0) > 0) return 1;
   return report.stopped === undefined ? 0 : 2;
 }

@@ -1,5 +1,6 @@
 // The three ways a report is printed: for a person (pretty), for a program (one JSON object, as
 // the public contract fixes it) and for CI test views (JUnit XML).
+import { named } from '../core/errors.js';
 import type { Exchange, RuleResult, VerifyReport } from './types.js';
 import { EVIDENCE_CHARS } from './client.js';
 import { escapedJson, printable, printableLines } from './printable.js';
@@ -25,10 +26,27 @@ function trimmed(rule: RuleResult): RuleResult {
   return { ...rule, evidence };
 }
 
-/** The JSON reporter: one object, `{base, passed, failed, skipped, rules}`, on one line. */
-export function jsonReport(report: VerifyReport): string {
+/**
+ * Why a run has no verdict on every rule (exit 2): it could not run at all, or it stopped before
+ * the end. Each reporter shows it in its own form, so a report file is well formed on every exit.
+ */
+export function runError(report: VerifyReport): string | undefined {
+  return report.stopped === undefined ? undefined : `verify stopped before the end: ${report.stopped}.`;
+}
+
+/** The report of a run that could not start: no rule checked, and why (`error`). */
+export function notRunReport(base: string, error: string): VerifyReport & { error: string } {
+  return { base, passed: 0, failed: 0, skipped: 0, rules: [], requests: 0, timings: {}, error };
+}
+
+type Reported = VerifyReport & { error?: string };
+const errorOf = (report: Reported): string | undefined => report.error ?? runError(report);
+
+/** The JSON reporter: one object, `{base, passed, failed, skipped, rules}` (and `error` on exit 2), on one line. */
+export function jsonReport(report: Reported): string {
   const { base, passed, failed, skipped, rules } = report;
-  return `${escapedJson(JSON.stringify({ base, passed, failed, skipped, rules: rules.map(trimmed) }))}\n`;
+  const error = errorOf(report);
+  return `${escapedJson(JSON.stringify({ base, passed, failed, skipped, rules: rules.map(trimmed), ...(error === undefined ? {} : { error }) }))}\n`;
 }
 
 /** The answer headers evidence shows a person: those the rules judge. */
@@ -54,9 +72,11 @@ export function evidenceText(exchange: Exchange, indent: string): string {
 const MARK = { pass: 'pass', fail: 'FAIL', skip: 'skip' };
 
 /** The pretty reporter: a line per rule, and under a failed rule what was sent and what came back. */
-export function prettyReport(report: VerifyReport): string {
+export function prettyReport(report: Reported): string {
+  const header = `petstore-mock verify ${printable(report.base)}`;
+  if (report.error !== undefined) return `${header}\n\n${printable(named(report.error))}\n`;
   const width = Math.max(...report.rules.map((r) => r.id.length));
-  const lines = [`petstore-mock verify ${printable(report.base)}`, ''];
+  const lines = [header, ''];
   for (const rule of report.rules) {
     const mark = rule.ok ? MARK.pass : rule.skipped ? MARK.skip : MARK.fail;
     lines.push(`  ${mark}  ${printable(rule.id.padEnd(width))}  ${printable(rule.message)}`);
@@ -79,11 +99,19 @@ function xml(text: string): string {
 }
 
 /** The JUnit reporter: one test suite, one test case per rule, failures with their evidence. */
-export function junitReport(report: VerifyReport): string {
+export function junitReport(report: Reported): string {
   const titles = new Map(VERIFY_RULES.map((r) => [r.id, r.title]));
   const seconds = (id: string): string => ((report.timings[id] ?? 0) / 1000).toFixed(3);
   const total = (Object.values(report.timings).reduce((a, b) => a + b, 0) / 1000).toFixed(3);
-  const counts = `tests="${report.rules.length}" failures="${report.failed}" errors="0" skipped="${report.skipped}" time="${total}"`;
+  // A run that could not run, or stopped, is one test case in error: dashboards count it as broken, not as passed.
+  const error = errorOf(report);
+  const errors =
+    error === undefined
+      ? []
+      : [
+          `    <testcase classname="petstore-mock.verify" name="verify run" time="0.000">\n      <error message="${xml(printable(error))}" type="could-not-run"/>\n    </testcase>`,
+        ];
+  const counts = `tests="${report.rules.length + errors.length}" failures="${report.failed}" errors="${errors.length}" skipped="${report.skipped}" time="${total}"`;
   const cases = report.rules.map((rule) => {
     const open = `    <testcase classname="petstore-mock.verify" name="${xml(`${rule.id}: ${titles.get(rule.id) ?? ''}`)}" time="${seconds(rule.id)}">`;
     if (rule.skipped) return `${open}\n      <skipped message="${xml(printable(rule.message))}"/>\n    </testcase>`;
@@ -97,6 +125,7 @@ export function junitReport(report: VerifyReport): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="petstore-mock verify" ${counts}>`,
     `  <testsuite name="${xml(`petstore-mock verify ${report.base}`)}" ${counts}>`,
+    ...errors,
     ...cases,
     '  </testsuite>',
     '</testsuites>',
@@ -105,7 +134,7 @@ export function junitReport(report: VerifyReport): string {
 }
 
 /** The report as the named reporter prints it. */
-export function render(report: VerifyReport, reporter: ReporterName): string {
+export function render(report: Reported, reporter: ReporterName): string {
   if (reporter === 'json') return jsonReport(report);
   if (reporter === 'junit') return junitReport(report);
   return prettyReport(report);

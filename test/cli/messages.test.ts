@@ -6,6 +6,7 @@ import {
   exposedHostWarning,
   launcherGoneLine,
   readyJsonLine,
+  readyLogLine,
   readyLine,
   reloadFailedLine,
   reloadLine,
@@ -38,7 +39,7 @@ describe('start-up messages', () => {
     expect(VERSION).toBe((JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version);
   });
 
-  it('the banner: ready line, keys as shown, scenario, admin page, contract and a curl line', () => {
+  it('the banner: ready line, keys as shown, scenario, admin page, readiness URL, contract and a curl line', () => {
     expect(banner(info, redact)).toBe(
       [
         'petstore-mock 9.9.9 listening on http://127.0.0.1:4010/v1',
@@ -47,6 +48,7 @@ describe('start-up messages', () => {
         '            bu… (enterprise, 10/s, 600/min, 5000/h)',
         '  scenario  ban',
         '  admin     http://127.0.0.1:4010/__admin/',
+        '  health    http://127.0.0.1:4010/__admin/health  (200 once ready: wait on this)',
         '  contract  http://127.0.0.1:4010/v1/openapi.json',
         '  try       curl -H "Authorization: Bearer demo-free" "http://127.0.0.1:4010/v1/pets?limit=5"',
         '',
@@ -68,7 +70,7 @@ describe('start-up messages', () => {
     expect(readyLine(info)).toBe('petstore-mock 9.9.9 listening on http://127.0.0.1:4010/v1\n');
   });
 
-  it('the --ready-json line: one JSON object with URL, admin page, keys whole and the pid', () => {
+  it('the --ready-json line: one JSON object with URL, admin page, readiness URL, keys whole and the pid', () => {
     const line = readyJsonLine(info);
     expect(line.endsWith('\n')).toBe(true);
     expect(line.trimEnd()).not.toContain('\n');
@@ -78,6 +80,7 @@ describe('start-up messages', () => {
       origin: 'http://127.0.0.1:4010',
       port: 4010,
       admin: 'http://127.0.0.1:4010/__admin/',
+      health: 'http://127.0.0.1:4010/__admin/health',
       keys: [
         { key: 'demo-free', plan: 'free', perMinute: 60, perDay: 1000, limits: ['60/m', '1000/d'], revoked: true },
         { key: 'ci-secret-key', plan: 'enterprise', perMinute: 100000, perDay: 1000000, limits: ['100000/m', '1000000/d'] },
@@ -86,6 +89,15 @@ describe('start-up messages', () => {
       scenario: 'ban',
       pid: 1234,
     });
+  });
+
+  it("the JSON log ready event: the request lines' shape, the readiness URL, keys as the banner shows them", () => {
+    const line = readyLogLine(info, redact);
+    expect(line.trimEnd()).not.toContain('\n');
+    const event = JSON.parse(line) as Record<string, unknown>;
+    expect(event).toMatchObject({ level: 'info', msg: 'ready', event: 'ready', version: '9.9.9', health: 'http://127.0.0.1:4010/__admin/health', pid: 1234 });
+    expect((event.keys as { key: string }[]).map((k) => k.key)).toEqual(['demo-free', 'ci…', 'bu…']);
+    expect(line).not.toContain('ci-secret-key');
   });
 
   it.each([

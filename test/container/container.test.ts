@@ -7,13 +7,15 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { ROOT } from '../recipes/project.js';
 import { freePort } from '../support/ports.js';
-import { IMAGE, buildImage, cleanUp, ensureBaseImage, podman, podmanReady, sh, until } from './podman.js';
-import { checkActionsService, checkCompose, checkTestcontainers, stopRecipes } from './recipes.js';
+import { IMAGE, IMAGE_REVISION, buildImage, cleanUp, ensureBaseImage, podman, podmanReady, sh, until } from './podman.js';
+import { checkActionsService, checkCompose, checkComposeRedis, checkTestcontainers, stopRecipes } from './recipes.js';
 
 const RECIPES = [
   'test/recipes/container/github-actions-service.yml',
   'test/recipes/container/docker-compose.yml',
+  'test/recipes/container/compose-redis.yml',
   'test/recipes/container/testcontainers/pets.spec.ts',
+  'test/recipes/container/testcontainers/helper.spec.ts',
 ];
 const doc = readFileSync(join(ROOT, 'docs/container.md'), 'utf8');
 
@@ -73,6 +75,20 @@ describe.runIf(ready || inCi)('the container image', () => {
     expect(files).toEqual(expect.arrayContaining(['ban.yaml', 'slow.yaml', 'db.json', 'pets.json', 'express', 'yargs', 'dist', 'bin']));
     for (const dev of ['vitest', 'typescript', 'esbuild', 'testcontainers', 'eslint']) expect(files).not.toContain(dev);
     expect(await podman('image', 'inspect', '--format', '{{.Config.User}} {{json .Config.ExposedPorts}}', IMAGE)).toBe('10001:10001 {"4010/tcp":{}}');
+  });
+
+  it('carries the OCI labels: package.json and the revision it was built from', async () => {
+    const labels = JSON.parse(await podman('image', 'inspect', '--format', '{{json .Labels}}', IMAGE)) as Record<string, string>;
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; description: string };
+    expect(labels).toMatchObject({
+      'org.opencontainers.image.title': 'petstore-mock',
+      'org.opencontainers.image.description': pkg.description,
+      'org.opencontainers.image.version': pkg.version,
+      'org.opencontainers.image.revision': IMAGE_REVISION,
+      'org.opencontainers.image.source': 'https://github.com/petstore-mock/petstore-mock',
+      'org.opencontainers.image.licenses': 'MIT',
+    });
+    expect(IMAGE_REVISION).toMatch(/^[0-9a-f]{40}$/);
   });
 
   it('lists animals and creates one, from the host through the published port', async () => {
@@ -159,5 +175,7 @@ describe.runIf(ready || inCi)('the container image', () => {
 
   it('the compose file: the app container calls the mock by its service name (podman-compose)', checkCompose, 180_000);
 
-  it("the Testcontainers recipe, against podman's Docker-compatible API socket", checkTestcontainers, 180_000);
+  it('the compose file with Redis and two replicas: an animal created on one is read on the other', checkComposeRedis, 240_000);
+
+  it("the Testcontainers recipe and petstore-mock/testcontainers, against podman's Docker-compatible API socket", checkTestcontainers, 240_000);
 });

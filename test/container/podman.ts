@@ -6,11 +6,14 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeF
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ROOT } from '../recipes/project.js';
+import { gitRevision } from '../../scripts/image-labels.mjs';
 
 /** The local base image: Debian trixie's nodejs (20.19), as no registry is reachable here. */
 export const BASE_IMAGE = 'localhost/petstore-mock-base:trixie-node20';
 /** The image `npm run image` builds. */
 export const IMAGE = 'localhost/petstore-mock:local';
+/** The revision label the build is given: the working tree's commit when the tests start. */
+export const IMAGE_REVISION = gitRevision(ROOT);
 
 const work = mkdtempSync(join(tmpdir(), 'petstore-podman-'));
 // Debian's podman runs as root here only with runc and no default ulimits (crun cannot set
@@ -106,7 +109,8 @@ export async function buildImage(): Promise<void> {
   symlinkSync(join(ROOT, 'node_modules'), join(tree, 'node_modules'), 'dir');
   const r = await sh(process.execPath, ['scripts/image.mjs'], {
     cwd: tree,
-    env: { CONTAINER_ENGINE: 'podman', NODE_IMAGE: BASE_IMAGE, IMAGE },
+    // The copy is no git checkout: the revision label comes from the working tree's.
+    env: { CONTAINER_ENGINE: 'podman', NODE_IMAGE: BASE_IMAGE, IMAGE, IMAGE_REVISION },
     timeoutMs: 600_000,
   });
   if (r.code !== 0) throw new Error(`npm run image failed (${r.code}):\n${r.stdout}${r.stderr.slice(-4000)}`);

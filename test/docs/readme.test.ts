@@ -95,7 +95,7 @@ describe('docs/scenarios.md', () => {
     const { BaseData } = await import('../../src/core/state/store.js');
     const { parse } = await import('yaml');
     const example = /\*\*Usage\.\*\*[\s\S]*?```yaml\n([\s\S]*?)```/.exec(doc('docs/scenarios.md'))?.[1] ?? '';
-    const spec = { description: 'the example', ...(parse(example) as object) };
+    const spec = parse(example) as Parameters<typeof compileScenario>[0];
     const base = new BaseData([]);
     const settings = compileScenario(spec, 'example', { defaults: defaultSettings(base), data: () => base });
     expect(settings.usage).toEqual([

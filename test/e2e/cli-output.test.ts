@@ -79,6 +79,35 @@ describe('machine-readable start and logs', () => {
     expect(r.stdout().split('\n').slice(1).join('\n')).not.toContain(SECRET);
   });
 
+  it('--log-format json alone: stdout is JSON lines only, from the ready event through the requests to the stop', async () => {
+    const r = cli('--log-format', 'json', '--lame-duck-time', '0', '--key', `${SECRET}:pro`);
+    const [line] = await waitFor(r, /^\{.*\}\n/);
+    const { url, health } = JSON.parse(line) as { url: string; health: string };
+    expect((await fetch(health)).status).toBe(200);
+    await traffic(url);
+    await waitFor(r, /worker-7/);
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toBe(0);
+    // What `docker logs … | jq` does: every line of stdout parsed on its own.
+    const events = r
+      .stdout()
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(events.map((e) => e.msg)).toEqual(['ready', 'request', 'request', 'request', 'request', 'stopping', 'stopped']);
+    expect(at(events, 0)).toMatchObject({
+      level: 'info',
+      event: 'ready',
+      url,
+      health: `${url.slice(0, -3)}/__admin/health`,
+      scenario: 'default',
+      pid: r.child.pid,
+    });
+    expect(at(events, 5)).toMatchObject({ event: 'stopping', cause: 'SIGTERM', lameDuckSeconds: 0, drainSeconds: 5 });
+    expect(at(events, 6)).toMatchObject({ event: 'stopped', exitCode: 0 });
+    expect(r.stdout()).not.toContain(SECRET);
+  });
+
   it('--log-format pretty (the default) prints one readable line per request, keys redacted', async () => {
     const r = cli('--key', `${SECRET}:pro`);
     const url = at(await waitFor(r, /listening on (\S+)/), 1);

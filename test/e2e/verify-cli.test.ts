@@ -70,22 +70,29 @@ describe('petstore-mock verify', () => {
     expect(stdout.match(/<testcase /g)).toHaveLength(16);
   });
 
-  it('exits 2 when the address does not answer, and says so', async () => {
+  it('exits 2 when the address does not answer, and says so in the pretty report', async () => {
     const port = await freePort();
     const { code, stdout, stderr } = await finished([`http://127.0.0.1:${port}/v1`, '--key', 'demo-pro']);
     expect(code).toBe(2);
-    expect(stdout).toBe('');
-    expect(stderr).toMatch(
+    expect(stderr).toBe('');
+    expect(stdout).toMatch(
       new RegExp(
-        `^petstore-mock: could not run: http://127\\.0\\.0\\.1:${port}/v1 is unreachable \\(.*ECONNREFUSED.*\\); check the URL and that the service is up\\.\\n$`,
+        `^petstore-mock verify http://127\\.0\\.0\\.1:${port}/v1\\n\\npetstore-mock: could not run: http://127\\.0\\.0\\.1:${port}/v1 is unreachable \\(.*ECONNREFUSED.*\\); check the URL and that the service is up\\.\\n$`,
       ),
     );
   });
 
-  it('exits 2 when the key is refused, and says so', async () => {
-    const { code, stderr } = await finished([mock.url, '--key', 'no-such-key-at-all']);
+  it.each(['json', 'junit'])('exits 2 when the key is refused: --reporter %s still writes its report, and stderr says why', async (reporter) => {
+    const { code, stdout, stderr } = await finished([mock.url, '--key', 'no-such-key-at-all', '--reporter', reporter]);
     expect(code).toBe(2);
-    expect(stderr).toBe(`petstore-mock: could not run: ${mock.url} refused the key (GET /v1/pets?limit=100 answered 401 invalid_api_key); check --key.\n`);
+    const reason = `could not run: ${mock.url} refused the key (GET /v1/pets?limit=100 answered 401 invalid_api_key); check --key.`;
+    expect(stderr).toBe(`petstore-mock: ${reason}\n`);
+    if (reporter === 'json') expect(JSON.parse(stdout)).toEqual({ base: mock.url, passed: 0, failed: 0, skipped: 0, rules: [], error: reason });
+    else {
+      expect(XMLValidator.validate(stdout)).toBe(true);
+      expect(stdout).toContain('errors="1"');
+      expect(stdout).toContain('<error message="could not run: ');
+    }
   });
 
   it('--rate-limits waits Retry-After in real time and never retries early', async () => {

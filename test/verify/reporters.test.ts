@@ -2,7 +2,7 @@
 // JUnit XML that parses whatever the service sent back.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { jsonReport, junitReport, prettyReport } from '../../src/verify/reporters.js';
+import { jsonReport, junitReport, notRunReport, prettyReport } from '../../src/verify/reporters.js';
 import type { RuleResult, VerifyReport } from '../../src/index.js';
 
 const report: VerifyReport = {
@@ -169,5 +169,44 @@ describe('every reporter writes what a service sent with its control characters 
       // The body's own line break stays a line, indented under the evidence.
       expect(text).toMatch(/\n {28,}\\u001b\]0;PWNED/);
     }
+  });
+});
+
+describe('every reporter × every exit code: a well-formed report', () => {
+  const passing: VerifyReport = { ...report, passed: 1, failed: 0, rules: report.rules.filter((r) => r.ok || r.skipped) };
+  const stopped: VerifyReport = { ...passing, stopped: 'the service answered 429 (rate limited); rerun with --rate-limits to wait' };
+  const notRun = notRunReport(report.base, 'could not run: http://127.0.0.1:9/v1 did not answer (ECONNREFUSED); check the address.');
+  const runs = [
+    ['0 (every rule holds)', passing, undefined],
+    ['1 (a rule fails)', report, undefined],
+    ['2 (stopped before the end)', stopped, 'verify stopped before the end: the service answered 429'],
+    ['2 (could not run)', notRun, 'could not run: http://127.0.0.1:9/v1 did not answer'],
+  ] as const;
+
+  it.each(runs)('json on exit %s: one object in the contract shape, `error` on exit 2', (_exit, run, error) => {
+    const text = jsonReport(run);
+    expect(text.endsWith('}\n')).toBe(true);
+    const parsed = JSON.parse(text) as Record<string, unknown>;
+    expect(Object.keys(parsed).slice(0, 5)).toEqual(['base', 'passed', 'failed', 'skipped', 'rules']);
+    if (error === undefined) expect(parsed).not.toHaveProperty('error');
+    else expect(String(parsed.error)).toContain(error);
+  });
+
+  it.each(runs)('junit on exit %s: valid XML, exit 2 as one test case in error', (_exit, run, error) => {
+    const text = junitReport(run);
+    expect(XMLValidator.validate(text)).toBe(true);
+    const suite = (new XMLParser({ ignoreAttributes: false }).parse(text) as { testsuites: { testsuite: Record<string, unknown> } }).testsuites.testsuite;
+    expect(suite['@_errors']).toBe(error === undefined ? '0' : '1');
+    expect(suite['@_tests']).toBe(String(run.rules.length + (error === undefined ? 0 : 1)));
+    if (error !== undefined) expect(text).toMatch(new RegExp(`<error message="${error.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^"]*" type="could-not-run"/>`));
+  });
+
+  it.each(runs)('pretty on exit %s: the base, then the verdict or the reason', (_exit, run, error) => {
+    const text = prettyReport(run);
+    expect(text).toMatch(/^petstore-mock verify https:\/\/staging\.example\.com\/v1\n\n/);
+    expect(text.endsWith('\n')).toBe(true);
+    if (run === notRun) expect(text).toBe(`petstore-mock verify ${report.base}\n\npetstore-mock: ${notRun.error}\n`);
+    else expect(text).toMatch(/\d+ passed, \d+ failed, \d+ skipped; \d+ requests sent\n$/);
+    if (error === undefined) expect(text).not.toContain('could not run');
   });
 });
