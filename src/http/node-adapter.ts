@@ -188,7 +188,7 @@ function writeNow(req: IncomingMessage, res: ServerResponse, response: CoreRespo
       return;
     case 'truncate': {
       const body = Buffer.from(response.body ?? '{}');
-      res.writeHead(response.status, { ...response.headers, 'Content-Length': String(body.length) });
+      if (!writeHead(res, response.status, { ...response.headers, 'Content-Length': String(body.length) })) return;
       res.write(body.subarray(0, Math.max(1, body.length >> 1)), () => socket.destroy());
       return;
     }
@@ -204,16 +204,38 @@ function writeNow(req: IncomingMessage, res: ServerResponse, response: CoreRespo
   const headers = response.headers;
   if (body === undefined) {
     headers['Content-Length'] = '0';
-    res.writeHead(response.status, headers);
-    endThisTurn(res, undefined, 'latin1');
+    if (writeHead(res, response.status, headers)) endThisTurn(res, undefined, 'latin1');
     return;
   }
   const bytes = Buffer.byteLength(body);
   headers['Content-Length'] = String(bytes);
-  res.writeHead(response.status, headers);
+  if (!writeHead(res, response.status, headers)) return;
   // Node writes header blocks as latin1 in any case; for an ASCII body (its UTF-8 length is its
   // length) latin1 gives the same bytes for less work than encoding UTF-8.
   endThisTurn(res, body, bytes === body.length ? 'latin1' : 'utf8');
+}
+
+/**
+ * Writes the head, or, when Node refuses it (a header it cannot send: scenarios are checked when
+ * read, so only a bug gets here), answers 500 `internal_error` instead and says false: a thrown
+ * `writeHead` would otherwise end the process and every session with it.
+ */
+function writeHead(res: ServerResponse, status: number, headers: Record<string, string>): boolean {
+  try {
+    res.writeHead(status, headers);
+    return true;
+  } catch (error) {
+    if (res.headersSent) {
+      res.destroy();
+      return false;
+    }
+    for (const name of res.getHeaderNames()) res.removeHeader(name);
+    const failed = renderError(new Error(`the answer's head could not be written: ${error instanceof Error ? error.message : String(error)}`), API_CORS);
+    const body = failed.body ?? '';
+    res.writeHead(failed.status, { ...failed.headers, 'Content-Length': String(Buffer.byteLength(body)) });
+    endThisTurn(res, body, 'utf8');
+    return false;
+  }
 }
 
 /**
