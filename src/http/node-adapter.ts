@@ -181,10 +181,8 @@ function writeNow(req: IncomingMessage, res: ServerResponse, response: CoreRespo
   const socket = req.socket as Socket;
   switch (response.fault) {
     case 'reset':
-      socket.resetAndDestroy();
-      return;
     case 'empty':
-      socket.destroy();
+      afterEarlierAnswers(res, socket, response.fault);
       return;
     case 'truncate': {
       const body = Buffer.from(response.body ?? '{}');
@@ -213,6 +211,25 @@ function writeNow(req: IncomingMessage, res: ServerResponse, response: CoreRespo
   // Node writes header blocks as latin1 in any case; for an ASCII body (its UTF-8 length is its
   // length) latin1 gives the same bytes for less work than encoding UTF-8.
   endThisTurn(res, body, bytes === body.length ? 'latin1' : 'utf8');
+}
+
+/**
+ * Acts out a `reset` or `empty` fault once the answers owed to the requests before this one are
+ * written: Node gives a pipelined answer its socket only when those are finished, and a socket
+ * write's callback runs once what was queued before it has gone to the system.
+ */
+function afterEarlierAnswers(res: ServerResponse, socket: Socket, fault: 'reset' | 'empty'): void {
+  const act = (): void => {
+    if (socket.destroyed) return;
+    if (socket.writableLength > 0) {
+      socket.write('', act);
+      return;
+    }
+    if (fault === 'reset') socket.resetAndDestroy();
+    else socket.destroy();
+  };
+  if (res.socket === null) res.once('socket', act);
+  else act();
 }
 
 /**
