@@ -183,14 +183,12 @@ function writeNow(req: IncomingMessage, res: ServerResponse, response: CoreRespo
   const socket = req.socket as Socket;
   switch (response.fault) {
     case 'reset':
-      socket.resetAndDestroy();
-      return;
     case 'empty':
-      socket.destroy();
+      afterEarlierAnswers(res, socket, response.fault);
       return;
     case 'truncate': {
       const body = Buffer.from(response.body ?? '{}');
-      res.writeHead(response.status, { ...response.headers, 'Content-Length': String(body.length) });
+      if (!writeHead(res, response.status, { ...response.headers, 'Content-Length': String(body.length) })) return;
       res.write(body.subarray(0, Math.max(1, body.length >> 1)), () => socket.destroy());
       return;
     }
@@ -206,16 +204,57 @@ function writeNow(req: IncomingMessage, res: ServerResponse, response: CoreRespo
   const headers = response.headers;
   if (body === undefined) {
     headers['Content-Length'] = '0';
-    res.writeHead(response.status, headers);
-    endThisTurn(res, undefined, 'latin1');
+    if (writeHead(res, response.status, headers)) endThisTurn(res, undefined, 'latin1');
     return;
   }
   const bytes = Buffer.byteLength(body);
   headers['Content-Length'] = String(bytes);
-  res.writeHead(response.status, headers);
+  if (!writeHead(res, response.status, headers)) return;
   // Node writes header blocks as latin1 in any case; for an ASCII body (its UTF-8 length is its
   // length) latin1 gives the same bytes for less work than encoding UTF-8.
   endThisTurn(res, body, bytes === body.length ? 'latin1' : 'utf8');
+}
+
+/**
+ * Acts out a `reset` or `empty` fault once the answers owed to the requests before this one are
+ * written: Node gives a pipelined answer its socket only when those are finished, and a socket
+ * write's callback runs once what was queued before it has gone to the system.
+ */
+function afterEarlierAnswers(res: ServerResponse, socket: Socket, fault: 'reset' | 'empty'): void {
+  const act = (): void => {
+    if (socket.destroyed) return;
+    if (socket.writableLength > 0) {
+      socket.write('', act);
+      return;
+    }
+    if (fault === 'reset') socket.resetAndDestroy();
+    else socket.destroy();
+  };
+  if (res.socket === null) res.once('socket', act);
+  else act();
+}
+
+/**
+ * Writes the head, or, when Node refuses it (a header it cannot send: scenarios are checked when
+ * read, so only a bug gets here), answers 500 `internal_error` instead and says false: a thrown
+ * `writeHead` would otherwise end the process and every session with it.
+ */
+function writeHead(res: ServerResponse, status: number, headers: Record<string, string>): boolean {
+  try {
+    res.writeHead(status, headers);
+    return true;
+  } catch (error) {
+    if (res.headersSent) {
+      res.destroy();
+      return false;
+    }
+    for (const name of res.getHeaderNames()) res.removeHeader(name);
+    const failed = renderError(new Error(`the answer's head could not be written: ${error instanceof Error ? error.message : String(error)}`), API_CORS);
+    const body = failed.body ?? '';
+    res.writeHead(failed.status, { ...failed.headers, 'Content-Length': String(Buffer.byteLength(body)) });
+    endThisTurn(res, body, 'utf8');
+    return false;
+  }
 }
 
 /**

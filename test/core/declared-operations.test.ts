@@ -136,6 +136,47 @@ describe('declaring operations in a scenario', () => {
   });
 });
 
+/** Declared answer headers HTTP does not allow, each refused at its own place when the scenario is read. */
+const BAD_HEADERS: [string, string, string][] = [
+  ['a name like an object member', 'constructor', 'x'],
+  ['__proto__', '__proto__', 'x'],
+  ['toString', 'toString', 'x'],
+  ['a name that is no token', 'X Bad', 'x'],
+  ['an empty name', '', 'x'],
+  ['Trailer', 'Trailer', 'Expires'],
+  ['Transfer-Encoding', 'Transfer-Encoding', 'chunked'],
+  ['Content-Length', 'content-length', '5'],
+  ['Connection', 'Connection', 'close'],
+  ['Keep-Alive', 'Keep-Alive', 'timeout=5'],
+  ['TE', 'TE', 'trailers'],
+  ['Upgrade', 'Upgrade', 'websocket'],
+  ['Host', 'Host', 'example.com'],
+  ['Proxy-Authenticate', 'Proxy-Authenticate', 'Basic'],
+  ['Content-Encoding', 'Content-Encoding', 'gzip'],
+  ['a value past Latin-1', 'X-Done', 'done ✓'],
+  ['a value with CR LF', 'X-Split', 'a\r\nSet-Cookie: b=c'],
+  ['a value with a line feed', 'X-Split', 'a\nb'],
+  ['a value with NUL', 'X-Nul', 'a\u0000b'],
+  ['a value with a control character', 'X-Bell', 'a\u0007b'],
+  ['a value with DEL', 'X-Del', 'a\u007fb'],
+  ['a value with a space at its end', 'X-Space', 'a '],
+];
+
+describe("a declared answer's headers", () => {
+  it.each(BAD_HEADERS)('refuses %s at its place', (_what, name, value) => {
+    const error = specError([{ operationId: 'a', method: 'GET', path: '/v1/a', answers: [{ status: 200 }, { status: 200, headers: { [name]: value } }] }]);
+    expect(error.path).toEqual(['operations', 0, 'answers', 1, 'headers', name]);
+  });
+
+  it('takes tokens and field values with tabs, inner spaces and Latin-1, and keeps them without a prototype', () => {
+    const headers = { 'X-Note': 'caf\u00e9\tau lait', "X-!#$%&'*+.^_`|~": 'ok', 'x-empty': '' };
+    const settings = compile({ operations: [{ operationId: 'a', method: 'GET', path: '/v1/a', answers: [{ status: 200, headers }] }] });
+    const kept = settings.operations?.[0]?.answers[0]?.headers;
+    expect(Object.getPrototypeOf(kept)).toBeNull();
+    expect({ ...kept }).toEqual(headers);
+  });
+});
+
 describe('a declared operation through the pipeline', () => {
   it('answers in order, each answer its times, the last one repeating', () => {
     const engine = engineWith();

@@ -128,6 +128,30 @@ describe('declared operations over HTTP', () => {
     expect(JSON.stringify(wrong.json)).toContain('/operations/0/path');
   });
 
+  it.each([
+    ['Trailer', 'Expires'],
+    ['constructor', 'x'],
+    ['__proto__', 'x'],
+    ['X-Done', 'done \u2713'],
+    ['X-Split', 'a\r\nSet-Cookie: b=c'],
+    ['Transfer-Encoding', 'chunked'],
+  ])('refuse a declared answer header %s with 400 naming its place, and the session keeps serving', async (name, value) => {
+    const headers = JSON.parse(`{${JSON.stringify(name)}:${JSON.stringify(value)}}`) as Record<string, string>;
+    const scenario = {
+      description: 'bad header',
+      operations: [{ operationId: 'a', method: 'GET', path: '/v1/store/orders/{id}', answers: [{ status: 200 }, { status: 200, headers }] }],
+    };
+    const refused = await adminCall<{ code?: string; details?: { field: string }[] }>(mock.origin, 'scenario', {
+      method: 'PUT',
+      body: { scenario },
+      session: 'hdr',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.json.code).toBe('scenario_invalid');
+    expect(JSON.stringify(refused.json.details)).toContain(`/operations/0/answers/1/headers/${name}`);
+    expect((await api('/pets', { headers: { 'x-mock-session': 'hdr' } })).status).toBe(200);
+  });
+
   it('carry their place in a snapshot; an older document without it restores at the start; an unknown id is refused', async () => {
     const orders = async (session: string) => (await api('/store/orders', { headers: { 'x-mock-session': session } })).status;
     expect([await orders('snap'), await orders('snap')]).toEqual([200, 200]);

@@ -123,6 +123,25 @@ describe.skipIf(!run)('instances sharing one Redis', () => {
     expect(await admin(a, 'GET', 'clock')).toEqual({ now: new Date(T0 + 61_000).toISOString(), frozen: true });
   });
 
+  it.each([
+    ['Trailer', 'Expires'],
+    ['constructor', 'x'],
+    ['X-Done', 'done \u2713'],
+  ])("a declared answer header %s is refused by either instance, and the other instance's sessions keep serving", async (name, value) => {
+    const [a, b] = await deployment(2);
+    const scenario = (headers: Record<string, string>) => ({
+      scenario: { description: 'h', operations: [{ operationId: 'o', method: 'GET', path: '/v1/store/orders', answers: [{ status: 200, headers }] }] },
+    });
+    for (const mock of [a, b]) {
+      const refused = await admin(mock, 'PUT', 'scenario', scenario({ [name]: value }), 'hdr');
+      expect(refused.code).toBe('scenario_invalid');
+      expect(JSON.stringify(refused.details)).toContain(`/operations/0/answers/0/headers/${name}`);
+    }
+    await admin(a, 'PUT', 'scenario', scenario({ 'X-Note': 'fine' }), 'hdr');
+    const served = await send(b, '/v1/store/orders', { key: 'demo-pro', session: 'hdr' });
+    expect([served.status, served.headers['x-note']]).toEqual([200, 'fine']);
+  });
+
   it('bans are shared: refusals sent through either instance while a wait runs ban the key on both', async () => {
     const [a, b] = await deployment(2, { keys: ['tiny:free:1:1000'] });
     expect((await send(a, '/v1/pets', { key: 'tiny' })).status).toBe(200);

@@ -69,6 +69,30 @@ describe('a scenario file declaring what the specification defines', () => {
     expect(error).toMatch(message);
   });
 
+  it.each([
+    ['a Trailer header', 'Trailer: Expires', /Trailer describes the connection or the body's framing/],
+    ['a header named constructor', 'constructor: x', /constructor is a name the mock does not take/],
+    ['a value past Latin-1', 'X-Done: "done \u2713"', /not a header value HTTP allows/],
+  ])("%s in a declared answer is refused at the header's line and column", (_what, header, message) => {
+    const name = `header-${String(message).length}.yaml`;
+    const text = [
+      'description: x',
+      'operations:',
+      '  - operationId: a',
+      '    method: GET',
+      '    path: /v1/a',
+      '    answers:',
+      '      - status: 200',
+      '        headers:',
+      `          ${header}`,
+      '',
+    ].join('\n');
+    const error = errorOf(name, text);
+    expect(error.startsWith(`petstore-mock: ${join(folder, name)}:9:11: `)).toBe(true);
+    expect(error).toMatch(message);
+    expect(error).not.toContain('\n');
+  });
+
   it('loads new operations, including a DELETE of an animal under another parameter name', () => {
     const file = join(folder, 'ok.yaml');
     writeFileSync(

@@ -42,6 +42,37 @@ const NO_BODY = new Set([204, 205, 304]);
 /** Headers the mock writes itself on every answer: a declared answer cannot override them. */
 const RESERVED = /^(date|content-length|transfer-encoding|connection|x-ratelimit-.*|access-control-.*|x-mock-session.*)$/i;
 
+/** RFC 9110's token: what a field name may be. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** A field value: visible Latin-1 characters, spaces and tabs, none at either end (RFC 9110, 5.5). */
+const FIELD_VALUE = /^(?:[\x21-\x7e\x80-\xff](?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?)?$/;
+
+/**
+ * Hop-by-hop and framing fields: they describe the connection or how the body is delimited, which
+ * the mock decides itself for every answer; declared, they would break the framing or the server.
+ */
+const HOP_BY_HOP = /^(connection|keep-alive|transfer-encoding|content-length|content-encoding|trailer|te|upgrade|host|http2-settings|proxy-.*)$/i;
+
+/** Names of JavaScript's object members, refused so that no header can look like one anywhere it travels. */
+const OBJECT_MEMBERS: ReadonlySet<string> = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype'].map((n) => n.toLowerCase()));
+
+/**
+ * Why a declared header cannot be sent as HTTP allows, or undefined when it can: its name must
+ * be a token and not a hop-by-hop, framing or object member name, its value a field value.
+ */
+export function headerRefusal(name: string, value: string): string | undefined {
+  if (!TOKEN.test(name)) return `${JSON.stringify(name)} is not a header name HTTP allows (letters, digits and !#$%&'*+.^_\`|~-); rename it`;
+  if (HOP_BY_HOP.test(name)) {
+    return `${name} describes the connection or the body's framing, which the mock decides itself (Connection, Keep-Alive, Transfer-Encoding, Content-Length, Content-Encoding, Trailer, TE, Upgrade, Host, Proxy-*); remove it`;
+  }
+  if (OBJECT_MEMBERS.has(name.toLowerCase())) return `${name} is a name the mock does not take as a header (it names a JavaScript object member); rename it`;
+  if (typeof value !== 'string' || !FIELD_VALUE.test(value)) {
+    return `the value of ${name} is not a header value HTTP allows: only visible Latin-1 characters, spaces and tabs inside (no line breaks, NUL, control characters or characters past U+00FF such as emoji or ✓), none at either end; change it`;
+  }
+  return undefined;
+}
+
 /** Names the mock writes in its own case, so a declared `content-type` replaces rather than doubles it. */
 const CANONICAL: Readonly<Record<string, string>> = { 'content-type': 'Content-Type', location: 'Location', 'retry-after': 'Retry-After' };
 
@@ -94,8 +125,11 @@ function compileAnswer(answer: DeclaredOperationSpec['answers'][number], where: 
     out.body = JSON.stringify(answer.body);
   }
   if (answer.headers !== undefined) {
-    const headers: Record<string, string> = {};
+    // Without a prototype: no name a scenario gives can reach Object.prototype's members.
+    const headers = Object.create(null) as Record<string, string>;
     for (const [name, value] of Object.entries(answer.headers)) {
+      const refusal = headerRefusal(name, value);
+      if (refusal !== undefined) throw complain([...where, 'headers', name], refusal);
       if (RESERVED.test(name)) {
         throw complain(
           [...where, 'headers', name],

@@ -29,7 +29,13 @@ export interface DefaultsInput {
   profile?: CompiledProfile;
 }
 
-/** The settings before any scenario, with a cache of generated stores. */
+/**
+ * How many generated stores are kept for reuse, the least recently used dropped first: each
+ * `data.seed` a scenario object names would otherwise hold its store for the process's life.
+ */
+export const GENERATED_STORES_KEPT = 8;
+
+/** The settings before any scenario, with a bounded cache of generated stores. */
 export function createDefaults(options: DefaultsInput): ScenarioDefaults {
   const keys = (options.keys ?? []).map((k) => (typeof k === 'string' ? parseKeySpec(k) : k));
   const generated = new Map<string, BaseData>();
@@ -38,10 +44,11 @@ export function createDefaults(options: DefaultsInput): ScenarioDefaults {
     // Switching scenarios or sessions must not regenerate (or duplicate) a large store.
     const id = `${data.seed ?? options.seed ?? DEFAULT_SEED}:${data.count ?? options.pets ?? DEFAULT_PET_COUNT}`;
     let base = generated.get(id);
-    if (!base) {
-      base = buildBaseData({ seed: data.seed ?? options.seed, count: data.count ?? options.pets });
-      generated.set(id, base);
-    }
+    if (base) generated.delete(id);
+    else base = buildBaseData({ seed: data.seed ?? options.seed, count: data.count ?? options.pets });
+    // A Map keeps insertion order: set again, the store becomes the most recently used.
+    generated.set(id, base);
+    if (generated.size > GENERATED_STORES_KEPT) generated.delete(generated.keys().next().value as string);
     return base;
   };
   const base = options.fixtures ? buildBaseData({ pets: checkPets(options.fixtures, 'the fixtures option') }) : baseFor({});

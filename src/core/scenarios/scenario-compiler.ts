@@ -16,6 +16,12 @@ import type { AnswerSpec, DataSpec, DurationSpec, LimitsSpec, MatchSpec, Scenari
 
 export type { AnswerSpec, DataSpec, DurationSpec, MatchSpec, ScenarioSpec } from './scenario-spec.js';
 
+/** The longest latency a scenario may give an answer: a timer's delay, kept well inside what timers take. */
+export const MAX_LATENCY_MS = 60_000;
+
+/** The most seconds a forced answer's `Retry-After` may say: a day. */
+export const MAX_RETRY_AFTER_S = 86_400;
+
 /** Whether a text is a scenario name (as files and the admin API use them), not a path. */
 export function isScenarioName(text: string): boolean {
   return /^[a-z0-9][a-z0-9-]{0,63}$/.test(text);
@@ -210,12 +216,18 @@ function compileRuntime(spec: ScenarioSpec, name: string, keys: ReadonlySet<stri
 function compileLatency(latency: ScenarioSpec['latency']): { minMs: number; maxMs: number; seed: number } | undefined {
   if (latency === undefined) return undefined;
   if (typeof latency !== 'object') {
-    const ms = duration(latency);
+    const ms = latencyMs(latency, ['latency']);
     return { minMs: ms, maxMs: ms, seed: 0 };
   }
-  const range = { minMs: duration(latency.min), maxMs: duration(latency.max), seed: latency.seed ?? 0 };
+  const range = { minMs: latencyMs(latency.min, ['latency', 'min']), maxMs: latencyMs(latency.max, ['latency', 'max']), seed: latency.seed ?? 0 };
   if (range.minMs > range.maxMs) throw new ScenarioSpecError(['latency', 'min'], 'latency min is larger than max');
   return range;
+}
+
+function latencyMs(value: DurationSpec, path: (string | number)[]): number {
+  const ms = duration(value);
+  if (ms > MAX_LATENCY_MS) throw new ScenarioSpecError(path, `a latency is at most ${MAX_LATENCY_MS / 1000} s; give a shorter one`);
+  return ms;
 }
 
 function compileMatch(match: MatchSpec | undefined, keys: ReadonlySet<string>, where: (string | number)[]): CompiledMatch {
@@ -281,6 +293,9 @@ function compileAnswer(answer: AnswerSpec, match: CompiledMatch, where: (string 
   }
   const compiled: Extract<CompiledAnswer, { kind: 'error' }> = { kind: 'error', status: answer.status, code: code as ErrorCode };
   if (answer.message !== undefined) compiled.message = answer.message;
+  if (answer.retryAfter !== undefined && !(answer.retryAfter <= MAX_RETRY_AFTER_S)) {
+    throw new ScenarioSpecError([...where, 'retryAfter'], `retryAfter is at most ${MAX_RETRY_AFTER_S} seconds (a day); give a shorter wait`);
+  }
   if (answer.retryAfter !== undefined || answer.status === 429) compiled.retryAfter = answer.retryAfter ?? 1;
   return compiled;
 }

@@ -1,7 +1,13 @@
 import type { Limits, RateWindow } from '../types.js';
 
 /** The units a window may be written in, and their lengths: `10/s`, `600/m`, `5000/h`, `100000/d`. */
-export const WINDOW_UNITS: Readonly<Record<string, number>> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+// Without a prototype: a unit such as `constructor` must find nothing, not Object's member.
+export const WINDOW_UNITS: Readonly<Record<string, number>> = Object.assign(Object.create(null) as Record<string, number>, {
+  s: 1_000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+});
 
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;
