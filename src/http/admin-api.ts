@@ -127,7 +127,9 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
     const current = await state.scenario(session(req));
     const known = state.listScenarios().find((s) => s.name === current.name);
     const description = current.definition?.description ?? known?.description ?? '';
-    res.json({ name: current.name, description, definition: current.definition ?? null, clock: current.clock });
+    // When GET /v1/pets/{petId} is removed for this session: the client audit of a remote handle names it.
+    const removalAt = new Date(await state.removalAt(session(req))).toISOString();
+    res.json({ name: current.name, description, definition: current.definition ?? null, clock: current.clock, removalAt });
   });
   router.put('/scenario', async (req, res) => {
     const body: unknown = req.body;
