@@ -10,8 +10,7 @@ import { sessionIdOf, summarizeSessions, type Eviction, type SessionRegistry, ty
 import type { CoreRequest, CoreResponse, Limits, PlanName } from '../types.js';
 import { keyBucket, type SessionState, type SessionSettings } from './session-state.js';
 import { NO_SCENARIO, type SnapshotDocument } from './snapshot.js';
-import { readSnapshot, type SnapshotSchemaCheck } from './snapshot-restore.js';
-import { snapshotBefore } from './before-snapshots.js';
+import { readSnapshot, snapshotBefore, type SnapshotSchemaCheck } from './snapshot-restore.js';
 import type { ScenarioSpec } from '../scenarios/scenario-spec.js';
 
 /** What a front end needs from the core. Adapters await only when given a promise. */
@@ -117,7 +116,7 @@ export interface AdminState extends SessionOps<true> {
   stateReport?(): StateReport;
   /** Sessions dropped to make room, as `GET /__admin/evictions` lists them. */
   evictions(): Promise<Eviction[]>;
-  /** The session as it was just before its request `seq` (in memory, while it records details); `GET /__admin/snapshot?before=SEQ`. */
+  /** The session just before its request `seq` (`?before=SEQ`; in memory, while it records details). */
   snapshotBefore?(session: string | undefined, seq: number): Promise<SnapshotDocument>;
   /** The session clock's instant that dates an admin answer (the default session for `undefined` or an unusable id). */
   dateNow(session: string | undefined): number;
