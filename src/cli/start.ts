@@ -5,6 +5,7 @@ import { shownKey } from '../core/state/backend.js';
 import { parseKeySpecAs } from '../core/state/plans.js';
 import { startMock, type RunningMock, type SharedRunningMock } from '../index.js';
 import type { ReloadReport } from '../files/live-reload.js';
+import type { KeyConfig } from '../core/types.js';
 import { watchLauncher } from './launcher.js';
 import {
   VERSION,
@@ -98,17 +99,20 @@ async function serve(args: ServeArgs): Promise<void> {
   };
   let mock: RunningMock | SharedRunningMock;
   let scenario: string;
+  let keys: readonly KeyConfig[];
   if (args.state !== undefined) {
     const shared = await startMock({ ...options, state: args.state, statePrefix: args.statePrefix });
     mock = shared;
     scenario = (await shared.admin.scenario(undefined)).name;
+    keys = shared.keys;
   } else {
     const local = await startMock({ ...options, watch: args.watch, onReload });
     mock = local;
-    scenario = local.engine.sessions.defaultSession.settings.scenario;
+    const { settings } = local.engine.sessions.defaultSession;
+    scenario = settings.scenario;
+    // After --import, the default session enforces the snapshot's keys and limits: those are printed.
+    keys = args.import !== undefined ? settings.keys : local.keys;
   }
-  // After --import, the default session enforces the snapshot's keys and limits: those are printed.
-  const keys = args.import !== undefined && 'engine' in mock && 'sessions' in mock.engine ? mock.engine.sessions.defaultSession.settings.keys : mock.keys;
 
   // Stop cleanly from the moment anyone can know we are ready: a harness may signal right after the ready line.
   // The first signal drains (docs/cli.md#stopping); a second one stops at once.
