@@ -105,5 +105,12 @@ describe('GET /__admin/snapshot?before=SEQ', () => {
       'petstore-mock: no snapshot from before request 1 of session "not-recording" (none is kept for it yet): the state before each request is kept while the session records details (PUT /__admin/journal {"details": true}, before the requests), for its latest 32 requests.',
     );
     expect((await adminCall<ErrorJson>(source.origin, 'snapshot?before=x')).status).toBe(400);
+    // A restore gives the session another history: what it kept before is gone.
+    const s = source.session('restored-over');
+    s.recordDetails();
+    await fetch(`${source.origin}/v1/pets?limit=1`, { headers: { authorization: 'Bearer demo-pro', 'x-mock-session': 'restored-over' } });
+    expect((await adminCall(source.origin, 'snapshot?session=restored-over&before=1')).status).toBe(200);
+    s.restore(source.session('chaos').snapshot());
+    expect((await adminCall(source.origin, 'snapshot?session=restored-over&before=1')).status).toBe(400);
   });
 });

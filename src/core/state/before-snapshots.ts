@@ -42,3 +42,8 @@ export function snapshotBefore(state: SessionState, seq: number): SnapshotDocume
   const entries = state.journal.list(true).filter((e) => e.seq < seq);
   return { ...doc, journal: { ...doc.journal, total: seq - 1, entries } };
 }
+
+/** Drops what a session kept: a restore gives it another history. */
+export function forgetBefore(state: SessionState): void {
+  kept.delete(state);
+}

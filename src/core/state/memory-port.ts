@@ -10,7 +10,7 @@ import type { Decision, OperationData, Planner, StateAsk, StatePort } from './st
 import type { CoreRequest } from '../types.js';
 import { takeSnapshot, type SnapshotDocument } from './snapshot.js';
 import { restoreSession, type RestoredState } from './snapshot-restore.js';
-import { keepBefore } from './before-snapshots.js';
+import { forgetBefore, keepBefore } from './before-snapshots.js';
 
 /** The `StatePort` of sessions held in this process. */
 export class MemoryPort implements StatePort<SessionState> {
@@ -87,7 +87,9 @@ export class MemoryPort implements StatePort<SessionState> {
 
   restore(sid: string, restored: RestoredState): void {
     // In one synchronous call: no request of the session runs between its parts.
-    restoreSession(this.sessions.resolveId(sid), restored);
+    const state = this.sessions.resolveId(sid);
+    restoreSession(state, restored);
+    forgetBefore(state);
   }
 
   anonymousReport(address: string | undefined): { report: RateReport; now: number } {
