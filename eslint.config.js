@@ -54,7 +54,7 @@ export default tseslint.config(
   },
   {
     // The Jest recipe for CommonJS projects: require, module.exports and Jest's globals.
-    files: ['test/recipes/jest/**/*.js', 'test/recipes/jest-ts/*.js'],
+    files: ['test/recipes/jest/**/*.js', 'test/recipes/jest-pool/*.js', 'test/recipes/jest-ts/*.js'],
     languageOptions: {
       sourceType: 'commonjs',
       globals: {

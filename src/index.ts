@@ -35,6 +35,9 @@ export type { SharedRunningMock, SharedSessionHandle, SharedFetchHandler } from 
 export type { AdminState, ApiHandler, StateReport } from './core/state/backend.js';
 /** The former name of `ApiHandler`, kept so code written against it still compiles. */
 export type { ApiHandler as ApiCore } from './core/state/backend.js';
+export { connectMock } from './remote/connect.js';
+export type { ConnectOptions, Connected, RemoteMock } from './remote/connect.js';
+export { AdminCallError } from './remote/admin-client.js';
 export { verify } from './verify/entry.js';
 export { VerifyCouldNotRun } from './verify/types.js';
 export type { VerifyOptions, VerifyReport, RuleResult, Exchange } from './verify/types.js';

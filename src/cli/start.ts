@@ -5,6 +5,7 @@ import { shownKey } from '../core/state/backend.js';
 import { parseKeySpecAs } from '../core/state/plans.js';
 import { startMock, type RunningMock, type SharedRunningMock } from '../index.js';
 import type { ReloadReport } from '../files/live-reload.js';
+import type { KeyConfig } from '../core/types.js';
 import {
   VERSION,
   banner,
@@ -108,14 +109,19 @@ async function serve(args: ServeArgs): Promise<void> {
   };
   let mock: RunningMock | SharedRunningMock;
   let scenario: string;
+  let keys: readonly KeyConfig[];
   if (args.state !== undefined) {
     const shared = await startMock({ ...options, state: args.state, statePrefix: args.statePrefix });
     mock = shared;
     scenario = (await shared.admin.scenario(undefined)).name;
+    keys = shared.keys;
   } else {
     const local = await startMock({ ...options, watch: args.watch, onReload });
     mock = local;
-    scenario = local.engine.sessions.defaultSession.settings.scenario;
+    const { settings } = local.engine.sessions.defaultSession;
+    scenario = settings.scenario;
+    // After --import, the default session enforces the snapshot's keys and limits: those are printed.
+    keys = args.import !== undefined ? settings.keys : local.keys;
   }
 
   // Stop cleanly from the moment anyone can know we are ready: a harness may signal right after the ready line.
@@ -132,7 +138,7 @@ async function serve(args: ServeArgs): Promise<void> {
     url: mock.url,
     origin: mock.origin,
     port: mock.port,
-    keys: mock.keys.map((k) => ({ key: k.key, plan: k.plan, limits: k.limits, ...(k.revoked ? { revoked: true } : {}) })),
+    keys: keys.map((k) => ({ key: k.key, plan: k.plan, limits: k.limits, ...(k.revoked ? { revoked: true } : {}) })),
     scenario,
     pid: process.pid,
     adminProtected: args.adminToken !== undefined,
@@ -192,6 +198,7 @@ export async function startFromArgs(commandLine: RawArgs, argv: readonly string[
     const { args, warnings } = completed;
     label = completed.label;
     for (const warning of warnings) process.stderr.write(`${named(warning)}\n`);
+    refuseImportConflicts(args, label);
     await serve({
       port: parseInteger(label('port'), 0, 65535)(args.port) ?? 4010,
       host: args.host,
@@ -235,4 +242,25 @@ function asGiven(error: UserError, label: (flag: string) => string): UserError {
   const flag = /^--([a-z-]+) /.exec(error.reason)?.[1];
   if (flag === undefined || label(flag) === `--${flag}`) return error;
   return new UsageError(`${label(flag)}${error.reason.slice(flag.length + 2)}`);
+}
+
+/**
+ * `--import` restores the default session whole: its keys and limits, scenario and position, store
+ * and data. A flag that says otherwise would be printed but not enforced (or enforced only in new
+ * sessions), so it is refused, naming which wins and how to choose.
+ */
+function refuseImportConflicts(args: RawArgs, label: (flag: string) => string): void {
+  if (args.import === undefined) return;
+  const given: [string, boolean][] = [
+    ['key', args.key.length > 0],
+    ['scenario', args.scenario !== undefined],
+    ['pets', args.pets !== undefined],
+    ['seed', args.seed !== undefined],
+    ['fixtures', args.fixtures !== undefined],
+  ];
+  const flag = given.find(([, present]) => present)?.[0];
+  if (flag === undefined) return;
+  throw new UsageError(
+    `${label('import')} restores the default session from the snapshot, whose keys, limits, scenario and store win; ${label(flag)} would contradict it. Drop ${label(flag)} (the snapshot's own are printed at start), or drop ${label('import')} to start from ${label(flag)}.`,
+  );
 }

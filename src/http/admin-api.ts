@@ -10,6 +10,7 @@ import { addJournalRoutes } from './admin-journal.js';
 import { addAuditRoute } from './admin-audit.js';
 import { addSnapshotRoutes } from './admin-snapshot.js';
 import { addMetricsRoute } from './admin-metrics.js';
+import { namedSession, refuseSession } from './admin-session.js';
 import { INSTANCE, uptimeSeconds } from '../instance.js';
 import { adminPage } from './admin-page.js';
 import { addAssetRoutes } from './admin-assets.js';
@@ -19,6 +20,20 @@ import type { HttpOptions } from './options.js';
 function sessionHeader(req: Request): string | undefined {
   const value = req.headers['x-mock-session'];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** The session an admin call names, the one way for every call: `X-Mock-Session` or `?session=`. */
+function sessionOf(req: Request): string | undefined {
+  return namedSession(req, sessionHeader(req));
+}
+
+/** The session a call names, for the `Date` of its answer only: a mistake there is answered elsewhere. */
+function datedSession(req: Request): string | undefined {
+  try {
+    return sessionOf(req);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -41,7 +56,7 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
     for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value);
     let passed = false;
     // A refused call is dated by the default session's clock: it must not create the session it names.
-    dateOnSessionClock(res, () => state.dateNow(passed ? sessionHeader(req) : undefined));
+    dateOnSessionClock(res, () => state.dateNow(passed ? datedSession(req) : undefined));
     // The page itself holds no data and asks for the token, so the admin link of a protected
     // server opens it instead of a JSON 401; the host check still applies to it.
     const page = (req.method === 'GET' || req.method === 'HEAD') && PAGE_PATHS.includes(req.path);
@@ -54,13 +69,15 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
     }
     next();
   });
+  // Calls about the whole mock, not one session: a session named there is a mistake, not ignored.
+  router.use(refuseSession(['/scenarios', '/sessions', '/metrics', '/evictions', ...PAGE_PATHS.filter((p) => p !== '/')]));
   // Before the body reader below: a snapshot is read with a larger bound of its own.
   addSnapshotRoutes(router, state, sessionHeader);
   // JSON whatever the Content-Type says (curl -d sends a form type), and no body at all for calls
   // that need none: cross-site requests are refused by the guard, not by their content type.
   router.use(express.json({ limit: '64kb', strict: true, type: () => true, verify: checkDepth }));
 
-  const session = sessionHeader;
+  const session = sessionOf;
 
   router.get('/', (_req, res) => {
     res.setHeader('Content-Security-Policy', PAGE_CSP);
@@ -110,7 +127,9 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
     const current = await state.scenario(session(req));
     const known = state.listScenarios().find((s) => s.name === current.name);
     const description = current.definition?.description ?? known?.description ?? '';
-    res.json({ name: current.name, description, definition: current.definition ?? null, clock: current.clock });
+    // When GET /v1/pets/{petId} is removed for this session: the client audit of a remote handle names it.
+    const removalAt = new Date(await state.removalAt(session(req))).toISOString();
+    res.json({ name: current.name, description, definition: current.definition ?? null, clock: current.clock, removalAt });
   });
   router.put('/scenario', async (req, res) => {
     const body: unknown = req.body;

@@ -6,15 +6,17 @@ const TOKEN_KEY = 'petstore-mock-admin-token';
 let token = params.get('token') || sessionStorage.getItem(TOKEN_KEY);
 let session = params.get('session') || 'default';
 const $ = (id) => document.getElementById(id);
-function headers() {
+// Calls about the whole mock take no session (the admin API refuses one there).
+const GLOBAL = ['sessions', 'scenarios'];
+function headers(path) {
   const h = { 'Content-Type': 'application/json' };
   if (token) h.Authorization = 'Bearer ' + token;
-  if (session !== 'default') h['X-Mock-Session'] = session;
+  if (session !== 'default' && !GLOBAL.includes(path)) h['X-Mock-Session'] = session;
   return h;
 }
 async function api(path, init = {}) {
   const sent = token;
-  const res = await fetch('/__admin/' + path, { ...init, headers: headers() });
+  const res = await fetch('/__admin/' + path, { ...init, headers: headers(path) });
   // A protected admin API: the page asks for the token rather than showing the 401; not for a
   // call that left before the token was entered (the pollers run meanwhile).
   if (res.status === 401 && token === sent) { $('token-form').hidden = false; $('token').focus(); }

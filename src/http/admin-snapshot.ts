@@ -5,13 +5,16 @@ import { unsupportedOnThisHome } from '../core/state/snapshot-restore.js';
 import { checkDepth } from './admin-input.js';
 import { MAX_SNAPSHOT_BYTES } from '../core/state/snapshot.js';
 
-const PARAMS = new Set(['session', 'token']);
+const PARAMS = new Set(['session', 'token', 'before']);
 
 /** The session a snapshot call names, by `X-Mock-Session` or `?session=` (a page link can name it); both must agree. */
 function sessionOf(req: Request, header: string | undefined): string | undefined {
   for (const name of Object.keys(req.query)) {
     if (!PARAMS.has(name))
-      throw new MockError('admin_invalid_request', `the snapshot has no parameter ${JSON.stringify(name.slice(0, 40))}; it takes session.`);
+      throw new MockError(
+        'admin_invalid_request',
+        `the snapshot has no parameter ${JSON.stringify(name.slice(0, 40))}; it takes session (and, to GET, before=SEQ).`,
+      );
   }
   const named = req.query.session;
   if (named !== undefined && typeof named !== 'string') throw new MockError('admin_invalid_request', 'give ?session= once, as a plain value.');
@@ -32,11 +35,29 @@ export function addSnapshotRoutes(router: Router, state: AdminState, session: (r
   router.get('/snapshot', async (req, res) => {
     const id = sessionOf(req, session(req));
     if (!state.snapshot) throw unsupportedOnThisHome('snapshots');
+    const before = req.query.before;
+    if (before !== undefined) {
+      if (typeof before !== 'string' || !/^[1-9]\d{0,15}$/.test(before))
+        throw new MockError('admin_invalid_request', 'before takes the seq of a request of the journal (a whole number from 1), once.');
+      if (!state.snapshotBefore)
+        throw new MockError(
+          'snapshot_unsupported',
+          'snapshots from before a request (?before=SEQ) are kept by the in-memory mock only; on shared state (--state), take GET /__admin/snapshot before sending the request instead.',
+        );
+      res.json(await state.snapshotBefore(id, Number(before)));
+      return;
+    }
     res.json(await state.snapshot(id));
   });
-  router.put('/snapshot', express.json({ limit: MAX_SNAPSHOT_BYTES, strict: true, type: () => true, verify: checkDepth }), async (req, res) => {
+  router.put('/snapshot', refuseBefore, express.json({ limit: MAX_SNAPSHOT_BYTES, strict: true, type: () => true, verify: checkDepth }), async (req, res) => {
     const id = sessionOf(req, session(req));
     if (!state.restore) throw unsupportedOnThisHome('snapshots');
     res.json({ restored: true, ...(await state.restore(id, req.body as unknown)) });
   });
+}
+
+/** `before` names a past state to read; a restore takes none. */
+function refuseBefore(req: Request, _res: unknown, next: () => void): void {
+  if (req.query.before !== undefined) throw new MockError('admin_invalid_request', 'PUT /__admin/snapshot takes no before=; it restores the document sent.');
+  next();
 }

@@ -6,6 +6,8 @@ import { fakeTime, startWithTime, writeScenario } from '../support/replay.js';
 import { at } from '../support/checked.js';
 
 const T0s = T0 / 1000;
+/** Where the window-dependent shipped scenarios start their clock, whatever the wall clock says. */
+const WINDOW_START_S = Date.UTC(2026, 0, 1) / 1000;
 const seconds = (headers: Headers, name: string): number => Number(headers.get(name));
 
 async function statuses(mock: RunningMock, n: number, key = 'demo-free'): Promise<number[]> {
@@ -38,7 +40,7 @@ describe('each shipped scenario, replayed over HTTP with the clock advanced', ()
     expect((await call(mock, '/v1/pets')).json).toEqual([]);
   });
 
-  it('rate-limit-minute: 429 with Retry-After until the minute ends, then normal', async () => {
+  it('rate-limit-minute: 429 with Retry-After for a whole minute from its window start, then normal', async () => {
     const mock = await startWithTime(fakeTime(T0 + 30_000), { scenario: 'rate-limit-minute' });
     for (const [key, limit] of [
       ['demo-free', 60],
@@ -51,10 +53,10 @@ describe('each shipped scenario, replayed over HTTP with the clock advanced', ()
       expect(refused.json.code).toBe('rate_limited');
       expect(refused.headers.get('x-ratelimit-limit')).toBe(String(limit));
       expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
-      expect(seconds(refused.headers, 'x-ratelimit-reset')).toBe(T0s + 60);
-      expect(seconds(refused.headers, 'retry-after')).toBe(30);
+      expect(seconds(refused.headers, 'x-ratelimit-reset')).toBe(WINDOW_START_S + 60);
+      expect(seconds(refused.headers, 'retry-after')).toBe(60);
     }
-    mock.clock.advance('29s');
+    mock.clock.advance('59s');
     expect((await call(mock, '/v1/pets')).headers.get('retry-after')).toBe('1');
     mock.clock.advance('1s');
     const after = await call(mock, '/v1/pets');
@@ -62,16 +64,16 @@ describe('each shipped scenario, replayed over HTTP with the clock advanced', ()
     expect(after.headers.get('x-ratelimit-remaining')).toBe('59');
   });
 
-  it('rate-limit-day: 429 until the next UTC midnight', async () => {
+  it('rate-limit-day: 429 for a whole UTC day from its start, until the next midnight', async () => {
     const mock = await startWithTime(fakeTime(T0), { scenario: 'rate-limit-day' });
-    const midnight = Date.UTC(2026, 2, 11) / 1000;
+    const midnight = WINDOW_START_S + 86_400;
     const refused = await call(mock, '/v1/pets', { key: 'demo-pro' });
     expect(refused.status).toBe(429);
     expect(refused.json.code).toBe('rate_limited');
     expect(refused.json.message).toContain('per-day');
     expect(refused.headers.get('x-ratelimit-limit')).toBe('10000');
     expect(seconds(refused.headers, 'x-ratelimit-reset')).toBe(midnight);
-    expect(seconds(refused.headers, 'retry-after')).toBe(midnight - T0s);
+    expect(seconds(refused.headers, 'retry-after')).toBe(86_400);
     mock.clock.advance('2h');
     expect((await call(mock, '/v1/pets', { key: 'demo-pro' })).status).toBe(429);
     mock.clock.set(midnight * 1000);
@@ -92,7 +94,7 @@ describe('each shipped scenario, replayed over HTTP with the clock advanced', ()
     const banned = await call(mock, '/v1/pets?limit=1');
     expect([banned.status, banned.json.code]).toEqual([429, 'key_banned']);
     expect(seconds(banned.headers, 'retry-after')).toBe(120);
-    expect(seconds(banned.headers, 'x-ratelimit-reset')).toBe(T0s + 122);
+    expect(seconds(banned.headers, 'x-ratelimit-reset')).toBe(WINDOW_START_S + 122);
     mock.clock.advance('61s');
     const still = await call(mock, '/v1/pets?limit=1');
     expect([still.json.code, seconds(still.headers, 'retry-after')]).toEqual(['key_banned', 59]);

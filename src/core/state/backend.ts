@@ -10,7 +10,7 @@ import { sessionIdOf, summarizeSessions, type Eviction, type SessionRegistry, ty
 import type { CoreRequest, CoreResponse, Limits, PlanName } from '../types.js';
 import { keyBucket, type SessionState, type SessionSettings } from './session-state.js';
 import { NO_SCENARIO, type SnapshotDocument } from './snapshot.js';
-import { readSnapshot, type SnapshotSchemaCheck } from './snapshot-restore.js';
+import { readSnapshot, snapshotBefore, type SnapshotSchemaCheck } from './snapshot-restore.js';
 import type { ScenarioSpec } from '../scenarios/scenario-spec.js';
 
 /** What a front end needs from the core. Adapters await only when given a promise. */
@@ -116,6 +116,8 @@ export interface AdminState extends SessionOps<true> {
   stateReport?(): StateReport;
   /** Sessions dropped to make room, as `GET /__admin/evictions` lists them. */
   evictions(): Promise<Eviction[]>;
+  /** The session just before its request `seq` (`?before=SEQ`; in memory, while it records details). */
+  snapshotBefore?(session: string | undefined, seq: number): Promise<SnapshotDocument>;
   /** The session clock's instant that dates an admin answer (the default session for `undefined` or an unusable id). */
   dateNow(session: string | undefined): number;
 }
@@ -271,6 +273,7 @@ export function memoryAdmin(sessions: SessionRegistry, scenarios: ScenarioLookup
     ...(snapshot && { snapshot: async (session: string | undefined) => snapshot(session) }),
     ...(restore && { restore: async (session: string | undefined, document: unknown) => restore(session, document) }),
     ...(applyScenario && { applyScenario: async (session: string | undefined, scenario: unknown) => applyScenario(session, scenario) }),
+    ...(snapshot && { snapshotBefore: async (session: string | undefined, seq: number) => snapshotBefore(view(session), seq) }),
     health: async (session) => ({ sessions: sessions.all().length, scenario: view(session).settings.scenario, state: { engine: 'memory', reachable: true } }),
     scenario: async (session) => {
       const s = view(session);

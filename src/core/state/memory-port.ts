@@ -10,6 +10,7 @@ import type { Decision, OperationData, Planner, StateAsk, StatePort } from './st
 import type { CoreRequest } from '../types.js';
 import { takeSnapshot, type SnapshotDocument } from './snapshot.js';
 import { prepareRestore, type RestoredState } from './snapshot-restore.js';
+import { forgetBefore, keepBefore } from './before-snapshots.js';
 
 /** The `StatePort` of sessions held in this process. */
 export class MemoryPort implements StatePort<SessionState> {
@@ -21,6 +22,8 @@ export class MemoryPort implements StatePort<SessionState> {
 
   decide<P extends StateAsk>(sid: string, req: CoreRequest, planner: Planner<P>): Decision<SessionState, P> {
     const state = this.sessions.resolveId(sid);
+    // A session that records details keeps its state from before each request, for `?before=SEQ`.
+    if (state.journal.details) keepBefore(state);
     // Read once: the checks, the answer's headers and the journal entry all use this instant.
     const now = state.clock.now();
     const { settings, limiter, runtime } = state;
@@ -85,9 +88,11 @@ export class MemoryPort implements StatePort<SessionState> {
   restore(sid: string, restored: RestoredState): void {
     // Checked and built against the session as it stands (an unknown one is not created yet), then
     // swapped in one synchronous call: a failed restore changes nothing, and no request of the
-    // session runs between its parts.
+    // session runs between its parts. What was kept of the states before its requests goes with it.
     const commit = prepareRestore(this.sessions.probe(sid), restored);
-    commit(this.sessions.resolveId(sid));
+    const state = this.sessions.resolveId(sid);
+    commit(state);
+    forgetBefore(state);
   }
 
   anonymousReport(address: string | undefined): { report: RateReport; now: number } {

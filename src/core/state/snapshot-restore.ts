@@ -282,3 +282,6 @@ export function unsupportedOnThisHome(what: 'snapshots' | 'scenario objects'): M
     `${what} are not available in the browser bundle (it carries none of the schema checks they need); use the Node package or the container for them.`,
   );
 }
+
+/** The session as it was before one of its requests, read back for `?before=SEQ` beside the restore that takes it. */
+export { snapshotBefore } from './before-snapshots.js';
