@@ -1,47 +1,24 @@
 import { parseDuration, parseInstant } from '../state/clock.js';
-import { ERROR_CATALOGUE, UserError, type ErrorCode } from '../errors.js';
-import { schemaProblems } from '../input/validation.js';
 import { PLAN_LIMITS, PLAN_NAMES } from '../state/plans.js';
 import { SPEC_TABLE } from '../pipeline/operations-table.js';
 import { OPERATIONS } from './matchable-operations.js';
 import { compileDeclared } from './declared-operations.js';
-import { ScriptedRuntime, type CompiledAnswer, type CompiledMatch, type RuntimeSpec } from './scenario-runtime.js';
+import { ScriptedRuntime, type CompiledMatch, type RuntimeSpec } from './scenario-runtime.js';
+import { ScenarioSpecError } from './scenario-problems.js';
+import { compileAnswer } from './forced-answers.js';
 import type { BaseData } from '../state/store.js';
 import type { KeyConfig, Limits, PlanName } from '../types.js';
 import { specLimits, usageOf } from './scenario-limits.js';
 import { ProfileProblem, checkProfile, compileProfile, profiledKeys, type CompiledProfile } from './profile.js';
 import { withProfile } from './profile-settings.js';
 import type { SessionSettings } from '../state/session-state.js';
-import type { AnswerSpec, DataSpec, DurationSpec, LimitsSpec, MatchSpec, ScenarioSpec } from './scenario-spec.js';
+import type { DataSpec, DurationSpec, LimitsSpec, MatchSpec, ScenarioSpec } from './scenario-spec.js';
 
 export type { AnswerSpec, DataSpec, DurationSpec, MatchSpec, ScenarioSpec } from './scenario-spec.js';
+export { MAX_RETRY_AFTER_S, ScenarioError, ScenarioSpecError, isScenarioName } from './scenario-problems.js';
 
 /** The longest latency a scenario may give an answer: a timer's delay, kept well inside what timers take. */
 export const MAX_LATENCY_MS = 60_000;
-
-/** The most seconds a forced answer's `Retry-After` may say: a day. */
-export const MAX_RETRY_AFTER_S = 86_400;
-
-/** Whether a text is a scenario name (as files and the admin API use them), not a path. */
-export function isScenarioName(text: string): boolean {
-  return /^[a-z0-9][a-z0-9-]{0,63}$/.test(text);
-}
-
-/** A scenario that cannot be used; the message names the file or name, the line, and what to fix. */
-export class ScenarioError extends UserError {
-  override name = 'ScenarioError';
-}
-
-/** A mistake the schema cannot see, at a place in the scenario (keys and indexes from the top). */
-export class ScenarioSpecError extends Error {
-  constructor(
-    readonly path: readonly (string | number)[],
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ScenarioSpecError';
-  }
-}
 
 /** What compiling a scenario needs from the server it runs in. */
 export interface CompileContext {
@@ -52,33 +29,6 @@ export interface CompileContext {
   /** The document of a `profile:` given as a path (the caller reads the file); absent where no file can be read. */
   profile?(path: string): unknown;
 }
-
-/** The first catalogue code of each status a scenario may force, when the file names none. */
-const DEFAULT_FORCED_CODES: Readonly<Record<number, ErrorCode>> = {
-  400: 'bad_request',
-  401: 'invalid_api_key',
-  404: 'pet_not_found',
-  410: 'endpoint_removed',
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-  429: 'rate_limited',
-  500: 'internal_error',
-  502: 'bad_gateway',
-  503: 'service_unavailable',
-  504: 'gateway_timeout',
-};
-
-/** Codes of the admin API and of the mock's own sessions: no answer of the Animal Store API has them. */
-const NOT_API_CODES: ReadonlySet<string> = new Set([
-  'admin_invalid_request',
-  'admin_unauthorized',
-  'admin_host_forbidden',
-  'scenario_invalid',
-  'invalid_session',
-  'too_many_connections',
-  'snapshot_invalid',
-  'snapshot_unsupported',
-]);
 
 /**
  * Turns a scenario into the settings of a session. Schema-valid files can still be wrong in ways
@@ -258,72 +208,4 @@ function pathPattern(path: string): RegExp {
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join('[^/]+');
   return new RegExp(`^${source}$`);
-}
-
-function compileAnswer(answer: AnswerSpec, match: CompiledMatch, where: (string | number)[]): CompiledAnswer {
-  if (match.operations.size === 0) {
-    throw new ScenarioSpecError(
-      where.slice(0, -1),
-      `this match fits no operation of the specification (${OPERATIONS.map((op) => `${op.method} ${op.path.replace(/\/1$/, '/{petId}')}`).join(', ')}); check operation, method and path`,
-    );
-  }
-  if (answer === 'normal') return { kind: 'normal' };
-  if ('fault' in answer) return { kind: 'fault', fault: answer.fault };
-  if ('body' in answer) return compileSuccess(answer, match, where);
-  for (const op of OPERATIONS) {
-    if (!match.operations.has(op.id)) continue;
-    if (!op.statuses.includes(String(answer.status))) {
-      throw new ScenarioSpecError(
-        [...where, 'status'],
-        `${op.id} never answers ${answer.status} (its documented statuses are ${op.statuses.join(', ')}); narrow the match or pick one of those`,
-      );
-    }
-  }
-  const code = answer.code ?? DEFAULT_FORCED_CODES[answer.status];
-  const entry = code === undefined ? undefined : (ERROR_CATALOGUE as Record<string, { status: number } | undefined>)[code];
-  if (code === undefined || !entry || entry.status !== answer.status || NOT_API_CODES.has(code)) {
-    const fitting = Object.entries(ERROR_CATALOGUE)
-      .filter(([c, v]) => v.status === answer.status && !NOT_API_CODES.has(c))
-      .map(([c]) => c);
-    const given =
-      code === undefined
-        ? `status ${answer.status} has no default code; name one with "code"`
-        : `the code ${JSON.stringify(code)} is not one of the catalogue's codes for ${answer.status}`;
-    throw new ScenarioSpecError([...where, 'code'], `${given}: ${fitting.join(', ')}`);
-  }
-  const compiled: Extract<CompiledAnswer, { kind: 'error' }> = { kind: 'error', status: answer.status, code: code as ErrorCode };
-  if (answer.message !== undefined) compiled.message = answer.message;
-  if (answer.retryAfter !== undefined && !(answer.retryAfter <= MAX_RETRY_AFTER_S)) {
-    throw new ScenarioSpecError([...where, 'retryAfter'], `retryAfter is at most ${MAX_RETRY_AFTER_S} seconds (a day); give a shorter wait`);
-  }
-  if (answer.retryAfter !== undefined || answer.status === 429) compiled.retryAfter = answer.retryAfter ?? 1;
-  return compiled;
-}
-
-/**
- * A forced success: its body must be what the matched operations answer with (the document's
- * schema), so a scenario can never make the mock answer outside its contract.
- */
-function compileSuccess(answer: { status: number; body: unknown }, match: CompiledMatch, where: (string | number)[]): CompiledAnswer {
-  for (const op of OPERATIONS) {
-    if (!match.operations.has(op.id)) continue;
-    if (op.success.status !== answer.status) {
-      throw new ScenarioSpecError(
-        [...where, 'status'],
-        `${op.id} answers success with ${op.success.status}, not ${answer.status}; narrow the match or use ${op.success.status}`,
-      );
-    }
-    const [problem] = schemaProblems(op.success.schema, answer.body);
-    if (problem) {
-      const what = op.success.schema === 'Pets' ? 'a list of animals ({id, name, categoryId, status?})' : 'one animal ({id, name, categoryId, status?})';
-      throw new ScenarioSpecError(
-        [...where, 'body', ...problem.path],
-        `the forced body is not what ${op.id} answers: ${problem.message}; ${op.id} answers ${what}`,
-      );
-    }
-  }
-  const compiled: CompiledAnswer = { kind: 'success', status: answer.status, body: JSON.stringify(answer.body) };
-  const id = (answer.body as { id?: unknown }).id;
-  if (answer.status === 201 && typeof id === 'number') compiled.location = `/v1/pets/${id}`;
-  return compiled;
 }
