@@ -3,17 +3,15 @@
 // the URLs and a remote control. testcontainers is an optional peer dependency: only this entry
 // point imports it.
 import { AbstractStartedContainer, GenericContainer, Wait, getContainerRuntimeClient, type StartedTestContainer } from 'testcontainers';
+import { connectMock, type RemoteMock } from './remote/connect.js';
+
+export type { RemoteMock } from './remote/connect.js';
 
 /** The port the image listens on. */
 export const PETSTORE_MOCK_PORT = 4010;
 
 /** The image `npm run image` builds. */
 export const DEFAULT_PETSTORE_MOCK_IMAGE = 'localhost/petstore-mock:local';
-
-/** The remote control `connectMock` gives (petstore-mock's `connectMock(origin, { adminToken })`), typed loosely here. */
-export type RemoteMock = object;
-
-type ConnectMock = (origin: string, options?: { adminToken?: string }) => RemoteMock | Promise<RemoteMock>;
 
 /**
  * A petstore-mock container: `await new PetstoreMockContainer().start()` answers once
@@ -79,8 +77,6 @@ export class StartedPetstoreMockContainer extends AbstractStartedContainer {
 
   /** The mock's remote control over the admin API, `connectMock(origin, { adminToken })`. */
   async connectMock(): Promise<RemoteMock> {
-    const library = (await import('./index.js')) as { connectMock?: ConnectMock };
-    if (library.connectMock === undefined) throw new Error('petstore-mock: this version has no connectMock(); update petstore-mock.');
-    return library.connectMock(this.origin, this.adminToken === undefined ? {} : { adminToken: this.adminToken });
+    return connectMock(this.origin, this.adminToken === undefined ? {} : { adminToken: this.adminToken });
   }
 }

@@ -5,7 +5,7 @@ import { browserBuildParts, measureBrowserBuild } from '../../scripts/browser-si
 
 // What petstore-mock/browser adds to an app, bundled and minified as `vite build` does: a budget,
 // like the benchmarks' targets (docs/performance.md has the figures before and after).
-const BUDGET_GZIP = 50_000;
+const BUDGET_GZIP = 60_000;
 
 describe('the browser build in an app', () => {
   it(`adds at most ${BUDGET_GZIP / 1000} kB gzip to a minified app`, async () => {

@@ -169,7 +169,7 @@ describe('petstore-mock/browser behind MSW in headless Chromium', () => {
       "(() => { try { petstore.useScenario({ name: 'typo', description: 'x', stepz: [] }); return 'no error'; } catch (e) { return e.message; } })()",
     );
     expect(error).toBe(
-      'petstore-mock: the scenario "typo" at stepz: unknown key "stepz" in the scenario; the keys there are name, description, data, plans, keys, ban, usage, clock, deprecation, latency, steps, repeat, chaos, operations, journal; fix the object and try again.',
+      'petstore-mock: the scenario "typo" at stepz: unknown key "stepz" in the scenario; the keys there are name, description, data, plans, keys, ban, usage, clock, deprecation, latency, profile, steps, repeat, chaos, operations, journal, retryAfterFormat; fix the object and try again.',
     );
   });
 });

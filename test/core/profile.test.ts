@@ -94,6 +94,20 @@ describe('a profile given to the mock', () => {
       await mock(new Request('http://x/v1/pets?limit=1', { headers: { authorization: `Bearer ${key}`, ...(session ? { 'x-mock-session': session } : {}) } }))
     ).headers.get('x-ratelimit-limit');
 
+  it.each([
+    ['seconds', /^\d+$/],
+    ['http-date', /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/],
+  ] as const)('sends Retry-After in the form the deployment did (%s)', async (form, shape) => {
+    const mock = createFetchHandler({ profile: { ...PROFILE, retryAfterForm: form } });
+    mock.clock.freeze();
+    const answers = await Promise.all(
+      Array.from({ length: 11 }, () => mock(new Request('http://x/v1/pets/1', { headers: { authorization: 'Bearer demo-free' } }))),
+    );
+    const refused = answers.filter((res) => res.status === 429);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]?.headers.get('retry-after')).toMatch(shape);
+  });
+
   it('gives every key the mock knows its limits, under a scenario switched to as well', async () => {
     const mock = createFetchHandler({ profile: PROFILE, keys: ['mine:business:5000:1000000'] });
     for (const key of ['demo-free', 'demo-enterprise', 'mine']) expect(await limitOf(mock, key)).toBe('10');

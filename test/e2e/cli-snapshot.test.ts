@@ -80,9 +80,12 @@ describe('--import', () => {
     expect(expected.some((s) => s.body.includes('key_banned'))).toBe(true);
     expect(await play(over(origin), NEXT)).toEqual(expected);
     // Each process records its own wall times (how long the core took, when a request arrived and
-    // waited, the real time of a frozen clock's request).
+    // waited, the real time of a frozen clock's request), and its own connections' histories (the
+    // source's had carried HISTORY before NEXT; the imported process's are new).
     const journal = async (o: string): Promise<unknown> =>
-      ((await adminCall<{ durationMs: number; realAt?: string }[]>(o, 'requests')).json ?? []).map(({ realAt: _r, ...e }) => comparable(e));
+      ((await adminCall<{ durationMs: number; realAt?: string; connectionUse?: number }[]>(o, 'requests')).json ?? []).map(
+        ({ realAt: _r, connectionUse: _c, ...e }) => comparable(e),
+      );
     expect(await journal(origin)).toEqual(await journal(mock.origin));
   });
 

@@ -65,7 +65,7 @@ describe.skipIf(!run)('the bounds of memory on a shared state', () => {
     const long = `/v1/${'p'.repeat(4096)}`;
     for (let i = 0; i < 1000; i++) await engine.handle(request(long, { session: 'big', query: `q=${'x'.repeat(1000)}` }));
     const entries = await admin.requests('big');
-    // The byte bound (512 KiB, counted as in memory) lets go of the oldest before the 1,000-entry one.
+    // The byte bound (1 MiB, counted as in memory) lets go of the oldest before the 1,000-entry one.
     expect(entries.length).toBeGreaterThan(100);
     expect(entries.length).toBeLessThan(1000);
     expect(entries.at(-1)?.seq).toBe(1000);

@@ -11,6 +11,8 @@
  * outgrow it.
  */
 
+import { named } from '../errors.js';
+
 /** One mistake, shaped as Ajv's `ErrorObject` (which fits it too); with `verbose`, every field is there. */
 export interface SchemaError {
   instancePath: string;
@@ -80,10 +82,10 @@ function holdsRef(schema: unknown): boolean {
 /** Every keyword of every subschema is one this checker knows. */
 function checkKeywords(schema: unknown, at: string): void {
   if (typeof schema === 'boolean') return;
-  if (!isObject(schema)) throw new Error(`petstore-mock: the schema at ${at} is not an object`);
+  if (!isObject(schema)) throw new Error(named(`the schema at ${at} is not an object`));
   for (const [keyword, value] of Object.entries(schema)) {
     if (!KNOWN.has(keyword))
-      throw new Error(`petstore-mock: the schema keyword ${keyword} (at ${at}) is not one the schema checker knows; add it to src/core/input/schema-check.ts`);
+      throw new Error(named(`the schema keyword ${keyword} (at ${at}) is not one the schema checker knows; add it to src/core/input/schema-check.ts`));
     if (keyword === 'properties' || keyword === 'definitions')
       for (const [name, sub] of Object.entries(value as Schema)) checkKeywords(sub, `${at}/${keyword}/${name}`);
     else if (keyword === 'oneOf') (value as unknown[]).forEach((sub, i) => checkKeywords(sub, `${at}/oneOf/${i}`));
@@ -106,7 +108,7 @@ export function schemaChecker(root: Schema, others: readonly Schema[] = []): (da
     let at: unknown = resource;
     for (const part of (hash === -1 ? '' : ref.slice(hash + 1)).split('/').slice(1))
       at = isObject(at) ? at[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
-    if (!resource || (!isObject(at) && typeof at !== 'boolean')) throw new Error(`petstore-mock: the schema reference ${ref} leads nowhere`);
+    if (!resource || (!isObject(at) && typeof at !== 'boolean')) throw new Error(named(`the schema reference ${ref} leads nowhere`));
     return [at, resource];
   };
 

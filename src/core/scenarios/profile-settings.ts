@@ -14,8 +14,8 @@ function bounds(curves: readonly LatencyCurve[]): { minMs: number; maxMs: number
 }
 
 /**
- * The settings with the profile's latency (replacing a scenario's `latency`, keeping its seed) and,
- * when the profile measured limits, those limits on every key. The profile is kept on the settings
+ * The settings with the profile's latency (replacing a scenario's `latency`, keeping its seed),
+ * its `Retry-After` form and, when the profile measured limits, those limits on every key. The profile is kept on the settings
  * so that scenarios compiled over them inherit it.
  */
 export function withProfile(settings: SessionSettings, profile: CompiledProfile): SessionSettings {
@@ -29,6 +29,8 @@ export function withProfile(settings: SessionSettings, profile: CompiledProfile)
   return {
     ...settings,
     keys: profiledKeys(settings.keys, profile),
+    // A deployment that sends Retry-After as an HTTP-date is copied in that too.
+    ...(profile.document.retryAfterForm === 'http-date' && { retryAfterFormat: 'http-date' as const }),
     profile,
     runtimeSpec,
     runtime: () => new ScriptedRuntime(runtimeSpec),

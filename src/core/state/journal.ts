@@ -122,7 +122,7 @@ export function isoTime(ms: number): string {
 /** The journal's default bound in entries, per session. */
 export const DEFAULT_JOURNAL_SIZE = 1000;
 /** The journal's default bound in bytes, per session. */
-export const DEFAULT_JOURNAL_BYTES = 512 * 1024;
+export const DEFAULT_JOURNAL_BYTES = 1024 * 1024;
 /** The longest path, and the longest query, an entry keeps; longer ones are cut and marked `truncated`. */
 export const MAX_JOURNAL_TEXT = 256;
 /** The heap of an entry beyond its strings: the object, its numbers, the shared time string. */
@@ -150,7 +150,7 @@ export function boundEntry(entry: JournalEntry): number {
 const BAN_OVERHEAD = 80;
 
 /** The string fields an entry may hold besides the session's id (shared with the session), each counted by its length. */
-const COUNTED_TEXT = ['at', 'realAt', 'method', 'path', 'query', 'code', 'reason', 'key', 'keyId', 'fault', 'digest'] as const;
+const COUNTED_TEXT = ['at', 'realAt', 'method', 'path', 'query', 'code', 'reason', 'key', 'keyId', 'fault', 'digest', 'instance'] as const;
 
 /** What an entry counts against the journal's bounds: every field it holds, in every home and restored or not. */
 function entryBytes(entry: JournalEntry): number {

@@ -21,3 +21,11 @@ test('is ready when start() returns, at mock.url', async () => {
   const scenario = await fetch(`${mock.origin}/__admin/scenario`);
   expect(((await scenario.json()) as { name: string }).name).toBe('ban');
 });
+
+test('is driven from the test through connectMock()', async () => {
+  const remote = await mock.connectMock();
+  await remote.clock.set('2026-01-01T00:00:30Z');
+  expect((await remote.clock.now()).toISOString()).toBe('2026-01-01T00:00:30.000Z');
+  await fetch(`${mock.url}/pets`, { headers: { Authorization: 'Bearer demo-free' } });
+  expect((await remote.requests()).length).toBeGreaterThan(0);
+});
