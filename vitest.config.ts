@@ -46,9 +46,10 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Most long tests wait on other processes (npm installs, servers, Redis, a browser), so two
-    // workers even on two cores: one worker left the second core idle and CI near ten minutes.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // Most long tests wait on other processes (npm installs, servers, Redis, a browser, podman), so
+    // more workers than cores: with two on two cores the source install alone held one worker for
+    // three minutes and the suite took ten.
+    maxWorkers: Math.max(3, availableParallelism() + 1),
     sequence: { sequencer: LongestFirst },
   },
 });

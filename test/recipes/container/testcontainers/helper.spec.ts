@@ -24,6 +24,7 @@ test('is ready when start() returns, at mock.url', async () => {
 
 test('is driven from the test through connectMock()', async () => {
   const remote = await mock.connectMock();
+  await remote.clock.freeze();
   await remote.clock.set('2026-01-01T00:00:30Z');
   expect((await remote.clock.now()).toISOString()).toBe('2026-01-01T00:00:30.000Z');
   await fetch(`${mock.url}/pets`, { headers: { Authorization: 'Bearer demo-free' } });
