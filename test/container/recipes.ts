@@ -147,7 +147,7 @@ export async function checkTestcontainers(): Promise<void> {
   });
   // pets.spec.ts with GenericContainer, helper.spec.ts with petstore-mock/testcontainers.
   expect(r.stdout + r.stderr).toMatch(/Test Files\s+2 passed \(2\)/);
-  expect(r.stdout + r.stderr).toMatch(/Tests\s+2 passed \(2\)/);
+  expect(r.stdout + r.stderr).toMatch(/Tests\s+3 passed \(3\)/);
   expect(r.code).toBe(0);
 }
 

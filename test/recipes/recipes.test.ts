@@ -37,8 +37,11 @@ async function refused(url: string): Promise<boolean> {
 
 /** Runs a command, resolving with its output and exit code instead of throwing on failure. */
 async function sh(file: string, args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<{ code: number; out: string }> {
+  // A CI step's shell, not npm's: without the npm_* variables `npm test` hands down, a mock started
+  // in the background outlives its step, as it does in a real job (under npm it stops with npm).
+  const shell = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
   try {
-    const { stdout, stderr } = await exec(file, args, { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env }, timeout: 90_000 });
+    const { stdout, stderr } = await exec(file, args, { cwd: options.cwd, env: { ...shell, NO_COLOR: '1', ...options.env }, timeout: 90_000 });
     return { code: 0, out: stdout + stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
