@@ -3,7 +3,7 @@
 // for GitHub Actions (workflow commands that become annotations). Each is well formed on every
 // exit, the one where the audit could not run included.
 import { AUDIT_RULES, type AuditFinding, type AuditReport, type AuditRule } from '../core/audit/audit.js';
-import { escapedJson, printable, printableLines } from '../verify/printable.js';
+import { escapedJson, printable, printableLines, xml } from '../verify/printable.js';
 
 export type AuditReporterName = 'pretty' | 'json' | 'junit' | 'sarif' | 'github';
 
@@ -53,18 +53,6 @@ function pretty(o: AuditOutcome): string {
 function json(o: AuditOutcome): string {
   const body = o.report ?? { error: o.problem };
   return `${escapedJson(JSON.stringify(body))}\n`;
-}
-
-// Characters XML 1.0 cannot hold at all, and the five it needs escaped.
-const NOT_XML = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
-function xml(text: string): string {
-  return printableLines(text)
-    .replace(NOT_XML, '\ufffd')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
 }
 
 /** One test case per rule: an error finding fails it, warnings are written out; a run that could not run is one errored case. */

@@ -2,7 +2,7 @@
 // report, `"differences"` in the JSON object, a test suite `parity` in the JUnit XML (one test case
 // per difference, or one passing case when there is none).
 import type { Difference, VerifyReport } from './types.js';
-import { escapedJson, printable, printableLines } from './printable.js';
+import { escapedJson, printable, xml } from './printable.js';
 import { render, type ReporterName } from './reporters.js';
 
 function pretty(differences: readonly Difference[]): string {
@@ -15,17 +15,6 @@ function pretty(differences: readonly Difference[]): string {
     lines.push(`        deployment: ${printable(d.deployment)}`, `        mock:       ${printable(d.mock)}`, `        ${printable(d.message)}`);
   }
   return `${lines.join('\n')}\n`;
-}
-
-const NOT_XML = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
-function xml(text: string): string {
-  return printableLines(text)
-    .replace(NOT_XML, '\ufffd')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
 }
 
 function junitSuite(differences: readonly Difference[]): string {

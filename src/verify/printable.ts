@@ -25,3 +25,17 @@ export function escapedJson(json: string): string {
   // Outside strings JSON holds none of these, so every one found is inside a string.
   return json.replace(CONTROL, escape);
 }
+
+// Characters XML 1.0 cannot hold at all, and the five it needs escaped.
+const NOT_XML = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
+
+/** Text as an XML attribute or element may hold it: the JUnit reports of verify and of audit. */
+export function xml(text: string): string {
+  return printableLines(text)
+    .replace(NOT_XML, '\ufffd')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}

@@ -3,7 +3,7 @@
 import { named } from '../core/errors.js';
 import type { Exchange, RuleResult, VerifyReport } from './types.js';
 import { EVIDENCE_CHARS } from './client.js';
-import { escapedJson, printable, printableLines } from './printable.js';
+import { escapedJson, printable, printableLines, xml } from './printable.js';
 import { VERIFY_RULES } from './run.js';
 
 export type ReporterName = 'pretty' | 'json' | 'junit';
@@ -84,18 +84,6 @@ export function prettyReport(report: Reported): string {
   }
   lines.push('', `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped; ${report.requests} requests sent`);
   return `${lines.join('\n')}\n`;
-}
-
-// Characters XML 1.0 cannot hold at all, and the five it needs escaped.
-const NOT_XML = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
-function xml(text: string): string {
-  return printableLines(text)
-    .replace(NOT_XML, '\ufffd')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
 }
 
 /** The JUnit reporter: one test suite, one test case per rule, failures with their evidence. */
