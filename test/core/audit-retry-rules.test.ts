@@ -119,4 +119,16 @@ describe('retry-after-misread', () => {
     ];
     expect(rules(auditJournal(entries)).filter(([r]) => r === 'retry-after-misread')).toEqual([]);
   });
+
+  it('a loop that retries at once on a busy machine, every gap about Retry-After milliseconds, is an early retry, not a misread', () => {
+    const entries = [
+      entry(1, 0, { connection: 1, connectionUse: 1 }),
+      entry(2, 40, limited({ connectionUse: 2 })),
+      entry(3, 80, limited({ connectionUse: 3 })),
+      entry(4, 121, limited({ connectionUse: 4 })),
+    ];
+    const found = rules(auditJournal(entries)).map(([r]) => r);
+    expect(found).toContain('early-retry');
+    expect(found).not.toContain('retry-after-misread');
+  });
 });

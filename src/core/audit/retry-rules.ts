@@ -70,6 +70,9 @@ interface KeyState {
   awaiting?: { refusals: Refusals; retries: JournalEntry[] };
   /** The last answer that announced a wait, and whether the request after it was judged. */
   lastWait?: JournalEntry;
+  /** The key's last request, and how long the client took to send the one that got `lastWait` after it. */
+  previous?: JournalEntry;
+  waitPace?: number;
   msReads: number[];
   dateIgnored: number[];
   /** The first misread of each kind, for the message. */
@@ -130,8 +133,12 @@ function judgeRead(state: KeyState, wait: JournalEntry, retry: JournalEntry): vo
   }
   if (seconds < MISREAD_MIN_SECONDS || retry.arrivalMs === undefined) return;
   const gap = retry.arrivalMs - answeredMs(wait);
+  // What the client slept: the gap less the time it takes to send without sleeping (as it did
+  // before the refused request), so that a loop that retries at once on a busy machine, whose every
+  // gap is tens of milliseconds, is not taken for one that slept Retry-After milliseconds.
+  const slept = gap - (state.waitPace ?? 0);
   // Timers fire late on a busy machine: up to twice the misread wait and 100 ms more still matches.
-  if (gap >= seconds - 1 && gap <= seconds * 2 + 100) {
+  if (slept >= seconds - 1 && slept <= seconds * 2 + 100) {
     state.msReads.push(wait.seq, retry.seq);
     state.msExample ??= { wait, retry, gapMs: gap };
   }
@@ -216,7 +223,21 @@ function waitStep(state: KeyState, entry: JournalEntry, out: AuditFinding[]): vo
     state.lastWait = undefined;
     judgeRead(state, wait, entry);
   }
-  if (WAIT_STATUSES.has(entry.status) && entry.retryAfter !== undefined && entry.code !== 'key_banned') state.lastWait = entry;
+  if (WAIT_STATUSES.has(entry.status) && entry.retryAfter !== undefined && entry.code !== 'key_banned') {
+    state.lastWait = entry;
+    state.waitPace = paceBefore(state.previous, entry);
+  }
+  state.previous = entry;
+}
+
+/**
+ * How long a client took to send `entry` after its previous answer, when it sent both back to back
+ * on one connection (the request right after it there): its pace without sleeping. 0 otherwise.
+ */
+function paceBefore(previous: JournalEntry | undefined, entry: JournalEntry): number {
+  if (!previous || entry.arrivalMs === undefined || previous.connection !== entry.connection) return 0;
+  if (previous.connectionUse === undefined || entry.connectionUse !== previous.connectionUse + 1) return 0;
+  return Math.max(0, entry.arrivalMs - answeredMs(previous));
 }
 
 /**
