@@ -194,8 +194,8 @@ function writeOrCheckTable(): void {
   const to = doc.indexOf(END);
   const written = from === -1 || to === -1 ? undefined : doc.slice(from, to + END.length);
   if (process.env.UPDATE_AUDIT_TABLE === '1') writeFileSync(DOC, doc.replace(written ?? '', table));
-  // Whether callers not built for the rule wake within 20 ms of each other depends on the machine's
-  // timing: the no-jitter column records the run that wrote it, and the rest is checked.
+  // Whether callers not built for the rule wake together depends on the machine's timing: the
+  // no-jitter column records the run that wrote it, and the rest is checked.
   else expect(written && withoutJitter(written), 'docs/audit.md: run this file with UPDATE_AUDIT_TABLE=1 to write the table').toBe(withoutJitter(table));
 }
 

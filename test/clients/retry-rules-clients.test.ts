@@ -8,7 +8,9 @@ import type { AuditReport, AuditRule } from '../../src/core/audit/audit.js';
 import { PROGRAMS, PYTHON, available, run } from './tools.js';
 
 const ONE = 'rule-one-0001';
-const FOUR = 'rule-four-001';
+// Six callers: five refused together, past the four the no-jitter rule needs, so that jittered
+// callers land within its window about one time in two thousand, not one time in 270.
+const SIX = 'rule-six-0001';
 const T59 = Date.UTC(2026, 2, 10, 12, 0, 59);
 const T05 = Date.UTC(2026, 2, 10, 12, 0, 5);
 const DOC = new URL('../../docs/audit.md', import.meta.url);
@@ -19,7 +21,7 @@ let mock: RunningMock;
 beforeAll(async () => {
   mock = await startMock({
     port: 0,
-    keys: [`${ONE}:free:1:1000`, `${FOUR}:free:4:1000`],
+    keys: [`${ONE}:free:1:1000`, `${SIX}:free:6:1000`],
     // A clock standing still until the first 429 lets a client that sleeps Retry-After sleep about a second.
     onRequest: (entry) => {
       const session = mock.session(entry.session);
@@ -41,7 +43,7 @@ interface Case {
 }
 
 const node = (kind: string, mode: string) => (id: string) =>
-  run(process.execPath, [`${PROGRAMS}retry-rules-client.mjs`, kind, mode, mock.url, kind === 'jitter' ? FOUR : kind === 'misread' ? ONE : 'demo-pro', id]);
+  run(process.execPath, [`${PROGRAMS}retry-rules-client.mjs`, kind, mode, mock.url, kind === 'jitter' ? SIX : kind === 'misread' ? ONE : 'demo-pro', id]);
 
 async function scenario(id: string, scenario: Record<string, unknown>): Promise<void> {
   const res = await fetch(`${mock.origin}/__admin/scenario`, {
@@ -91,21 +93,21 @@ const CASES: Case[] = [
   },
   {
     rule: 'no-jitter',
-    client: 'fetch loop, four callers',
+    client: 'fetch loop, six callers',
     configuration: 'sleeps Retry-After plus a random share of a second',
     mode: 'good',
-    setup: (id) => primed(id, T59, FOUR, 3),
+    setup: (id) => primed(id, T59, SIX, 5),
     start: node('jitter', 'good'),
-    statuses: '200,200,200,200',
+    statuses: '200,200,200,200,200,200',
   },
   {
     rule: 'no-jitter',
-    client: 'got, four callers',
+    client: 'got, six callers',
     configuration: 'retry: { limit: 3 } (waits exactly Retry-After)',
     mode: 'bad',
-    setup: (id) => primed(id, T59, FOUR, 3),
+    setup: (id) => primed(id, T59, SIX, 5),
     start: node('jitter', 'bad'),
-    statuses: '200,200,200,200',
+    statuses: '200,200,200,200,200,200',
   },
   {
     rule: 'retry-after-misread',

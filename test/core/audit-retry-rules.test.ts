@@ -60,23 +60,26 @@ describe('unsafe-create-retry', () => {
 
 describe('no-jitter', () => {
   const limited = { status: 429, code: 'rate_limited', retryAfter: 1 };
-  const refused = (): JournalEntry[] => [1, 2, 3].map((c) => entry(c, 0, { ...limited, connection: c, connectionUse: 1 }));
-  it('three callers refused together retrying within a few ms of each other', () => {
-    const entries = [...refused(), ...[4, 5, 6].map((s, i) => entry(s, 1000 + i * 2, { connection: s - 3, connectionUse: 2 }))];
-    expect(rules(auditJournal(entries))).toEqual([['no-jitter', [1, 2, 3, 4, 5, 6]]]);
+  /** One caller per offset refused together at T, then their retries at 1000 ms plus each offset. */
+  const herd = (offsets: number[]): JournalEntry[] => [
+    ...offsets.map((_o, c) => entry(c + 1, 0, { ...limited, connection: c + 1, connectionUse: 1 })),
+    ...offsets.map((o, c) => entry(offsets.length + c + 1, 1000 + o, { connection: c + 1, connectionUse: 2 })),
+  ];
+  it.each([
+    ['within a few ms of one another', [0, 2, 4, 6]],
+    ['within the 100 ms a busy machine blurs a lockstep by', [0, 30, 70, 100]],
+  ])('four callers refused together retrying %s', (_name, offsets) => {
+    const entries = herd(offsets);
+    expect(rules(auditJournal(entries))).toEqual([['no-jitter', [1, 2, 3, 4, 5, 6, 7, 8]]]);
     expect(auditJournal(entries).findings[0]).toMatchObject({ severity: 'warning', message: expect.stringMatching(/jitter/) });
   });
 
   it.each([
-    ['spread by jitter', [0, 140, 410]],
-    ['two callers only', undefined],
+    ['spread by jitter', [0, 140, 410, 720]],
+    ['spread just past the window', [0, 30, 70, 101]],
+    ['of three callers only, however close', [0, 1, 2]],
   ])('no finding for retries %s', (_name, offsets) => {
-    const entries = offsets ? [...refused(), ...offsets.map((o, i) => entry(i + 4, 1000 + o, { connection: i + 1, connectionUse: 2 }))] : [];
-    if (!offsets) {
-      entries.push(...[1, 2].map((c) => entry(c, 0, { ...limited, connection: c, connectionUse: 1 })));
-      entries.push(entry(3, 1000, { connection: 1, connectionUse: 2 }), entry(4, 1001, { connection: 2, connectionUse: 2 }));
-    }
-    expect(rules(auditJournal(entries))).toEqual([]);
+    expect(rules(auditJournal(herd(offsets)))).toEqual([]);
   });
 });
 

@@ -20,10 +20,18 @@ import {
 } from './findings.js';
 import { EARLY_TOLERANCE_MS, WAIT_STATUSES } from './rate-rules.js';
 
-/** Callers refused together, counted as "several" from this many on: two jittered callers still land within the window one time in twenty. */
-export const JITTER_CALLERS = 3;
-/** Retries of several callers whose arrivals all lie within this many milliseconds came at the same instant. */
-export const LOCKSTEP_MS = 20;
+/**
+ * Callers refused together, counted as "several" from this many on: callers that each add a random
+ * share of a second still all land within the window, two of them one time in five, three one
+ * time in thirty-six, four one time in 270.
+ */
+export const JITTER_CALLERS = 4;
+/**
+ * Retries of several callers whose arrivals all lie within this many milliseconds came at the same
+ * instant. Not less: on a busy machine, callers woken by one timer reach the mock tens of
+ * milliseconds apart (up to 50 ms seen with a test suite running beside them).
+ */
+export const LOCKSTEP_MS = 100;
 /** Below this many seconds of Retry-After, a wait in milliseconds cannot be told from an immediate retry. */
 export const MISREAD_MIN_SECONDS = 10;
 

@@ -1,7 +1,7 @@
 // The Node clients of the retry-rules suite, each configured once well and once badly for one rule.
 //
 // Usage: node retry-rules-client.mjs CASE MODE URL KEY SESSION
-//   jitter   four callers at once: good = fetch, each sleeping Retry-After plus a random share of a
+//   jitter   six callers at once: good = fetch, each sleeping Retry-After plus a random share of a
 //            second (full jitter); bad = got's own retry, which waits exactly Retry-After
 //   create   one create: good = got's defaults (it never retries a POST); bad = got with POST added
 //            to its retry methods
@@ -28,10 +28,10 @@ async function loop(target, wait, init = {}) {
 async function main() {
   const target = `${url}/pets?limit=1`;
   if (kind === 'jitter') {
-    if (good) return Promise.all([1, 2, 3, 4].map(() => loop(target, (res) => Number(res.headers.get('retry-after')) * 1000 + Math.random() * 1000)));
+    if (good) return Promise.all([1, 2, 3, 4, 5, 6].map(() => loop(target, (res) => Number(res.headers.get('retry-after')) * 1000 + Math.random() * 1000)));
     const { default: got } = await import('got');
     return Promise.all(
-      [1, 2, 3, 4].map(() =>
+      [1, 2, 3, 4, 5, 6].map(() =>
         got(target, { headers, retry: { limit: 3 } }).then(
           (r) => r.statusCode,
           (error) => error.response?.statusCode ?? 0,
