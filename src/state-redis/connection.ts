@@ -167,7 +167,7 @@ export class StateConnection {
   run(script: ScriptName, keys: string[], args: (string | number)[]): Promise<Reply> {
     if (this.stopped) return Promise.reject(this.stopped);
     const started = performance.now();
-    return this.call(script, keys, args).then(
+    return settledWithin(this.call(script, keys, args), this.timeoutMs * 1.5).then(
       (reply) => {
         this.observer?.roundTrip((performance.now() - started) / 1000);
         return reply;
@@ -283,4 +283,27 @@ export class StateConnection {
 /** The 503 of every answer while the shared state cannot be reached. */
 export function unavailable(url: string, error: unknown): MockError {
   return unavailableError(url, stateFailure(error, DEFAULT_COMMAND_TIMEOUT_MS).reason);
+}
+
+/**
+ * The call's promise, or a timeout past `ms`. The client's command timeout counts from when a
+ * command is written: one held in its queue before that (a Cluster client finding its slots again
+ * after a cut) had no bound of ours, and a request could wait on it with no answer. A CI run saw a
+ * replica on a Cluster give no answer for over 40 s after a cut; this bounds every call whatever
+ * the client does.
+ */
+function settledWithin<T>(call: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Command timed out: no reply within ${ms} ms`)), ms);
+    call.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
 }

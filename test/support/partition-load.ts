@@ -59,15 +59,30 @@ export async function cutUnderLoad(mocks: SharedRunningMock[], link: { cut(): vo
       await pause(20);
     }
   };
-  /** Resolves once every replica answered 201 to a create sent after `since`; gives when each did. */
+  /**
+   * Resolves once every replica answered 201 to a create sent after `since`; gives when each did.
+   * Past 20 s (the check allows 3) it fails with what the replicas that did not recover answered,
+   * rather than wait out the test's time and say nothing of why.
+   */
   const recovered = async (since: number): Promise<number[]> => {
     for (;;) {
       const firsts = mocks.map((_, replica) => answers.find((a) => a.replica === replica && a.sentAt >= since && a.status === 201));
       if (firsts.every((a) => a !== undefined)) return firsts.map((a) => (a as Answer).sentAt + (a as Answer).ms - since);
+      if (performance.now() - since > 20_000) {
+        const stuck = firsts.flatMap((a, replica) => (a === undefined ? [replica] : []));
+        const last = stuck.map((replica) => {
+          const mine = answers.filter((a) => a.replica === replica && a.sentAt >= since);
+          const shown = mine.slice(-3).map((a) => `${a.status} ${a.code ?? ''} ${a.message ?? ''} (${Math.round(a.ms)} ms)`);
+          return `replica ${replica}: ${mine.length} answers since, the last ${shown.join('; ')}`;
+        });
+        throw new Error(`no 201 within 20 s from ${last.join(' | ')}`);
+      }
       await pause(50);
     }
   };
+  // A worker's failure (a replica closed under it) is the run's, raised once the workers are awaited.
   const workers = mocks.flatMap((_, replica) => [worker(replica), worker(replica)]);
+  for (const w of workers) w.catch(() => undefined);
   const recovery: number[] = [];
   const cuts: { from: number; to: number }[] = [];
   try {
