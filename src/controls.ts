@@ -177,11 +177,14 @@ export function sessionHandle<A extends boolean>(
     );
   const requests = (query: RequestsQuery = {}): Maybe<JournalEntry[]> => {
     const { details, ...filter } = query;
-    const test = compileFilter(filter);
+    const test = compileFilter(filter, home.keyIds);
     return then(home.requests(id, details === true), (entries) => entries.filter((e) => test.matches(e)));
   };
   const audited = (key: string | undefined): Maybe<{ entries: JournalEntry[]; report: AuditReport }> =>
-    thenBoth(home.requests(id, true), home.removalAt(id), (entries, removalAt) => ({ entries, report: auditJournal(entries, { key, removalAt }) }));
+    thenBoth(home.requests(id, true), home.removalAt(id), (entries, removalAt) => ({
+      entries,
+      report: auditJournal(entries, { key, removalAt, keyIds: home.keyIds }),
+    }));
   const audit = (key: string | undefined): Maybe<AuditReport> => then(audited(key), ({ report }) => report);
   /** What an audit that judged nothing names: the keys of this journal, and the sessions that have requests. */
   const scope = (entries: JournalEntry[]): Maybe<AuditScope> => {
@@ -219,7 +222,7 @@ export function sessionHandle<A extends boolean>(
     reset: guard(() => then(home.reset(id), done)),
     useScenario: guard((nameOrFile: string) => then(home.useScenario(nameOrFile, id, false), done)),
     requests: guard(requests),
-    verify: guard((filter: JournalFilter, count?: VerifyCount) => then(home.requests(id), (entries) => verifyEntries(entries, filter, count))),
+    verify: guard((filter: JournalFilter, count?: VerifyCount) => then(home.requests(id), (entries) => verifyEntries(entries, filter, count, home.keyIds))),
     recordDetails: guard((on = true) => then(home.recordDetails(id, on), done)),
     har: guard((filter: JournalFilter = {}) => then(requests({ ...filter, details: true }), (entries) => toHar(entries, origin()))),
     audit: guard((options: { key?: string } = {}) => audit(options.key)),

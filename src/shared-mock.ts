@@ -37,8 +37,12 @@ function homeOf(shared: SharedMock): Home<true> {
 
 /** Session operations that wait for the state to be opened first (a Fetch handler connects in the background). */
 function lazyOps(state: () => Promise<SharedMock>): SessionOps<true> {
-  const admin = async (): Promise<AdminState> => (await state()).admin;
+  let opened: AdminState | undefined;
+  const admin = async (): Promise<AdminState> => (opened = (await state()).admin);
   return {
+    get keyIds() {
+      return opened?.keyIds;
+    },
     reset: async (session) => (await admin()).reset(session),
     useScenario: async (name, session, byName) => (await admin()).useScenario(name, session, byName),
     clock: async (session) => (await admin()).clock(session),

@@ -26,7 +26,7 @@ export function addAuditRoute(router: Router, state: AdminState, session: (req: 
     }
     const id = namedSession(req, session(req));
     const entries = await state.requests(id, true);
-    res.json(auditJournal(entries, { key: single(req, 'key'), removalAt: await removalAt(state, id) }));
+    res.json(auditJournal(entries, { key: single(req, 'key'), removalAt: await removalAt(state, id), keyIds: state.keyIds }));
   });
 }
 

@@ -1,4 +1,5 @@
 import type { Request, Router } from 'express';
+import type { KeyIds } from '../core/state/key-id.js';
 import { MockError } from '../core/errors.js';
 import type { AdminState } from '../core/state/backend.js';
 import { FILTER_FIELDS, JournalFilterError, compileFilter, type JournalFilter } from '../core/state/journal-query.js';
@@ -33,9 +34,9 @@ function filterOf(req: Request): JournalFilter {
   return filter;
 }
 
-function compiled(filter: JournalFilter): ReturnType<typeof compileFilter> {
+function compiled(filter: JournalFilter, keyIds: KeyIds): ReturnType<typeof compileFilter> {
   try {
-    return compileFilter(filter);
+    return compileFilter(filter, keyIds);
   } catch (error) {
     if (error instanceof JournalFilterError) throw new MockError('admin_invalid_request', error.reason);
     throw error;
@@ -60,7 +61,7 @@ export function addJournalRoutes(router: Router, state: AdminState, header: (req
     res.json(await state.sessions());
   });
   router.get('/requests', async (req, res) => {
-    const query = compiled(filterOf(req));
+    const query = compiled(filterOf(req), state.keyIds);
     const limit = single(req, 'limit');
     if (limit !== undefined && !/^[1-9]\d{0,6}$/.test(limit))
       throw new MockError('admin_invalid_request', 'limit takes a whole number of entries from 1, the latest ones.');
@@ -78,7 +79,7 @@ export function addJournalRoutes(router: Router, state: AdminState, header: (req
     res.json(toHar(entries, `${req.protocol}://${req.headers.host ?? 'localhost'}`));
   });
   router.get('/requests/count', async (req, res) => {
-    const query = compiled(filterOf(req));
+    const query = compiled(filterOf(req), state.keyIds);
     if (req.query.details !== undefined || req.query.limit !== undefined)
       throw new MockError('admin_invalid_request', 'GET /__admin/requests/count takes only the filters (method, path, status, code, key, since) and session.');
     const entries = await state.requests(session(req), false);

@@ -1,6 +1,7 @@
 // One replica's membership of a deployment: the identity it must share with the others, the join
 // (after the server listens, so a start that fails registers nothing), the heartbeat that keeps
 // the deployment alive, and what happens when the world it joined is gone from Redis.
+import { KeyIds } from '../core/state/key-id.js';
 import { randomBytes } from 'node:crypto';
 import { MockError, UserError } from '../core/errors.js';
 import { INSTANCE } from '../instance.js';
@@ -62,6 +63,7 @@ export async function clearDeployment(conn: StateConnection, prefix: string, mod
 export class Deployment {
   /** The world this replica joined; it never founds another on its own. */
   private world = '';
+  private ids = new KeyIds('');
   private joining: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   /** Names this replica in `{P}:replicas`; the second mock of a process gets `#2`, and so on. */
@@ -74,6 +76,14 @@ export class Deployment {
     private readonly init: string,
     private readonly expiryMs = DEFAULT_HEARTBEAT_EXPIRY_MS,
   ) {}
+
+  /**
+   * The deployment's key ids, salted with its world: a random id its founder drew that every replica
+   * shares and no answer shows, and that changes only with the world (whose journals go with it).
+   */
+  get keyIds(): KeyIds {
+    return this.ids;
+  }
 
   /** Refuses a replica that differs from a live deployment, without writing anything. */
   async check(): Promise<void> {
@@ -98,6 +108,7 @@ export class Deployment {
       if (reply.status !== 'stale') {
         this.settle(reply);
         this.world = reply.world ?? '';
+        this.ids = new KeyIds(this.world);
         this.beat();
         return;
       }

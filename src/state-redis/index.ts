@@ -1,5 +1,6 @@
 // A shared state on Redis: the engine and admin state of one instance of a replicated deployment.
 // Loaded with import() only when `--state` is given, so a plain start never loads a Redis client.
+import type { KeyIds } from '../core/state/key-id.js';
 import type { AdminState } from '../core/state/backend.js';
 import type { ScenarioCatalogue } from '../files/scenario-catalogue.js';
 import { DEFAULT_MAX_SESSIONS } from '../core/state/sessions.js';
@@ -86,8 +87,9 @@ export async function openSharedState(options: SharedStateOptions): Promise<Shar
   }
   // Redis answers that the deployment is not registered: join (once) or, having joined, stop.
   const register = (): Promise<void> => deployment.join();
-  const port = new RedisPort(conn, prefix, registry, maxSessions, register);
-  const admin = new RedisAdmin(conn, prefix, registry, options.scenarios, maxSessions, register, () => port.flush());
+  const keyIds = (): KeyIds => deployment.keyIds;
+  const port = new RedisPort(conn, prefix, registry, maxSessions, register, keyIds);
+  const admin = new RedisAdmin(conn, prefix, registry, options.scenarios, maxSessions, register, () => port.flush(), keyIds);
   // Health must fail while the state cannot take a write (out of memory, read-only), so it beats first.
   const health = admin.health.bind(admin);
   admin.health = async (session) => {

@@ -1,5 +1,6 @@
 // The admin API's calls on a shared state: each is one script run in Redis, so a reset, a clock
 // move or a scenario switch on any instance is seen by every instance at once.
+import type { KeyIds } from '../core/state/key-id.js';
 import { named } from '../core/errors.js';
 import { checkClockChange, keyView, type AdminState, type ClockChange, type JournalInfo, type StateReport } from '../core/state/backend.js';
 import type { ClockState } from '../core/state/clock.js';
@@ -62,8 +63,13 @@ export class RedisAdmin implements AdminState {
     private readonly maxSessions: number,
     private readonly register: () => Promise<void>,
     /** Sends this instance's journal entries still on their way, so a read of the journal need not wait for them. */
-    private readonly flushJournal: () => Promise<void> = async () => undefined,
+    private readonly flushJournal: () => Promise<void>,
+    private readonly ids: () => KeyIds,
   ) {}
+
+  get keyIds(): KeyIds {
+    return this.ids();
+  }
 
   /** The last session clock an admin call read: it dates that call's answer. */
   private lastNow: number | undefined;
@@ -231,7 +237,7 @@ export class RedisAdmin implements AdminState {
    */
   async restore(session: string | undefined, document: unknown): Promise<{ session: string; scenario: string; clock: ClockState }> {
     const sid = sessionIdOf(session);
-    const restored = readSnapshot(document, checkSnapshotSchema, [this.registry.start.settings.base]);
+    const restored = readSnapshot(document, checkSnapshotSchema, [this.registry.start.settings.base], this.keyIds);
     // Its bounds too, before anything is stored (the settings the registry compiles are these).
     const payload = restorePayload(sid, restored, restored.settings);
     const doc = document as SnapshotDocument;
@@ -283,12 +289,16 @@ export class RedisAdmin implements AdminState {
     return keys.map((k, i) => {
       const report = reports[i];
       if (report === undefined) throw new Error(named(`the shared state reported ${reports.length} keys for ${keys.length} asked; retry the admin call`));
-      return keyView(k, {
-        limit: Number(report.report.limit),
-        remaining: Number(report.report.remaining),
-        reset: Number(report.report.reset),
-        bannedUntil: report.outcome === 'banned' ? Number(report.bannedUntil) : undefined,
-      });
+      return keyView(
+        k,
+        {
+          limit: Number(report.report.limit),
+          remaining: Number(report.report.remaining),
+          reset: Number(report.report.reset),
+          bannedUntil: report.outcome === 'banned' ? Number(report.bannedUntil) : undefined,
+        },
+        this.keyIds,
+      );
     });
   }
 

@@ -1,5 +1,6 @@
 // The Redis home of state behind the pipeline's port: one script call decides a request (and
 // carries the journal entries of earlier answers); nothing of the pipeline lives here.
+import type { KeyIds } from '../core/state/key-id.js';
 import { MockError, named } from '../core/errors.js';
 import { DEFAULT_JOURNAL_BYTES, boundEntry, type JournalEntry } from '../core/state/journal.js';
 import type { RateReport } from '../core/state/limiter.js';
@@ -54,10 +55,15 @@ export class RedisPort implements StatePort<string> {
     private readonly registry: SettingsRegistry,
     private readonly maxSessions: number,
     private readonly register: () => Promise<void>,
+    private readonly ids: () => KeyIds,
   ) {}
 
   get startSettings(): SessionSettings {
     return this.registry.start.settings;
+  }
+
+  get keyIds(): KeyIds {
+    return this.ids();
   }
 
   guess(sid: string): SessionSettings {

@@ -197,7 +197,7 @@ export class SettingsRegistry {
       limits: [],
       journal: { total: 0, details: source.settings.journal.details, entries: [] },
     };
-    return readSnapshot(document, () => undefined, [this.start.settings.base]).settings;
+    return readSnapshot(document, () => undefined, [this.start.settings.base], undefined).settings;
   }
 
   /** Writes an entry's scenario text and init into Redis again (after Redis lost them). */

@@ -4,8 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { assertWellBehaved, auditJournal, type AuditReport } from '../../src/core/audit/audit.js';
 import { backsOff } from '../../src/core/audit/rate-rules.js';
 import type { JournalEntry } from '../../src/core/state/journal.js';
-import { keyIdOf, sha256Hex } from '../../src/core/state/key-id.js';
+import { KeyIds, keyIdOf, newKeySalt, sha256Hex } from '../../src/core/state/key-id.js';
 import { createHash } from 'node:crypto';
+
+/** Entries made here are of one deployment: any salt does, one throughout. */
+const SALT = 'test-salt';
 
 /** 12:00:59.500 on the session clock, which runs with real time in these journals. */
 const T = Date.UTC(2026, 2, 10, 12, 0, 59, 500);
@@ -26,7 +29,7 @@ function entry(seq: number, arrival: number, fields: Partial<JournalEntry> = {},
     reason: 'ok',
     durationMs: 0.2,
     key: 'work…001',
-    keyId: keyIdOf(key),
+    keyId: keyIdOf(key, SALT),
     ...fields,
   };
 }
@@ -127,31 +130,44 @@ describe('keys that redact alike', () => {
     expect(report.judged).toEqual({
       requests: 6,
       keys: [
-        { key: `work…001 #${keyIdOf(A)}`, keyId: keyIdOf(A), requests: 3 },
-        { key: `work…001 #${keyIdOf(B)}`, keyId: keyIdOf(B), requests: 3 },
+        { key: `work…001 #${keyIdOf(A, SALT)}`, keyId: keyIdOf(A, SALT), requests: 3 },
+        { key: `work…001 #${keyIdOf(B, SALT)}`, keyId: keyIdOf(B, SALT), requests: 3 },
       ],
     });
   });
 
   it.each([
     ['the whole key', B, 3],
-    ['the form findings show', `work…001 #${keyIdOf(B)}`, 3],
+    ['the form findings show', `work…001 #${keyIdOf(B, SALT)}`, 3],
     ['the redacted form, which takes both', 'work…001', 6],
   ])('narrow by %s', (_name, key, judged) => {
-    expect(auditJournal(entries, { key }).judged.requests).toBe(judged);
+    expect(auditJournal(entries, { key, keyIds: new KeyIds(SALT) }).judged.requests).toBe(judged);
+  });
+
+  it("without the deployment's key ids, a whole key takes every key that shows as it does", () => {
+    expect(auditJournal(entries, { key: B }).judged.requests).toBe(6);
   });
 
   it('a finding names its key told apart', () => {
     const early = [entry(1, 0), entry(2, 1, limited), entry(3, 100, limited), entry(4, 150, {}, B)];
-    expect(auditJournal(early).findings.map((f) => [f.rule, f.key, f.keyId])).toEqual([['early-retry', `work…001 #${keyIdOf(A)}`, keyIdOf(A)]]);
+    expect(auditJournal(early).findings.map((f) => [f.rule, f.key, f.keyId])).toEqual([['early-retry', `work…001 #${keyIdOf(A, SALT)}`, keyIdOf(A, SALT)]]);
   });
 
-  it('keyId is the first 8 hex digits of the SHA-256 of the whole key', () => {
+  it('keyId is the first 8 hex digits of the SHA-256 of the salt, a NUL and the whole key', () => {
     for (const text of ['', A, 'é'.repeat(40), 'x'.repeat(55), 'x'.repeat(56), 'y'.repeat(64)]) {
       const expected = createHash('sha256').update(text).digest('hex');
       expect(sha256Hex(text)).toBe(expected);
-      expect(keyIdOf(text)).toBe(expected.slice(0, 8));
+      expect(keyIdOf(text, SALT)).toBe(createHash('sha256').update(`${SALT}\u0000${text}`).digest('hex').slice(0, 8));
     }
+  });
+
+  it('is salted: one key has another id under another salt, and no id is the bare SHA-256 of the key', () => {
+    const salts = [newKeySalt(), newKeySalt()];
+    expect(salts[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(salts[0]).not.toBe(salts[1]);
+    const ids = salts.map((salt) => new KeyIds(salt).of(A));
+    expect(ids[0]).not.toBe(ids[1]);
+    expect(ids).not.toContain(sha256Hex(A).slice(0, 8));
   });
 });
 
@@ -159,13 +175,13 @@ describe('an audit that judged nothing', () => {
   const entries = [entry(1, 0), entry(2, 10, {}, B)];
 
   it('says so in the report', () => {
-    expect(auditJournal(entries, { key: 'worker-c-001' })).toEqual({ ok: true, findings: [], judged: { requests: 0, keys: [] } });
+    expect(auditJournal(entries, { key: 'worker-c-001', keyIds: new KeyIds(SALT) })).toEqual({ ok: true, findings: [], judged: { requests: 0, keys: [] } });
   });
 
   it('throws naming the key it was given and the keys that have requests', () => {
-    const report = auditJournal(entries, { key: 'worker-c-001' });
+    const report = auditJournal(entries, { key: 'worker-c-001', keyIds: new KeyIds(SALT) });
     expect(() => assertWellBehaved(report, { key: 'worker-c-001' }, { keys: auditJournal(entries).judged.keys })).toThrow(
-      `petstore-mock: the client audit judged no requests: the default session has no requests with key "worker-c-001", so it proves nothing. Its journal has requests with: work…001 #${keyIdOf(A)} (1), work…001 #${keyIdOf(B)} (1).`,
+      `petstore-mock: the client audit judged no requests: the default session has no requests with key "worker-c-001", so it proves nothing. Its journal has requests with: work…001 #${keyIdOf(A, SALT)} (1), work…001 #${keyIdOf(B, SALT)} (1).`,
     );
   });
 

@@ -5,6 +5,9 @@ import { auditJournal, type AuditReport } from '../../src/core/audit/audit.js';
 import type { JournalEntry } from '../../src/core/state/journal.js';
 import { keyIdOf } from '../../src/core/state/key-id.js';
 
+/** Entries made here are of one deployment: any salt does, one throughout. */
+const SALT = 'test-salt';
+
 const T = Date.UTC(2026, 2, 10, 12, 0, 30);
 const KEY = 'worker-a-001';
 
@@ -22,7 +25,7 @@ function entry(seq: number, arrival: number, fields: Partial<JournalEntry> = {})
     reason: 'ok',
     durationMs: 0.2,
     key: 'work…001',
-    keyId: keyIdOf(KEY),
+    keyId: keyIdOf(KEY, SALT),
     ...fields,
   };
 }

@@ -2,8 +2,8 @@
 // alike by the whole key, over HTTP.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { call, useMock } from '../support/mock.js';
-import { adminCall } from '../support/admin.js';
-import { keyIdOf } from '../../src/core/state/key-id.js';
+import { adminCall, keyIdsOf } from '../support/admin.js';
+import { keyIdOf, sha256Hex } from '../../src/core/state/key-id.js';
 import type { JournalEntry } from '../../src/core/state/journal.js';
 import type { AuditReport } from '../../src/core/audit/audit.js';
 
@@ -47,33 +47,39 @@ describe('?session= on the admin reads', () => {
 
 describe('key filters by the whole key', () => {
   it.each([
-    ['the whole key takes that key alone', B, [3, 4, 5]],
-    ['the form findings show takes that key alone', `work…001 #${keyIdOf(A)}`, [1, 2]],
-    ['the redacted form takes both, as before', 'work…001', [1, 2, 3, 4, 5]],
-  ])('GET /__admin/requests?key=: %s', async (_name, key, seqs) => {
+    ['the whole key takes that key alone', () => B, [3, 4, 5]],
+    ['the form findings show takes that key alone', ([a]: string[]) => `work…001 #${a}`, [1, 2]],
+    ['the redacted form takes both, as before', () => 'work…001', [1, 2, 3, 4, 5]],
+  ])('GET /__admin/requests?key=: %s', async (_name, keyOf, seqs) => {
     await traffic();
+    const key = keyOf(await keyIdsOf(mock().origin));
     const { json } = await adminCall<JournalEntry[]>(mock().origin, `requests?session=w3&key=${encodeURIComponent(key)}`);
     expect(json.map((e) => e.seq)).toEqual(seqs);
   });
 
-  it('entries carry the keyId of the whole key; the audit judges the two keys apart', async () => {
+  it('entries carry the keyId of the whole key, salted by this mock; the audit judges the two keys apart', async () => {
     await traffic();
+    const [idA, idB] = await keyIdsOf(mock().origin);
+    // Neither the bare SHA-256 of the key nor any other salt's: guesses at the hidden characters cannot be checked against it.
+    expect(idA).not.toBe(keyIdOf(A, ''));
+    expect([idA, idB]).not.toContain(sha256Hex(B).slice(0, 8));
     const { json } = await adminCall<JournalEntry[]>(mock().origin, 'requests?session=w3');
     expect(json.map((e) => [e.key, e.keyId])).toEqual([
-      ['work…001', keyIdOf(A)],
-      ['work…001', keyIdOf(A)],
-      ['work…001', keyIdOf(B)],
-      ['work…001', keyIdOf(B)],
-      ['work…001', keyIdOf(B)],
+      ['work…001', idA],
+      ['work…001', idA],
+      ['work…001', idB],
+      ['work…001', idB],
+      ['work…001', idB],
     ]);
     const audit = await adminCall<AuditReport>(mock().origin, `audit?session=w3&key=${B}`);
-    expect(audit.json).toEqual({ ok: true, findings: [], judged: { requests: 3, keys: [{ key: `work…001 #${keyIdOf(B)}`, keyId: keyIdOf(B), requests: 3 }] } });
+    expect(audit.json).toEqual({ ok: true, findings: [], judged: { requests: 3, keys: [{ key: `work…001 #${idB}`, keyId: idB, requests: 3 }] } });
   });
 
   it('expectWellBehaved throws when it judged nothing, naming what has requests', async () => {
     await traffic();
+    const [idA, idB] = await keyIdsOf(mock().origin);
     expect(() => mock().session('w3').expectWellBehaved({ key: 'worker-c-001' })).toThrow(
-      `the client audit judged no requests: session "w3" has no requests with key "worker-c-001", so it proves nothing. Its journal has requests with: work…001 #${keyIdOf(B)} (3), work…001 #${keyIdOf(A)} (2).`,
+      `the client audit judged no requests: session "w3" has no requests with key "worker-c-001", so it proves nothing. Its journal has requests with: work…001 #${idB} (3), work…001 #${idA} (2).`,
     );
     expect(() => mock().session('w-3').expectWellBehaved()).toThrow(
       'the client audit judged no requests: session "w-3" has no requests in its journal, so it proves nothing. Sessions with requests: "w3" (5).',

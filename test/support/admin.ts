@@ -45,3 +45,12 @@ export interface ScenarioJson {
   description?: string;
   session?: string;
 }
+
+/**
+ * The keyIds a running mock gives the keys it was given, in their order (GET /__admin/keys, the
+ * public demo keys left out): each mock salts them with its own salt, so a test reads them.
+ */
+export async function keyIdsOf(origin: string, session?: string): Promise<string[]> {
+  const { json } = await adminCall<{ key: string; keyId: string }[]>(origin, 'keys', { session });
+  return json.filter((k) => !/^demo-(free|pro|business|enterprise)$/.test(k.key)).map((k) => k.keyId);
+}

@@ -1,5 +1,6 @@
 // The client audit: whether the requests a session received behave as the specification asks.
 // A pure function of the journal, so it runs the same on memory, Redis and in the browser build.
+import type { KeyIds } from '../state/key-id.js';
 import { named } from '../errors.js';
 import { redactKey } from '../pipeline/auth.js';
 import { DEFAULT_REMOVAL_AT } from '../pipeline/deprecation.js';
@@ -20,6 +21,8 @@ export interface AuditOptions {
   key?: string;
   /** When the session removes `GET /v1/pets/{petId}` (5 December 2030 unless a scenario moves it), for the messages. */
   removalAt?: number;
+  /** The deployment's key ids, for a whole `key`; without them a whole key takes every key that redacts as it does. */
+  keyIds?: KeyIds;
 }
 
 /** Options of `expectWellBehaved`. */
@@ -101,7 +104,7 @@ export function journalKeys(entries: readonly JournalEntry[]): AuditedKey[] {
  * Findings come in the order of their first request; `judged` says what was looked at.
  */
 export function auditJournal(entries: readonly JournalEntry[], options: AuditOptions = {}): AuditReport {
-  const only = options.key === undefined || options.key === '' ? undefined : keyMatcher(options.key);
+  const only = options.key === undefined || options.key === '' ? undefined : keyMatcher(options.key, options.keyIds);
   const picked = only === undefined ? entries : entries.filter((e) => only.test(e));
   // Names are decided over the whole journal: a key narrowed to is shown as it is everywhere else.
   const name = keyNames(entries);

@@ -99,7 +99,7 @@ export class Pipeline<H> implements ApiHandler {
         shown: d.rate.report,
         outcome: fixed ?? documentOutcome(d.settings),
         key: plan.shownKey,
-        keyId: plan.keyId,
+        keyId: plan.key !== undefined ? this.port.keyIds.of(plan.key) : undefined,
         extraHeaders: plan.extraHeaders,
         evictedAt: d.evictedAt,
         details: d.details,

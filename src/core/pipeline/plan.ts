@@ -7,17 +7,15 @@ import { authenticate, redactKey } from './auth.js';
 import { tableOf } from './operations-table.js';
 import { ANSWERED, LIMIT_INDEX, STAGES, type Plan, type Stage } from './stages.js';
 import { addressBucket, keyBucket, type SessionSettings } from '../state/session-state.js';
-import { keyIdOf } from '../state/key-id.js';
 import type { CoreRequest, KeyConfig } from '../types.js';
 
 /** Past this many distinct keys the memo of bucket ids and redacted keys starts over. */
 const MEMO_LIMIT = 10_000;
 
-/** What the journal and the limiter need of a valid key, made once per key. */
+/** What the journal and the limiter need of a valid key, made once per key (its salted id is the home's: KeyIds). */
 interface KeyFacts {
   bucket: string;
   shown: string;
-  id: string;
 }
 
 const keyFacts = new Map<string, KeyFacts>();
@@ -27,7 +25,7 @@ function factsOf(key: string): KeyFacts {
   let facts = keyFacts.get(key);
   if (facts === undefined) {
     if (keyFacts.size >= MEMO_LIMIT) keyFacts.clear();
-    facts = { bucket: keyBucket(key), shown: redactKey(key), id: keyIdOf(key) };
+    facts = { bucket: keyBucket(key), shown: redactKey(key) };
     keyFacts.set(key, facts);
   }
   return facts;
@@ -74,7 +72,6 @@ export function planRequest(req: CoreRequest, s: SessionSettings): Plan {
     where,
     auth,
     shownKey: facts?.shown,
-    keyId: facts?.id,
     extraHeaders: deprecatedOperation(where) !== undefined ? { ...deprecationHeaders(s.deprecation) } : undefined,
     failed: undefined,
     failure: undefined,

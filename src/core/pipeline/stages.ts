@@ -24,8 +24,6 @@ export interface Plan extends StateAsk {
   auth?: AuthResult;
   /** The valid key, redacted, for the journal. */
   shownKey?: string;
-  /** The valid key's fingerprint (`keyIdOf`), for the journal. */
-  keyId?: string;
   extraHeaders?: Record<string, string>;
   /** The first stage whose check without state failed, and its error (thrown in the stage's place). */
   failed?: StageName;

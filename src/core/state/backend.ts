@@ -3,7 +3,7 @@
 import { isValidInstant, type ClockState } from './clock.js';
 import { MockError } from '../errors.js';
 import { demoKeys, redactKey } from './plans.js';
-import { keyIdOf } from './key-id.js';
+import type { KeyIds } from './key-id.js';
 import type { JournalEntry } from './journal.js';
 import { MemoryPort } from './memory-port.js';
 import { sessionIdOf, summarizeSessions, type Eviction, type SessionRegistry, type SessionSummary } from './sessions.js';
@@ -73,6 +73,11 @@ export type Answer<T, A extends boolean> = A extends true ? Promise<T> : T;
 
 /** What a session's test controls read and change; `session` is the `X-Mock-Session` value. Reading never creates a session. */
 export interface SessionOps<A extends boolean> {
+  /**
+   * The deployment's key ids (salted), to find a whole key's requests by `keyId`. A mock in another
+   * process keeps its salt to itself: its controls find a whole key's requests by how the key shows.
+   */
+  readonly keyIds?: KeyIds;
   reset(session: string | undefined): Answer<{ session: string; scenario: string; clock: ClockState }, A>;
   /** Switches a session to a scenario by name (`byName`, as over HTTP) or, for the library, by name or file path; throws `ScenarioError`. */
   useScenario(name: string, session: string | undefined, byName?: boolean): Answer<{ name: string; session: string; clock: ClockState }, A>;
@@ -99,6 +104,8 @@ export interface SessionOps<A extends boolean> {
 
 /** What the admin API reads and changes; `session` is the `X-Mock-Session` header value. */
 export interface AdminState extends SessionOps<true> {
+  /** The admin API runs beside its home of state, and knows its salt. */
+  readonly keyIds: KeyIds;
   /**
    * `reportsDeployment` (shared state only): this replica alone shows the deployment's gauges in
    * the metrics, being the first of the live replicas, so `sum()` over replicas counts them once.
@@ -157,10 +164,14 @@ export function shownKey(key: string): string {
 }
 
 /** A key's admin view from its limiter report. */
-export function keyView(k: SessionSettings['keys'][number], report: { remaining: number; limit: number; reset: number; bannedUntil?: number }): KeyView {
+export function keyView(
+  k: SessionSettings['keys'][number],
+  report: { remaining: number; limit: number; reset: number; bannedUntil?: number },
+  keyIds: KeyIds,
+): KeyView {
   return {
     key: shownKey(k.key),
-    keyId: keyIdOf(k.key),
+    keyId: keyIds.of(k.key),
     plan: k.plan,
     limits: k.limits,
     revoked: k.revoked === true,
@@ -195,6 +206,7 @@ export function memoryOps(sessions: SessionRegistry, scenarios: ScenarioLookup):
   const view = (session: string | undefined): SessionState => sessions.view(session);
   const change = (session: string | undefined): SessionState => sessions.resolve(session);
   return {
+    keyIds: sessions.keyIds,
     reset: (session) => {
       const s = change(session);
       // Settings made from an object have no file to read again.
@@ -240,7 +252,7 @@ function snapshotOps(
     ops.restore = (session, document) => {
       const sid = sessionIdOf(session);
       // Checked whole before the session is touched (or created): a wrong document changes nothing.
-      const restored = readSnapshot(document, checkSnapshot, [sessions.startSettings().base, view(session).settings.base]);
+      const restored = readSnapshot(document, checkSnapshot, [sessions.startSettings().base, view(session).settings.base], sessions.keyIds);
       port.restore(sid, restored);
       const s = view(session);
       return { session: s.id, scenario: s.settings.scenario, clock: s.clock.state() };
@@ -263,6 +275,7 @@ export function memoryAdmin(sessions: SessionRegistry, scenarios: ScenarioLookup
   const { snapshot, restore, applyScenario } = ops;
   const view = (session: string | undefined): SessionState => sessions.view(session);
   return {
+    keyIds: sessions.keyIds,
     reset: async (session) => ops.reset(session),
     useScenario: async (name, session) => ops.useScenario(name, session),
     clock: async (session) => ops.clock(session),
@@ -292,7 +305,7 @@ export function memoryAdmin(sessions: SessionRegistry, scenarios: ScenarioLookup
     keys: async (session) => {
       const s = view(session);
       const now = s.clock.now();
-      return [...s.keys.values()].map((k) => keyView(k, s.limiter.peek(keyBucket(k.key), k.limits, now)));
+      return [...s.keys.values()].map((k) => keyView(k, s.limiter.peek(keyBucket(k.key), k.limits, now), sessions.keyIds));
     },
     listScenarios: () => scenarios.list(),
   };

@@ -2,7 +2,7 @@ import { UserError, named } from '../errors.js';
 import { redactKey } from './plans.js';
 import { parseInstant } from './clock.js';
 import { compileGlob } from './glob.js';
-import { keyIdOf } from './key-id.js';
+import type { KeyIds } from './key-id.js';
 import type { JournalEntry } from './journal.js';
 
 /**
@@ -59,7 +59,7 @@ function instantOf(value: Date | string | number): number {
   return ms;
 }
 
-function criteria(filter: JournalFilter): Criterion[] {
+function criteria(filter: JournalFilter, keyIds: KeyIds | undefined): Criterion[] {
   const out: Criterion[] = [];
   if (filter.method !== undefined && filter.method !== '') {
     const method = filter.method.toUpperCase();
@@ -79,7 +79,7 @@ function criteria(filter: JournalFilter): Criterion[] {
     out.push({ name: 'code', shown: `code ${code}`, test: (e) => e.code === code });
   }
   if (filter.key !== undefined && filter.key !== '') {
-    const key = keyMatcher(filter.key);
+    const key = keyMatcher(filter.key, keyIds);
     out.push({ name: 'key', shown: `key ${key.shown}`, test: key.test });
   }
   if (filter.since !== undefined && filter.since !== '') {
@@ -98,19 +98,21 @@ export interface KeyMatcher {
 const LABELLED = /^(.*) #([0-9a-f]{8})$/;
 
 /**
- * Which entries a key filter takes. A whole key takes its own requests by `keyId` (entries of
- * another version without one, by the redacted form); a redacted form (`work…001`) takes every
- * key that shows so; a form with its id (`work…001 #3fa2c1d0`) takes that key alone.
+ * Which entries a key filter takes. A whole key takes its own requests by `keyId`, the deployment's
+ * (`keyIds`; entries without one, and every entry when no deployment is named, by the redacted
+ * form); a redacted form (`work…001`) takes every key that shows so; a form with its id
+ * (`work…001 #3fa2c1d0`) takes that key alone.
  */
-export function keyMatcher(key: string): KeyMatcher {
+export function keyMatcher(key: string, keyIds: KeyIds | undefined): KeyMatcher {
   const labelled = LABELLED.exec(key);
   if (labelled && (labelled[1]!.includes('…') || labelled[1] === '****')) {
     const id = labelled[2]!;
     return { shown: key, test: (e) => e.keyId === id };
   }
   if (key.includes('…') || key === '****') return { shown: key, test: (e) => e.key === key };
-  const id = keyIdOf(key);
   const redacted = redactKey(key);
+  if (keyIds === undefined) return { shown: redacted, test: (e) => e.key === redacted };
+  const id = keyIds.of(key);
   return { shown: redacted, test: (e) => (e.keyId === undefined ? e.key === redacted : e.keyId === id) };
 }
 
@@ -124,8 +126,8 @@ export interface JournalQuery {
 }
 
 /** Checks a filter once (throws `JournalFilterError` for a bad status or instant). */
-export function compileFilter(filter: JournalFilter = {}): JournalQuery {
-  const tests = criteria(filter);
+export function compileFilter(filter: JournalFilter = {}, keyIds?: KeyIds): JournalQuery {
+  const tests = criteria(filter, keyIds);
   return {
     matches: (entry) => tests.every((c) => c.test(entry)),
     nearMiss: (entry) => tests.length > 1 && tests.filter((c) => !c.test(entry)).length === 1,
@@ -149,8 +151,8 @@ const SHOWN = 10;
  * Checks how many journal entries match; returns them, or throws an Error listing the matching
  * requests and the near misses (those that fail one criterion only), so a failed test says why.
  */
-export function verifyEntries(entries: readonly JournalEntry[], filter: JournalFilter, count: VerifyCount = { atLeast: 1 }): JournalEntry[] {
-  const query = compileFilter(filter);
+export function verifyEntries(entries: readonly JournalEntry[], filter: JournalFilter, count: VerifyCount = { atLeast: 1 }, keyIds?: KeyIds): JournalEntry[] {
+  const query = compileFilter(filter, keyIds);
   const matching = entries.filter((e) => query.matches(e));
   const { atLeast, atMost } = typeof count === 'number' ? { atLeast: count, atMost: count } : count;
   if ((atLeast === undefined || matching.length >= atLeast) && (atMost === undefined || matching.length <= atMost)) return matching;

@@ -63,11 +63,41 @@ export function sha256Hex(text: string): string {
 }
 
 /**
- * The journal's `keyId` of a key: the first 8 hex digits of its SHA-256. 32 bits tell apart the
- * keys of one mock and reveal nothing usable of the key. Callers compute it once per key.
+ * The journal's `keyId` of a key: the first 8 hex digits of the SHA-256 of the deployment's salt and
+ * the key. 32 bits tell apart the keys of one mock; the salt, which the deployment keeps to itself,
+ * stops anyone who sees an id beside a key's visible characters from testing guesses at the rest.
  */
-export function keyIdOf(key: string): string {
-  return sha256Words(new TextEncoder().encode(key))[0]!.toString(16).padStart(8, '0');
+export function keyIdOf(key: string, salt: string): string {
+  return sha256Words(new TextEncoder().encode(`${salt}\u0000${key}`))[0]!
+    .toString(16)
+    .padStart(8, '0');
+}
+
+/** A fresh salt for a deployment's key ids: 128 random bits, as hex. */
+export function newKeySalt(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Past this many distinct keys the memo of a deployment's key ids starts over. */
+const MEMO_LIMIT = 10_000;
+
+/** One deployment's key ids: salted with its salt, each worked out once (the hot path hashes no key). */
+export class KeyIds {
+  private readonly memo = new Map<string, string>();
+
+  constructor(private readonly salt: string) {}
+
+  /** The `keyId` of a whole key in this deployment. */
+  of(key: string): string {
+    let id = this.memo.get(key);
+    if (id === undefined) {
+      if (this.memo.size >= MEMO_LIMIT) this.memo.clear();
+      id = keyIdOf(key, this.salt);
+      this.memo.set(key, id);
+    }
+    return id;
+  }
 }
 
 /** What a key looks like in a sentence: redacted, and with its id when another key of the same journal redacts alike. */

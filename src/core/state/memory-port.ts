@@ -1,6 +1,7 @@
 // The in-memory home of the sessions' state behind the pipeline's port: it decides a request at
 // once, with the rules the Redis home runs as Lua twins (limiter.ts, store.ts, journal.ts,
 // sessions.ts and the scenario runtime).
+import type { KeyIds } from './key-id.js';
 import { SPEC_MODULES } from '../operations/index.js';
 import type { JournalEntry } from './journal.js';
 import type { RateDecision, RateReport } from './limiter.js';
@@ -18,6 +19,10 @@ export class MemoryPort implements StatePort<SessionState> {
 
   get startSettings(): SessionSettings {
     return this.sessions.startSettings();
+  }
+
+  get keyIds(): KeyIds {
+    return this.sessions.keyIds;
   }
 
   decide<P extends StateAsk>(sid: string, req: CoreRequest, planner: Planner<P>): Decision<SessionState, P> {

@@ -1,4 +1,5 @@
 import type { TimeSource } from './clock.js';
+import { KeyIds, newKeySalt } from './key-id.js';
 import { MockError } from '../errors.js';
 import { defaultBudgets, type Budgets } from './budget.js';
 import { SessionState, type SessionSettings } from './session-state.js';
@@ -44,6 +45,8 @@ export class SessionRegistry {
   private evicted = new Map<string, Eviction>();
   readonly defaultSession: SessionState;
   readonly budgets: Budgets;
+  /** This home's key ids, salted afresh for each: the deployment is this process's sessions. */
+  readonly keyIds = new KeyIds(newKeySalt());
 
   constructor(
     private settings: SessionSettings,

@@ -6,7 +6,8 @@ import { ScenarioSpecError, compileScenario } from '../scenarios/scenario-compil
 import { ScriptedRuntime, type RuntimePosition } from '../scenarios/scenario-runtime.js';
 import { parseInstant } from './clock.js';
 import { DEFAULT_JOURNAL_BYTES, type JournalEntry } from './journal.js';
-import { restoredEntries } from './journal-restore.js';
+import { rekeyedEntries, restoredEntries } from './journal-restore.js';
+import type { KeyIds } from './key-id.js';
 import type { BucketState } from './limiter.js';
 import type { BaseData } from './store.js';
 import { checkRestoredStore, restoredBase } from './store-restore.js';
@@ -112,9 +113,9 @@ function samePets(a: readonly Pet[], b: readonly Pet[]): boolean {
 /**
  * Checks a document and turns it into the state it holds, compiling its scenario's definition
  * against the document's own settings. `bases` are stores the server already holds: an equal one
- * is shared rather than copied. Throws `snapshot_invalid` (400) at the first mistake.
+ * is shared rather than copied. The journal is given `keyIds` (this deployment's; none when only the settings are wanted). Throws `snapshot_invalid` (400) at the first mistake.
  */
-export function readSnapshot(value: unknown, schema: SnapshotSchemaCheck, bases: readonly BaseData[]): RestoredState {
+export function readSnapshot(value: unknown, schema: SnapshotSchemaCheck, bases: readonly BaseData[], keyIds: KeyIds | undefined): RestoredState {
   checkVersion(value);
   const problem = schema(value);
   if (problem) throw snapshotError(problem.pointer, problem.message);
@@ -199,7 +200,7 @@ export function readSnapshot(value: unknown, schema: SnapshotSchemaCheck, bases:
     buckets: doc.limits.map((b, i) => bucketOf(b, `/limits/${i}`)),
     clock: { now: instantAt(doc.clock.now, '/clock/now'), frozen: doc.clock.frozen },
     position,
-    entries: doc.journal.entries,
+    entries: keyIds === undefined ? doc.journal.entries : rekeyedEntries(doc.journal.entries, settings.keys, keyIds),
     total: doc.journal.total,
     details: doc.journal.details,
   };

@@ -4,6 +4,7 @@
 // promise (src/state-redis/redis-port.ts); the pipeline (core/pipeline/pipeline.ts) never sees how.
 import type { MockError } from '../errors.js';
 import type { JournalEntry } from './journal.js';
+import type { KeyIds } from './key-id.js';
 import type { RateDecision, RateReport } from './limiter.js';
 import type { ForcedAnswer, SessionSettings } from './session-state.js';
 import type { SnapshotDocument } from './snapshot.js';
@@ -64,6 +65,8 @@ export interface Decision<H, P extends StateAsk> {
 export interface StatePort<H> {
   /** The settings new sessions start with. */
   readonly startSettings: SessionSettings;
+  /** The deployment's key ids, salted with its own salt: the journal's `keyId` of every valid key. */
+  readonly keyIds: KeyIds;
   /** Decides one request for session `sid` (an id already checked); synchronous where the state is at hand. */
   decide<P extends StateAsk>(sid: string, req: CoreRequest, planner: Planner<P>): Decision<H, P> | Promise<Decision<H, P>>;
   /** Keeps an answered request's journal entry; `answeredAt` is the `performance.now()` the answer was finished at. */
