@@ -1,7 +1,7 @@
 import { faker as english } from '@faker-js/faker/locale/en';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { shippedScenarioObjects } from './scripts/shipped-scenarios.mjs';
 import { viteValidators } from './scripts/browser-validators.mjs';
@@ -14,11 +14,14 @@ writeOperationRegistries();
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
 /**
- * The longest files (a real npm install from git, the container image, Redis topologies) start
+ * The longest files (the container image, Redis topologies, an npm install from a clone) start
  * first: on a fresh machine there are no recorded durations, and one of them started last would
  * leave the other worker idle for its whole length.
  */
-const LONGEST_FIRST = ['e2e/source-install', 'container/container', 'redis/differential', 'clients/real-clients', 'redis/partition'];
+const LONGEST_FIRST = ['container/container', 'redis/differential', 'e2e/source-install', 'clients/real-clients', 'redis/partition'];
+
+/** `npm run test:install` runs the installs from git (minutes each), which `npm test` leaves out. */
+const INSTALLS = process.env.npm_lifecycle_event === 'test:install';
 
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -41,7 +44,8 @@ export default defineConfig({
     __PETSTORE_SHIPPED_SCENARIOS__: JSON.stringify(shippedScenarioObjects()),
   },
   test: {
-    include: ['test/**/*.test.ts'],
+    include: INSTALLS ? ['test/install/**/*.test.ts'] : ['test/**/*.test.ts'],
+    exclude: INSTALLS ? configDefaults.exclude : [...configDefaults.exclude, 'test/install/**'],
     setupFiles: ['test/support/node-platform.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
