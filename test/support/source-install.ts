@@ -56,4 +56,3 @@ export async function expectWorking(project: string): Promise<void> {
     expect({ file, out: ran.stdout.trim(), err: ran.stderr }).toEqual({ file, out: 'true', err: '' });
   }
 }
-
