@@ -1,7 +1,7 @@
 // The server start behind the command line: checks the parsed arguments, starts the mock and
 // prints the banner. Both argument parsers (the fast one and yargs) end here.
 import { UserError, named } from '../core/errors.js';
-import { shownKey } from '../core/state/backend.js';
+import { shownKey } from '../core/state/key-view.js';
 import { parseKeySpecAs } from '../core/state/plans.js';
 import { startMock, type RunningMock, type SharedRunningMock } from '../index.js';
 import type { ReloadReport } from '../files/live-reload.js';

@@ -4,7 +4,8 @@
 // over the same session controls: only the home's operations (`SessionOps`) are remote here.
 import { assemble, type MockHandle } from '../assembly.js';
 import type { SessionHandle } from '../controls.js';
-import type { ClockChange, JournalInfo, KeyView, SessionOps } from '../core/state/backend.js';
+import type { ClockChange, JournalInfo, SessionOps } from '../core/state/backend.js';
+import type { KeyView } from '../core/state/key-view.js';
 import type { ClockState } from '../core/state/clock.js';
 import type { JournalEntry } from '../core/state/journal.js';
 import type { SessionSummary } from '../core/state/sessions.js';

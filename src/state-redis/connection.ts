@@ -2,6 +2,7 @@
 // a single node, a Redis Cluster or a Sentinel group, the scripts it runs (as Redis 7 functions,
 // see lua-functions.ts, or with EVALSHA where functions cannot be loaded), and what a failure
 // becomes (`state_unavailable`, see state-errors.ts).
+import { settledWithin } from './settled-within.js';
 import type { Cluster, Redis as RedisClient } from 'ioredis';
 import { MockError, UserError } from '../core/errors.js';
 import { ADMIN_BODY, API_BODY, JOURNAL_BODY, SETTINGS_SCRIPT } from './scripts.js';
@@ -283,27 +284,4 @@ export class StateConnection {
 /** The 503 of every answer while the shared state cannot be reached. */
 export function unavailable(url: string, error: unknown): MockError {
   return unavailableError(url, stateFailure(error, DEFAULT_COMMAND_TIMEOUT_MS).reason);
-}
-
-/**
- * The call's promise, or a timeout past `ms`. The client's command timeout counts from when a
- * command is written: one held in its queue before that (a Cluster client finding its slots again
- * after a cut) had no bound of ours, and a request could wait on it with no answer. A CI run saw a
- * replica on a Cluster give no answer for over 40 s after a cut; this bounds every call whatever
- * the client does.
- */
-function settledWithin<T>(call: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Command timed out: no reply within ${ms} ms`)), ms);
-    call.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
 }

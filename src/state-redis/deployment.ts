@@ -87,7 +87,11 @@ export class Deployment {
 
   /** Refuses a replica that differs from a live deployment, without writing anything. */
   async check(): Promise<void> {
-    this.settle(await this.call('check'));
+    const reply = await this.call('check');
+    this.settle(reply);
+    // A live deployment's key ids are known before this replica joins it: a request answered
+    // between the server's start and the join is journaled with the deployment's ids.
+    if (reply.world) this.ids = new KeyIds(reply.world);
   }
 
   /**

@@ -64,3 +64,15 @@ export function journalKeys(prefix: string, sid: string): string[] {
 
 /** The session id an admin read of an unknown session works on, and drops (no real id holds a space). */
 export const SCRATCH_SESSION = ' look';
+
+/** Every key an admin call on a session may touch: the deployment's, the session's, a read's scratch session and the settings it applies. */
+export function adminCallKeys(prefix: string, sid: string, set: string, also: readonly string[]): string[] {
+  return [
+    `${prefix}:deploy`,
+    ...deploymentKeys(prefix),
+    initKey(prefix, set),
+    ...sessionKeys(prefix, sid),
+    ...sessionKeys(prefix, SCRATCH_SESSION),
+    ...also.flatMap((other) => (other === sid ? [] : sessionKeys(prefix, other))),
+  ];
+}

@@ -2,7 +2,8 @@
 // move or a scenario switch on any instance is seen by every instance at once.
 import type { KeyIds } from '../core/state/key-id.js';
 import { named } from '../core/errors.js';
-import { checkClockChange, keyView, type AdminState, type ClockChange, type JournalInfo, type StateReport } from '../core/state/backend.js';
+import { keyView } from '../core/state/key-view.js';
+import { checkClockChange, type AdminState, type ClockChange, type JournalInfo, type StateReport } from '../core/state/backend.js';
 import type { ClockState } from '../core/state/clock.js';
 import type { JournalEntry } from '../core/state/journal.js';
 import { sessionIdOf, type Eviction, type SessionSummary } from '../core/state/sessions.js';
@@ -17,7 +18,7 @@ import { redisSnapshot, type RawSnapshot } from './redis-snapshot.js';
 import { restorePayload, type RestorePayload } from './redis-restore.js';
 import { readSnapshot } from '../core/state/snapshot-restore.js';
 import { checkSnapshotSchema } from '../files/object-checks.js';
-import { SCRATCH_SESSION, deploymentKeys, initKey, sessionKeys } from './keys.js';
+import { adminCallKeys } from './keys.js';
 
 /** What the admin script answers, in named fields. */
 interface AdminAnswer {
@@ -91,18 +92,6 @@ export class RedisAdmin implements AdminState {
     return { engine: 'redis', url: displayUrl(this.conn.url), prefix: this.prefix, reachable: this.conn.connected };
   }
 
-  /** Every key an admin call on a session may touch: the deployment's, the session's, a read's scratch session and the settings it applies. */
-  private keysOf(sid: string, set: string, also: string[]): string[] {
-    return [
-      `${this.prefix}:deploy`,
-      ...deploymentKeys(this.prefix),
-      initKey(this.prefix, set),
-      ...sessionKeys(this.prefix, sid),
-      ...sessionKeys(this.prefix, SCRATCH_SESSION),
-      ...also.flatMap((other) => (other === sid ? [] : sessionKeys(this.prefix, other))),
-    ];
-  }
-
   private async call(session: string | undefined, action: string, args: AdminArgs = {}): Promise<AdminReply> {
     const sid = sessionIdOf(session);
     if (action === 'journal' || action === 'jinfo' || action === 'details' || action === 'snapshot') await this.flushJournal();
@@ -114,7 +103,7 @@ export class RedisAdmin implements AdminState {
       const set = action === 'apply' || action === 'restore' ? (args.arg ?? '') : this.registry.guess(sid).id;
       // The Redis instant after which the call is given up (answered 503): a later start changes nothing.
       const input = JSON.stringify({ ...fields, set, dl: this.conn.deadline() });
-      const reply = JSON.parse(String(await this.conn.run('petAdmin', this.keysOf(sid, set, also), [this.prefix, input]))) as AdminAnswer;
+      const reply = JSON.parse(String(await this.conn.run('petAdmin', adminCallKeys(this.prefix, sid, set, also), [this.prefix, input]))) as AdminAnswer;
       if (reply.st === 'expired') throw this.conn.expired();
       if (reply.st === 'stale') {
         await this.registry.seen(sid, reply.set);

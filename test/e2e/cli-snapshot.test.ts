@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
 import { adminCall } from '../support/admin.js';
 import { T0 } from '../support/mock.js';
-import { action, comparable, play, scenarioFile, seenOf, type Action, type Target } from '../property/snapshot-history.js';
+import { action, comparableJournal, play, scenarioFile, seenOf, type Action, type Target } from '../property/snapshot-history.js';
 import { cliLauncher, run, waitFor, type CliRun } from './cli.js';
 
 const cli = cliLauncher('--port', '0', '--ready-json');
@@ -80,11 +80,14 @@ describe('--import', () => {
     expect(expected.some((s) => s.body.includes('key_banned'))).toBe(true);
     expect(await play(over(origin), NEXT)).toEqual(expected);
     // Each process records its own wall times (how long the core took, when a request arrived and
-    // waited, the real time of a frozen clock's request), and its own connections' histories (the
-    // source's had carried HISTORY before NEXT; the imported process's are new).
+    // waited, the real time of a frozen clock's request), its own connections' histories (the
+    // source's had carried HISTORY before NEXT; the imported process's are new) and its own salt
+    // of key ids (which entries share a key is compared).
     const journal = async (o: string): Promise<unknown> =>
-      ((await adminCall<{ durationMs: number; realAt?: string; connectionUse?: number }[]>(o, 'requests')).json ?? []).map(
-        ({ realAt: _r, connectionUse: _c, ...e }) => comparable(e),
+      comparableJournal(
+        ((await adminCall<{ durationMs: number; realAt?: string; connectionUse?: number }[]>(o, 'requests')).json ?? []).map(
+          ({ realAt: _r, connectionUse: _c, ...e }) => e,
+        ),
       );
     expect(await journal(origin)).toEqual(await journal(mock.origin));
   });

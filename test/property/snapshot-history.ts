@@ -156,3 +156,18 @@ export function comparable(entry: object): object {
   const { durationMs: _duration, arrivalMs: _arrival, queuedMs: _queued, ...rest } = entry as { durationMs?: number; arrivalMs?: number; queuedMs?: number };
   return rest;
 }
+
+/**
+ * A journal's entries as `comparable` gives them, each `keyId` renamed by order of first appearance
+ * (`key-1`, `key-2`, …): ids are salted per mock, so two mocks give one key different ids, and what
+ * must hold across them is which entries share a key.
+ */
+export function comparableJournal(entries: readonly object[]): object[] {
+  const names = new Map<string, string>();
+  return entries.map((entry) => {
+    const { keyId, ...rest } = comparable(entry) as { keyId?: string };
+    if (keyId === undefined) return rest;
+    if (!names.has(keyId)) names.set(keyId, `key-${names.size + 1}`);
+    return { ...rest, keyId: names.get(keyId) };
+  });
+}

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createFetchHandler, type MockFetchHandler } from '../../src/index.js';
 import { T0 } from '../support/mock.js';
-import { action, comparable, play, scenarioFile, seenOf, type Seen, type Target } from './snapshot-history.js';
+import { action, comparableJournal, play, scenarioFile, seenOf, type Seen, type Target } from './snapshot-history.js';
 
 const FILE = scenarioFile();
 let real = T0;
@@ -36,7 +36,7 @@ function renamed(seen: Seen[], from: string, to: string): Seen[] {
  */
 function state(handler: MockFetchHandler, session: string): unknown {
   const { takenAt: _at, session: _session, journal, ...rest } = handler.session(session).snapshot();
-  const text = JSON.stringify({ ...rest, journal: { ...journal, entries: journal.entries.map((e) => comparable({ ...e, session: '' })) } });
+  const text = JSON.stringify({ ...rest, journal: { ...journal, entries: comparableJournal(journal.entries.map((e) => ({ ...e, session: '' }))) } });
   return JSON.parse(text.replace(/("x-mock-session":)"[^"]*"/gi, '$1"(session)"')) as unknown;
 }
 

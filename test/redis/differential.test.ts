@@ -4,6 +4,7 @@
 // engine and, alternately, to two instances sharing one real Redis. Statuses, bodies, headers,
 // faults, delays, admin answers and journals must be identical. Thousands of sequences run on the
 // same two instances, with the sessions' keys in Redis removed between them.
+import { comparableJournal } from '../property/snapshot-history.js';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
@@ -196,10 +197,11 @@ function comparable(r: CoreResponse): unknown {
 
 /**
  * Journal entries without what wall time decides: the core's duration, the real time beside a
- * virtual clock, the arrival and its wait, an eviction's date; and the connection number.
+ * virtual clock, the arrival and its wait, an eviction's date; the connection number; and key ids
+ * renamed by first appearance (each home salts them with its own salt).
  */
 function withoutDuration(entries: JournalEntry[]): unknown[] {
-  return entries.map(({ durationMs: _duration, realAt: _real, arrivalMs: _arrival, queuedMs: _queued, connection: _connection, ...rest }) => {
+  return comparableJournal(entries).map(({ realAt: _real, connection: _connection, ...rest }: Partial<JournalEntry>) => {
     const headers = rest.details?.response.headers;
     if (headers?.['x-mock-session-evicted'] === undefined && headers?.['X-Mock-Session-Evicted'] === undefined) return rest;
     const shown = { ...headers };
@@ -247,8 +249,12 @@ async function apply(side: Side, c: Command): Promise<unknown> {
       return { entries: withoutDuration(await admin.requests(id, true)), info: await admin.journal(id) };
     case 'details':
       return admin.recordDetails(id, c.on);
-    case 'keys':
-      return admin.keys(id);
+    case 'keys': {
+      // Each home salts key ids with its own salt: which keys share an id is compared.
+      const names = new Map<string, string>();
+      const nameOf = (keyId: string): string => names.get(keyId) ?? names.set(keyId, `key-${names.size + 1}`).get(keyId)!;
+      return (await admin.keys(id)).map((k) => ({ ...k, keyId: nameOf(k.keyId) }));
+    }
     case 'look':
       switch (c.what) {
         case 'clock':
@@ -293,6 +299,8 @@ describe.skipIf(!run)('a shared state answers as one in-memory mock', () => {
       await openSharedState({ url: redis.url, prefix, scenarios: catalogue(), startScenario: 'frozen-start', maxSessions: MAX_SESSIONS }),
       await openSharedState({ url: redis.url, prefix, scenarios: catalogue(), startScenario: 'frozen-start', maxSessions: MAX_SESSIONS }),
     ];
+    // As startMock does once its server listens: each replica joins, and learns the deployment's salt of key ids.
+    for (const s of states) await s.join();
     shared = { engines: states.map((s) => new Pipeline(s.port)), admins: states.map((s) => s.admin) };
     flusher = new Redis(redis.url);
   });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFetchHandler, type MockFetchHandler, type SharedFetchHandler } from '../../src/index.js';
 import { T0 } from '../support/mock.js';
 import { TestRedis, redisAvailable } from '../support/redis.js';
-import { action, comparable, play, scenarioFile, seenOf, type Action, type Seen, type Target } from '../property/snapshot-history.js';
+import { action, comparableJournal, play, scenarioFile, seenOf, type Action, type Seen, type Target } from '../property/snapshot-history.js';
 import type { SnapshotDocument } from '../../src/core/state/snapshot.js';
 
 const run = redisAvailable();
@@ -41,7 +41,7 @@ async function prepare(handler: Handler, session: string): Promise<void> {
 /** A document without when it was taken, the session it names, and the journal's wall times (real time, which Redis keeps). */
 function comparableDoc(doc: SnapshotDocument): unknown {
   const { takenAt: _at, session: _session, journal, ...rest } = doc;
-  const entries = journal.entries.map((e) => comparable({ ...e, session: '', realAt: '' }));
+  const entries = comparableJournal(journal.entries.map((e) => ({ ...e, session: '', realAt: '' })));
   const text = JSON.stringify({ ...rest, journal: { ...journal, entries } });
   return JSON.parse(text.replace(/("x-mock-session":)"[^"]*"/gi, '$1"(session)"')) as unknown;
 }

@@ -1,13 +1,13 @@
 // The seam between the front ends and where a session's state lives. The in-memory engine answers
 // synchronously (its hot path stays as it is); a shared state such as Redis answers with a promise.
+import { keyView, type KeyView } from './key-view.js';
 import { isValidInstant, type ClockState } from './clock.js';
 import { MockError } from '../errors.js';
-import { demoKeys, redactKey } from './plans.js';
 import type { KeyIds } from './key-id.js';
 import type { JournalEntry } from './journal.js';
 import { MemoryPort } from './memory-port.js';
 import { sessionIdOf, summarizeSessions, type Eviction, type SessionRegistry, type SessionSummary } from './sessions.js';
-import type { CoreRequest, CoreResponse, Limits, PlanName } from '../types.js';
+import type { CoreRequest, CoreResponse } from '../types.js';
 import { keyBucket, type SessionState, type SessionSettings } from './session-state.js';
 import { NO_SCENARIO, type SnapshotDocument } from './snapshot.js';
 import { readSnapshot, snapshotBefore, type SnapshotSchemaCheck } from './snapshot-restore.js';
@@ -33,20 +33,6 @@ export interface ClockChange {
   set?: number;
   advance?: number;
   frozen?: boolean;
-}
-
-/** One key as `GET /__admin/keys` shows it. */
-export interface KeyView {
-  key: string;
-  /** The journal's fingerprint of the whole key (`keyId` of its entries), to find its requests. */
-  keyId: string;
-  plan: PlanName;
-  limits: Limits;
-  revoked: boolean;
-  remaining: number;
-  reportedLimit: number;
-  reset: number;
-  bannedUntil: string | null;
 }
 
 /** Which state engine holds the sessions, as `/__admin/health` reports it. */
@@ -151,35 +137,6 @@ export function applyClockChange(clock: SessionState['clock'], change: ClockChan
   if (change.set !== undefined) clock.set(change.set);
   if (change.advance !== undefined) clock.advance(change.advance);
   if (change.frozen === false) clock.unfreeze();
-}
-
-const DEMO_KEYS = new Set(demoKeys().map((k) => k.key));
-
-/**
- * A key as the admin API and page show it: the public demo keys whole, every other key redacted
- * as the banner and the journal show it (a key given with --key is a secret of its owner's).
- */
-export function shownKey(key: string): string {
-  return DEMO_KEYS.has(key) ? key : redactKey(key);
-}
-
-/** A key's admin view from its limiter report. */
-export function keyView(
-  k: SessionSettings['keys'][number],
-  report: { remaining: number; limit: number; reset: number; bannedUntil?: number },
-  keyIds: KeyIds,
-): KeyView {
-  return {
-    key: shownKey(k.key),
-    keyId: keyIds.of(k.key),
-    plan: k.plan,
-    limits: k.limits,
-    revoked: k.revoked === true,
-    remaining: report.remaining,
-    reportedLimit: report.limit,
-    reset: report.reset,
-    bannedUntil: report.bannedUntil !== undefined ? new Date(report.bannedUntil).toISOString() : null,
-  };
 }
 
 /** The scenarios a server can switch to, as the admin API and the test controls need them. */
