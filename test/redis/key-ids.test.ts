@@ -3,9 +3,8 @@
 // a whole-key filter on one replica finds requests another answered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock, type SharedRunningMock } from '../../src/index.js';
-import { keyIdOf, sha256Hex } from '../../src/core/state/key-id.js';
-import type { JournalEntry } from '../../src/core/state/journal.js';
 import { adminCall, keyIdsOf } from '../support/admin.js';
+import { expectSaltedApart, journalOf, listAs } from '../support/key-ids.js';
 import { TestRedis, redisAvailable } from '../support/redis.js';
 
 const A = 'worker-a-001';
@@ -31,43 +30,33 @@ describe.skipIf(!redisAvailable())('key ids on a shared state', () => {
     await redis?.stop();
   });
 
-  const get = (mock: RunningMock | SharedRunningMock, key: string, session: string) =>
-    fetch(`${mock.url}/pets?limit=1`, { headers: { authorization: `Bearer ${key}`, 'x-mock-session': session } }).then((r) => r.arrayBuffer());
-  const requests = async (mock: RunningMock | SharedRunningMock, session: string, key?: string) =>
-    (await adminCall<JournalEntry[]>(mock.origin, `requests${key === undefined ? '' : `?key=${encodeURIComponent(key)}`}`, { session })).json;
-
   it("every replica gives a key the deployment's id; another deployment gives another, none the unsalted one", async () => {
     const [ofA, ofB, ofOther] = await Promise.all([keyIdsOf(a.origin), keyIdsOf(b.origin), keyIdsOf(other.origin)]);
-    expect(ofA).toHaveLength(3);
     expect(ofB).toEqual(ofA);
-    expect(ofOther.filter((id, i) => id === ofA[i])).toEqual([]);
-    for (const [i, key] of [A, B, C].entries()) {
-      expect([ofA[i], ofOther[i]]).not.toContain(sha256Hex(key).slice(0, 8));
-      expect([ofA[i], ofOther[i]]).not.toContain(keyIdOf(key, ''));
-    }
+    expectSaltedApart(ofA, ofOther, [A, B, C]);
   });
 
   it('a whole key on one replica finds the requests the other answered, told apart from a key that shows alike', async () => {
-    await get(a, A, 'w');
-    await get(b, B, 'w');
-    await get(b, A, 'w');
+    await listAs(a, A, 'w');
+    await listAs(b, B, 'w');
+    await listAs(b, A, 'w');
     const [idA, idB] = await keyIdsOf(a.origin, 'w');
-    expect((await requests(b, 'w')).map((e) => e.keyId)).toEqual([idA, idB, idA]);
-    expect((await requests(b, 'w', A)).map((e) => e.seq)).toEqual([1, 3]);
-    expect((await requests(a, 'w', B)).map((e) => e.seq)).toEqual([2]);
+    expect((await journalOf(b, 'w')).map((e) => e.keyId)).toEqual([idA, idB, idA]);
+    expect((await journalOf(b, 'w', A)).map((e) => e.seq)).toEqual([1, 3]);
+    expect((await journalOf(a, 'w', B)).map((e) => e.seq)).toEqual([2]);
   });
 
   it("a snapshot of a mock in memory restored into the deployment takes the deployment's ids", async () => {
-    await get(memory, C, 'moved');
-    await get(memory, A, 'moved');
+    await listAs(memory, C, 'moved');
+    await listAs(memory, A, 'moved');
     const doc = (await adminCall(memory.origin, 'snapshot', { session: 'moved' })).json;
     expect((await adminCall(a.origin, 'snapshot', { method: 'PUT', session: 'moved', body: doc })).status).toBe(200);
     const [, , idC] = await keyIdsOf(b.origin, 'moved');
-    expect((await requests(b, 'moved')).map((e) => [e.key, e.keyId])).toEqual([
+    expect((await journalOf(b, 'moved')).map((e) => [e.key, e.keyId])).toEqual([
       ['solo…042', idC],
       ['work…001', undefined],
     ]);
-    await get(b, C, 'moved');
-    expect((await requests(a, 'moved', C)).map((e) => e.seq)).toEqual([1, 3]);
+    await listAs(b, C, 'moved');
+    expect((await journalOf(a, 'moved', C)).map((e) => e.seq)).toEqual([1, 3]);
   });
 });
