@@ -9,6 +9,7 @@ import os
 import shlex
 import signal
 import subprocess
+import time
 
 import pytest
 import requests
@@ -22,9 +23,11 @@ def petstore_mock():
     (url, origin, port, admin, keys, scenario, pid) and stops it afterwards, also when pytest is
     interrupted (Ctrl-C), terminated (a CI timeout's SIGTERM) or hung up on (SIGHUP)."""
     # --quiet: only the ready line is printed, so nothing waits for this pipe to be read.
+    # --lame-duck-time 0: no load balancer is watching, so the stop need not keep answering first.
     # A session of its own: npx does not pass a signal on to the server it started, so the fixture
     # stops the whole group.
-    process = subprocess.Popen([*COMMAND, "--port", "0", "--ready-json", "--quiet"], stdout=subprocess.PIPE, text=True, start_new_session=True)
+    args = ["--port", "0", "--ready-json", "--quiet", "--lame-duck-time", "0"]
+    process = subprocess.Popen([*COMMAND, *args], stdout=subprocess.PIPE, text=True, start_new_session=True)
     previous = {sig: signal.signal(sig, _stop_then_end(process)) for sig in (signal.SIGTERM, signal.SIGHUP)}
     try:
         line = process.stdout.readline()
@@ -50,15 +53,28 @@ def _stop_then_end(process):
 
 
 def _shutdown(process):
-    if process.returncode is not None:
+    """Stops the whole group and returns once it is gone: npx may exit before the server it started,
+    which still holds the port until its drain ends."""
+    if process.stdout.closed:
         return
     _stop(process, signal.SIGTERM)
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
+    if not _gone(process, 10):
         _stop(process, signal.SIGKILL)
-        process.wait()
+        _gone(process, 5)
+    process.wait()
     process.stdout.close()
+
+
+def _gone(process, seconds):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        process.poll()  # reaps npx once it exits, or its zombie would keep the group alive
+        try:
+            os.killpg(process.pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def _stop(process, sig):
