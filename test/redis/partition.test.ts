@@ -1,7 +1,9 @@
 // A real partition between two replicas and Redis: Redis in a network namespace of the test's
 // own, the link cut for 3 s and then for 10 s under a steady load of creates. 503 means not
-// stored: the store holds exactly the creates answered 201 (a command stuck in a socket while the
-// link was down, given up and answered 503, must not run when the link returns); every answer is
+// stored: the store holds every create answered 201 and no other (a command stuck in a socket
+// while the link was down, given up and answered 503, must not run when the link returns), but
+// for the case docs/scale-out.md names (a call Redis ran as the link went down, its answer held
+// back by the cut, is stored and answered 503 after the command timeout); every answer is
 // 201 or 503 state_unavailable with Retry-After, none held past twice the command timeout; and
 // each replica answers 201 again within 3 s of the link's return, whatever the cut's length.
 import { Redis } from 'ioredis';
@@ -25,7 +27,7 @@ describe.skipIf(unavailable !== undefined)('a network partition between the repl
     await redis?.stop();
   });
 
-  it('stores exactly the creates answered 201, holds no answer past the bound, and recovers within 3 s of the link coming back', async () => {
+  it('stores the creates answered 201 and none answered otherwise but those a cut held back, holds no answer past the bound, and recovers within 3 s of the link coming back', async () => {
     const run = await cutUnderLoad(mocks, redis, [3000, 10_000]);
     const client = new Redis(redis.url);
     try {

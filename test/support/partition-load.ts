@@ -110,7 +110,10 @@ export async function cutUnderLoad(mocks: SharedRunningMock[], link: { cut(): vo
  * Every answer a 201 or the 503 of an unavailable state with Retry-After, none held past twice the
  * command timeout; each cut felt; a timeout at most once per worker and cut (the timed-out
  * connection is dropped, so the requests after it are told at once); each recovery within 3 s; no
- * id twice; and the store (`stored`, the ids Redis holds) exactly the creates answered 201.
+ * id twice; and the store (`stored`, the ids Redis holds) every create answered 201 and nothing
+ * else, but for the one case docs/scale-out.md names: a call Redis had started when the link went
+ * down, whose answer the cut held back, is stored and was answered 503 after the command timeout.
+ * So a stored id no 201 gave needs a create of its own, answered that way and in flight at a cut.
  */
 export function expectNothingLost({ answers, workers, cuts, recovery }: CutRun, stored: number[], commandTimeoutMs: number): void {
   for (const a of answers) {
@@ -126,7 +129,18 @@ export function expectNothingLost({ answers, workers, cuts, recovery }: CutRun, 
   for (const ms of recovery) expect(ms).toBeLessThanOrEqual(3000);
   const answered = answers.filter((a) => a.status === 201).map((a) => a.id as number);
   expect(new Set(answered).size).toBe(answered.length);
-  expect([...stored].sort((a, b) => a - b)).toEqual(answered.sort((a, b) => a - b));
+  expect(new Set(stored).size).toBe(stored.length);
+  const held = new Set(stored);
+  expect(answered.filter((id) => !held.has(id))).toEqual([]);
+  const unanswered = stored.filter((id) => !answered.includes(id));
+  expect(unanswered.length, `stored without a 201: ${unanswered.join(', ')}`).toBeLessThanOrEqual(heldBackByACut({ answers, cuts }).length);
+}
+
+/** The creates answered 503 after the command timeout that were in flight when a cut began. */
+export function heldBackByACut({ answers, cuts }: Pick<CutRun, 'answers' | 'cuts'>): Answer[] {
+  return answers.filter(
+    (a) => a.status === 503 && /command timeout/.test(a.message ?? '') && cuts.some(({ from }) => a.sentAt <= from && a.sentAt + a.ms >= from),
+  );
 }
 
 /** One line of figures for the test's output (docs/scale-out.md quotes them). */
