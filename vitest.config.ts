@@ -23,6 +23,11 @@ const LONGEST_FIRST = ['container/container', 'redis/differential', 'e2e/source-
 /** `npm run test:install` runs the installs from git (minutes each), which `npm test` leaves out. */
 const INSTALLS = process.env.npm_lifecycle_event === 'test:install';
 
+const INCLUDE = INSTALLS ? ['test/install/**/*.test.ts'] : ['test/**/*.test.ts'];
+const EXCLUDE = INSTALLS ? configDefaults.exclude : [...configDefaults.exclude, 'test/install/**'];
+/** Files that replace a module with `vi.mock`: each runs in a fresh worker. */
+const ISOLATED = ['test/core/deprecation-follows-document.test.ts', 'test/redis/deprecation-follows-document.test.ts'];
+
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (file: TestSpecification): number => {
@@ -44,8 +49,6 @@ export default defineConfig({
     __PETSTORE_SHIPPED_SCENARIOS__: JSON.stringify(shippedScenarioObjects()),
   },
   test: {
-    include: INSTALLS ? ['test/install/**/*.test.ts'] : ['test/**/*.test.ts'],
-    exclude: INSTALLS ? configDefaults.exclude : [...configDefaults.exclude, 'test/install/**'],
     setupFiles: ['test/support/node-platform.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
@@ -55,5 +58,12 @@ export default defineConfig({
     // three minutes and the suite took ten.
     maxWorkers: Math.max(3, availableParallelism() + 1),
     sequence: { sequencer: LongestFirst },
+    // A worker runs file after file in one module graph (no fresh import of the sources per file):
+    // that halved the suite's CPU for the core and HTTP tests. Files that replace a module
+    // (`vi.mock`) run in fresh workers of their own, as their replacement would leak into the next.
+    projects: [
+      { extends: true, test: { name: 'shared', isolate: false, include: INCLUDE, exclude: [...EXCLUDE, ...ISOLATED] } },
+      { extends: true, test: { name: 'isolated', isolate: true, include: ISOLATED.filter(() => !INSTALLS), exclude: EXCLUDE } },
+    ],
   },
 });

@@ -80,13 +80,13 @@ describe('--import', () => {
     expect(expected.some((s) => s.body.includes('key_banned'))).toBe(true);
     expect(await play(over(origin), NEXT)).toEqual(expected);
     // Each process records its own wall times (how long the core took, when a request arrived and
-    // waited, the real time of a frozen clock's request), its own connections' histories (the
-    // source's had carried HISTORY before NEXT; the imported process's are new) and its own salt
-    // of key ids (which entries share a key is compared).
+    // waited, the real time of a frozen clock's request), its own connections (numbered per
+    // process, and the source's had carried HISTORY before NEXT; the imported process's are new)
+    // and its own salt of key ids (which entries share a key is compared).
     const journal = async (o: string): Promise<unknown> =>
       comparableJournal(
-        ((await adminCall<{ durationMs: number; realAt?: string; connectionUse?: number }[]>(o, 'requests')).json ?? []).map(
-          ({ realAt: _r, connectionUse: _c, ...e }) => e,
+        ((await adminCall<{ durationMs: number; realAt?: string; connection?: number; connectionUse?: number }[]>(o, 'requests')).json ?? []).map(
+          ({ realAt: _r, connection: _n, connectionUse: _c, ...e }) => e,
         ),
       );
     expect(await journal(origin)).toEqual(await journal(mock.origin));
