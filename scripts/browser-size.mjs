@@ -37,6 +37,13 @@ function partOf(input) {
 
 /** The same app bundled from the sources, as scripts/build.mjs builds them: the minified bytes of each part. */
 export async function browserBuildParts() {
+  const parts = new Map();
+  for (const [input, bytes] of await browserBuildInputs()) parts.set(partOf(input), (parts.get(partOf(input)) ?? 0) + bytes);
+  return [...parts].sort((a, b) => b[1] - a[1]);
+}
+
+/** The same app bundled from the sources: each input file (or virtual module) and its minified bytes. */
+export async function browserBuildInputs() {
   const { faker } = await import('@faker-js/faker/locale/en');
   const result = await build({
     ...MINIFIED_APP,
@@ -49,11 +56,7 @@ export async function browserBuildParts() {
       __PETSTORE_SHIPPED_SCENARIOS__: JSON.stringify(shippedScenarioObjects(resolve(ROOT, 'scenarios'))),
     },
   });
-  const parts = new Map();
-  for (const [input, { bytesInOutput }] of Object.entries(Object.values(result.metafile.outputs)[0].inputs)) {
-    parts.set(partOf(input), (parts.get(partOf(input)) ?? 0) + bytesInOutput);
-  }
-  return [...parts].sort((a, b) => b[1] - a[1]);
+  return Object.entries(Object.values(result.metafile.outputs)[0].inputs).map(([input, { bytesInOutput }]) => [input, bytesInOutput]);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -40,7 +40,8 @@ export interface MemoryHomeOptions {
 
 /** Puts the in-memory home together. */
 export function memoryHome(options: MemoryHomeOptions): MemoryHome {
-  const engine = new MockEngine({ settings: options.settings, now: options.now, onRequest: options.onRequest, maxSessions: options.maxSessions });
+  const { settings, now, onRequest, maxSessions } = options;
+  const engine = new MockEngine({ settings, now, onRequest, maxSessions, snapshots: options.scenarios.snapshots });
   return {
     engine,
     ops: memoryOps(engine.sessions, options.scenarios),

@@ -4,7 +4,7 @@
 import { MockError, UserError, named } from './core/errors.js';
 import { INSTANT_HINT, isValidInstant, parseDuration, parseInstant, type ClockState } from './core/state/clock.js';
 import type { Answer, ClockChange, SessionOps } from './core/state/backend.js';
-import { unsupportedOnThisHome } from './core/state/snapshot-restore.js';
+import { unsupportedOnThisHome } from './core/state/unsupported.js';
 import type { SnapshotDocument } from './core/state/snapshot.js';
 import type { JournalEntry } from './core/state/journal.js';
 import { compileFilter, verifyEntries, type JournalFilter, type VerifyCount } from './core/state/journal-query.js';

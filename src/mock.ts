@@ -15,6 +15,7 @@ import { ScenarioCatalogue } from './files/scenario-catalogue.js';
 import { reloadSessions, watchFiles, type ReloadReport } from './files/live-reload.js';
 import { checkOptions } from './mock-options.js';
 import { checkSnapshotSchema, scenarioFromObject } from './files/object-checks.js';
+import { snapshotSupport } from './core/state/snapshot-support.js';
 import { importFailure, readSnapshotFile, writeFileAtomically } from './files/snapshot-file.js';
 import { checkExportTarget } from './files/export-target.js';
 import { displayPath } from './files/display-path.js';
@@ -70,7 +71,7 @@ function nodeMemory(options: MockOptions & { clientAddress?: string }): NodeMemo
     },
     latest: (name) => catalogue.latest(name),
     fromObject: (value) => scenarioFromObject(value, catalogue.hostData),
-    checkSnapshot: checkSnapshotSchema,
+    snapshots: snapshotSupport(checkSnapshotSchema),
   };
   const home = memoryHome({ settings, scenarios, now: options.now, onRequest: counted(metrics, options.onRequest), maxSessions: options.maxSessions });
   const reload = (): ReloadReport | undefined => reloadSessions(catalogue, home.engine.sessions);

@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { httpDate } from '../core/state/clock.js';
 import type { AdminState } from '../core/state/backend.js';
-import { unsupportedOnThisHome } from '../core/state/snapshot-restore.js';
+import { unsupportedOnThisHome } from '../core/state/unsupported.js';
 import { COMMON_HEADERS, MockError, UserError, named, renderError } from '../core/errors.js';
 import { createAdminGuard } from './admin-guard.js';
 import { bodyError, checkDepth, parseClockChange } from './admin-input.js';

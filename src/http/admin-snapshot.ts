@@ -1,7 +1,7 @@
 import express, { type Request, type Router } from 'express';
 import { MockError } from '../core/errors.js';
 import type { AdminState } from '../core/state/backend.js';
-import { unsupportedOnThisHome } from '../core/state/snapshot-restore.js';
+import { unsupportedOnThisHome } from '../core/state/unsupported.js';
 import { checkDepth } from './admin-input.js';
 import { MAX_SNAPSHOT_BYTES } from '../core/state/snapshot.js';
 

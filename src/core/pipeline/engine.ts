@@ -4,6 +4,7 @@ import { answeredBeforeBody } from './before-body.js';
 import { Pipeline } from './pipeline.js';
 import type { JournalEntry } from '../state/journal.js';
 import { MemoryPort } from '../state/memory-port.js';
+import type { SnapshotSupport } from '../state/snapshot-support.js';
 import { SessionRegistry } from '../state/sessions.js';
 import type { TimeSource } from '../state/clock.js';
 import type { SessionState, SessionSettings } from '../state/session-state.js';
@@ -19,6 +20,8 @@ export interface EngineOptions {
   maxSessions?: number;
   /** Called once per answered API request, for logs. */
   onRequest?: (entry: JournalEntry) => void;
+  /** Snapshots of the sessions (the states kept before requests, for `?before=SEQ`); none in the browser build. */
+  snapshots?: SnapshotSupport;
 }
 
 /**
@@ -30,7 +33,7 @@ export class MockEngine extends Pipeline<SessionState> {
 
   constructor(options: EngineOptions) {
     const sessions = new SessionRegistry(options.settings, options.now ?? Date.now, options.maxSessions);
-    super(new MemoryPort(sessions), options.onRequest);
+    super(new MemoryPort(sessions, options.snapshots), options.onRequest);
     this.sessions = sessions;
   }
 

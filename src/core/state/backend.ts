@@ -9,8 +9,9 @@ import { MemoryPort } from './memory-port.js';
 import { sessionIdOf, summarizeSessions, type Eviction, type SessionRegistry, type SessionSummary } from './sessions.js';
 import type { CoreRequest, CoreResponse } from '../types.js';
 import { keyBucket, type SessionState, type SessionSettings } from './session-state.js';
-import { NO_SCENARIO, type SnapshotDocument } from './snapshot.js';
-import { readSnapshot, snapshotBefore, type SnapshotSchemaCheck } from './snapshot-restore.js';
+import type { SnapshotDocument } from './snapshot.js';
+import { NO_SCENARIO } from './session-settings.js';
+import type { SnapshotSupport } from './snapshot-support.js';
 import type { ScenarioSpec } from '../scenarios/scenario-spec.js';
 
 /** What a front end needs from the core. Adapters await only when given a promise. */
@@ -149,8 +150,8 @@ export interface ScenarioLookup {
   latest?(name: string): SessionSettings;
   /** A scenario given as an object, checked as a file is; throws `scenario_invalid` with a JSON pointer per mistake. */
   fromObject?(value: unknown): SessionSettings;
-  /** The snapshot schema's check; without it, this home takes no snapshots. */
-  checkSnapshot?: SnapshotSchemaCheck;
+  /** Restoring snapshots, with the schema's check; without it, this home takes no snapshots. */
+  snapshots?: SnapshotSupport;
 }
 
 function journalInfo(s: SessionState): JournalInfo {
@@ -202,14 +203,14 @@ function snapshotOps(
   change: (session: string | undefined) => SessionState,
 ): Pick<SessionOps<false>, 'snapshot' | 'restore' | 'applyScenario'> {
   const ops: Pick<SessionOps<false>, 'snapshot' | 'restore' | 'applyScenario'> = {};
-  const { checkSnapshot, fromObject } = scenarios;
-  if (checkSnapshot) {
-    const port = new MemoryPort(sessions);
+  const { snapshots, fromObject } = scenarios;
+  if (snapshots) {
+    const port = new MemoryPort(sessions, snapshots);
     ops.snapshot = (session) => port.snapshot(sessionIdOf(session));
     ops.restore = (session, document) => {
       const sid = sessionIdOf(session);
       // Checked whole before the session is touched (or created): a wrong document changes nothing.
-      const restored = readSnapshot(document, checkSnapshot, [sessions.startSettings().base, view(session).settings.base], sessions.keyIds);
+      const restored = snapshots.read(document, snapshots.check, [sessions.startSettings().base, view(session).settings.base], sessions.keyIds);
       port.restore(sid, restored);
       const s = view(session);
       return { session: s.id, scenario: s.settings.scenario, clock: s.clock.state() };
@@ -230,6 +231,7 @@ function snapshotOps(
 export function memoryAdmin(sessions: SessionRegistry, scenarios: ScenarioLookup): AdminState {
   const ops = memoryOps(sessions, scenarios);
   const { snapshot, restore, applyScenario } = ops;
+  const before = scenarios.snapshots?.before;
   const view = (session: string | undefined): SessionState => sessions.view(session);
   return {
     keyIds: sessions.keyIds,
@@ -243,7 +245,7 @@ export function memoryAdmin(sessions: SessionRegistry, scenarios: ScenarioLookup
     ...(snapshot && { snapshot: async (session: string | undefined) => snapshot(session) }),
     ...(restore && { restore: async (session: string | undefined, document: unknown) => restore(session, document) }),
     ...(applyScenario && { applyScenario: async (session: string | undefined, scenario: unknown) => applyScenario(session, scenario) }),
-    ...(snapshot && { snapshotBefore: async (session: string | undefined, seq: number) => snapshotBefore(view(session), seq) }),
+    ...(before && { snapshotBefore: async (session: string | undefined, seq: number) => before(view(session), seq) }),
     health: async (session) => ({ sessions: sessions.all().length, scenario: view(session).settings.scenario, state: { engine: 'memory', reachable: true } }),
     scenario: async (session) => {
       const s = view(session);

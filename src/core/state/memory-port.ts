@@ -9,13 +9,18 @@ import { addressBucket, type ForcedAnswer, type SessionState, type SessionSettin
 import type { SessionRegistry } from './sessions.js';
 import type { Decision, OperationData, Planner, StateAsk, StatePort } from './state-port.js';
 import type { CoreRequest } from '../types.js';
-import { takeSnapshot, type SnapshotDocument } from './snapshot.js';
-import { prepareRestore, type RestoredState } from './snapshot-restore.js';
-import { forgetBefore, keepBefore } from './before-snapshots.js';
+import type { SnapshotDocument } from './snapshot.js';
+import type { RestoredState } from './snapshot-restore.js';
+import type { SnapshotSupport } from './snapshot-support.js';
+import { unsupportedOnThisHome } from './unsupported.js';
 
 /** The `StatePort` of sessions held in this process. */
 export class MemoryPort implements StatePort<SessionState> {
-  constructor(readonly sessions: SessionRegistry) {}
+  /** `snapshots`: how to take and restore one; without it (the browser build) both are refused. */
+  constructor(
+    readonly sessions: SessionRegistry,
+    private readonly snapshots?: SnapshotSupport,
+  ) {}
 
   get startSettings(): SessionSettings {
     return this.sessions.startSettings();
@@ -28,7 +33,7 @@ export class MemoryPort implements StatePort<SessionState> {
   decide<P extends StateAsk>(sid: string, req: CoreRequest, planner: Planner<P>): Decision<SessionState, P> {
     const state = this.sessions.resolveId(sid);
     // A session that records details keeps its state from before each request, for `?before=SEQ`.
-    if (state.journal.details) keepBefore(state);
+    if (state.journal.details) this.snapshots?.keepBefore(state);
     // Read once: the checks, the answer's headers and the journal entry all use this instant.
     const now = state.clock.now();
     const { settings, limiter, runtime } = state;
@@ -87,17 +92,19 @@ export class MemoryPort implements StatePort<SessionState> {
 
   snapshot(sid: string): SnapshotDocument {
     // Looking creates no session: an unknown one is taken as it would start.
-    return takeSnapshot(this.sessions.view(sid));
+    if (!this.snapshots) throw unsupportedOnThisHome('snapshots');
+    return this.snapshots.take(this.sessions.view(sid));
   }
 
   restore(sid: string, restored: RestoredState): void {
     // Checked and built against the session as it stands (an unknown one is not created yet), then
     // swapped in one synchronous call: a failed restore changes nothing, and no request of the
     // session runs between its parts. What was kept of the states before its requests goes with it.
-    const commit = prepareRestore(this.sessions.probe(sid), restored);
+    if (!this.snapshots) throw unsupportedOnThisHome('snapshots');
+    const commit = this.snapshots.prepareRestore(this.sessions.probe(sid), restored);
     const state = this.sessions.resolveId(sid);
     commit(state);
-    forgetBefore(state);
+    this.snapshots.forgetBefore(state);
   }
 
   anonymousReport(address: string | undefined): { report: RateReport; now: number } {

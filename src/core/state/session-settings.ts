@@ -5,6 +5,10 @@ import { DEFAULT_PET_COUNT, DEFAULT_SEED, generatePets } from './seed.js';
 import { BaseData } from './store.js';
 import type { KeyConfig, Pet } from '../types.js';
 import type { SessionSettings } from './session-state.js';
+import type { ScenarioSpec } from '../scenarios/scenario-spec.js';
+
+/** The definition shown (and a snapshot carries) for settings that came from no scenario: the command line's. */
+export const NO_SCENARIO: ScenarioSpec = { description: "The command line's settings, with no scenario." };
 
 /** What the server was started with, before any scenario. */
 export interface DataOptions {

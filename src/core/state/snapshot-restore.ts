@@ -272,17 +272,3 @@ export function prepareRestore(state: SessionState, r: RestoredState): (target: 
     target.evictedAt = undefined;
   };
 }
-
-/**
- * The refusal of a snapshot, a restore or a scenario object by a build that cannot check them: the
- * browser bundle carries no JSON Schema checks (both homes of the Node package have them).
- */
-export function unsupportedOnThisHome(what: 'snapshots' | 'scenario objects'): MockError {
-  return new MockError(
-    'snapshot_unsupported',
-    `${what} are not available in the browser bundle (it carries none of the schema checks they need); use the Node package or the container for them.`,
-  );
-}
-
-/** The session as it was before one of its requests, read back for `?before=SEQ` beside the restore that takes it. */
-export { snapshotBefore } from './before-snapshots.js';

@@ -3,6 +3,7 @@
 // reads it back. Instants are ISO-8601 UTC, as the admin API writes them; rate windows are a list
 // per key, so a change to the number of windows keeps the format.
 import type { ScenarioSpec } from '../scenarios/scenario-spec.js';
+import { NO_SCENARIO } from './session-settings.js';
 import type { RuntimePosition } from '../scenarios/scenario-runtime.js';
 import type { JournalEntry } from './journal.js';
 import type { BucketState } from './limiter.js';
@@ -77,9 +78,6 @@ export interface SnapshotDocument {
   limits: SnapshotBucket[];
   journal: { total: number; details: boolean; entries: JournalEntry[] };
 }
-
-/** The definition a snapshot carries for settings that came from no scenario (the command line's). */
-export const NO_SCENARIO: ScenarioSpec = { description: "The command line's settings, with no scenario." };
 
 /** The window lengths the document names (others it writes as their seconds). */
 export const WINDOW_NAMES: Readonly<Record<number, string>> = { 1_000: '1s', 60_000: '1m', 3_600_000: '1h', 86_400_000: '1d' };
