@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { shippedScenarioObjects } from './shipped-scenarios.mjs';
 import { esbuildPageSchemas, esbuildValidators } from './browser-validators.mjs';
+import { jsonAsString } from './json-as-string.mjs';
 import { buildCommonJs } from './build-cjs.mjs';
 import { buildAdminChart } from './build-admin-chart.mjs';
 import { writeOperationRegistries } from './operation-registry.mjs';
@@ -37,7 +38,7 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
   // The schema validators, generated as code (scripts/browser-validators.mjs): nothing is compiled at run time.
-  plugins: [esbuildValidators()],
+  plugins: [esbuildValidators(), jsonAsString()],
   define,
 });
 // --- The browser build (dist/browser.js) ------------------------------------------------------

@@ -3,7 +3,10 @@
 import { UserError, named } from '../core/errors.js';
 import { shownKey } from '../core/state/key-view.js';
 import { parseKeySpecAs } from '../core/state/plans.js';
-import { startMock, type RunningMock, type SharedRunningMock } from '../index.js';
+// The mock itself, not the library's entry: that also loads verify, the audit command and the
+// remote client, which a start never uses (their code was a fifth of what a start compiled).
+import { startMock, type RunningMock } from '../mock.js';
+import type { SharedRunningMock } from '../shared-mock.js';
 import type { ReloadReport } from '../files/live-reload.js';
 import type { KeyConfig } from '../core/types.js';
 import {

@@ -19,6 +19,8 @@ export interface CorePlatform {
    * Absent where the platform cannot decompress synchronously: compressed bodies are then refused.
    */
   decompress?: (encoding: 'gzip' | 'deflate' | 'br', body: Uint8Array, maxBytes: number) => Uint8Array;
+  /** `n` random bytes fit for a secret, where the platform has a cheaper source than Web Crypto's. */
+  randomBytes?: (n: number) => Uint8Array;
 }
 
 /** Thrown by `decompress` when the inflated body would pass its limit. */

@@ -4,7 +4,6 @@
 // 14.6 s and took 2.1 GiB). Under --watch the files are read ahead asynchronously, so a slow
 // disk does not hold the server either.
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UnreadableFile } from '../core/input/fixtures.js';
 
@@ -66,7 +65,8 @@ export function readUserFile(file: string, maxBytes: number): string {
 async function readAhead(file: string, maxBytes: number): Promise<string | Error> {
   let handle;
   try {
-    handle = await open(file, FLAGS);
+    // Loaded on the first file read, not by every start.
+    handle = await process.getBuiltinModule('node:fs/promises').open(file, FLAGS);
     const stat = await handle.stat();
     check(stat, maxBytes);
     const buffer = Buffer.alloc(stat.size);

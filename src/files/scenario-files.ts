@@ -1,7 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
 import { scenarioSchemaErrors } from '../core/scenarios/schema-documents.js';
 import { pickError } from '../core/scenarios/schema-errors.js';
 import type { ScenarioDefaults } from '../core/scenarios/defaults.js';
@@ -36,9 +35,9 @@ export function scenariosDir(): string {
 
 // The YAML parser costs ~40 ms to import: it is required on the first scenario file,
 // synchronously, so that switching scenarios stays a plain call and start-up without one pays nothing.
-const requireLazily = createRequire(import.meta.url);
 let yamlModule: typeof import('yaml') | undefined;
-const yaml = (): typeof import('yaml') => (yamlModule ??= requireLazily('yaml') as typeof import('yaml'));
+const yaml = (): typeof import('yaml') =>
+  (yamlModule ??= process.getBuiltinModule('node:module').createRequire(import.meta.url)('yaml') as typeof import('yaml'));
 
 /**
  * A scenario file, parsed and checked against the schema. It keeps the parsed document so that

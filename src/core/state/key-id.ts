@@ -2,6 +2,8 @@
 // alike stay apart wherever requests are grouped or filtered, without the journal holding the key.
 // SHA-256 written out here because the core runs in browsers too, where hashing is only async.
 
+import { platform } from '../platform.js';
+
 const K = Uint32Array.from([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74,
   0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d,
@@ -75,7 +77,7 @@ export function keyIdOf(key: string, salt: string): string {
 
 /** A fresh salt for a deployment's key ids: 128 random bits, as hex. */
 export function newKeySalt(): string {
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  const bytes = platform().randomBytes?.(16) ?? globalThis.crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
