@@ -1,9 +1,10 @@
 // npm run bench: petstore-mock against a bare node:http baseline and json-server 0.17, in one run.
 // Loopback only, bounded (a few minutes), stops by itself. Writes .bench/bench.json and
 // regenerates docs/benchmarks.md and docs/benchmarks.svg.
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { BENCH_KEY_SPEC, LOAD_CORE, NEW_PET, ROOT, load, machineFacts, median, pinned, rssMb, sleep, startServer } from './bench/lib.mjs';
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { BENCH_KEY_SPEC, LOAD_CORE, NEW_PET, ROOT, commitOf, load, machineFacts, median, pinned, rssMb, sequential, sleep, startServer } from './bench/lib.mjs';
 import { writeReport } from './bench/report.mjs';
 
 const quick = process.argv.includes('--quick');
@@ -49,6 +50,25 @@ const SERVERS = [
       return ['node_modules/json-server/lib/cli/bin.js', '--port', String(port), '--host', '127.0.0.1', '--quiet', DB];
     },
   },
+];
+
+// `--before DIR`: another checkout (built) whose mock the sequential client also measures, such as
+// the commit before a change that could lengthen one request's latency.
+const beforeAt = process.argv.indexOf('--before');
+const BEFORE = beforeAt === -1 ? undefined : resolve(process.argv[beforeAt + 1] ?? '');
+const SEQUENTIAL_REQUESTS = quick ? 2000 : 5000;
+const SEQUENTIAL_SERVERS = [
+  ...SERVERS.filter((s) => s.id !== 'json-server'),
+  ...(BEFORE
+    ? [
+        {
+          id: 'mock-before',
+          name: `petstore-mock --quiet at ${commitOf(BEFORE)}`,
+          args: (port) => [`${BEFORE}/dist/cli.js`, '--port', String(port), '--key', BENCH_KEY_SPEC, '--quiet'],
+          list: '/v1/pets?limit=20',
+        },
+      ]
+    : []),
 ];
 
 const runStart = Date.now();
@@ -106,6 +126,40 @@ async function loadRounds() {
     }
   }
   return rounds;
+}
+
+/**
+ * One sequential client's latency on the list, in rounds like the load: every server started,
+ * then each round gives each (in rotating order) its run of requests one after another.
+ */
+async function sequentialRounds() {
+  const running = [];
+  for (const server of SEQUENTIAL_SERVERS) running.push({ server, r: await startServer(server, { logSink: server.logSink }) });
+  const rounds = Object.fromEntries(SEQUENTIAL_SERVERS.map((s) => [s.id, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let i = 0; i < running.length; i++) {
+      const { server, r } = running[(i + round) % running.length];
+      rounds[server.id].push(await sequential(r.port, { path: server.list, requests: SEQUENTIAL_REQUESTS }));
+    }
+    log(
+      `sequential round ${round + 1}/${ROUNDS}: ${running.map(({ server }) => `${server.id} p99 ${Math.round(rounds[server.id][round].p99Us)} µs`).join(', ')}`,
+    );
+  }
+  for (const { r } of running) await r.stop();
+  return Object.fromEntries(
+    SEQUENTIAL_SERVERS.map((s) => [
+      s.id,
+      {
+        name: s.name,
+        p50Us: median(rounds[s.id].map((m) => m.p50Us)),
+        p90Us: median(rounds[s.id].map((m) => m.p90Us)),
+        p99Us: median(rounds[s.id].map((m) => m.p99Us)),
+        p999Us: median(rounds[s.id].map((m) => m.p999Us)),
+        p99Ratio: median(rounds[s.id].map((m, i) => m.p99Us / rounds.baseline[i].p99Us)),
+        rounds: rounds[s.id],
+      },
+    ]),
+  );
 }
 
 /** With 50 connections on a key of 500 a minute, no window may let more than 500 through. */
@@ -177,12 +231,21 @@ log(`bench: ${ROUNDS} rounds of ${SECONDS} s slices per server and operation, ${
 const facts = machineFacts();
 const starts = await coldStarts();
 const passes = await loadRounds();
+const oneClient = await sequentialRounds();
 const limits = await limitCheck();
 const rows = summarise(starts, passes);
 const result = {
   facts,
-  settings: { rounds: ROUNDS, coldStarts: COLD_STARTS, seconds: SECONDS, connections: CONNECTIONS, idleSettleMs: IDLE_SETTLE_MS },
+  settings: {
+    rounds: ROUNDS,
+    coldStarts: COLD_STARTS,
+    seconds: SECONDS,
+    connections: CONNECTIONS,
+    idleSettleMs: IDLE_SETTLE_MS,
+    sequentialRequests: SEQUENTIAL_REQUESTS,
+  },
   rows,
+  sequential: oneClient,
   limits,
   raw: { starts, passes },
   durationS: Math.round((Date.now() - runStart) / 1000),

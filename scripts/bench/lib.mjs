@@ -1,6 +1,6 @@
 // Shared pieces of the benches: starting pinned servers, timing their first answer, reading their
 // memory and CPU time from /proc, and driving them with autocannon from another process.
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createServer } from 'node:net';
@@ -158,6 +158,22 @@ export async function load(port, pid, { path, method = 'GET', body, connections 
   };
 }
 
+/**
+ * One sequential client (one connection, one request at a time) on the load core against one
+ * server: latency percentiles in µs over `requests` answers (scripts/bench/sequential-client.mjs).
+ */
+export async function sequential(port, { path, requests = 5000 }) {
+  const [command, commandArgs] = pinned(LOAD_CORE, process.execPath, [`${ROOT}scripts/bench/sequential-client.mjs`, String(port), path, String(requests)]);
+  const out = await new Promise((resolve, reject) => {
+    const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    child.stdout.on('data', (d) => (text += d));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`the sequential client exited with ${code}`))));
+  });
+  return JSON.parse(out);
+}
+
 /** What the numbers were measured on. */
 export function machineFacts() {
   const cpus = os.cpus();
@@ -170,5 +186,20 @@ export function machineFacts() {
     memoryGb: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
     pinned: HAS_TASKSET ? `servers on core ${SERVER_CORE}, load generator on core ${LOAD_CORE} (taskset)` : 'not pinned (no taskset)',
     loadAverage: os.loadavg().map((n) => Math.round(n * 100) / 100),
+    commit: commitOf(ROOT),
   };
+}
+
+/** The commit a checkout is at, with `+changes` when its tracked files differ from it. */
+export function commitOf(dir) {
+  try {
+    const at = execFileSync('git', ['-C', dir, 'log', '-1', '--format=%h'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dirty = execFileSync('git', ['-C', dir, 'status', '--porcelain', '--untracked-files=no'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    return dirty ? `${at}+changes` : at;
+  } catch {
+    return 'unknown (not a git checkout)';
+  }
 }

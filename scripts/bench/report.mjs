@@ -23,7 +23,7 @@ function versus(bench, id, otherId, kind) {
 
 function machineLines(facts, note) {
   return [
-    `- Date: ${facts.date.slice(0, 16).replace('T', ' ')} UTC`,
+    `- Date: ${facts.date.slice(0, 16).replace('T', ' ')} UTC${facts.commit ? `; commit ${facts.commit}` : ''}`,
     `- Machine: ${facts.cpu}, ${facts.cores} cores, ${facts.memoryGb} GB, ${facts.os}; Node ${facts.node}`,
     `- Placement: ${facts.pinned}; load average at start ${facts.loadAverage.join(' / ')}`,
     `- ${note}`,
@@ -74,8 +74,25 @@ function benchSection(bench) {
         .join(', ') || 'none'
     }; once the key is banned for sending while limited, its answers carry the ban's end as their reset.`,
     '',
+    ...sequentialLines(bench),
   ];
   return lines;
+}
+
+/** One sequential client's latency: what a test calling the mock one request at a time waits. */
+function sequentialLines({ sequential, settings }) {
+  if (!sequential) return [];
+  const us = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '–');
+  return [
+    '### One sequential client',
+    '',
+    `One client on the other core, one keep-alive connection, one \`GET /v1/pets?limit=20\` at a time, timed from its write to the last byte of its answer (scripts/bench/sequential-client.mjs): ${settings.sequentialRequests.toLocaleString('en-US')} requests per round after 1,000 unmeasured, ${settings.rounds} rounds in rotating order with all servers running; percentiles are medians over rounds, and the p99 ratio the median of per-round ratios to the baseline.`,
+    '',
+    '| server | p50 µs | p90 µs | p99 µs | p99.9 µs | p99 × baseline |',
+    '|---|--:|--:|--:|--:|--:|',
+    ...Object.values(sequential).map((s) => `| ${s.name} | ${us(s.p50Us)} | ${us(s.p90Us)} | ${us(s.p99Us)} | ${us(s.p999Us)} | ${times(s.p99Ratio)} |`),
+    '',
+  ];
 }
 
 function scaleSection(scale) {
