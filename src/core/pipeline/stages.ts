@@ -1,4 +1,4 @@
-// The order of the checks, written once (design.md section 2, "Order of checks"). Each stage
+// The order of the checks, written once (docs/reference.md, "Order of checks"). Each stage
 // names its check for each moment it can be judged at: before the home of state is asked
 // (`ahead`: no state needed), once the home decided (`decided`: the session's clock and counts),
 // and from the head alone, before the body (`onHead`, for `Expect: 100-continue`). The pipeline
