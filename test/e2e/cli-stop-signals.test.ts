@@ -3,7 +3,7 @@
 // Each runs the lame duck and the drain, writes the --export-on-exit snapshot whole and exits 0.
 // Under npm the server outlives its launcher, so its exit code is read by a subreaper (python's
 // prctl), which adopts and reaps it.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -56,7 +56,10 @@ pid = os.fork()
 if pid == 0:
     os.setpgid(0, 0)
     os.execvp(sys.argv[1], sys.argv[1:])
-os.setpgid(pid, pid)
+try:
+    os.setpgid(pid, pid)
+except PermissionError:
+    pass  # the child has exec'd already, having made its group itself
 report.write(json.dumps({'launched': pid}) + '\\n')
 while True:
     try:
@@ -69,6 +72,8 @@ while True:
 interface Reaped {
   stdout: () => string;
   stderr: () => string;
+  /** What the reaper reported so far (launch and exits), and the processes still in the launcher's group. */
+  state: () => string;
   /** The launcher's pid, also its process group. */
   launched: Promise<number>;
   /** Resolves once every process below has exited: each one's exit code by pid. */
@@ -108,7 +113,21 @@ function reaped(command: string, args: string[]): Reaped {
       r(codes);
     }),
   );
-  return { stdout: () => out, stderr: () => err, launched: launchedPid, exits };
+  const state = (): string => {
+    const group = /\{"launched": (\d+)\}/.exec(report)?.[1];
+    const ps = spawnSync('ps', ['-o', 'pid,pgid,stat,etime,args', '-g', group ?? '0'], { encoding: 'utf8' }).stdout;
+    return `reaper: ${report.trim() || '(nothing)'}\nstdout: ${out}\nstderr: ${err}\nthe group's processes:\n${ps}`;
+  };
+  return { stdout: () => out, stderr: () => err, state, launched: launchedPid, exits };
+}
+
+/** The promise's value, or a failure after `ms` that says what was awaited and where the processes stand. */
+function within<T>(promise: Promise<T>, ms: number, what: string, state: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms\n${state()}`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 async function readyPid(stdout: () => string): Promise<number> {
@@ -135,9 +154,9 @@ describe('a SIGTERM to the process group', () => {
     ['npx', 'npx', ['--no-install', 'petstore-mock', '--port', '0', '--ready-json', '--lame-duck-time', '1', '--export-on-exit', 'npx.json'], 'npx.json'],
   ])('through %s runs the lame duck and the drain, writes the export and exits 0', async (_via, command, args, file) => {
     const started = reaped(command, args);
-    const pid = await readyPid(started.stdout);
-    process.kill(-(await started.launched), 'SIGTERM');
-    const exits = await started.exits;
+    const pid = await within(readyPid(started.stdout), 12_000, 'ready line', started.state);
+    process.kill(-(await within(started.launched, 2000, "reaper's launch line", started.state)), 'SIGTERM');
+    const exits = await within(started.exits, 6000, 'end of every process after the SIGTERM', started.state);
     expect(exits.get(pid), started.stderr()).toBe(0);
     expect(started.stderr()).not.toContain('second signal');
     await expectSnapshot(file);
