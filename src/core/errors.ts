@@ -1,7 +1,7 @@
 /**
  * The one catalogue of error codes the mock answers with. Codes are stable: clients rely on them,
  * and docs/errors.md lists them (a test keeps the list in step). Handlers throw `MockError`;
- * `renderError` in the engine is the one place that turns them into responses.
+ * `renderError` (below) is the one place that turns them into responses.
  */
 export const ERROR_CATALOGUE = {
   bad_request: { status: 400, summary: 'The request is not valid HTTP/1.1.' },

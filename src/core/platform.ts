@@ -9,9 +9,9 @@ import type { OpenApiValidators } from './input/openapi-ajv.js';
  */
 export interface CorePlatform {
   /**
-   * The validators of the OpenAPI document's schemas, made synchronously on first use: Node
-   * compiles them with Ajv; the browser build has them generated at build time, since compiling
-   * in a page needs `'unsafe-eval'`, which a strict Content-Security-Policy refuses.
+   * The validators of the OpenAPI document's schemas, made synchronously on first use: generated
+   * at build time on Node and in the browser (scripts/browser-validators.mjs), so no request waits
+   * for a compile and a page needs no `'unsafe-eval'`, which a strict Content-Security-Policy refuses.
    */
   loadValidators(): OpenApiValidators;
   /**

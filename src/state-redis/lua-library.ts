@@ -2,7 +2,7 @@ import { LIMITS_LUA } from './lua-limits.js';
 
 // The state transitions that must run atomically inside Redis, in Lua, each the twin of a
 // TypeScript rule the memory home runs: the fixed windows and bans (core/state/limiter.ts), the
-// clock (clock.ts), applying settings (world.ts), sessions (sessions.ts), the store's bounds
+// clock (clock.ts), applying settings (session-state.ts), sessions (sessions.ts), the store's bounds
 // (store.ts) and the journal's bounds (journal.ts). Scripts take one JSON object of named fields
 // and answer one; test/redis/differential.test.ts holds both homes to the same answers.
 // ARGV[1] is always the key prefix `{prefix}`: the braces make it one hash tag, so every key of a

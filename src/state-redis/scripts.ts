@@ -1,5 +1,5 @@
-// The scripts other than the API request's (api-script.ts): the admin calls, the journal's flush,
-// registering a deployment and storing settings. Each takes and answers named fields.
+// The scripts other than the API request's (api-script.ts) and the deployment's (deployment-scripts.ts):
+// the admin calls, the journal's flush and storing settings. Each takes and answers named fields.
 import { LIBRARY } from './lua-library.js';
 
 export { API_BODY, API_SCRIPT } from './api-script.js';

@@ -1,5 +1,6 @@
-// The journal field the client audit reads besides `retryAfter` and `ban`, filled in where every
-// entry is built (core/pipeline/answer.ts), so the audit never needs the optional details recorded.
+// The journal field the client audit reads besides `retryAfter` and `ban`, filled in where the
+// pipeline builds an answer's entry (core/pipeline/answer.ts), so the audit never needs the optional
+// details recorded.
 import { redactKey } from '../pipeline/auth.js';
 import type { JournalEntry } from '../state/journal.js';
 import type { CoreRequest } from '../types.js';
