@@ -25,8 +25,18 @@ const INSTALLS = process.env.npm_lifecycle_event === 'test:install';
 
 const INCLUDE = INSTALLS ? ['test/install/**/*.test.ts'] : ['test/**/*.test.ts'];
 const EXCLUDE = INSTALLS ? configDefaults.exclude : [...configDefaults.exclude, 'test/install/**'];
-/** Files that replace a module with `vi.mock`: each runs in a fresh worker. */
-const ISOLATED = ['test/core/deprecation-follows-document.test.ts', 'test/redis/deprecation-follows-document.test.ts'];
+/**
+ * Files that change what every later file of their worker would see, each run in a fresh worker:
+ * those that replace a module with `vi.mock`, and those that import the browser entry, which
+ * installs the browser's platform (no decompression) for the whole process.
+ */
+const ISOLATED = [
+  'test/core/deprecation-follows-document.test.ts',
+  'test/redis/deprecation-follows-document.test.ts',
+  'test/browser/browser-declared.test.ts',
+  'test/browser/browser-entry.test.ts',
+  'test/browser/browser-usage.test.ts',
+];
 
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -59,8 +69,8 @@ export default defineConfig({
     maxWorkers: Math.max(3, availableParallelism() + 1),
     sequence: { sequencer: LongestFirst },
     // A worker runs file after file in one module graph (no fresh import of the sources per file):
-    // that halved the suite's CPU for the core and HTTP tests. Files that replace a module
-    // (`vi.mock`) run in fresh workers of their own, as their replacement would leak into the next.
+    // that halved the suite's CPU for the core and HTTP tests. The ISOLATED files run in fresh
+    // workers of their own, as what they change would leak into the next file.
     projects: [
       { extends: true, test: { name: 'shared', isolate: false, include: INCLUDE, exclude: [...EXCLUDE, ...ISOLATED] } },
       { extends: true, test: { name: 'isolated', isolate: true, include: ISOLATED.filter(() => !INSTALLS), exclude: EXCLUDE } },
