@@ -28,20 +28,28 @@ export function monotonicMs(): number {
 export class RedisClock {
   private best: number | undefined;
   private bestAt = 0;
+  private stale = false;
 
   /** A Redis TIME reading (ms) that came back at `receivedAt` (monotonic ms). */
   observe(redisMs: number, receivedAt: number): void {
     if (!Number.isFinite(redisMs)) return;
     const bound = redisMs - receivedAt;
-    if (this.best === undefined || bound >= this.best || receivedAt - this.bestAt > KEEP_MS) {
+    if (this.best === undefined || this.stale || bound >= this.best || receivedAt - this.bestAt > KEEP_MS) {
       this.best = bound;
       this.bestAt = receivedAt;
+      this.stale = false;
     }
   }
 
-  /** Forgets what was known: another server, whose clock may differ, answers now. */
+  /**
+   * Another server, whose clock may differ, answers now: the next reading replaces what was known,
+   * whatever it says. Until it comes, deadlines still come from the old reading: servers that take
+   * over one another's data agree within the margin (docs/scale-out.md), and a call sent with no
+   * deadline at all could run whenever it reached Redis, after the replica had answered it 503 (a
+   * slot migration stored five such creates once, their calls redirected by the client meanwhile).
+   */
   forget(): void {
-    this.best = undefined;
+    this.stale = true;
   }
 
   /**

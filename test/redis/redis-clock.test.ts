@@ -37,6 +37,19 @@ describe('what a replica knows of Redis time', () => {
     }
   });
 
+  it('after another server answers, keeps giving deadlines from the old reading until a new one replaces it, even an earlier one', () => {
+    const clock = new RedisClock();
+    clock.observe(10_000, 0);
+    clock.forget();
+    expect(clock.deadline(100, 1000)).toBe(Math.floor(100 + 750 + 10_000) - 2);
+    // The new server's clock is 3 ms behind: its reading replaces the old, tighter-looking one.
+    clock.observe(9_997 + 200, 200);
+    expect(clock.deadline(300, 1000)).toBe(Math.floor(300 + 750 + 9_997) - 2);
+    // And from then on the tightest reading is kept again.
+    clock.observe(9_990 + 400, 400);
+    expect(clock.deadline(500, 1000)).toBe(Math.floor(500 + 750 + 9_997) - 2);
+  });
+
   it('forgets a reading older than 10 s, so a clock that stepped back is followed', () => {
     const clock = new RedisClock();
     clock.observe(10_000, 0);
