@@ -52,10 +52,18 @@ export async function checkActionsService(): Promise<void> {
   await podman('run', '-d', '--name', name, '-p', `127.0.0.1:${port}:4010`, ...env, ...petstore.options.split(' '), IMAGE);
   const url = `http://localhost:${port}/v1`;
   await until('the service to answer', async () => ((await get(`${url}/pets`, 'ci-key')).ok ? true : undefined));
-  // The runner waits for the health check; podman runs it on demand here (no systemd timers).
-  // Podman 4.3 keeps the image's interval when --health-interval comes without --health-cmd
-  // (Docker applies it), so only the check itself is asserted.
-  expect((await sh('podman', ['healthcheck', 'run', name])).code).toBe(0);
+  // The runner waits for the health check, trying it again as --health-retries allows; podman
+  // runs it on demand here (no systemd timers). Podman 4.3 keeps the image's interval when
+  // --health-interval comes without --health-cmd (Docker applies it), so only the check itself is
+  // asserted. One check failed once in a loaded full run (podman's code 125); its words are kept.
+  const checks: string[] = [];
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const check = await sh('podman', ['healthcheck', 'run', name]);
+    checks.push(`code ${check.code}: ${check.stdout.trim()} ${check.stderr.trim()}`);
+    if (check.code === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  expect(checks.at(-1), checks.join('\n')).toMatch(/^code 0:/);
   expect(await podman('inspect', '--format', '{{.State.Health.Status}}', name)).toBe('healthy');
   expect((await get(`${url}/pets`, 'ci-key')).headers.get('x-ratelimit-limit')).toBe('100000');
   const log = (await podman('logs', name)).split('\n').filter((line) => line.startsWith('{'));
