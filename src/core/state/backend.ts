@@ -150,7 +150,7 @@ export interface ScenarioLookup {
   latest?(name: string): SessionSettings;
   /** A scenario given as an object, checked as a file is; throws `scenario_invalid` with a JSON pointer per mistake. */
   fromObject?(value: unknown): SessionSettings;
-  /** Restoring snapshots, with the schema's check; without it, this home takes no snapshots. */
+  /** Taking and restoring snapshots, with the schema's check; without it, this home takes none. */
   snapshots?: SnapshotSupport;
 }
 
