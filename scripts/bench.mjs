@@ -2,9 +2,23 @@
 // Loopback only, bounded (a few minutes), stops by itself. Writes .bench/bench.json and
 // regenerates docs/benchmarks.md and docs/benchmarks.svg.
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { BENCH_KEY_SPEC, LOAD_CORE, NEW_PET, ROOT, commitOf, load, machineFacts, median, pinned, rssMb, sequential, sleep, startServer } from './bench/lib.mjs';
+import {
+  BENCH_KEY_SPEC,
+  LOAD_CORE,
+  NEW_PET,
+  ROOT,
+  commitOf,
+  load,
+  machineFacts,
+  median,
+  outputOf,
+  pinned,
+  rssMb,
+  sequential,
+  sleep,
+  startServer,
+} from './bench/lib.mjs';
 import { writeReport } from './bench/report.mjs';
 
 const quick = process.argv.includes('--quick');
@@ -179,12 +193,7 @@ async function limitCheck() {
     String(total),
     String(CONNECTIONS),
   ]);
-  const out = await new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let text = '';
-    child.stdout.on('data', (d) => (text += d));
-    child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`limit check exited with ${code}`))));
-  });
+  const out = await outputOf(command, args, 'limit check');
   await running.stop();
   const result = JSON.parse(out);
   const worst = Math.max(...result.windows.map((w) => w.ok));

@@ -135,13 +135,7 @@ export async function load(port, pid, { path, method = 'GET', body, connections 
         fetch(`http://127.0.0.1:${port}/__admin/reset`, { method: 'POST', headers: { 'content-type': 'application/json' } }).catch(() => undefined);
       }, resetEveryMs)
     : undefined;
-  const out = await new Promise((resolve, reject) => {
-    const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'ignore'] });
-    let text = '';
-    child.stdout.on('data', (d) => (text += d));
-    child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`autocannon exited with ${code}`))));
-  });
+  const out = await outputOf(command, commandArgs, 'autocannon', 'ignore');
   clearInterval(resets);
   const cpu = cpuMs(pid) - cpuBefore;
   const result = JSON.parse(out);
@@ -164,14 +158,18 @@ export async function load(port, pid, { path, method = 'GET', body, connections 
  */
 export async function sequential(port, { path, requests = 5000 }) {
   const [command, commandArgs] = pinned(LOAD_CORE, process.execPath, [`${ROOT}scripts/bench/sequential-client.mjs`, String(port), path, String(requests)]);
-  const out = await new Promise((resolve, reject) => {
-    const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
+  return JSON.parse(await outputOf(command, commandArgs, 'the sequential client'));
+}
+
+/** Runs a load-side process to its end and gives its stdout; a non-zero exit rejects, naming `what`. */
+export function outputOf(command, args, what, stderr = 'inherit') {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', stderr] });
     let text = '';
     child.stdout.on('data', (d) => (text += d));
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`the sequential client exited with ${code}`))));
+    child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`${what} exited with ${code}`))));
   });
-  return JSON.parse(out);
 }
 
 /** What the numbers were measured on. */
