@@ -34,9 +34,11 @@ COPY .image/app/ /app/
 USER 10001:10001
 EXPOSE 4010
 STOPSIGNAL SIGTERM
-# Node's own fetch, so the image needs no curl; the port and token follow the settings. A port
-# that is not a number is a Kubernetes service link (tcp://…), which the mock ignores too.
-HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
-  CMD ["node", "-e", "const e=process.env,t=e.PETSTORE_MOCK_ADMIN_TOKEN,p=e.PETSTORE_MOCK_PORT;fetch(`http://127.0.0.1:${/^\\d+$/.test(p)?p:4010}/__admin/health`,{headers:t?{authorization:`Bearer ${t}`}:{},signal:AbortSignal.timeout(2500)}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# node:http, so the image needs no curl; not fetch, whose first use loads undici and made the check
+# take twice as long. The port and token follow the settings; a port that is not a number is a
+# Kubernetes service link (tcp://…), which the mock ignores too. 10 s to answer: on a loaded node
+# starting Node in `exec` took over 3 s, and a check that flaps marks a working mock unhealthy.
+HEALTHCHECK --interval=10s --timeout=10s --start-period=5s --retries=3 \
+  CMD ["node", "-e", "const e=process.env,t=e.PETSTORE_MOCK_ADMIN_TOKEN,p=e.PETSTORE_MOCK_PORT,n=()=>process.exit(1);require('node:http').get({host:'127.0.0.1',port:/^\\d+$/.test(p)?p:4010,path:'/__admin/health',headers:t?{authorization:'Bearer '+t}:{},timeout:8000},r=>process.exit(r.statusCode===200?0:1)).on('timeout',n).on('error',n)"]
 # The mock itself is PID 1, so SIGTERM from `docker stop` reaches it and it finishes its answers.
 ENTRYPOINT ["node", "/app/bin/petstore-mock.js"]
