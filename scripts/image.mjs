@@ -12,6 +12,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildArgs, gitRevision, labelArgs } from './image-labels.mjs';
+import { builtFromThese } from './build-inputs.mjs';
 
 const IMAGE = process.env.IMAGE || 'localhost/petstore-mock:local';
 const STAGE = '.image';
@@ -45,8 +46,11 @@ function stage() {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   rmSync(STAGE, { recursive: true, force: true });
   mkdirSync(APP, { recursive: true });
-  say('building dist/');
-  run(process.execPath, ['scripts/build.mjs']);
+  if (builtFromThese()) say('dist/ is built from these sources already; not building again');
+  else {
+    say('building dist/');
+    run(process.execPath, ['scripts/build.mjs']);
+  }
   // The packed files are exactly what the npm package ships: bin, dist, scenarios, fixtures, docs.
   run(npm, ['pack', '--ignore-scripts', '--silent', '--pack-destination', STAGE]);
   const tarball = readdirSync(STAGE).find((name) => name.endsWith('.tgz'));

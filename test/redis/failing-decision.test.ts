@@ -35,7 +35,7 @@ describe.skipIf(!run)('a decision that fails inside Redis', () => {
         body: JSON.stringify({ name: `${session}-${n}`, categoryId: 1 }),
       });
     // Redis's own record of the calls: which sessions each one declared.
-    const monitor = await new Redis(redis.url).monitor();
+    const monitor = await client.monitor();
     const declared: string[][] = [];
     monitor.on('monitor', (_time: string, args: string[]) => {
       if (String(args[0]).toUpperCase() === 'FCALL') declared.push(args.slice(3, 3 + Number(args[2])));

@@ -20,7 +20,9 @@ export class KeyWatch {
 
   static async start(url: string): Promise<KeyWatch> {
     const client = new Redis(url);
-    const monitor = await new Redis(url).monitor();
+    // monitor() opens a connection of its own beside `client`; a `new Redis(url).monitor()` left
+    // its first connection reconnecting forever to a stopped server, in every later file of the worker.
+    const monitor = await client.monitor();
     const watch = new KeyWatch(monitor, client);
     monitor.on('monitor', (_time: string, args: string[], source: string) => {
       watch.fed.push({ args, lua: source === 'lua' });
