@@ -9,7 +9,10 @@ let browser: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
 
 beforeAll(async () => {
-  mock = await startMock({ port: 0, keys: ['qa-tester-key:free:1:100'] });
+  // One request a day: the 429's Retry-After is the 12 h to midnight. With one a minute (60 s), a
+  // retry the loaded machine delayed by 60-220 ms looked like Retry-After read in milliseconds,
+  // and the audit rightly added a retry-after-misread finding.
+  mock = await startMock({ port: 0, keys: ['qa-tester-key:free:100:1'] });
   mock.clock.freeze();
   mock.clock.set(T0);
   browser = await launchChromium();
@@ -29,7 +32,12 @@ async function shows(selector: string, text: string): Promise<void> {
     if (seen === text) return;
     await page.waitForTimeout(50);
   }
-  throw new Error(`${selector} shows ${JSON.stringify(seen)}, not ${JSON.stringify(text)}`);
+  // What the mock saw and judged, so that a failure says why the panel differs.
+  const findings = mock.audit().findings.map((f) => `${f.rule} ${f.severity} ${f.message}`);
+  const seenRequests = mock.requests().map((e) => `#${e.seq} ${e.method} ${e.path}?${e.query} ${e.status} at ${e.at}`);
+  throw new Error(
+    `${selector} shows ${JSON.stringify(seen)}, not ${JSON.stringify(text)}; findings:\n${findings.join('\n')}\nrequests:\n${seenRequests.join('\n')}`,
+  );
 }
 
 describe('the client audit panel of the admin page', () => {
