@@ -4,7 +4,6 @@ import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { shippedScenarioObjects } from './scripts/shipped-scenarios.mjs';
-import { viteValidators } from './scripts/browser-validators.mjs';
 import { writeOperationRegistries } from './scripts/operation-registry.mjs';
 
 // The operations' registries come from the OpenAPI document, as in the build: a test run after
@@ -50,9 +49,7 @@ class LongestFirst extends BaseSequencer {
 
 export default defineConfig({
   // As in scripts/build.mjs: the seeded animals' names, read from Faker's English locale, the
-  // shipped scenarios the browser build has in place of files, and the version; and the browser
-  // build's validators, generated as code.
-  plugins: [viteValidators()],
+  // shipped scenarios the browser build has in place of files, and the version.
   define: {
     __PETSTORE_VERSION__: JSON.stringify(version),
     __PETSTORE_PET_NAMES__: JSON.stringify(english.rawDefinitions.animal?.pet_name),

@@ -6,7 +6,7 @@ import { build } from 'esbuild';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
-import { esbuildPageSchemas, esbuildValidators } from './browser-validators.mjs';
+import { esbuildPageSchemas } from './page-schemas.mjs';
 import { shippedScenarioObjects } from './shipped-scenarios.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -31,7 +31,6 @@ function partOf(input) {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
   if (pkg) return pkg[1];
   if (input.startsWith('<define:')) return 'shipped scenarios and pet names';
-  if (input.includes('virtual:petstore-mock/')) return `generated ${input.slice(input.lastIndexOf('/') + 1)}`;
   return 'petstore-mock code';
 }
 
@@ -42,14 +41,14 @@ export async function browserBuildParts() {
   return [...parts].sort((a, b) => b[1] - a[1]);
 }
 
-/** The same app bundled from the sources: each input file (or virtual module) and its minified bytes. */
+/** The same app bundled from the sources: each input file and its minified bytes. */
 export async function browserBuildInputs() {
   const { faker } = await import('@faker-js/faker/locale/en');
   const result = await build({
     ...MINIFIED_APP,
     stdin: { contents: app('./src/browser/index.ts'), resolveDir: ROOT, loader: 'ts' },
     metafile: true,
-    plugins: [esbuildValidators(), esbuildPageSchemas()],
+    plugins: [esbuildPageSchemas()],
     define: {
       __PETSTORE_PET_NAMES__: JSON.stringify(faker.rawDefinitions.animal.pet_name),
       __PETSTORE_VERSION__: '"0.0.0"',

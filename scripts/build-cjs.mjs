@@ -6,7 +6,6 @@
 import { build } from 'esbuild';
 import { cpSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { esbuildValidators } from './browser-validators.mjs';
 import { jsonAsString } from './json-as-string.mjs';
 
 /** Builds dist/cjs/ from src/index.ts, after dist/ holds the ESM build and the declarations. */
@@ -22,8 +21,7 @@ export async function buildCommonJs(define) {
     logLevel: 'warning',
     // Every dependency stays external (installed beside petstore-mock); none is ESM-only.
     packages: 'external',
-    // The schema validators, generated as code as for the ESM build (scripts/browser-validators.mjs).
-    plugins: [esbuildValidators(), jsonAsString()],
+    plugins: [jsonAsString()],
     // Files are found from the module's own place (the shipped scenarios, lazily required packages).
     define: { ...define, 'import.meta.url': '__petstoreModuleUrl' },
     banner: { js: "const __petstoreModuleUrl = require('node:url').pathToFileURL(__filename).href;" },

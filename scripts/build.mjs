@@ -5,7 +5,7 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { shippedScenarioObjects } from './shipped-scenarios.mjs';
-import { esbuildPageSchemas, esbuildValidators } from './browser-validators.mjs';
+import { esbuildPageSchemas } from './page-schemas.mjs';
 import { jsonAsString } from './json-as-string.mjs';
 import { buildCommonJs } from './build-cjs.mjs';
 import { buildAdminChart } from './build-admin-chart.mjs';
@@ -37,15 +37,13 @@ await build({
   sourcemap: true,
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
-  // The schema validators, generated as code (scripts/browser-validators.mjs): nothing is compiled at run time.
-  plugins: [esbuildValidators(), jsonAsString()],
+  plugins: [jsonAsString()],
   define,
 });
 // --- The browser build (dist/browser.js) ------------------------------------------------------
 // The browser has no disk to read the shipped scenarios from, and nothing to import packages with:
-// they are defined into the bundle and every dependency is bundled. The schema validators are
-// generated here as plain code (scripts/browser-validators.mjs): a page under a strict
-// Content-Security-Policy cannot compile them, and the bundle then carries none of Ajv.
+// they are defined into the bundle and every dependency is bundled. No schema is compiled, in a page
+// or in Node: the schema checker reads the schemas as data, so a strict Content-Security-Policy is fine.
 await build({
   entryPoints: { browser: 'src/browser/index.ts' },
   outdir: 'dist',
@@ -55,8 +53,8 @@ await build({
   target: 'es2022',
   sourcemap: true,
   logLevel: 'warning',
-  // The scenario schema without the prose no message quotes (scripts/browser-validators.mjs).
-  plugins: [esbuildValidators(), esbuildPageSchemas()],
+  // The scenario schema without the prose no message quotes (scripts/page-schemas.mjs).
+  plugins: [esbuildPageSchemas()],
   define: {
     ...define,
     __PETSTORE_SHIPPED_SCENARIOS__: JSON.stringify(shippedScenarioObjects()),

@@ -54,17 +54,13 @@ export interface CheckedOptions {
 }
 
 /**
- * Checks the options of `startMock` and `createFetchHandler` and returns the keys in full:
- * a key given as `{ key, plan }` gets its plan's limits.
+ * Checks the options of `startMock` and returns the keys in full: a key given as `{ key, plan }`
+ * gets its plan's limits.
  */
 export function checkOptions(options: CheckedOptions): KeyConfig[] {
   if (options === null || typeof options !== 'object') fail('options', 'an object', options);
   integer('port', options.port, 0, 65_535);
   text('host', options.host);
-  integer('seed', options.seed, 0, Number.MAX_SAFE_INTEGER);
-  integer('pets', options.pets, 0, 10_000_000);
-  if (options.fixtures !== undefined && typeof options.fixtures !== 'string' && !Array.isArray(options.fixtures))
-    fail('fixtures', 'a file path or an array of animals', options.fixtures);
   text('scenario', options.scenario);
   text('adminToken', options.adminToken);
   if (options.allowHosts !== undefined) {
@@ -78,11 +74,8 @@ export function checkOptions(options: CheckedOptions): KeyConfig[] {
   const drain = options.drainTime;
   if (drain !== undefined && (typeof drain !== 'number' || !Number.isFinite(drain) || drain < 0 || drain > 3600))
     fail('drainTime', 'a number of seconds from 0 to 3600', drain);
-  callable('onRequest', options.onRequest);
   callable('onReload', options.onReload);
   if (options.watch !== undefined && typeof options.watch !== 'boolean') fail('watch', 'true or false', options.watch);
-  callable('now', options.now);
-  text('clientAddress', options.clientAddress);
   const imported = options.import;
   if (imported !== undefined && (imported === null || (typeof imported !== 'string' && typeof imported !== 'object') || imported === ''))
     fail('import', 'a snapshot document or the path of a snapshot file', imported);
@@ -90,6 +83,22 @@ export function checkOptions(options: CheckedOptions): KeyConfig[] {
   const profile = options.profile;
   if (profile !== undefined && (profile === null || (typeof profile !== 'string' && typeof profile !== 'object') || profile === '' || Array.isArray(profile)))
     fail('profile', 'a profile document or the path of a profile file (petstore-mock verify --profile FILE)', profile);
+  return checkCommonOptions(options);
+}
+
+/**
+ * Checks the options `startMock` and the browser's `createFetchHandler` share, and returns the
+ * keys in full. Apart, so that a page's build carries none of the server's checks.
+ */
+export function checkCommonOptions(options: CheckedOptions): KeyConfig[] {
+  if (options === null || typeof options !== 'object') fail('options', 'an object', options);
+  integer('seed', options.seed, 0, Number.MAX_SAFE_INTEGER);
+  integer('pets', options.pets, 0, 10_000_000);
+  if (options.fixtures !== undefined && typeof options.fixtures !== 'string' && !Array.isArray(options.fixtures))
+    fail('fixtures', 'a file path or an array of animals', options.fixtures);
+  callable('onRequest', options.onRequest);
+  callable('now', options.now);
+  text('clientAddress', options.clientAddress);
   if (options.keys === undefined) return [];
   if (!Array.isArray(options.keys)) fail('keys', 'an array of "KEY:PLAN" strings or { key, plan, limits? } objects', options.keys);
   return options.keys.map((entry: unknown, i) => keyOf(entry, `keys[${i}]`));

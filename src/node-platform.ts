@@ -1,6 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { BodyTooLarge, installPlatform, type CorePlatform } from './core/platform.js';
-import { newPet, pet, pets } from 'virtual:petstore-mock/openapi-validators';
 
 /** Ajv's 2020 draft class, required (CommonJS) when first needed: the mock's validators and verify's answer checks share it. */
 export function requireAjv(): typeof import('ajv/dist/2020.js').Ajv2020 {
@@ -8,13 +7,8 @@ export function requireAjv(): typeof import('ajv/dist/2020.js').Ajv2020 {
   return (createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020;
 }
 
-/**
- * The core's platform services on Node: the validators generated at build time, as the browser
- * build's are (scripts/browser-validators.mjs: no request waits for a schema to compile, and the
- * server never loads Ajv), and zlib.
- */
+/** The core's platform services on Node: zlib, and random bytes from /dev/urandom. */
 export const nodePlatform: CorePlatform = {
-  loadValidators: () => ({ newPet, pet, pets }),
   randomBytes,
   decompress: (encoding, body, maxBytes) => {
     const options = { maxOutputLength: maxBytes };

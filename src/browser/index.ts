@@ -12,7 +12,7 @@ import type { JournalEntry } from '../core/state/journal.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 import type { SessionHandle } from '../controls.js';
 import { assemble, memoryHome, type FetchFront, type MockHandle } from '../assembly.js';
-import { checkOptions } from '../mock-options.js';
+import { checkCommonOptions } from '../mock-options.js';
 import { answerFetch } from '../http/fetch-handler.js';
 import { compileScenarioObject, shippedScenarioObjects, type ScenarioObject } from './scenarios.js';
 
@@ -57,7 +57,7 @@ export type BrowserFetchHandler = MockHandle<
  */
 export function createFetchHandler(options: BrowserMockOptions = {}): BrowserFetchHandler {
   const { seed, pets, fixtures, keys, onRequest, now, clientAddress } = options;
-  const defaults = createDefaults({ ...options, keys: checkOptions({ seed, pets, fixtures, keys, onRequest, now, clientAddress }) });
+  const defaults = createDefaults({ ...options, keys: checkCommonOptions({ seed, pets, fixtures, keys, onRequest, now, clientAddress }) });
   // The shipped scenarios are compiled when first used; given objects at once, so a mistake shows early.
   const shipped = new Map(shippedScenarioObjects().map((object) => [object.name, object]));
   const known = new Map<string, SessionSettings>([['default', defaults.settings]]);

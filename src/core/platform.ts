@@ -1,19 +1,11 @@
 import { named } from './errors.js';
-import type { OpenApiValidators } from './input/openapi-ajv.js';
 
 /**
  * What the core needs from the platform it runs on and cannot import itself without tying it to
- * Node: the schema validators (made on the first body that needs them, so start-up does not pay
- * for them) and decompression. Node's entry points install `nodePlatform` (src/node-platform.ts);
- * a browser build installs its own.
+ * Node: decompression and a source of random bytes. Node's entry points install `nodePlatform`
+ * (src/node-platform.ts); a browser build installs its own.
  */
 export interface CorePlatform {
-  /**
-   * The validators of the OpenAPI document's schemas, made synchronously on first use: generated
-   * at build time on Node and in the browser (scripts/browser-validators.mjs), so no request waits
-   * for a compile and a page needs no `'unsafe-eval'`, which a strict Content-Security-Policy refuses.
-   */
-  loadValidators(): OpenApiValidators;
   /**
    * Inflates a gzip, deflate or br body to at most `maxBytes`; throws `BodyTooLarge` past that.
    * Absent where the platform cannot decompress synchronously: compressed bodies are then refused.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createFetchHandler } from '../../src/browser/index.js';
 
-// The browser build shares the scenario schema (validators generated at build time) and the
+// The browser build shares the scenario schema (read as data by the same checker) and the
 // pipeline: a scenario object's declared operations answer there as on the server.
 const api = 'https://api.example.test/v1';
 const pro = { headers: { authorization: 'Bearer demo-pro' } };

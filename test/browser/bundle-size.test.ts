@@ -5,8 +5,10 @@ import { browserBuildInputs, browserBuildParts, measureBrowserBuild } from '../.
 
 // What petstore-mock/browser adds to an app, bundled and minified as `vite build` does: a budget,
 // like the benchmarks' targets (docs/performance.md has the figures before and after). It was
-// 60 kB; the snapshot code left the browser build (which takes no snapshots) and it fell to 51.0.
-const BUDGET_GZIP = 52_000;
+// 60 kB; the snapshot code left the browser build (which takes no snapshots) and it fell to 51.0;
+// the OpenAPI schemas read as data (no generated validators), the server's option checks left out
+// and SHA-256's constants computed brought it to 49.6. The issue's goal is 50 kB.
+const BUDGET_GZIP = 50_000;
 
 describe('the browser build in an app', () => {
   it(`adds at most ${BUDGET_GZIP / 1000} kB gzip to a minified app`, async () => {
@@ -28,8 +30,8 @@ describe('the browser build in an app', () => {
       expect(files).not.toContain(`src/core/state/${file}`);
   });
 
-  it('bundles no package at all: the validators are generated code, the animals need no Faker', async () => {
+  it('bundles no package at all: the schemas are read as data, the animals need no Faker', async () => {
     const parts = (await browserBuildParts()).map(([part]) => part);
-    expect(parts.sort()).toEqual(['generated openapi-validators', 'petstore-mock code', 'shipped scenarios and pet names']);
+    expect(parts.sort()).toEqual(['petstore-mock code', 'shipped scenarios and pet names']);
   });
 });

@@ -1,12 +1,15 @@
 import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { readFileSync, readdirSync } from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { createFetchHandler } from '../../src/index.js';
 import { schemaChecker } from '../../src/core/input/schema-check.js';
+import { openApiAjv } from '../../src/core/input/openapi-ajv.js';
+import { openApiValidators } from '../../src/core/input/openapi-validators.js';
 import { pickError } from '../../src/core/scenarios/schema-errors.js';
-import { schemaForPage } from '../../scripts/browser-validators.mjs';
+import { schemaForPage } from '../../scripts/page-schemas.mjs';
 
 // The schema checker must give Ajv's errors exactly (the messages of scenario and snapshot mistakes
 // are built from them), for documents right and wrong: the shipped scenarios and a snapshot, and
@@ -133,5 +136,53 @@ describe('the schema checker gives the errors Ajv gives', () => {
 
   it('refuses a schema keyword it does not know, naming it', () => {
     expect(() => schemaChecker({ type: 'object', patternProperties: {} })).toThrow(/keyword patternProperties .*src\/core\/input\/schema-check.ts/);
+  });
+});
+
+// The mock's validators of the OpenAPI schemas (request bodies, forced answers) are the same
+// checker over the document: Ajv's errors again, field for field, for bodies right and wrong.
+describe("the OpenAPI document's validators give the errors Ajv gives", () => {
+  const openapi = openApiAjv(Ajv2020, { verbose: true });
+  const NAMES = { newPet: 'NewPet', pet: 'Pet', pets: 'Pets' } as const;
+  const mock = openApiValidators();
+  const byAjvOpenApi = (name: keyof typeof NAMES, value: unknown): unknown[] => {
+    const validate = openapi.getSchema(`openapi.json#/components/schemas/${NAMES[name]}`);
+    if (!validate) throw new Error(`no schema ${NAMES[name]}`);
+    return validate(value) ? [] : [...(validate.errors ?? [])];
+  };
+  const oursOpenApi = (name: keyof typeof NAMES, value: unknown): unknown[] => (mock[name](value) ? [] : [...(mock[name].errors ?? [])]);
+  const pets: fc.Arbitrary<unknown> = fc.dictionary(
+    fc.constantFrom('id', 'name', 'categoryId', 'status', 'extra', 'constructor'),
+    fc.oneof(
+      values,
+      fc.constantFrom(Number.NaN, Infinity, -Infinity, 2 ** 31, -(2 ** 31) - 1, 2 ** 63, -0, 0.5, 'available', 'sold', 'lost'),
+    ) as fc.Arbitrary<unknown>,
+  );
+
+  it.each([
+    ['a body right', { name: 'Rex', categoryId: 3, status: 'available' }],
+    ['no fields', {}],
+    ['not an object', [1]],
+    ['a fraction and a string', { name: 1, categoryId: 1.5 }],
+    ['NaN and infinity, no numbers to Ajv', { name: 'a', categoryId: Number.NaN, id: Infinity }],
+    ['unknown fields and a wrong status', { name: 'a', categoryId: 1, status: 'lost', extra: 1, more: 2 }],
+    ['a list with a wrong animal', [{ id: 1, name: 'a', categoryId: 1 }, { id: 'x' }, 3]],
+  ])('%s', (_what, value) => {
+    for (const name of ['newPet', 'pet', 'pets'] as const) expect(oursOpenApi(name, value)).toEqual(byAjvOpenApi(name, value));
+  });
+
+  it('animals and lists made at random: the same errors, in the same order', () => {
+    let wrong = 0;
+    fc.assert(
+      fc.property(fc.oneof(pets, fc.array(pets, { maxLength: 3 })), (value) => {
+        for (const name of ['newPet', 'pet', 'pets'] as const) {
+          const expected = byAjvOpenApi(name, value);
+          if (expected.length > 0) wrong++;
+          expect(oursOpenApi(name, value)).toEqual(expected);
+        }
+      }),
+      { numRuns: 500, seed: 47 },
+    );
+    expect(wrong).toBeGreaterThan(500);
   });
 });

@@ -1,5 +1,5 @@
-// No schema is compiled at run time (the OpenAPI validators are generated at build time, the scenario
-// and snapshot schemas read as data by src/core/input/schema-check.ts): in a fresh
+// No schema is compiled at run time (the OpenAPI, scenario and snapshot schemas are read as data by
+// src/core/input/schema-check.ts): in a fresh
 // process the first scenario object, the first snapshot and the first body are answered without
 // a schema compile (which stalled the process 0.35-1.7 s), and the server never loads Ajv.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

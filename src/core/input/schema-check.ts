@@ -33,12 +33,12 @@ const ANNOTATIONS = new Set(['$schema', '$id', 'title', 'description', 'definiti
 /** Ajv's groups, in the order it checks them: untyped keywords first, then one group per type. */
 const UNTYPED = ['$ref', 'const', 'enum', 'oneOf'];
 const GROUPS: readonly (readonly [string, readonly string[]])[] = [
-  ['number', ['maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum']],
+  ['number', ['maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum', 'format']],
   ['string', ['maxLength', 'minLength', 'pattern']],
   ['array', ['maxItems', 'minItems', 'items']],
   ['object', ['required', 'propertyNames', 'additionalProperties', 'properties']],
 ];
-const KNOWN = new Set([...ANNOTATIONS, 'type', ...UNTYPED, ...GROUPS.flatMap(([, keywords]) => keywords)]);
+const KNOWN = new Set([...ANNOTATIONS, 'type', 'components', ...UNTYPED, ...GROUPS.flatMap(([, keywords]) => keywords)]);
 const LIMITS: Readonly<Record<string, readonly [string, (a: number, b: number) => boolean]>> = {
   maximum: ['<=', (a, b) => a <= b],
   minimum: ['>=', (a, b) => a >= b],
@@ -47,7 +47,8 @@ const LIMITS: Readonly<Record<string, readonly [string, (a: number, b: number) =
 };
 
 const isObject = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
-const pointer = (key: string | number): string => `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+const pointer = (key: string | number): string =>
+  typeof key === 'number' ? `/${key}` : /[~/]/.test(key) ? `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}` : `/${key}`;
 const codePoints = (text: string): number => [...text].length;
 
 function isType(type: string, data: unknown): boolean {
@@ -58,8 +59,11 @@ function isType(type: string, data: unknown): boolean {
       return Array.isArray(data);
     case 'null':
       return data === null;
+    // As Ajv (strictNumbers): NaN and the infinities (YAML's .nan and .inf) are no numbers.
+    case 'number':
+      return Number.isFinite(data);
     case 'integer':
-      return typeof data === 'number' && data % 1 === 0 && !Number.isNaN(data);
+      return Number.isInteger(data);
     default:
       return typeof data === type;
   }
@@ -76,32 +80,84 @@ function equal(a: unknown, b: unknown): boolean {
 /** Whether a schema holds a `$ref` anywhere: Ajv inlines a referenced schema only when it holds none. */
 function holdsRef(schema: unknown): boolean {
   if (Array.isArray(schema)) return schema.some(holdsRef);
-  return isObject(schema) && Object.entries(schema).some(([key, value]) => key === '$ref' || holdsRef(value));
+  if (!isObject(schema)) return false;
+  let holds = refHolders.get(schema);
+  if (holds === undefined) refHolders.set(schema, (holds = Object.entries(schema).some(([key, value]) => key === '$ref' || holdsRef(value))));
+  return holds;
 }
+/** Schemas are not changed once a checker reads them: what each holds is worked out once. */
+const refHolders = new WeakMap<Schema, boolean>();
 
-/** Every keyword of every subschema is one this checker knows. */
-function checkKeywords(schema: unknown, at: string): void {
+/** Every keyword of every subschema is one this checker knows, and every format one it was given. */
+function checkKeywords(schema: unknown, at: string, formats: Formats): void {
   if (typeof schema === 'boolean') return;
   if (!isObject(schema)) throw new Error(named(`the schema at ${at} is not an object`));
   for (const [keyword, value] of Object.entries(schema)) {
     if (!KNOWN.has(keyword))
       throw new Error(named(`the schema keyword ${keyword} (at ${at}) is not one the schema checker knows; add it to src/core/input/schema-check.ts`));
-    if (keyword === 'properties' || keyword === 'definitions')
-      for (const [name, sub] of Object.entries(value as Schema)) checkKeywords(sub, `${at}/${keyword}/${name}`);
-    else if (keyword === 'oneOf') (value as unknown[]).forEach((sub, i) => checkKeywords(sub, `${at}/oneOf/${i}`));
-    else if (['items', 'additionalProperties', 'propertyNames'].includes(keyword)) checkKeywords(value, `${at}/${keyword}`);
+    if (keyword === 'format' && !Object.hasOwn(formats, value as string))
+      throw new Error(named(`the format ${String(value)} (at ${at}) is not one the schema checker was given`));
+    // An OpenAPI document's schemas sit under components.schemas, where its references point.
+    if (keyword === 'components') checkKeywords({ definitions: (value as { schemas?: Schema }).schemas ?? {} }, `${at}/components`, formats);
+    else if (keyword === 'properties' || keyword === 'definitions')
+      for (const [name, sub] of Object.entries(value as Schema)) checkKeywords(sub, `${at}/${keyword}/${name}`, formats);
+    else if (keyword === 'oneOf') (value as unknown[]).forEach((sub, i) => checkKeywords(sub, `${at}/oneOf/${i}`, formats));
+    else if (['items', 'additionalProperties', 'propertyNames'].includes(keyword)) checkKeywords(value, `${at}/${keyword}`, formats);
   }
 }
 
+/** What a check of a schema reads, worked out once per schema: schemas are not changed once read. */
+interface Shape {
+  /** Only a `$ref` (and annotations): the referenced schema is checked in its place. */
+  refOnly: boolean;
+  types: readonly string[];
+  /** A lone type whose group of keywords the schema uses is reported in that group's place. */
+  typeLater: boolean;
+  /** The untyped keywords the schema has, in Ajv's order. */
+  untyped: readonly string[];
+  /** The groups the schema has keywords of, with those keywords, in Ajv's order. */
+  groups: readonly (readonly [string, readonly string[]])[];
+}
+
+function shapeOf(schema: Schema): Shape {
+  let shape = shapes.get(schema);
+  if (shape === undefined) {
+    const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
+    const groups = GROUPS.map(([type, keywords]) => [type, keywords.filter((keyword) => keyword in schema)] as const).filter(([, used]) => used.length > 0);
+    shape = {
+      refOnly: schema.$ref !== undefined && Object.keys(schema).every((key) => key === '$ref' || ANNOTATIONS.has(key)),
+      types,
+      typeLater: types.length === 1 && groups.some(([type]) => type === types[0]),
+      untyped: UNTYPED.filter((keyword) => keyword in schema),
+      groups,
+    };
+    shapes.set(schema, shape);
+  }
+  return shape;
+}
+const shapes = new WeakMap<Schema, Shape>();
+
+/** Number formats by name: whether a number (finite) is of the format. */
+export type Formats = Readonly<Record<string, (value: number) => boolean>>;
+
 /**
  * A checker for one schema: its errors for a document, none when the document fits. `others` are
- * the schemas its `$ref`s may name by `$id` (the snapshot's schema refers to the scenario's).
+ * the schemas its `$ref`s may name by `$id` (the snapshot's schema refers to the scenario's; the
+ * OpenAPI document's, with its `components`, is one too); `formats` the number formats they use.
  */
-export function schemaChecker(root: Schema, others: readonly Schema[] = []): (data: unknown) => SchemaError[] {
-  for (const schema of [root, ...others]) checkKeywords(schema, String(schema.$id ?? '#'));
+export function schemaChecker(root: Schema, others: readonly Schema[] = [], formats: Formats = {}): (data: unknown) => SchemaError[] {
+  for (const schema of [root, ...others]) checkKeywords(schema, String(schema.$id ?? '#'), formats);
   const byId = new Map(others.map((schema) => [String(schema.$id), schema]));
   /** The schema a reference names, and the root its own local references resolve against. */
+  const resolved = new Map<Schema, Map<string, [Schema | boolean, Schema]>>();
   const resolve = (ref: string, base: Schema): [Schema | boolean, Schema] => {
+    let known = resolved.get(base);
+    if (known === undefined) resolved.set(base, (known = new Map()));
+    let found = known.get(ref);
+    if (found === undefined) known.set(ref, (found = resolveOnce(ref, base)));
+    return found;
+  };
+  const resolveOnce = (ref: string, base: Schema): [Schema | boolean, Schema] => {
     const hash = ref.indexOf('#');
     const id = hash === -1 ? ref : ref.slice(0, hash);
     const resource = id === '' || id === base.$id ? base : byId.get(id);
@@ -148,19 +204,16 @@ export function schemaChecker(root: Schema, others: readonly Schema[] = []): (da
         // one with references as a function of its own, whose errors' paths start again at '#'.
         check(target, data, path, holdsRef(target) ? '#' : (schema.$ref as string), resource, propertyName);
       };
-      if (schema.$ref !== undefined && Object.keys(schema).every((key) => key === '$ref' || ANNOTATIONS.has(key))) {
+      const shape = shapeOf(schema);
+      if (shape.refOnly) {
         ref();
         return errors.length === before;
       }
-      const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
-      const groupOf = (type: string): readonly string[] => GROUPS.find(([name]) => name === type)?.[1] ?? [];
-      // A lone type whose group of keywords the schema uses is reported in that group's place.
-      const typeLater = types.length === 1 && groupOf(types[0] as string).some((keyword) => keyword in schema);
+      const { types, typeLater } = shape;
       const typeError = (): void => fail('type', { type: schema.type }, `must be ${String(schema.type)}`);
       if (types.length > 0 && !typeLater && !types.some((type) => isType(type, data))) typeError();
 
-      for (const keyword of UNTYPED) {
-        if (!(keyword in schema)) continue;
+      for (const keyword of shape.untyped) {
         const value = schema[keyword];
         if (keyword === '$ref') ref();
         else if (keyword === 'const' && !equal(data, value)) fail('const', { allowedValue: value }, 'must be equal to constant');
@@ -185,17 +238,18 @@ export function schemaChecker(root: Schema, others: readonly Schema[] = []): (da
         }
       }
 
-      for (const [type, keywords] of GROUPS) {
-        if (!keywords.some((keyword) => keyword in schema)) continue;
+      for (const [type, keywords] of shape.groups) {
         if (!isType(type, data)) {
           if (typeLater && types[0] === type) typeError();
           continue;
         }
         for (const keyword of keywords) {
-          if (!(keyword in schema)) continue;
           const value = schema[keyword];
           const limit = LIMITS[keyword];
-          if (limit) {
+          if (keyword === 'format') {
+            if (!(formats[value as string] as (value: number) => boolean)(data as number))
+              fail('format', { format: value }, `must match format "${String(value)}"`);
+          } else if (limit) {
             if (!limit[1](data as number, value as number)) fail(keyword, { comparison: limit[0], limit: value }, `must be ${limit[0]} ${String(value)}`);
           } else if (keyword === 'maxLength' || keyword === 'minLength') {
             const more = keyword === 'maxLength';

@@ -1,21 +1,16 @@
-import type { ErrorObject } from 'ajv/dist/2020.js';
-import { platform } from '../platform.js';
 import { MockError, type ErrorDetail } from '../errors.js';
 import { NonInteger, type JsonValue } from './json.js';
 import { LIMIT_BOUNDS, PET_STATUSES } from './openapi.js';
-import type { OpenApiValidators } from './openapi-ajv.js';
+import { openApiValidators, type OpenApiValidators } from './openapi-validators.js';
+import type { SchemaError } from './schema-check.js';
 import type { PetStatus } from '../types.js';
 
-let validators: OpenApiValidators | undefined;
-
 /**
- * The validators are made on the first body that needs them, so start-up pays nothing for them:
- * on Node, Ajv's import alone took about as long as a bare node:http server takes to start. The
- * platform gives them synchronously, inside the request that needs them (compiled on Node,
- * generated at build time in the browser, where a page's CSP may forbid compiling code).
+ * The validators read the document's schemas as data (openapi-validators.ts): made on the first
+ * body that needs them, with nothing to compile, the same in Node and in a page.
  */
 function getValidators(): OpenApiValidators {
-  return (validators ??= platform().loadValidators());
+  return openApiValidators();
 }
 
 /** Where a value breaks a schema of the document: a path into the value and a sentence, first mistake first. */
@@ -82,7 +77,7 @@ function withApproximateNumbers(value: JsonValue): JsonValue {
   return value;
 }
 
-function fieldOf(error: ErrorObject): string {
+function fieldOf(error: SchemaError): string {
   const base = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
   if (error.keyword === 'required') return base ? `${base}.${String(error.params.missingProperty)}` : String(error.params.missingProperty);
   if (error.keyword === 'additionalProperties') {
@@ -93,7 +88,7 @@ function fieldOf(error: ErrorObject): string {
   return base || '(body)';
 }
 
-function messageOf(error: ErrorObject): string {
+function messageOf(error: SchemaError): string {
   switch (error.keyword) {
     case 'required':
       return 'is required';
@@ -111,8 +106,8 @@ function messageOf(error: ErrorObject): string {
 }
 
 /** One detail per field: a wrong type says it all, so it wins over what follows from it. */
-function toDetails(errors: readonly ErrorObject[]): ErrorDetail[] {
-  const chosen = new Map<string, ErrorObject>();
+function toDetails(errors: readonly SchemaError[]): ErrorDetail[] {
+  const chosen = new Map<string, SchemaError>();
   for (const error of errors) {
     const field = fieldOf(error);
     const previous = chosen.get(field);
