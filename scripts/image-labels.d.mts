@@ -9,3 +9,7 @@ export function labelArgs(
 ): Record<'OCI_TITLE' | 'OCI_DESCRIPTION' | 'OCI_VERSION' | 'OCI_REVISION' | 'OCI_SOURCE' | 'OCI_LICENSES', string>;
 /** `--build-arg NAME=VALUE` for each. */
 export function buildArgs(args: Record<string, string>): string[];
+/** The label each build argument fills in the Dockerfile's LABEL. */
+export const LABEL_OF_ARG: Record<'OCI_TITLE' | 'OCI_DESCRIPTION' | 'OCI_VERSION' | 'OCI_REVISION' | 'OCI_SOURCE' | 'OCI_LICENSES', string>;
+/** `--label NAME=VALUE` for each, set on the image itself (a cached LABEL step keeps old values). */
+export function labelFlags(args: Record<string, string>): string[];

@@ -38,3 +38,22 @@ export function labelArgs(pkg, revision) {
 export function buildArgs(args) {
   return Object.entries(args).flatMap(([name, value]) => ['--build-arg', `${name}=${value}`]);
 }
+
+/** The label each build argument fills in the Dockerfile's LABEL. */
+export const LABEL_OF_ARG = {
+  OCI_TITLE: 'org.opencontainers.image.title',
+  OCI_DESCRIPTION: 'org.opencontainers.image.description',
+  OCI_VERSION: 'org.opencontainers.image.version',
+  OCI_REVISION: 'org.opencontainers.image.revision',
+  OCI_SOURCE: 'org.opencontainers.image.source',
+  OCI_LICENSES: 'org.opencontainers.image.licenses',
+};
+
+/**
+ * `--label NAME=VALUE` for each, set on the image itself: podman (4.3) reuses a cached LABEL step
+ * when only the build argument it reads changed, so a commit that changed nothing the image
+ * holds got the previous commit's revision label from the Dockerfile's LABEL alone.
+ */
+export function labelFlags(args) {
+  return Object.entries(args).flatMap(([name, value]) => ['--label', `${LABEL_OF_ARG[name]}=${value}`]);
+}

@@ -11,7 +11,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildArgs, gitRevision, labelArgs } from './image-labels.mjs';
+import { buildArgs, gitRevision, labelArgs, labelFlags } from './image-labels.mjs';
 import { builtFromThese } from './build-inputs.mjs';
 
 const IMAGE = process.env.IMAGE || 'localhost/petstore-mock:local';
@@ -75,7 +75,10 @@ const args = ['build', '-t', IMAGE, '-f', 'Dockerfile'];
 if (/podman/.test(tool)) args.push('--format', 'docker');
 if (process.env.NODE_IMAGE) args.push('--build-arg', `NODE_IMAGE=${process.env.NODE_IMAGE}`);
 // The OCI labels: what the image holds (package.json) and the commit it was built from.
-args.push(...buildArgs(labelArgs(JSON.parse(readFileSync('package.json', 'utf8')), process.env.IMAGE_REVISION || gitRevision())));
+// As build arguments for the Dockerfile's LABEL, and as labels on the image, which a cached LABEL
+// step cannot leave stale (scripts/image-labels.mjs).
+const labels = labelArgs(JSON.parse(readFileSync('package.json', 'utf8')), process.env.IMAGE_REVISION || gitRevision());
+args.push(...buildArgs(labels), ...labelFlags(labels));
 args.push('.');
 say(`${tool} ${args.join(' ')}`);
 run(tool, args);

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildArgs, gitRevision, labelArgs, sourceUrl } from '../../scripts/image-labels.mjs';
+import { LABEL_OF_ARG, buildArgs, gitRevision, labelArgs, labelFlags, sourceUrl } from '../../scripts/image-labels.mjs';
 import { ROOT } from '../recipes/project.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Parameters<typeof labelArgs>[0];
@@ -58,9 +58,17 @@ describe('the OCI labels', () => {
     expect(dockerfile).toContain(`${label}="\${${arg}}"`);
   });
 
-  it('npm run image passes every label argument', () => {
+  it('npm run image passes every label argument, and every label itself', () => {
     const script = readFileSync(join(ROOT, 'scripts/image.mjs'), 'utf8');
-    expect(script).toContain('buildArgs(labelArgs(');
+    expect(script).toContain('labelArgs(');
+    expect(script).toContain('...buildArgs(labels), ...labelFlags(labels)');
     expect(Object.keys(labelArgs(pkg, 'x')).sort()).toEqual(Object.values(LABELS).sort());
+    expect(Object.fromEntries(Object.entries(LABEL_OF_ARG).map(([arg, label]) => [label, arg]))).toEqual(LABELS);
+    expect(labelFlags({ OCI_REVISION: 'abc', OCI_TITLE: 't' })).toEqual([
+      '--label',
+      'org.opencontainers.image.revision=abc',
+      '--label',
+      'org.opencontainers.image.title=t',
+    ]);
   });
 });
