@@ -1,21 +1,13 @@
 import { MockError, type ErrorDetail } from '../errors.js';
 import { NonInteger, type JsonValue } from './json.js';
 import { LIMIT_BOUNDS, PET_STATUSES } from './openapi.js';
-import { openApiValidators, type OpenApiValidators } from './openapi-validators.js';
+import { openApiValidators } from './openapi-validators.js';
 import type { SchemaError } from './schema-check.js';
 import type { PetStatus } from '../types.js';
 
-/**
- * The validators read the document's schemas as data (openapi-validators.ts): made on the first
- * body that needs them, with nothing to compile, the same in Node and in a page.
- */
-function getValidators(): OpenApiValidators {
-  return openApiValidators();
-}
-
 /** Where a value breaks a schema of the document: a path into the value and a sentence, first mistake first. */
 export function schemaProblems(schemaName: 'Pet' | 'Pets', value: unknown): { path: (string | number)[]; message: string }[] {
-  const validate = schemaName === 'Pet' ? getValidators().pet : getValidators().pets;
+  const validate = schemaName === 'Pet' ? openApiValidators().pet : openApiValidators().pets;
   if (validate(value)) return [];
   return (validate.errors ?? []).map((error) => {
     const path: (string | number)[] = error.instancePath
@@ -45,7 +37,7 @@ export interface NewPetInput {
 
 /** Validates a parsed body against `NewPet`; throws `invalid_body` naming each offending field. */
 export function validateNewPet(value: JsonValue, hasBigInt: boolean): NewPetInput {
-  const { newPet } = getValidators();
+  const { newPet } = openApiValidators();
   const view = hasBigInt ? withApproximateNumbers(value) : value;
   if (!newPet(view)) {
     // A body of 60,000 unknown fields must not earn an answer eight times its size: name the first few.
