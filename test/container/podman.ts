@@ -1,7 +1,7 @@
 // Podman for the container tests: a containers.conf of the tests' own (never /etc), a Debian
 // trixie base image with Node 20 made by debootstrap and kept between runs, and the image built
 // from a copy of the working tree by `npm run image`'s script.
-import { execFile, spawn, spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -73,25 +73,12 @@ export async function until<T>(what: string, check: () => Promise<T | undefined>
 }
 
 /**
- * Makes the base image unless it exists: debootstrap (minbase with nodejs, ~30 s to a few
- * minutes with the mirror's speed), documentation dropped, `podman import` of the root.
+ * Makes the base image unless it exists (base-image.sh: debootstrap, ~30 s to a few minutes with
+ * the mirror's speed), or waits for the build CI started beside `npm ci`.
  */
 export async function ensureBaseImage(): Promise<void> {
-  if ((await sh('podman', ['image', 'exists', BASE_IMAGE])).code === 0) return;
-  const root = join(work, 'root');
-  const boot = await sh('debootstrap', ['--variant=minbase', '--include=nodejs', 'trixie', root, 'http://deb.debian.org/debian'], { timeoutMs: 600_000 });
-  if (boot.code !== 0) throw new Error(`debootstrap of Debian trixie failed (${boot.code}):\n${boot.stdout.slice(-2000)}${boot.stderr.slice(-2000)}`);
-  for (const dir of ['usr/share/doc', 'usr/share/man', 'usr/share/info', 'var/cache/apt', 'var/lib/apt/lists'])
-    rmSync(join(root, dir), { recursive: true, force: true });
-  await new Promise<void>((resolve, reject) => {
-    const tar = spawn('tar', ['-C', root, '-c', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const importer = spawn('podman', ['import', '--change', 'CMD ["node"]', '-', BASE_IMAGE], { env: PODMAN_ENV, stdio: ['pipe', 'ignore', 'pipe'] });
-    let err = '';
-    importer.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    tar.stdout.pipe(importer.stdin);
-    importer.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`podman import exited ${code}: ${err}`))));
-  });
-  rmSync(root, { recursive: true, force: true });
+  const r = await sh('bash', [join(ROOT, 'test/container/base-image.sh')], { timeoutMs: 900_000 });
+  if (r.code !== 0) throw new Error(`test/container/base-image.sh failed (${r.code}):\n${r.stdout}${r.stderr}`);
 }
 
 /**
