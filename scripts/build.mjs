@@ -26,7 +26,7 @@ const inputs = buildInputs();
 rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist', { recursive: true });
 await build({
-  entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts', testcontainers: 'src/testcontainers.ts' },
+  entryPoints: { index: 'src/index.ts', testcontainers: 'src/testcontainers.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,
@@ -61,12 +61,12 @@ await build({
   },
 });
 // --- end of the browser build -----------------------------------------------------------------
-chmodSync('dist/cli.js', 0o755);
 // Declarations only, without a type check of their own (`--noCheck`): `npm test` and `npm run
 // typecheck` check the types; checking them here as well took two thirds of the build.
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--noCheck'], { stdio: 'inherit' });
 // The CommonJS build (its own step, scripts/build-cjs.mjs): after the declarations it copies.
 await buildCommonJs(define);
+chmodSync('dist/cli.js', 0o755);
 // The admin page's chart of a key's limits (its own step, scripts/build-admin-chart.mjs).
 await buildAdminChart();
 const { openapiDocument } = await import('../dist/index.js');

@@ -1,4 +1,4 @@
-import yargs, { type Argv } from 'yargs';
+import type { Argv } from 'yargs';
 import { VERSION } from './messages.js';
 import { OPTIONS, choiceMistake, defaultValue, isChoice, type Option, type RawArgs } from './options.js';
 import { UsageError, startFromArgs } from './start.js';
@@ -106,6 +106,8 @@ export async function runYargs(args: readonly string[]): Promise<void> {
   choiceError = undefined;
   const switches = normaliseSwitches(args);
   if (switches.mistake !== undefined) throw new UsageError(switches.mistake);
+  // yargs is an ES module only: imported, not required, by the CommonJS build of the CLI.
+  const { default: yargs } = await import('yargs');
   await yargs(switches.argv)
     .scriptName('petstore-mock')
     .usage('$0 [options]\n\nA local mock of the Animal Store API: seeded animals, bearer keys, plan rate limits, bans and scenarios.')
