@@ -20,8 +20,6 @@ export interface Bucket {
   w: number[];
   /** How many windows `w` holds. */
   n: number;
-  /** Limits whose windows are the first slots, in order: their requests need no lookup. */
-  for: Limits | undefined;
   /** When the running wait began: the instant of its first 429. */
   waitFrom: number;
   /** When the running wait ends: the reset its 429s announced (their `Retry-After` points there). */
@@ -60,50 +58,6 @@ export function roll(bucket: Bucket, now: number): void {
       w[at + 2] = 0;
     }
   }
-}
-
-/** Whether the bucket's slots are exactly the windows of `limits`, in order (remembered in `for`). */
-export function aligned(bucket: Bucket, limits: Limits): boolean {
-  if (bucket.n !== limits.length) return false;
-  if (bucket.for === limits) return true;
-  for (let i = 0; i < limits.length; i++) if (bucket.w[3 * i] !== (limits[i] as RateWindow).lengthMs) return false;
-  bucket.for = limits;
-  return true;
-}
-
-/**
- * The usual request on an aligned bucket: its windows moved to now, then counted and reported;
- * its report when every window has room, else undefined and nothing counted.
- */
-export function takeAligned(bucket: Bucket, limits: Limits, now: number): RateReport | undefined {
-  const w = bucket.w;
-  const n = limits.length;
-  let fits = true;
-  for (let i = 0; i < n; i++) {
-    const win = limits[i] as RateWindow;
-    const window = Math.floor(now / win.lengthMs);
-    if (w[3 * i + 1] !== window) {
-      w[3 * i + 1] = window;
-      w[3 * i + 2] = 0;
-    } else if ((w[3 * i + 2] as number) >= win.max) fits = false;
-  }
-  if (!fits) return undefined;
-  let limit = 0;
-  let left = Infinity;
-  let resetMs = 0;
-  for (let i = 0; i < n; i++) {
-    const win = limits[i] as RateWindow;
-    const count = (w[3 * i + 2] as number) + 1;
-    w[3 * i + 2] = count;
-    const wLeft = win.max - count;
-    const wReset = ((w[3 * i + 1] as number) + 1) * win.lengthMs;
-    if (wLeft < left || (wLeft === left && wReset >= resetMs)) {
-      limit = win.max;
-      left = wLeft;
-      resetMs = wReset;
-    }
-  }
-  return { limit, remaining: left, reset: Math.ceil(Math.min(MAX_INSTANT_MS, resetMs) / 1000) };
 }
 
 /** The length of the full window that resets last. */

@@ -1,7 +1,7 @@
 import { MAX_INSTANT_MS, clampInstant } from './clock.js';
 import type { BanRule, Limits, RateWindow } from '../types.js';
 import { windowName } from './windows.js';
-import { aligned, banReport, refusingLength, report, roll, slotOf, takeAligned, type Bucket, type RateReport } from './bucket.js';
+import { banReport, refusingLength, report, roll, slotOf, type Bucket, type RateReport } from './bucket.js';
 
 /**
  * How many refusals of one wait are taken for requests already in flight when its first 429 went
@@ -80,22 +80,15 @@ export class RateLimiter {
 
   /** The bucket of `id` with its windows moved to now; a new one gets a slot for each of `limits`. */
   private bucket(id: string, now: number, limits: Limits): Bucket {
-    const bucket = this.lookup(id, now, limits);
-    roll(bucket, now);
-    return bucket;
-  }
-
-  /** The bucket of `id` as it was left (a new one with a slot for each of `limits`). */
-  private lookup(id: string, now: number, limits: Limits): Bucket {
     let bucket = this.buckets.get(id);
     if (!bucket) {
       // Anonymous clients are tracked by address; the map must not grow without bound.
       if (this.buckets.size >= MAX_BUCKETS) this.buckets.delete(this.buckets.keys().next().value as string);
       // No wait and no ban: 0 would be an instant in 1970, in force for a clock before it.
-      bucket = { w: [0, 0, 0, 0, 0, 0], n: 0, for: limits, waitFrom: -Infinity, waitUntil: -Infinity, counted: 0, forgiven: 0, bannedUntil: -Infinity };
+      bucket = { w: [0, 0, 0, 0, 0, 0], n: 0, waitFrom: -Infinity, waitUntil: -Infinity, counted: 0, forgiven: 0, bannedUntil: -Infinity };
       for (let i = 0; i < limits.length; i++) slotOf(bucket, (limits[i] as RateWindow).lengthMs, i, now);
       this.buckets.set(id, bucket);
-    }
+    } else roll(bucket, now);
     return bucket;
   }
 
@@ -132,7 +125,6 @@ export class RateLimiter {
       this.buckets.set(state.id, {
         w: state.windows.flatMap((w) => [w.lengthMs, w.index, w.count]),
         n: state.windows.length,
-        for: undefined,
         waitFrom: state.wait?.from ?? -Infinity,
         waitUntil: state.wait?.until ?? -Infinity,
         counted: state.wait?.counted ?? 0,
@@ -160,13 +152,7 @@ export class RateLimiter {
       const longest = limits[limits.length - 1]?.max ?? 0;
       return { outcome: 'allowed', report: { limit: longest, remaining: longest, reset: MAX_INSTANT_MS / 1000 } };
     }
-    const bucket = this.lookup(id, now, limits);
-    // The usual case, a bucket of exactly these windows and no ban: rolled, counted and reported in one pass.
-    if (bucket.bannedUntil <= now && aligned(bucket, limits)) {
-      const quick = takeAligned(bucket, limits, now);
-      if (quick) return { outcome: 'allowed', report: quick };
-    }
-    roll(bucket, now);
+    const bucket = this.bucket(id, now, limits);
     if (bucket.bannedUntil > now) {
       return {
         outcome: 'banned',
