@@ -1,6 +1,6 @@
 // Assembles a mock whose sessions live in Redis (`state: 'redis://…'`): the same front ends, the
 // shared engine and admin state. The Redis module is imported here, on demand, and nowhere else.
-import type { AdminState, ApiHandler, SessionOps } from './core/state/backend.js';
+import { forwardedOps, type AdminState, type ApiHandler, type SessionOps } from './core/state/backend.js';
 import { assemble, type FetchFront, type Home, type MockHandle, type Served } from './assembly.js';
 import type { SessionHandle } from './controls.js';
 import type { KeyConfig } from './core/types.js';
@@ -38,22 +38,11 @@ function homeOf(shared: SharedMock): Home<true> {
 /** Session operations that wait for the state to be opened first (a Fetch handler connects in the background). */
 function lazyOps(state: () => Promise<SharedMock>): SessionOps<true> {
   let opened: AdminState | undefined;
-  const admin = async (): Promise<AdminState> => (opened = (await state()).admin);
   return {
     get keyIds() {
       return opened?.keyIds;
     },
-    reset: async (session) => (await admin()).reset(session),
-    useScenario: async (name, session, byName) => (await admin()).useScenario(name, session, byName),
-    clock: async (session) => (await admin()).clock(session),
-    changeClock: async (session, change) => (await admin()).changeClock(session, change),
-    requests: async (session, details) => (await admin()).requests(session, details),
-    recordDetails: async (session, on) => (await admin()).recordDetails(session, on),
-    removalAt: async (session) => (await admin()).removalAt(session),
-    snapshot: async (session) => (await state()).admin.snapshot(session),
-    restore: async (session, document) => (await state()).admin.restore(session, document),
-    applyScenario: async (session, scenario) => (await state()).admin.applyScenario(session, scenario),
-    sessions: async () => (await admin()).sessions(),
+    ...forwardedOps(async () => (opened = (await state()).admin)),
   };
 }
 

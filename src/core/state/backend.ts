@@ -89,6 +89,50 @@ export interface SessionOps<A extends boolean> {
   sessions?(): Answer<SessionSummary[], A>;
 }
 
+/** The session operations by name: every member of `SessionOps` but `keyIds` (the compiler checks the list is whole). */
+const SESSION_OPS = [
+  'reset',
+  'useScenario',
+  'clock',
+  'changeClock',
+  'requests',
+  'recordDetails',
+  'removalAt',
+  'snapshot',
+  'restore',
+  'applyScenario',
+  'sessions',
+] as const;
+type SessionOpName = (typeof SESSION_OPS)[number];
+const everyOpNamed: [Exclude<keyof SessionOps<false>, SessionOpName | 'keyIds'>] extends [never] ? true : never = true;
+void everyOpNamed;
+
+/**
+ * The operations `source` has, each answering with a promise, asked of `source()` when called: the
+ * in-memory controls for the admin API, or a shared state's admin not yet opened. `names` are the
+ * operations offered (an absent one is refused by the caller, as the browser's `snapshot`).
+ */
+export function forwardedOps(
+  source: () => SessionOps<boolean> | Promise<SessionOps<boolean>>,
+  names: readonly SessionOpName[] = SESSION_OPS,
+): Omit<SessionOps<true>, 'keyIds'> {
+  const ops: Partial<Record<SessionOpName, (...args: unknown[]) => Promise<unknown>>> = {};
+  for (const name of names) {
+    ops[name] = async (...args) => {
+      const target = await source();
+      const op = target[name] as ((...a: unknown[]) => unknown) | undefined;
+      if (op === undefined) throw new MockError('internal_error', `petstore-mock: the state does not offer ${name}.`);
+      return op.apply(target, args);
+    };
+  }
+  return ops as Omit<SessionOps<true>, 'keyIds'>;
+}
+
+/** The operations an object offers, by name. */
+export function offeredOps(ops: SessionOps<boolean>): SessionOpName[] {
+  return SESSION_OPS.filter((name) => ops[name] !== undefined);
+}
+
 /** What the admin API reads and changes; `session` is the `X-Mock-Session` header value. */
 export interface AdminState extends SessionOps<true> {
   /** The admin API runs beside its home of state, and knows its salt. */
@@ -230,21 +274,11 @@ function snapshotOps(
 /** The admin side of the in-memory sessions: their test controls, and what only the admin API shows. */
 export function memoryAdmin(sessions: SessionRegistry, scenarios: ScenarioLookup): AdminState {
   const ops = memoryOps(sessions, scenarios);
-  const { snapshot, restore, applyScenario } = ops;
   const before = scenarios.snapshots?.before;
   const view = (session: string | undefined): SessionState => sessions.view(session);
   return {
     keyIds: sessions.keyIds,
-    reset: async (session) => ops.reset(session),
-    useScenario: async (name, session) => ops.useScenario(name, session),
-    clock: async (session) => ops.clock(session),
-    changeClock: async (session, clockChange) => ops.changeClock(session, clockChange),
-    requests: async (session, details) => ops.requests(session, details),
-    recordDetails: async (session, on) => ops.recordDetails(session, on),
-    removalAt: async (session) => ops.removalAt(session),
-    ...(snapshot && { snapshot: async (session: string | undefined) => snapshot(session) }),
-    ...(restore && { restore: async (session: string | undefined, document: unknown) => restore(session, document) }),
-    ...(applyScenario && { applyScenario: async (session: string | undefined, scenario: unknown) => applyScenario(session, scenario) }),
+    ...forwardedOps(() => ops, offeredOps(ops)),
     ...(before && { snapshotBefore: async (session: string | undefined, seq: number) => before(view(session), seq) }),
     health: async (session) => ({ sessions: sessions.all().length, scenario: view(session).settings.scenario, state: { engine: 'memory', reachable: true } }),
     scenario: async (session) => {
