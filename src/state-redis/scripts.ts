@@ -1,6 +1,5 @@
 // The scripts other than the API request's (api-script.ts) and the deployment's (deployment-scripts.ts):
 // the admin calls, the journal's flush and storing settings. Each takes and answers named fields.
-import { LIBRARY } from './lua-library.js';
 
 export { API_BODY, API_SCRIPT } from './api-script.js';
 
@@ -185,10 +184,6 @@ local out = {
 if scratch then dropData(sid) end
 return cjson.encode(out)
 `;
-
-/** The journal's flush and the admin calls as EVAL scripts: the library, then the body. */
-export const JOURNAL_SCRIPT = `${LIBRARY}${JOURNAL_BODY}`;
-export const ADMIN_SCRIPT = `${LIBRARY}${ADMIN_BODY}`;
 
 /**
  * Stores or reads the settings of a scenario a session switched to. ARGV[2] (SettingsInput in

@@ -2,7 +2,6 @@
 // A pure function of the journal, so it runs the same on memory, Redis and in the browser build.
 import type { KeyIds } from '../state/key-id.js';
 import { named } from '../errors.js';
-import { redactKey } from '../pipeline/auth.js';
 import { DEFAULT_REMOVAL_AT } from '../pipeline/deprecation.js';
 import type { JournalEntry } from '../state/journal.js';
 import { keyMatcher } from '../state/journal-query.js';
@@ -46,11 +45,6 @@ export interface AuditScope {
 }
 
 const RULE_ORDER = Object.keys(AUDIT_RULES) as AuditRule[];
-
-/** The journal key form of a key given whole or already redacted. */
-export function journalKey(key: string): string {
-  return key.includes('…') || key === '****' ? key : redactKey(key);
-}
 
 /** Which key an entry's requests are judged with: its fingerprint, or (entries without one) its redacted form. */
 function groupOf(entry: JournalEntry): string {

@@ -238,8 +238,6 @@ export const openapiDocument = {
   },
 } as const;
 
-export type OpenApiDocument = typeof openapiDocument;
-
 /** The page-size bounds of `GET /pets`, read from the document so the two cannot drift. */
 export const LIMIT_BOUNDS = openapiDocument.paths['/pets'].get.parameters[0].schema;
 /** The allowed animal statuses, from `PetStatus`. */

@@ -4,11 +4,6 @@ import type { Route } from './operations-table.js';
 
 export type { Route };
 
-/** The methods a path answers in a table (the specification's by default), for preflights and `Allow`; undefined for unknown paths. */
-export function allowedMethods(path: string, table: OperationsTable = SPEC_TABLE): string | undefined {
-  return table.allowed(path);
-}
-
 /**
  * Routes strictly and case-sensitively in a table (operations-table.ts; the specification's by
  * default): `/V1/PETS` and `/v1/pets/` are not the API. Paths are matched still encoded, so `%2F`

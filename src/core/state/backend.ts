@@ -121,7 +121,7 @@ export function forwardedOps(
     ops[name] = async (...args) => {
       const target = await source();
       const op = target[name] as ((...a: unknown[]) => unknown) | undefined;
-      if (op === undefined) throw new MockError('internal_error', `petstore-mock: the state does not offer ${name}.`);
+      if (op === undefined) throw new MockError('internal_error', `this home of state does not offer ${name}; a bug in the mock, please report it.`);
       return op.apply(target, args);
     };
   }
