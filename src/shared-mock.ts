@@ -1,6 +1,7 @@
 // Assembles a mock whose sessions live in Redis (`state: 'redis://…'`): the same front ends, the
 // shared engine and admin state. The Redis module is imported here, on demand, and nowhere else.
-import { forwardedOps, type AdminState, type ApiHandler, type SessionOps } from './core/state/backend.js';
+import type { AdminState, ApiHandler, SessionOps } from './core/state/backend.js';
+import { forwardedOps } from './core/state/session-ops.js';
 import { assemble, type FetchFront, type Home, type MockHandle, type Served } from './assembly.js';
 import type { SessionHandle } from './controls.js';
 import type { KeyConfig } from './core/types.js';
