@@ -59,6 +59,7 @@ export interface JournalInfo {
   total: number;
 }
 
+/** Every member of `SessionOps` but `keyIds`, by name: `everyOpNamed` fails to compile while one is missing. */
 const SESSION_OPS = [
   'reset',
   'useScenario',
