@@ -9,9 +9,8 @@ import { join } from 'node:path';
 import { jsonAsString } from './json-as-string.mjs';
 
 // The command line is a CommonJS bundle too, dist/cjs/cli.js, in one file: Node 20 loads it faster
-// than the ESM build's 20 files, each resolved, read, compiled and linked apart (a start to the
-// first answer took 1.35-1.50x a bare node:http server's CPU with the ESM build, 1.19-1.35x with
-// this one: docs/performance.md). In CommonJS the modules a start does not need (the admin API,
+// than the ESM build's 20 files, each resolved, read, compiled and linked apart (the measures are in
+// docs/performance.md, "Start again"). In CommonJS the modules a start does not need (the admin API,
 // Redis, the audit, yargs) stay functions that run on their first use, and their packages are
 // required there; in one ESM file every package would be imported at the start.
 // dist/cli.js only requires it, for those who run `node dist/cli.js`.
@@ -41,7 +40,7 @@ export async function buildCommonJs(define) {
     banner: { js: "const __petstoreModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   });
   writeFileSync('dist/cjs/package.json', `${JSON.stringify({ type: 'commonjs' })}\n`);
-  writeFileSync('dist/cli.js', CLI_SHIM);
+  writeFileSync('dist/cli.js', CLI_SHIM, { mode: 0o755 });
   copyDeclarations('dist', 'dist/cjs');
 }
 

@@ -11,7 +11,7 @@ import { buildCommonJs } from './build-cjs.mjs';
 import { buildAdminChart } from './build-admin-chart.mjs';
 import { writeOperationRegistries } from './operation-registry.mjs';
 import { STAMP, buildInputs } from './build-inputs.mjs';
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 // The seeded animals' names come from Faker's English locale; defining them at build time spares
 // start-up the parse of the whole locale (src/core/state/seed.ts).
@@ -66,7 +66,6 @@ await build({
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json', '--noCheck'], { stdio: 'inherit' });
 // The CommonJS build (its own step, scripts/build-cjs.mjs): after the declarations it copies.
 await buildCommonJs(define);
-chmodSync('dist/cli.js', 0o755);
 // The admin page's chart of a key's limits (its own step, scripts/build-admin-chart.mjs).
 await buildAdminChart();
 const { openapiDocument } = await import('../dist/index.js');
