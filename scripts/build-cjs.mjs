@@ -7,23 +7,20 @@ import { build } from 'esbuild';
 import { cpSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jsonAsString } from './json-as-string.mjs';
+import { buildCli } from './build-cli.mjs';
 
-// The command line is a CommonJS bundle too, dist/cjs/cli.js, in one file: Node 20 loads it faster
-// than the ESM build's 20 files, each resolved, read, compiled and linked apart (the measures are in
-// docs/performance.md, "Start again"). In CommonJS the modules a start does not need (the admin API,
-// Redis, the audit, yargs) stay functions that run on their first use, and their packages are
-// required there; in one ESM file every package would be imported at the start.
-// dist/cli.js only requires it, for those who run `node dist/cli.js`.
+// The command line is CommonJS too (scripts/build-cli.mjs); dist/cli.js only requires it, for
+// those who run `node dist/cli.js`.
 const CLI_SHIM = `#!/usr/bin/env node
 // The command line; its code is the CommonJS bundle beside (scripts/build-cjs.mjs says why).
 import { createRequire } from 'node:module';
 createRequire(import.meta.url)('./cjs/cli.js');
 `;
 
-/** Builds dist/cjs/ from src/index.ts and src/cli/main.ts, after dist/ holds the ESM build and the declarations. */
+/** Builds dist/cjs/ from src/index.ts and src/cli/main.ts (its parts apart), after dist/ holds the ESM build and the declarations. */
 export async function buildCommonJs(define) {
   await build({
-    entryPoints: { index: 'src/index.ts', cli: 'src/cli/main.ts' },
+    entryPoints: { index: 'src/index.ts' },
     outdir: 'dist/cjs',
     bundle: true,
     format: 'cjs',
@@ -39,6 +36,7 @@ export async function buildCommonJs(define) {
     define: { ...define, 'import.meta.url': '__petstoreModuleUrl' },
     banner: { js: "const __petstoreModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   });
+  await buildCli(define);
   writeFileSync('dist/cjs/package.json', `${JSON.stringify({ type: 'commonjs' })}\n`);
   writeFileSync('dist/cli.js', CLI_SHIM, { mode: 0o755 });
   copyDeclarations('dist', 'dist/cjs');

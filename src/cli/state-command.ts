@@ -14,9 +14,8 @@ export async function stateClear(args: StateClearArgs): Promise<void> {
   if (args.state === undefined) throw new UserError('state clear needs --state redis://HOST:PORT/DB: the Redis that holds the deployment to remove.');
   if (args.statePrefix !== undefined && !/^[A-Za-z0-9._:-]{1,64}$/.test(args.statePrefix))
     throw new UserError(`--state-prefix must be 1 to 64 letters, digits and ._:-, not ${JSON.stringify(args.statePrefix)}.`);
-  const { StateConnection, displayUrl } = await import('../state-redis/connection.js');
-  const { clearDeployment, DEFAULT_HEARTBEAT_EXPIRY_MS } = await import('../state-redis/deployment.js');
-  const { hashTagPrefix } = await import('../state-redis/index.js');
+  // One import of the Redis home's entry: the command's build keeps the home in a file of its own (scripts/build-cli.mjs).
+  const { StateConnection, displayUrl, clearDeployment, DEFAULT_HEARTBEAT_EXPIRY_MS, hashTagPrefix } = await import('../state-redis/index.js');
   const prefix = hashTagPrefix(args.statePrefix);
   const conn = await StateConnection.open(args.state);
   try {

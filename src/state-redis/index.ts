@@ -13,6 +13,9 @@ import { Deployment } from './deployment.js';
 import { identityOf } from './identity.js';
 
 export { DeploymentMismatch } from './deployment.js';
+// For `state clear` (cli/state-command.ts), which reaches the home only through this file.
+export { StateConnection, displayUrl } from './connection.js';
+export { clearDeployment, DEFAULT_HEARTBEAT_EXPIRY_MS } from './deployment.js';
 
 /** The key prefix when none is given; it holds nothing from the URL (no password can leak into key names). */
 export const DEFAULT_STATE_PREFIX = 'petstore-mock';

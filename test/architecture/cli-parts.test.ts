@@ -1,0 +1,29 @@
+// The command's build (scripts/build-cli.mjs): a plain start reads dist/cjs/cli.js alone, and the
+// parts it loads on first use share cli.js's modules instead of carrying copies (two copies of
+// errors.ts would be two MockError classes). `npm test` builds dist/ before the suite.
+import { readFileSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+/** The source modules a bundle holds, from esbuild's `// src/…` marker before each one. */
+const modulesOf = (file: string): Set<string> => new Set(readFileSync(`dist/cjs/${file}`, 'utf8').match(/^\/\/ src\/\S+\.ts$/gm) ?? []);
+
+const PARTS = readdirSync('dist/cjs').filter((name) => /^cli-.+\.js$/.test(name));
+
+describe("the command's build", () => {
+  it('has its lazily loaded parts apart', () => {
+    expect(PARTS.sort()).toEqual(['cli-admin-api.js', 'cli-audit-command.js', 'cli-state-command.js', 'cli-state-redis.js', 'cli-verify.js', 'cli-yargs.js']);
+  });
+
+  it('keeps Redis, verify, the admin API, the audit command and yargs out of cli.js', () => {
+    const held = [...modulesOf('cli.js')];
+    expect(held).toContain('// src/core/errors.ts');
+    expect(held.filter((m) => /src\/(state-redis|audit-command)\/|src\/verify\/(?!printable)|admin-api|yargs-args|state-command/.test(m))).toEqual([]);
+  });
+
+  it('gives no module to two files: a part reads what cli.js holds from cli.js', () => {
+    const owners = new Map<string, string[]>();
+    for (const file of ['cli.js', ...PARTS]) for (const m of modulesOf(file)) owners.set(m, [...(owners.get(m) ?? []), file]);
+    expect([...owners].filter(([, files]) => files.length > 1)).toEqual([]);
+    expect(readFileSync('dist/cjs/cli-state-redis.js', 'utf8')).toMatch(/require\("\.\/cli\.js"\)\.__modules\["src\/core\/errors\.ts"\]/);
+  });
+});
