@@ -11,6 +11,7 @@ import { compileFilter, verifyEntries, type JournalFilter, type VerifyCount } fr
 import { toHar, type Har } from './core/state/har.js';
 import type { SessionState } from './core/state/session-state.js';
 import { assertWellBehaved, auditJournal, journalKeys, type AuditReport, type AuditScope, type WellBehavedOptions } from './core/audit/audit.js';
+import { andThen, mapFailure, thenBoth, type Maybe } from './core/maybe.js';
 
 export type { Answer } from './core/state/backend.js';
 
@@ -116,31 +117,7 @@ export function clockOf(state: () => SessionState): MockClock {
   };
 }
 
-type Maybe<T> = T | Promise<T>;
-
-/** Goes on with a value given at once, or once its promise settles. */
-function then<T, U>(value: Maybe<T>, next: (value: T) => U): Maybe<U> {
-  return value instanceof Promise ? value.then(next) : next(value);
-}
-
-/** Goes on with two values, at once when both are at hand. */
-function thenBoth<T, V, U>(a: Maybe<T>, b: Maybe<V>, next: (a: T, b: V) => U): Maybe<U> {
-  if (a instanceof Promise || b instanceof Promise) return Promise.all([a, b]).then(([x, y]) => next(x, y));
-  return next(a, b);
-}
-
 const done = (): void => undefined;
-
-/** Gives a failure of `fn`, thrown or rejected, as `map` says. */
-function mapFailure<T>(fn: () => Maybe<T>, map: (error: unknown) => unknown): Maybe<T> {
-  let value: Maybe<T>;
-  try {
-    value = fn();
-  } catch (error) {
-    throw map(error);
-  }
-  return value instanceof Promise ? value.catch((error: unknown) => Promise.reject(map(error))) : value;
-}
 
 /** The admin API's 400 for a clock beyond what a date can hold is, in the library, the RangeError a Date would throw. */
 function clockRangeError(error: unknown): unknown {
@@ -171,26 +148,26 @@ export function sessionHandle<A extends boolean>(
       }
     };
   const change = (c: ClockChange): Maybe<void> =>
-    then(
+    andThen(
       mapFailure(() => home.changeClock(id, c), clockRangeError),
       done,
     );
   const requests = (query: RequestsQuery = {}): Maybe<JournalEntry[]> => {
     const { details, ...filter } = query;
     const test = compileFilter(filter, home.keyIds);
-    return then(home.requests(id, details === true), (entries) => entries.filter((e) => test.matches(e)));
+    return andThen(home.requests(id, details === true), (entries) => entries.filter((e) => test.matches(e)));
   };
   const audited = (key: string | undefined): Maybe<{ entries: JournalEntry[]; report: AuditReport }> =>
     thenBoth(home.requests(id, true), home.removalAt(id), (entries, removalAt) => ({
       entries,
       report: auditJournal(entries, { key, removalAt, keyIds: home.keyIds }),
     }));
-  const audit = (key: string | undefined): Maybe<AuditReport> => then(audited(key), ({ report }) => report);
+  const audit = (key: string | undefined): Maybe<AuditReport> => andThen(audited(key), ({ report }) => report);
   /** What an audit that judged nothing names: the keys of this journal, and the sessions that have requests. */
   const scope = (entries: JournalEntry[]): Maybe<AuditScope> => {
     const keys = journalKeys(entries);
     if (!home.sessions) return { session: id, keys };
-    return then(home.sessions(), (all) => ({ session: id, keys, sessions: all.map((s) => ({ id: s.id, requests: s.requests })) }));
+    return andThen(home.sessions(), (all) => ({ session: id, keys, sessions: all.map((s) => ({ id: s.id, requests: s.requests })) }));
   };
   const expectWellBehaved = (options: WellBehavedOptions = {}): Maybe<void> => {
     const finish = ({ entries, report }: { entries: JournalEntry[]; report: AuditReport }): Maybe<void> => {
@@ -198,12 +175,9 @@ export function sessionHandle<A extends boolean>(
         assertWellBehaved(report, options, { session: id });
         return;
       }
-      const found = scope(entries);
-      if (found instanceof Promise) return found.then((s) => void assertWellBehaved(report, options, s));
-      assertWellBehaved(report, options, found);
+      return andThen(scope(entries), (found) => void assertWellBehaved(report, options, found));
     };
-    const result = audited(options.key);
-    return result instanceof Promise ? result.then(finish) : finish(result);
+    return andThen(audited(options.key), finish);
   };
   const snapshotFailure = (error: unknown): unknown =>
     error instanceof MockError && ['snapshot_invalid', 'snapshot_unsupported', 'store_full', 'invalid_session'].includes(error.code)
@@ -211,7 +185,7 @@ export function sessionHandle<A extends boolean>(
       : error;
   const handle: SessionHandle<boolean> = {
     clock: {
-      now: guard(() => then(home.clock(id), (c) => new Date(c.now))),
+      now: guard(() => andThen(home.clock(id), (c) => new Date(c.now))),
       state: guard(() => home.clock(id)),
       // Parsed before the home is asked: a wrong value changes nothing.
       set: guard((instant: Date | string | number) => change({ set: clockInstant(instant) })),
@@ -219,12 +193,12 @@ export function sessionHandle<A extends boolean>(
       freeze: guard(() => change({ frozen: true })),
       unfreeze: guard(() => change({ frozen: false })),
     },
-    reset: guard(() => then(home.reset(id), done)),
-    useScenario: guard((nameOrFile: string) => then(home.useScenario(nameOrFile, id, false), done)),
+    reset: guard(() => andThen(home.reset(id), done)),
+    useScenario: guard((nameOrFile: string) => andThen(home.useScenario(nameOrFile, id, false), done)),
     requests: guard(requests),
-    verify: guard((filter: JournalFilter, count?: VerifyCount) => then(home.requests(id), (entries) => verifyEntries(entries, filter, count, home.keyIds))),
-    recordDetails: guard((on = true) => then(home.recordDetails(id, on), done)),
-    har: guard((filter: JournalFilter = {}) => then(requests({ ...filter, details: true }), (entries) => toHar(entries, origin()))),
+    verify: guard((filter: JournalFilter, count?: VerifyCount) => andThen(home.requests(id), (entries) => verifyEntries(entries, filter, count, home.keyIds))),
+    recordDetails: guard((on = true) => andThen(home.recordDetails(id, on), done)),
+    har: guard((filter: JournalFilter = {}) => andThen(requests({ ...filter, details: true }), (entries) => toHar(entries, origin()))),
     audit: guard((options: { key?: string } = {}) => audit(options.key)),
     snapshot: guard(() =>
       mapFailure(() => {
@@ -233,7 +207,7 @@ export function sessionHandle<A extends boolean>(
       }, snapshotFailure),
     ),
     restore: guard((document: object) =>
-      then(
+      andThen(
         mapFailure(() => {
           if (!home.restore) throw unsupportedOnThisHome('snapshots');
           return home.restore(id, document);

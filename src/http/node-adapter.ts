@@ -1,5 +1,6 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { andThen } from '../core/maybe.js';
 import { BODYLESS_METHODS, MAX_BODY_BYTES } from '../core/input/body.js';
 import { MAX_TARGET_BYTES, targetTooLong } from '../core/input/request-target.js';
 import type { ApiHandler } from '../core/state/backend.js';
@@ -99,7 +100,7 @@ function closing(answer: CoreResponse | Promise<CoreResponse>): CoreResponse | P
     response.headers.Connection = 'close';
     return response;
   };
-  return answer instanceof Promise ? answer.then(close) : close(answer);
+  return andThen(answer, close);
 }
 
 /**
@@ -107,14 +108,11 @@ function closing(answer: CoreResponse | Promise<CoreResponse>): CoreResponse | P
  * when the promise settles for a shared state, which answers later.
  */
 function respond(req: IncomingMessage, res: ServerResponse, answer: CoreResponse | Promise<CoreResponse>): void {
-  if (answer instanceof Promise) {
-    answer.then(
-      (response) => writeResponse(req, res, response),
-      (error: unknown) => writeResponse(req, res, renderError(error, API_CORS)),
-    );
-    return;
-  }
-  writeResponse(req, res, answer);
+  void andThen(
+    answer,
+    (response) => writeResponse(req, res, response),
+    (error: unknown) => writeResponse(req, res, renderError(error, API_CORS)),
+  );
 }
 
 function readBody(req: IncomingMessage, done: (body: Buffer, tooLarge: boolean) => void): void {
@@ -270,12 +268,11 @@ export function answerOnSocket(engine: ApiHandler, req: IncomingMessage, socket:
     target.length > MAX_TARGET_BYTES
       ? safely(() => engine.refuse({ ...core, path: '/', query: '' }, targetTooLong(target.length)))
       : safely(() => engine.handle(core));
-  if (answer instanceof Promise)
-    answer.then(
-      (response) => writeOnSocket(socket, response),
-      (error: unknown) => writeOnSocket(socket, renderError(error, API_CORS)),
-    );
-  else writeOnSocket(socket, answer);
+  void andThen(
+    answer,
+    (response) => writeOnSocket(socket, response),
+    (error: unknown) => writeOnSocket(socket, renderError(error, API_CORS)),
+  );
 }
 
 function writeOnSocket(socket: Socket, response: CoreResponse): void {

@@ -9,6 +9,7 @@ import { SessionRegistry } from '../state/sessions.js';
 import type { TimeSource } from '../state/clock.js';
 import type { SessionState, SessionSettings } from '../state/session-state.js';
 import type { CoreRequest, CoreResponse } from '../types.js';
+import { atOnce } from '../maybe.js';
 
 /** Options of the in-memory engine; everything with side effects is passed in. */
 export interface EngineOptions {
@@ -63,6 +64,5 @@ export class MockEngine extends Pipeline<SessionState> {
 
 /** The memory home decides at once, so its answers never wait. */
 function settled(answer: CoreResponse | Promise<CoreResponse>): CoreResponse {
-  if (answer instanceof Promise) throw new Error('unreachable: the in-memory home of state decided asynchronously');
-  return answer;
+  return atOnce(answer, 'the in-memory home of state');
 }

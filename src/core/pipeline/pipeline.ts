@@ -11,6 +11,7 @@ import { authenticate, redactQuery } from './auth.js';
 import { fixedPlan, keysOf, planRequest } from './plan.js';
 import { declaredOutcome, operationOutcome } from './operations.js';
 import { documentOutcome } from './served-document.js';
+import { andThen } from '../maybe.js';
 import { COMMON_HEADERS, type MockError } from '../errors.js';
 import type { JournalEntry } from '../state/journal.js';
 import { rateHeaders, setRateHeaders } from '../state/limiter.js';
@@ -78,14 +79,12 @@ export class Pipeline<H> implements ApiHandler {
     } catch (error) {
       return this.unavailable(req, sid, toOutcome(error), started);
     }
-    if (decided instanceof Promise) {
-      return decided.then(
-        (d) => this.complete(req, d, started, fixed),
-        // A 503 when the home cannot answer (never an answer from this instance's memory), a 500 for a bug.
-        (error: unknown) => this.unavailable(req, sid, toOutcome(error), started),
-      );
-    }
-    return this.complete(req, decided, started, fixed);
+    return andThen(
+      decided,
+      (d) => this.complete(req, d, started, fixed),
+      // A 503 when the home cannot answer (never an answer from this instance's memory), a 500 for a bug.
+      (error: unknown) => this.unavailable(req, sid, toOutcome(error), started),
+    );
   }
 
   private complete(req: CoreRequest, d: Decision<H, Plan>, started: number, fixed?: Outcome): CoreResponse {
