@@ -143,21 +143,6 @@ local function takeBucket(b, lim, now, enforce, rule)
   if b.bu > now then
     return { outcome = 'banned', report = banReport(b, lim, now), bannedUntil = s(b.bu), ban = { counted = false, count = 0, after = rule.after, why = 'banned' } }
   end
-  -- The usual bucket, two windows where lim has them (a plan's minute and day), allowed: the loops
-  -- below decided in straight lines, for the call most requests make (test/redis/differential holds the two alike).
-  if #lim == 4 and b.n == 2 and b[1] == lim[1] and b[4] == lim[3] then
-    local m1, m2 = lim[2], lim[4]
-    if b[3] < m1 and b[6] < m2 then
-      local c1, c2 = b[3] + 1, b[6] + 1
-      b[3] = c1
-      b[6] = c2
-      local l1, l2, r1, r2 = m1 - c1, m2 - c2, (b[2] + 1) * b[1], (b[5] + 1) * b[4]
-      local limit, left, resetMs = m1, l1, r1
-      if l2 < l1 or (l2 == l1 and r2 >= r1) then limit, left, resetMs = m2, l2, r2 end
-      if resetMs > MAXI then resetMs = MAXI end
-      return { outcome = 'allowed', report = { limit = limit, remaining = left, reset = s(math.ceil(resetMs / 1000)) } }
-    end
-  end
   local n, fits = slotsOf(b, lim, now), true
   for i = 1, n do
     if b[SLOT[i] + 2] >= lim[2 * i] then fits = false end
