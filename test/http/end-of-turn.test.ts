@@ -1,4 +1,5 @@
-// The node:http adapter ends the answers of one turn of the event loop together (end-of-turn.ts).
+// The node:http adapter ends the answers of one turn of the event loop together (end-of-turn.ts),
+// once a turn has answered more than one request; after a turn of one, answers end at once.
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { endThisTurn } from '../../src/http/end-of-turn.js';
@@ -26,10 +27,17 @@ function fakeResponse(log: string[], name: string, opts: { destroyed?: boolean; 
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** Hands over `count` answers in one turn and lets it end: the turns after it batch when count > 1. */
+async function turnOf(count: number): Promise<void> {
+  for (let i = 0; i < count; i++) endThisTurn(fakeResponse([], `warm-${i}`) as unknown as ServerResponse, '{}', 'latin1');
+  await nextTurn();
+}
+
 describe('answers ended at the end of the turn', () => {
   afterEach(() => vi.useRealTimers());
 
-  it('ends nothing at once, then every answer of the turn in the order given, with its body and encoding', async () => {
+  it('after a turn of several answers, ends nothing at once, then every answer of the turn in the order given, with its body and encoding', async () => {
+    await turnOf(2);
     const log: string[] = [];
     const a = fakeResponse(log, 'a');
     const b = fakeResponse(log, 'b');
@@ -47,6 +55,7 @@ describe('answers ended at the end of the turn', () => {
   });
 
   it('skips an answer whose connection closed meanwhile, and one that fails does not keep the others from theirs', async () => {
+    await turnOf(2);
     const log: string[] = [];
     const gone = fakeResponse(log, 'gone', { destroyed: true });
     const broken = fakeResponse(log, 'broken', { throws: true });
@@ -58,17 +67,29 @@ describe('answers ended at the end of the turn', () => {
     expect(gone.ended).toBeUndefined();
   });
 
-  it('starts a new turn for answers given after the last one ended', async () => {
+  it('ends answers at once after a turn that answered one (a client sending one request at a time), and batches again after a turn of several', async () => {
+    await turnOf(2);
     const log: string[] = [];
-    endThisTurn(fakeResponse(log, 'first') as unknown as ServerResponse, '{}', 'latin1');
+    endThisTurn(fakeResponse(log, 'alone') as unknown as ServerResponse, '{}', 'latin1');
+    expect(log).toEqual([]);
     await nextTurn();
-    endThisTurn(fakeResponse(log, 'second') as unknown as ServerResponse, '{}', 'latin1');
-    expect(log).toEqual(['first']);
+    expect(log).toEqual(['alone']);
+    endThisTurn(fakeResponse(log, 'at-once') as unknown as ServerResponse, '{}', 'latin1');
+    expect(log).toEqual(['alone', 'at-once']);
     await nextTurn();
-    expect(log).toEqual(['first', 'second']);
+    // A turn that answers two while not batching ends both at once, and the next turn batches.
+    endThisTurn(fakeResponse(log, 'x') as unknown as ServerResponse, '{}', 'latin1');
+    endThisTurn(fakeResponse(log, 'y') as unknown as ServerResponse, '{}', 'latin1');
+    expect(log).toEqual(['alone', 'at-once', 'x', 'y']);
+    await nextTurn();
+    endThisTurn(fakeResponse(log, 'waits') as unknown as ServerResponse, '{}', 'latin1');
+    expect(log).toEqual(['alone', 'at-once', 'x', 'y']);
+    await nextTurn();
+    expect(log).toEqual(['alone', 'at-once', 'x', 'y', 'waits']);
   });
 
   it('ends at once an answer pipelined behind one its connection still owes, so Node counts its bytes and stops reading', async () => {
+    await turnOf(2);
     const log: string[] = [];
     endThisTurn(fakeResponse(log, 'owed') as unknown as ServerResponse, '{}', 'latin1');
     endThisTurn(fakeResponse(log, 'queued', { queued: true }) as unknown as ServerResponse, '{}', 'latin1');
@@ -78,6 +99,7 @@ describe('answers ended at the end of the turn', () => {
   });
 
   it('is not held back by fake timers a test installs', async () => {
+    await turnOf(2);
     const log: string[] = [];
     vi.useFakeTimers();
     endThisTurn(fakeResponse(log, 'a') as unknown as ServerResponse, '{}', 'latin1');
