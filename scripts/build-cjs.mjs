@@ -7,7 +7,7 @@ import { build } from 'esbuild';
 import { cpSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jsonAsString } from './json-as-string.mjs';
-import { buildCli } from './build-cli.mjs';
+import { COMMON, buildCli } from './build-cli.mjs';
 
 // The command line is CommonJS too (scripts/build-cli.mjs); dist/cli.js only requires it, for
 // those who run `node dist/cli.js`.
@@ -20,21 +20,10 @@ createRequire(import.meta.url)('./cjs/cli.js');
 /** Builds dist/cjs/ from src/index.ts and src/cli/main.ts (its parts apart), after dist/ holds the ESM build and the declarations. */
 export async function buildCommonJs(define) {
   await build({
+    ...COMMON,
     entryPoints: { index: 'src/index.ts' },
-    outdir: 'dist/cjs',
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    sourcemap: true,
-    logLevel: 'warning',
-    // Every dependency stays external (installed beside petstore-mock); the one ESM-only package,
-    // yargs, is imported (not required) by the command line.
-    packages: 'external',
     plugins: [jsonAsString()],
-    // Files are found from the module's own place (the shipped scenarios, lazily required packages).
     define: { ...define, 'import.meta.url': '__petstoreModuleUrl' },
-    banner: { js: "const __petstoreModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   });
   await buildCli(define);
   writeFileSync('dist/cjs/package.json', `${JSON.stringify({ type: 'commonjs' })}\n`);

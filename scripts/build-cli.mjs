@@ -27,13 +27,16 @@ const PART_OF = new Map(Object.entries(PARTS).map(([name, file]) => [resolve(fil
 /** The source file an import names (the code imports `.js`, the file is `.ts`). */
 const sourceOf = (args) => resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts');
 
-const COMMON = {
+/** The CommonJS builds' options (the library's dist/cjs/index.js and the command's files). */
+export const COMMON = {
   bundle: true,
   format: 'cjs',
   platform: 'node',
   target: 'node20',
   sourcemap: true,
   logLevel: 'warning',
+  // Every dependency stays external (installed beside petstore-mock); the one ESM-only package,
+  // yargs, is imported (not required) by the command line.
   packages: 'external',
   outdir: 'dist/cjs',
   metafile: true,
