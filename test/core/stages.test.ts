@@ -3,11 +3,12 @@ import { MAX_BODY_BYTES } from '../../src/core/input/body.js';
 import { MockEngine } from '../../src/core/pipeline/engine.js';
 import { STAGES, type StageName } from '../../src/core/pipeline/stages.js';
 import { parseKeySpec } from '../../src/core/state/plans.js';
+import { compileScenario } from '../../src/core/scenarios/scenario-compiler.js';
 import { buildBaseData, defaultSettings } from '../../src/core/state/session-settings.js';
 import type { CoreRequest } from '../../src/core/types.js';
 
 /** A stage a request can be made to fail, and what its failure answers, in the documented order. */
-type Failing = Exclude<StageName, 'preflight' | 'operation'>;
+type Failing = Exclude<StageName, 'preflight' | 'scenario' | 'operation'>;
 
 const ANSWERS: Record<Failing, [number, string]> = {
   route: [405, 'method_not_allowed'],
@@ -65,8 +66,17 @@ function request(operation: Operation, failing: readonly Failing[], head = false
 }
 
 /** An engine whose `tiny` key is used up for the minute and, when asked, whose clock is past the removal date. */
-function engineFor(failing: readonly Failing[]): MockEngine {
-  const engine = new MockEngine({ settings: defaultSettings(buildBaseData({ count: 30 }), [parseKeySpec('tiny:free:1:1000')]) });
+function engineFor(failing: readonly Failing[], forcing = false): MockEngine {
+  const base = buildBaseData({ count: 30 });
+  const defaults = defaultSettings(base, [parseKeySpec('tiny:free:1:1000')]);
+  // With `forcing`, a scenario answers every create 503 (its step never ends).
+  const settings = forcing
+    ? compileScenario({ description: 'forcing', steps: [{ match: { operation: 'createPet' }, times: 'forever', answer: { status: 503 } }] }, 'forcing', {
+        defaults,
+        data: () => base,
+      })
+    : defaults;
+  const engine = new MockEngine({ settings });
   if (failing.includes('limit')) {
     const used = engine.handle({ method: 'GET', path: '/v1/pets', query: '', headers: { authorization: 'Bearer tiny' }, remoteAddress: '127.0.0.1' });
     expect(used.status).toBe(200);
@@ -87,7 +97,18 @@ function firstFailing(failing: readonly Failing[]): Failing {
 
 describe('the stages of the order of checks', () => {
   it('are the documented order, and only the last two need the body', () => {
-    expect(STAGES.map((s) => s.name)).toEqual(['preflight', 'route', 'removal', 'auth', 'limit', 'media-type', 'body-size', 'validation', 'operation']);
+    expect(STAGES.map((s) => s.name)).toEqual([
+      'preflight',
+      'route',
+      'removal',
+      'auth',
+      'limit',
+      'scenario',
+      'media-type',
+      'body-size',
+      'validation',
+      'operation',
+    ]);
     expect(STAGES.filter((s) => s.needsBody).map((s) => s.name)).toEqual(['validation', 'operation']);
   });
 
@@ -98,6 +119,22 @@ describe('the stages of the order of checks', () => {
     const body = JSON.parse(response.body ?? '{}') as { code: string; status: number };
     expect(body.status).toBe(status);
     if (code !== '') expect(body.code).toBe(code);
+  });
+
+  it.each(combinations('create'))(
+    'the pipeline with a scenario forcing every create: %s answers a failure before the scenario stage, else the forced answer',
+    (_what, operation, failing) => {
+      const first = firstFailing(failing);
+      const response = engineFor(failing, true).handle(request(operation, failing));
+      // route, auth and the limit come before the scenario's stage; media type, size and validation after it.
+      const beforeScenario = STAGES.findIndex((s) => s.name === first) < STAGES.findIndex((s) => s.name === 'scenario');
+      expect(beforeScenario).toBe(['route', 'auth', 'limit'].includes(first));
+      expect(response.status).toBe(beforeScenario ? ANSWERS[first][0] : 503);
+    },
+  );
+
+  it('the pipeline with a scenario forcing every create: a create failing nowhere gets the forced answer', () => {
+    expect(engineFor([], true).handle(request('create', [])).status).toBe(503);
   });
 
   it.each(Object.keys(OPERATIONS) as Operation[])('the pipeline: %s failing nowhere runs the operation', (operation) => {

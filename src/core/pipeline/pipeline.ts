@@ -1,18 +1,18 @@
 // The one pipeline of an API request, for every home of state:
-//   the stages of stages.ts (route → removal date → auth → ban and rate limit → media type → size →
-//   validation → operation), then the answer. The checks that need no state run in plan.ts; the home is asked once through its port; the
+//   the stages of stages.ts (route → removal date → auth → ban and rate limit → scenario step →
+//   media type → size → validation → operation), then the answer. The checks that need no state run in plan.ts; the home is asked once through its port; the
 // answer and its journal entry are built by answer.ts. A home that decides at once (memory) gets a
 // synchronous answer; one that answers with a promise (Redis) gets a promise.
 import { addCorsHeaders, preflightHeaders } from './cors.js';
 import { answerHeaders, journalEntryOf, responseOf, type AnswerParts } from './answer.js';
-import { forcedOutcome, toOutcome, type Outcome } from './outcome.js';
-import { DECIDED_INDEXES, LIMIT_INDEX, STAGE_INDEX, STAGES, type Plan, type Stage } from './stages.js';
+import { toOutcome, type Outcome } from './outcome.js';
+import { DECIDED_INDEXES, STAGE_INDEX, STAGES, type Plan, type Stage } from './stages.js';
 import { authenticate, redactQuery } from './auth.js';
 import { fixedPlan, keysOf, planRequest } from './plan.js';
 import { declaredOutcome, operationOutcome } from './operations.js';
 import { documentOutcome } from './served-document.js';
 import { andThen } from '../maybe.js';
-import { COMMON_HEADERS, type MockError } from '../errors.js';
+import { COMMON_HEADERS, MockError } from '../errors.js';
 import type { JournalEntry } from '../state/journal.js';
 import { rateHeaders, setRateHeaders } from '../state/limiter.js';
 import { httpDate } from '../state/clock.js';
@@ -128,24 +128,22 @@ export class Pipeline<H> implements ApiHandler {
   /** The stages in their order, from what the plan found and the home decided; then the operation. */
   private operation(d: Decision<H, Plan>, parts: AnswerParts): Outcome {
     const { plan, forced } = d;
-    let outcome: Outcome;
+    let outcome: Outcome | undefined;
     try {
       // The stages in order up to the first that failed before the home; only those judged on the
-      // decision are visited. A scenario's forced answer stands for every stage past the limit: the
-      // home ran it once the limit allowed.
+      // decision are visited. One may decide the answer (a scenario's forced answer).
       const failedAt = plan.failed === undefined ? STAGES.length : STAGE_INDEX[plan.failed];
-      const toFailure = forced === undefined || failedAt <= LIMIT_INDEX;
-      const end = toFailure ? failedAt : LIMIT_INDEX + 1;
-      for (let k = 0; k < DECIDED_INDEXES.length; k++) {
+      for (let k = 0; k < DECIDED_INDEXES.length && outcome === undefined; k++) {
         const i = DECIDED_INDEXES[k] as number;
-        if (i >= end) break;
-        const error = (STAGES[i] as Stage).decided?.(d, parts);
-        if (error !== undefined) throw error;
+        if (i >= failedAt) break;
+        const found = (STAGES[i] as Stage).decided?.(d, parts);
+        if (found instanceof MockError) throw found;
+        outcome = found;
       }
-      if (toFailure && failedAt < STAGES.length) throw plan.failure;
-      if (forced) outcome = forcedOutcome(forced, d.now);
-      else if (plan.where?.kind === 'declared') outcome = declaredOutcome(plan.where.operation, d.declaredCall ?? 0);
-      else outcome = operationOutcome(plan, d.data);
+      if (outcome === undefined) {
+        if (failedAt < STAGES.length) throw plan.failure;
+        outcome = plan.where?.kind === 'declared' ? declaredOutcome(plan.where.operation, d.declaredCall ?? 0) : operationOutcome(plan, d.data);
+      }
     } catch (error) {
       outcome = toOutcome(error);
     }

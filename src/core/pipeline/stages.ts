@@ -2,13 +2,13 @@
 // names its check for each moment it can be judged at: before the home of state is asked
 // (`ahead`: no state needed), once the home decided (`decided`: the session's clock and counts),
 // and from the head alone, before the body (`onHead`, for `Expect: 100-continue`). The pipeline
-// and the path before the body walk this one list; the homes decide 'removal' and 'limit', and
-// learn from the plan whether an earlier stage already failed (`StateAsk.enforce`).
+// and the path before the body walk this one list; the homes decide 'removal', 'limit' and
+// 'scenario', and learn from the plan whether an earlier stage already failed (`StateAsk.enforce`).
 import { bodySizeRefusedByHeaders, mediaTypeError, mediaTypeRefusedByHeaders, tooLargeError } from '../input/body.js';
 import { MockError } from '../errors.js';
 import { authenticate, type AuthResult } from './auth.js';
 import { isPreflight } from './cors.js';
-import { limitError } from './outcome.js';
+import { forcedOutcome, limitError, type Outcome } from './outcome.js';
 import { deprecatedOperation } from './deprecation.js';
 import { SPEC_OPERATIONS, tableOf, type Route } from './operations-table.js';
 import { SPEC_MODULES } from '../operations/index.js';
@@ -32,7 +32,7 @@ export interface Plan extends StateAsk {
 }
 
 /** The stages, in the order their failures win. */
-export type StageName = 'preflight' | 'route' | 'removal' | 'auth' | 'limit' | 'media-type' | 'body-size' | 'validation' | 'operation';
+export type StageName = 'preflight' | 'route' | 'removal' | 'auth' | 'limit' | 'scenario' | 'media-type' | 'body-size' | 'validation' | 'operation';
 
 /**
  * What a check before the home returns when the plan is already the answer (a preflight, the
@@ -58,8 +58,12 @@ export interface Stage {
   ahead?: (plan: Plan, req: CoreRequest) => unknown;
   /** Whether the home must decide this stage for this plan (it needs the session's state). */
   byHome?: (plan: Plan) => boolean;
-  /** The check on what the home decided; a refused key's ban count goes into the answer's `ban`, for the journal. */
-  decided?: (d: Decision<unknown, Plan>, answer: { ban?: BanCount }) => MockError | undefined;
+  /**
+   * The check on what the home decided: the error its stage answers with, or the answer itself when
+   * the stage decides it (a scenario's forced answer). A refused key's ban count goes into the
+   * answer's `ban`, for the journal.
+   */
+  decided?: (d: Decision<unknown, Plan>, answer: { ban?: BanCount }) => MockError | Outcome | undefined;
   /** Whether the head alone settles the answer at this stage (a refusal, or no body to wait for). */
   onHead?: (h: HeadInput) => boolean;
 }
@@ -133,6 +137,14 @@ export const STAGES: readonly Stage[] = [
     },
     // Nothing is counted before the body: a peek at the window, which a request without a valid key never reaches.
     onHead: (h) => h.auth?.ok === true && h.state.limiter.peek(keyBucket(h.auth.key.key), h.auth.key.limits, h.now).remaining === 0,
+  }),
+  // The scenario's step or chaos, for an operation the limit allowed: its forced answer stands for
+  // every later stage (docs/scenarios.md). The home ran it, and gave back the quota of a forced 429.
+  stage({
+    name: 'scenario',
+    needsBody: false,
+    byHome: (plan) => plan.where?.kind === 'operation',
+    decided: (d) => (d.forced === undefined ? undefined : forcedOutcome(d.forced, d.now)),
   }),
   stage({
     name: 'media-type',
