@@ -14,23 +14,14 @@ import type { SessionSettings } from '../core/state/session-state.js';
 export interface RestorePayload {
   now: number;
   frozen: boolean;
-  st: number;
-  tk: number;
-  cs: number;
-  ls: number;
-  nid: number;
-  /** Bytes the created animals count against the store's bound. */
-  cb: number;
+  /** The session hash's fields written as they are, by name (the clock's two are written from `now` with Redis time). */
+  f: Record<string, string>;
   /** The created animals as the store keeps them, with their status ('' for none). */
   p: { j: string; s: string }[];
   /** The buckets in order, each as the nine numbers the Lua limiter packs. */
   b: { id: string; v: number[] }[];
-  /** Journal entries as "BYTES JSON", oldest first, and their bytes. */
+  /** Journal entries as "BYTES JSON", oldest first. */
   j: string[];
-  jb: number;
-  jseq: number;
-  /** The session's own choice of recording details: '' (the settings'), '1' or '0'. */
-  dt: string;
   /** Each declared operation's count of calls, by operationId. */
   d: Record<string, number>;
 }
@@ -79,18 +70,23 @@ export function restorePayload(sid: string, r: RestoredState, settings: SessionS
   return {
     now: r.clock.now,
     frozen: r.clock.frozen,
-    st: position.step,
-    tk: position.taken,
-    cs: position.chaosState >>> 0,
-    ls: position.latencyState >>> 0,
-    nid: r.nextId,
-    cb,
+    f: {
+      st: String(position.step),
+      tk: String(position.taken),
+      cs: String(position.chaosState >>> 0),
+      ls: String(position.latencyState >>> 0),
+      nid: String(r.nextId),
+      // The created animals' count and bytes, which the store's bounds read.
+      pc: String(r.created.length),
+      cb: String(cb),
+      jseq: String(r.total),
+      jb: String(jb),
+      // The session's own choice of recording details: '' (the settings'), '1' or '0'.
+      do: r.details === (settings.journalDetails === true) ? '' : r.details ? '1' : '0',
+    },
     p: r.created.map((pet) => ({ j: petJson(pet), s: pet.status ?? '' })),
     b: r.buckets.map((b) => ({ id: b.id, v: packed(b) })),
     j: kept.map((e) => e.text),
-    jb,
-    jseq: r.total,
-    dt: r.details === (settings.journalDetails === true) ? '' : r.details ? '1' : '0',
     d: Object.fromEntries(r.declared),
   };
 }

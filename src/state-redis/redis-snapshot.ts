@@ -16,10 +16,16 @@ import {
 } from '../core/state/snapshot.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 
+/**
+ * The session hash's fields a snapshot carries (docs/scale-out.md lists them all): the script reads these
+ * names, and the document is made from them by name (a field added here is read with the others).
+ */
+export const SNAPSHOT_FIELDS = ['off', 'fz', 'st', 'tk', 'cs', 'ls', 'nid', 'jseq', 'do'] as const;
+
 /** What the admin script's `snapshot` action reads (see snapshotOf in scripts.ts). */
 export interface RawSnapshot {
-  /** off, fz, st, tk, cs, ls, nid, jseq, do: '' where the session has none. */
-  f: string[];
+  /** The fields of SNAPSHOT_FIELDS by name: '' where the session has none. */
+  f: Record<(typeof SNAPSHOT_FIELDS)[number], string>;
   /** Redis time, ms. */
   real: string;
   /** Each bucket in creation order: its id, then its nine packed numbers as digits. */
@@ -66,7 +72,7 @@ function storedPet(json: string): SnapshotPet {
 
 /** The document of a session on Redis, from the settings it runs under and what the script read. */
 export function redisSnapshot(sid: string, settings: SessionSettings, raw: RawSnapshot): SnapshotDocument {
-  const [off = '', fz = '', st = '', tk = '', cs = '', ls = '', nid = '', jseq = '', override = ''] = raw.f;
+  const { off, fz, st, tk, cs, ls, nid, jseq, do: override } = raw.f;
   const real = Number(raw.real);
   const frozen = fz !== '';
   const now = frozen ? Number(fz) : Math.min(MAX_INSTANT, real + Number(off || '0'));

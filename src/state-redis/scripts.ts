@@ -1,6 +1,8 @@
 // The scripts other than the API request's (api-script.ts) and the deployment's (deployment-scripts.ts):
 // the admin calls, the journal's flush and storing settings. Each takes and answers named fields.
 
+import { SNAPSHOT_FIELDS } from './redis-snapshot.js';
+
 export { API_BODY, API_SCRIPT } from './api-script.js';
 
 /**
@@ -35,9 +37,10 @@ local q = cjson.decode(ARGV[2])
 if q.dl and realNow() > q.dl then return cjson.encode({ st = 'expired' }) end
 local action = q.action
 -- Everything a snapshot document holds of the session beyond its settings, read in this one call.
+local SNAPSHOT_FIELDS = { ${SNAPSHOT_FIELDS.map((name) => `'${name}'`).join(', ')} }
 local function snapshotOf(mk)
-  local f = redis.call('HMGET', mk, 'off', 'fz', 'st', 'tk', 'cs', 'ls', 'nid', 'jseq', 'do')
-  for i = 1, 9 do f[i] = f[i] or '' end
+  local v, f = redis.call('HMGET', mk, unpack(SNAPSHOT_FIELDS)), {}
+  for i, name in ipairs(SNAPSHOT_FIELDS) do f[name] = v[i] or '' end
   local buckets = {}
   for _, id in ipairs(redis.call('LRANGE', mk .. ':bo', 0, -1)) do
     local raw = redis.call('HGET', mk, 'b:' .. id)
@@ -63,14 +66,17 @@ local function pushAll(key, texts)
   for i = 1, #texts, 1000 do redis.call('RPUSH', key, unpack(texts, i, math.min(#texts, i + 999))) end
 end
 -- Writes a snapshot's state (redis-restore.ts) over a session whose settings were just applied:
--- the document's buckets replace the settings' presets, and the last eviction is no longer news.
+-- its fields as redis-restore.ts wrote them (the clock's here, from Redis time), the document's
+-- buckets in place of the settings' presets; the last eviction is no longer news.
 local function restoreInto(mk, r)
   for _, id in ipairs(redis.call('LRANGE', mk .. ':bo', 0, -1)) do redis.call('HDEL', mk, 'b:' .. id) end
   redis.call('DEL', mk .. ':bo')
   redis.call('HDEL', mk, 'ev')
   local off, fz = 0, ''
   if r.frozen then fz = s(r.now) else off = r.now - realNow() end
-  redis.call('HSET', mk, 'off', s(off), 'fz', fz, 'st', s(r.st), 'tk', s(r.tk), 'cs', s(r.cs), 'ls', s(r.ls), 'nid', s(r.nid), 'pc', s(#r.p), 'cb', s(r.cb), 'jseq', s(r.jseq), 'jb', s(r.jb), 'do', r.dt)
+  local fields = { 'off', s(off), 'fz', fz }
+  for name, value in pairs(r.f) do fields[#fields + 1] = name; fields[#fields + 1] = value end
+  redis.call('HSET', mk, unpack(fields))
   local ids = {}
   for i, b in ipairs(r.b) do
     ids[i] = b.id
