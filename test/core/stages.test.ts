@@ -88,7 +88,7 @@ function engineFor(failing: readonly Failing[], forcing = false): MockEngine {
   return engine;
 }
 
-/** The first of the failing stages in the documented order (design.md section 2), written here apart from the list. */
+/** The first of the failing stages in the documented order (docs/reference.md, "Order of checks"), written here apart from the list. */
 function firstFailing(failing: readonly Failing[]): Failing {
   const first = (Object.keys(ANSWERS) as Failing[]).find((stage) => failing.includes(stage));
   if (first === undefined) throw new Error('no failing stage');
