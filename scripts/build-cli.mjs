@@ -82,21 +82,26 @@ function sourcesOf(output) {
     .map((input) => resolve(input));
 }
 
-/** The modules cli.js holds: main.ts's static graph, and the modules named in `extra` with theirs. */
-async function heldBy(define, extra) {
-  // Exported, or the build would drop a module whose exports nothing reads.
-  const contents = [`import ${JSON.stringify(resolve('src/cli/main.ts'))};`, ...extra.map((file, i) => `export * as m${i} from ${JSON.stringify(file)};`)].join(
-    '\n',
-  );
-  const probe = await build({
+/** Builds cli.js from an entry written here (`contents`), its parts left apart; `write: false` only measures it. */
+function buildMain(contents, define, write = true) {
+  return build({
     ...COMMON,
-    stdin: { contents, resolveDir: ROOT, loader: 'js' },
+    stdin: { contents, resolveDir: ROOT, sourcefile: 'cli-entry.js', loader: 'js' },
     outfile: 'dist/cjs/cli.js',
     outdir: undefined,
-    write: false,
+    write,
     define,
     plugins: [jsonAsString(), partsApart],
   });
+}
+
+const MAIN = `import ${JSON.stringify(resolve('src/cli/main.ts'))};`;
+
+/** The modules cli.js holds: main.ts's static graph, and the modules named in `extra` with theirs. */
+async function heldBy(define, extra) {
+  // Exported, or the build would drop a module whose exports nothing reads.
+  const contents = [MAIN, ...extra.map((file, i) => `export * as m${i} from ${JSON.stringify(file)};`)].join('\n');
+  const probe = await buildMain(contents, define, false);
   return new Set(sourcesOf(probe.metafile.outputs['dist/cjs/cli.js']));
 }
 
@@ -124,18 +129,11 @@ export async function buildCli(buildDefine) {
       .sort();
     const contents = [
       // main.ts first: the modules evaluate in the order they did when it was the entry.
-      `import ${JSON.stringify(resolve('src/cli/main.ts'))};`,
+      MAIN,
       ...used.map((file, i) => `import * as m${i} from ${JSON.stringify(file)};`),
       `export const __modules = { ${used.map((file, i) => `${JSON.stringify(relative(ROOT, file))}: m${i}`).join(', ')} };`,
     ].join('\n');
-    await build({
-      ...COMMON,
-      stdin: { contents, resolveDir: ROOT, sourcefile: 'cli-entry.js', loader: 'js' },
-      outfile: 'dist/cjs/cli.js',
-      outdir: undefined,
-      define,
-      plugins: [jsonAsString(), partsApart],
-    });
+    await buildMain(contents, define);
     return;
   }
 }

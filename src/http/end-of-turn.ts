@@ -4,8 +4,8 @@
 // under wrk's 50 connections: 37.8 → 26.8 µs of the server's CPU per request, user and system time
 // both down, for a few microseconds of latency (the answers wait for the turn's other requests).
 // A turn that answers one request gains nothing by waiting, and a client that sends one request at
-// a time paid for it (p50 102 → 125 µs, docs/performance.md): after such a turn, answers end at
-// once until a turn answers more than one again.
+// a time paid for it (p50 125 µs, against 102 answered at once: docs/performance.md): after such a
+// turn, answers end at once until a turn answers more than one again.
 import type { ServerResponse } from 'node:http';
 
 // Taken at load: fake timers a test installs later must not hold the answers back.
