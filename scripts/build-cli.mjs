@@ -1,14 +1,17 @@
-// The command line as CommonJS: dist/cjs/cli.js, what a plain start needs, and one file beside it
+// The command line as CommonJS: dist/cjs/command.js, what a plain start needs, one file beside it
 // per part a start may never use (the admin API, Redis, verify, the audit command, yargs, `state
-// clear`), required on first use. Node compiles every byte of a file it loads, so these parts, half
-// of the command's code, cost every start while they were in the one file (docs/performance.md,
-// "Start again").
+// clear`), required on first use, and dist/cjs/cli.js, which runs command.js from V8's code cache
+// (src/cli/code-cache.ts). Node compiles every byte of a file it loads, so these parts, half of the
+// command's code, cost every start while they were in the one file (docs/performance.md, "Start
+// again").
 //
-// A part must share the modules of cli.js, not carry its own copies: two copies of errors.ts would
-// be two `MockError` classes, and `instanceof` would fail across them. So cli.js exports its modules
-// by path (`__modules`), and a part's import of one of them reads it from there. A module two
-// parts use that cli.js does not hold is added to cli.js rather than copied into both.
+// A part must share the modules of command.js, not carry its own copies: two copies of errors.ts
+// would be two `MockError` classes, and `instanceof` would fail across them. So command.js exports
+// its modules by path (`__modules`, which cli.js passes on), and a part's import of one of them
+// reads it from there. A module two parts use that command.js does not hold is added to command.js
+// rather than copied into both.
 import { build } from 'esbuild';
+import { readFileSync, realpathSync } from 'node:fs';
 import { resolve, relative } from 'node:path';
 import { jsonAsString } from './json-as-string.mjs';
 
@@ -23,7 +26,9 @@ const PARTS = {
 };
 
 const ROOT = resolve('.');
-const PART_OF = new Map(Object.entries(PARTS).map(([name, file]) => [resolve(file), `./cli-${name}.js`]));
+// By real path, as esbuild gives the files it resolves: in a checkout whose src/ is a symbolic link
+// the parts must still be found, or they would be bundled into command.js.
+const PART_OF = new Map(Object.entries(PARTS).map(([name, file]) => [realpathSync(file), `./cli-${name}.js`]));
 /** The source file an import names (the code imports `.js`, the file is `.ts`). */
 const sourceOf = (args) => resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts');
 
@@ -44,19 +49,25 @@ export const COMMON = {
   banner: { js: "const __petstoreModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
 
-/** An import of a part, from cli.js or another part, becomes a require of the part's file. */
+/**
+ * An import of a part, from the command or another part, becomes a require of the part's file. A
+ * dynamic import() stays a promise, but of a require: the command's bundle runs as a script of
+ * node:vm (src/cli/code-cache.ts), and such a script has no module loader for import().
+ */
 const partsApart = {
   name: 'petstore-mock-parts-apart',
   setup(b) {
     b.onResolve({ filter: /^\./ }, (args) => {
+      if (args.namespace === 'part') return { path: args.path, external: true };
       if (args.kind === 'entry-point' || args.namespace !== 'file') return undefined;
       const part = PART_OF.get(sourceOf(args));
-      return part === undefined ? undefined : { path: part, external: true };
+      return part === undefined ? undefined : { path: part, namespace: 'part' };
     });
+    b.onLoad({ filter: /.*/, namespace: 'part' }, ({ path }) => ({ contents: `module.exports = require(${JSON.stringify(path)});`, loader: 'js' }));
   },
 };
 
-/** In a part, an import of a module cli.js holds reads cli.js's own instance of it. */
+/** In a part, an import of a module command.js holds reads command.js's own instance of it, through cli.js. */
 function fromCli(shared) {
   return {
     name: 'petstore-mock-from-cli',
@@ -82,12 +93,12 @@ function sourcesOf(output) {
     .map((input) => resolve(input));
 }
 
-/** Builds cli.js from an entry written here (`contents`), its parts left apart; `write: false` only measures it. */
+/** Builds command.js from an entry written here (`contents`), its parts left apart; `write: false` only measures it. */
 function buildMain(contents, define, write = true) {
   return build({
     ...COMMON,
     stdin: { contents, resolveDir: ROOT, sourcefile: 'cli-entry.js', loader: 'js' },
-    outfile: 'dist/cjs/cli.js',
+    outfile: 'dist/cjs/command.js',
     outdir: undefined,
     write,
     define,
@@ -95,17 +106,27 @@ function buildMain(contents, define, write = true) {
   });
 }
 
+/** dist/cjs/cli.js: runs command.js from the code cache and passes its exports on to the parts. */
+function buildLoader() {
+  const contents = [
+    `const { codeCacheDirs, loadWithCodeCache } = require(${JSON.stringify(resolve('src/cli/code-cache.ts'))});`,
+    "const { join } = require('node:path');",
+    "module.exports = loadWithCodeCache(join(__dirname, 'command.js'), codeCacheDirs(join(__dirname, '..', '..')));",
+  ].join('\n');
+  return build({ ...COMMON, stdin: { contents, resolveDir: ROOT, sourcefile: 'cli-loader.js', loader: 'js' }, outfile: 'dist/cjs/cli.js', outdir: undefined });
+}
+
 const MAIN = `import ${JSON.stringify(resolve('src/cli/main.ts'))};`;
 
-/** The modules cli.js holds: main.ts's static graph, and the modules named in `extra` with theirs. */
+/** The modules command.js holds: main.ts's static graph, and the modules named in `extra` with theirs. */
 async function heldBy(define, extra) {
   // Exported, or the build would drop a module whose exports nothing reads.
   const contents = [MAIN, ...extra.map((file, i) => `export * as m${i} from ${JSON.stringify(file)};`)].join('\n');
   const probe = await buildMain(contents, define, false);
-  return new Set(sourcesOf(probe.metafile.outputs['dist/cjs/cli.js']));
+  return new Set(sourcesOf(probe.metafile.outputs['dist/cjs/command.js']));
 }
 
-/** Builds dist/cjs/cli.js and its parts (`define`: the build's constants, as for the other bundles). */
+/** Builds dist/cjs/command.js, its parts and cli.js (`define`: the build's constants, as for the other bundles). */
 export async function buildCli(buildDefine) {
   const define = { ...buildDefine, 'import.meta.url': '__petstoreModuleUrl' };
   const entryPoints = Object.fromEntries(Object.entries(PARTS).map(([name, file]) => [`cli-${name}`, file]));
@@ -114,16 +135,16 @@ export async function buildCli(buildDefine) {
     const held = await heldBy(define, extra);
     const parts = await build({ ...COMMON, entryPoints, define, plugins: [jsonAsString(), partsApart, fromCli(held)] });
     const outputs = Object.values(parts.metafile.outputs);
-    // A module in two parts and not in cli.js would have two instances: it moves into cli.js.
+    // A module in two parts and not in command.js would have two instances: it moves into command.js.
     const seen = new Map();
     for (const output of outputs) for (const file of sourcesOf(output)) seen.set(file, (seen.get(file) ?? 0) + 1);
     const twice = [...seen].filter(([, n]) => n > 1).map(([file]) => file);
-    if (twice.length > 0 && extra.length > 0) throw new Error(`build-cli: modules still in two parts after moving them into cli.js: ${twice.join(', ')}`);
+    if (twice.length > 0 && extra.length > 0) throw new Error(`build-cli: modules still in two parts after moving them into command.js: ${twice.join(', ')}`);
     if (twice.length > 0) {
       extra = twice;
       continue;
     }
-    // cli.js exports only the modules the parts read from it: each export costs its compile.
+    // command.js exports only the modules the parts read from it: each export costs its compile.
     const used = [...new Set(outputs.flatMap((output) => Object.keys(output.inputs).filter((input) => input.startsWith('from-cli:'))))]
       .map((input) => input.slice('from-cli:'.length))
       .sort();
@@ -134,6 +155,10 @@ export async function buildCli(buildDefine) {
       `export const __modules = { ${used.map((file, i) => `${JSON.stringify(relative(ROOT, file))}: m${i}`).join(', ')} };`,
     ].join('\n');
     await buildMain(contents, define);
+    // A script of node:vm has no loader for import(): command.js must require what it loads.
+    if (/\bimport\(/.test(readFileSync('dist/cjs/command.js', 'utf8')))
+      throw new Error('build-cli: dist/cjs/command.js calls import(), which it cannot run from the code cache; import that module from a part (PARTS) instead');
+    await buildLoader();
     return;
   }
 }

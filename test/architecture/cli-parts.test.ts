@@ -1,6 +1,7 @@
-// The command's build (scripts/build-cli.mjs): a plain start reads dist/cjs/cli.js alone, and the
-// parts it loads on first use share cli.js's modules instead of carrying copies (two copies of
-// errors.ts would be two MockError classes). `npm test` builds dist/ before the suite.
+// The command's build (scripts/build-cli.mjs): a plain start reads dist/cjs/cli.js, the code cache's
+// loader, and dist/cjs/command.js alone, and the parts it loads on first use share command.js's
+// modules instead of carrying copies (two copies of errors.ts would be two MockError classes).
+// `npm test` builds dist/ before the suite.
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
@@ -14,15 +15,22 @@ describe("the command's build", () => {
     expect(PARTS.sort()).toEqual(['cli-admin-api.js', 'cli-audit-command.js', 'cli-state-command.js', 'cli-state-redis.js', 'cli-verify.js', 'cli-yargs.js']);
   });
 
-  it('keeps Redis, verify, the admin API, the audit command and yargs out of cli.js', () => {
-    const held = [...modulesOf('cli.js')];
+  it('keeps Redis, verify, the admin API, the audit command and yargs out of command.js', () => {
+    const held = [...modulesOf('command.js')];
     expect(held).toContain('// src/core/errors.ts');
     expect(held.filter((m) => /src\/(state-redis|audit-command)\/|src\/verify\/(?!printable)|admin-api|yargs-args|state-command/.test(m))).toEqual([]);
   });
 
-  it('gives no module to two files: a part reads what cli.js holds from cli.js', () => {
+  it('has cli.js hold the code cache alone, and command.js load no part with import() (a node:vm script cannot)', () => {
+    expect([...modulesOf('cli.js')]).toEqual(['// src/cli/code-cache.ts']);
+    const command = readFileSync('dist/cjs/command.js', 'utf8');
+    expect(command).not.toMatch(/\bimport\(/);
+    expect(command).toMatch(/require\("\.\/cli-admin-api\.js"\)/);
+  });
+
+  it('gives no module to two files: a part reads what command.js holds through cli.js', () => {
     const owners = new Map<string, string[]>();
-    for (const file of ['cli.js', ...PARTS]) for (const m of modulesOf(file)) owners.set(m, [...(owners.get(m) ?? []), file]);
+    for (const file of ['cli.js', 'command.js', ...PARTS]) for (const m of modulesOf(file)) owners.set(m, [...(owners.get(m) ?? []), file]);
     expect([...owners].filter(([, files]) => files.length > 1)).toEqual([]);
     expect(readFileSync('dist/cjs/cli-state-redis.js', 'utf8')).toMatch(/require\("\.\/cli\.js"\)\.__modules\["src\/core\/errors\.ts"\]/);
   });

@@ -1,8 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { run, waitFor, waitForPortClosed } from './cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-pack-'));
@@ -58,6 +58,8 @@ describe('the packed package', () => {
         'package/scenarios/snapshot.schema.json',
       ]),
     );
+    // This checkout's own code cache (src/cli/code-cache.ts) is not shipped.
+    expect(listed.filter((file) => /compile-cache|\.v8cache/.test(file))).toEqual([]);
 
     // As a person starts: npm init -y (a CommonJS project), then npm i -D petstore-mock.
     execFileSync(npm, ['init', '-y'], { cwd: dir, env, stdio: 'pipe' });
@@ -79,6 +81,11 @@ describe('the packed package', () => {
       expect(res.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
       const doc = await fetch(`${url}/openapi.json`);
       expect(((await doc.json()) as { info: { version: string } }).info.version).toBe('1.0.0');
+      // The installed command keeps its code cache in its own package, for the next start.
+      const cache = join(dir, 'node_modules', 'petstore-mock', '.compile-cache');
+      await vi.waitFor(() => expect(existsSync(cache) ? readdirSync(cache).filter((name) => name.endsWith('.v8cache')) : []).toHaveLength(1), {
+        timeout: 10_000,
+      });
     } finally {
       r.child.kill('SIGTERM');
       await r.exited;
