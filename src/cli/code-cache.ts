@@ -7,7 +7,7 @@
 // was made from and is used only when that is the file's source byte for byte (a rebuilt or
 // patched bundle of the same length must not run stale code). V8 itself rejects an entry of
 // another V8 version or other flags; a rejected or unreadable entry is written again.
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -56,6 +56,20 @@ function forget(file: string): void {
   }
 }
 
+/**
+ * Removes the entries of earlier builds of the same file for the same Node: a checkout rebuilt all
+ * day would otherwise keep one entry per length its bundle ever had. Other Node versions' entries
+ * stay, for a machine that switches between them.
+ */
+function forgetOlder(dir: string, name: string): void {
+  const sameNode = name.slice(0, name.lastIndexOf('-') + 1);
+  try {
+    for (const other of readdirSync(dir)) if (other !== name && other.startsWith(sameNode) && other.endsWith('.v8cache')) forget(join(dir, other));
+  } catch {
+    // Not listable: the older entries stay, harmless.
+  }
+}
+
 /** Writes the entry to the first place that takes it; a cache that cannot be written is no error. */
 function writeEntry(dirs: string[], name: string, entry: () => Buffer): boolean {
   let made: Buffer | undefined;
@@ -67,6 +81,7 @@ function writeEntry(dirs: string[], name: string, entry: () => Buffer): boolean 
       // Made only once a place takes it: V8's serialisation is the write's main cost.
       writeFileSync(partial, (made ??= entry()), { mode: 0o600 });
       renameSync(partial, join(dir, name));
+      forgetOlder(dir, name);
       return true;
     } catch {
       // Read-only (a global install, a container's image), or a full disk: the next place.

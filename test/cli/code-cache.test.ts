@@ -3,7 +3,7 @@
 // Each load is a process of its own, as each start is: within one process V8 compiles a source it
 // has seen from its own memory and never reads the cached data it is given.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -66,6 +66,21 @@ describe('loadWithCodeCache', () => {
     writeFileSync(file, "module.exports = 'two';\n");
     expect(await load(file, [cache])).toEqual({ exports: 'two', outcome: 'written' });
     expect(await load(file, [cache])).toEqual({ exports: 'two', outcome: 'used' });
+  });
+
+  it("keeps one entry per Node when the file's length changes, and leaves another Node's", async () => {
+    const dir = scratch();
+    const file = join(dir, 'module.js');
+    const cache = join(dir, 'cache');
+    mkdirSync(cache);
+    const otherNode = 'module.js-v0.0.1-x64-20.v8cache';
+    writeFileSync(join(cache, otherNode), 'another Node');
+    writeFileSync(file, "module.exports = 'short';\n");
+    await load(file, [cache]);
+    const longer = "module.exports = 'a longer one';\n";
+    writeFileSync(file, longer);
+    expect(await load(file, [cache])).toEqual({ exports: 'a longer one', outcome: 'written' });
+    expect(entriesIn(cache).sort()).toEqual([`module.js-${process.version}-${process.arch}-${longer.length}.v8cache`, otherNode].sort());
   });
 
   it.each([
