@@ -42,7 +42,8 @@ writeFileSync(
   ),
 );
 
-const mockArgs = (extra) => (port) => ['dist/cli.js', '--port', String(port), '--key', BENCH_KEY_SPEC, ...extra];
+// The command as `npx petstore-mock` and a package's bin run it (its start is one of the figures).
+const mockArgs = (extra) => (port) => ['bin/petstore-mock.js', '--port', String(port), '--key', BENCH_KEY_SPEC, ...extra];
 const SERVERS = [
   {
     id: 'baseline',
@@ -78,7 +79,7 @@ const SEQUENTIAL_SERVERS = [
         {
           id: 'mock-before',
           name: `petstore-mock --quiet at ${commitOf(BEFORE)}`,
-          args: (port) => [`${BEFORE}/dist/cli.js`, '--port', String(port), '--key', BENCH_KEY_SPEC, '--quiet'],
+          args: (port) => [`${BEFORE}/bin/petstore-mock.js`, '--port', String(port), '--key', BENCH_KEY_SPEC, '--quiet'],
           list: '/v1/pets?limit=20',
         },
       ]
@@ -182,7 +183,7 @@ async function limitCheck() {
   const total = 2000;
   const mock = {
     name: 'petstore-mock --quiet',
-    args: (port) => ['dist/cli.js', '--port', String(port), '--quiet', '--key', `limit-key:enterprise:${perMinute}:1000000`, '--key', BENCH_KEY_SPEC],
+    args: (port) => ['bin/petstore-mock.js', '--port', String(port), '--quiet', '--key', `limit-key:enterprise:${perMinute}:1000000`, '--key', BENCH_KEY_SPEC],
     list: '/v1/pets?limit=1',
   };
   const running = await startServer(mock);
