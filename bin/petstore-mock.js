@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The command `petstore-mock`. CommonJS (bin/package.json), as the command's code is: an ES module
-// as the entry starts Node's ES module loader, about 5 ms of every start (docs/performance.md).
+// as the entry starts Node's ES module loader, 5–9 ms of a start in a profile (docs/performance.md).
 //
 // An installed package ships dist/; a clone of the repository has one once `npm install` ran its
 // `prepare`, but not after `npm install --ignore-scripts` or a `git clean`, so a start in a clone
