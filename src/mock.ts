@@ -16,7 +16,8 @@ import { reloadSessions, watchFiles, type ReloadReport } from './files/live-relo
 import { checkOptions } from './mock-options.js';
 import { checkSnapshotSchema, scenarioFromObject } from './files/object-checks.js';
 import { snapshotSupport } from './core/state/snapshot-support.js';
-import { importFailure, readSnapshotFile, writeFileAtomically } from './files/snapshot-file.js';
+import { importFailure, readSnapshotFile } from './files/snapshot-file.js';
+import { writeFileAtomically } from './files/atomic-file.js';
 import { checkExportTarget } from './files/export-target.js';
 import { displayPath } from './files/display-path.js';
 import { Metrics, counted } from './metrics.js';

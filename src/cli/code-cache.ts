@@ -7,11 +7,12 @@
 // was made from and is used only when that is the file's source byte for byte (a rebuilt or
 // patched bundle of the same length must not run stale code). V8 itself rejects an entry of
 // another V8 version or other flags; a rejected or unreadable entry is written again.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { writeFileAtomically } from '../files/atomic-file.js';
 
 /** What became of the cache on this load (tests read it; the command does not print it). */
 export type CodeCacheOutcome = 'used' | 'written' | 'off';
@@ -52,7 +53,7 @@ function forget(file: string): void {
   try {
     rmSync(file, { force: true });
   } catch {
-    // Its directory is not one (ENOTDIR) or not ours: nothing was written there.
+    // Gone already, or not ours to remove: it stays, harmless.
   }
 }
 
@@ -74,18 +75,15 @@ function forgetOlder(dir: string, name: string): void {
 function writeEntry(dirs: string[], name: string, entry: () => Buffer): boolean {
   let made: Buffer | undefined;
   for (const dir of dirs) {
-    // Written aside and renamed, so starts running side by side never read half an entry.
-    const partial = join(dir, `${name}.${process.pid}.partial`);
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
-      // Made only once a place takes it: V8's serialisation is the write's main cost.
-      writeFileSync(partial, (made ??= entry()), { mode: 0o600 });
-      renameSync(partial, join(dir, name));
+      // Made only once a place takes it: V8's serialisation is the write's main cost. Written
+      // atomically, so starts running side by side never read half an entry.
+      writeFileAtomically(join(dir, name), (made ??= entry()));
       forgetOlder(dir, name);
       return true;
     } catch {
       // Read-only (a global install, a container's image), or a full disk: the next place.
-      forget(partial);
     }
   }
   return false;

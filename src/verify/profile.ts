@@ -4,7 +4,7 @@
 // the error codes it answered with.
 import type { Profile } from '../core/scenarios/profile.js';
 import { WINDOW_UNITS } from '../core/state/windows.js';
-import { writeFileAtomically } from '../files/snapshot-file.js';
+import { writeFileAtomically } from '../files/atomic-file.js';
 import { UserError } from '../core/errors.js';
 import type { Logged } from './client.js';
 

@@ -4,7 +4,7 @@ import { lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, sy
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFileAtomically } from '../../src/files/snapshot-file.js';
+import { writeFileAtomically } from '../../src/files/atomic-file.js';
 import { startMock } from '../../src/index.js';
 
 let dir: string;
