@@ -1,5 +1,5 @@
 import { LIBRARY } from './lua-library.js';
-import { OPERATIONS_LUA } from './operations/index.js';
+import { HOME_STEPS_LUA } from './home-steps-lua.js';
 
 /**
  * "Decide these requests", the one script an API request waits for. ARGV[2] is one JSON object:
@@ -179,60 +179,7 @@ local function decide(q)
     return out
   end
   local op = q.op or ''
-  local enforce = q.enforce == 'yes' or (q.enforce == 'removal' and now < (q.removalAt or 0))
-  local rule = q.rule or { after = 0, ms = 0, inFlight = 0 }
-  local d
-  if now >= MAXI then
-    local longest = q.lim[#q.lim] or 0
-    d = { outcome = 'allowed', report = { limit = longest, remaining = longest, reset = s(MAXI / 1000) } }
-  else
-    d = takeBucket(bucket(), q.lim, now, enforce, rule)
-  end
-  out.decision = d
-  if enforce and d.outcome == 'allowed' and op ~= '' then
-    -- The scenario's step or chaos, for an allowed operation.
-    local forced = 'n'
-    local steps, chaos = q.steps or '', q.chaos or {}
-    local st, tk = tonumber(c.f.st), tonumber(c.f.tk)
-    if st < #steps and string.sub(steps, st + 1, st + 1) ~= '-' then
-      out.step = st
-      tk = tk + 1
-      out.nth = tk
-      forced = string.sub(steps, st + 1, st + 1)
-      local times = (q.times or {})[st + 1] or 0
-      if times > 0 and tk >= times then
-        tk = 0
-        st = st + 1
-        if st == #steps and q.rep then st = 0 end
-      end
-      put(c, 'st', s(st)); put(c, 'tk', s(tk))
-    elseif #chaos > 0 then
-      local state, value = draw(tonumber(c.f.cs))
-      put(c, 'cs', s(state))
-      out.chaos = value
-      local x = value / 4294967296
-      for _, a in ipairs(chaos) do
-        if x < a.p then forced = a.c; break end
-        x = x - a.p
-      end
-    end
-    if forced == 'r' then refundBucket(bucket()) end
-    if forced == 'n' then
-      ${OPERATIONS_LUA}
-      if op == 'decl' then
-        -- A declared operation's next answer: one counter per operation in the session's hash, gone with it on a reset.
-        local name = 'd:' .. q.dop
-        local n = tonumber(c.f[name] or redis.call('HGET', mk, name) or '0')
-        put(c, name, s(n + 1))
-        out.dcall = n
-      end
-    end
-  end
-  if q.lat and d.outcome ~= 'peeked' then
-    local state, value = draw(tonumber(c.f.ls))
-    put(c, 'ls', s(state))
-    out.latency = value
-  end
+${HOME_STEPS_LUA}
   return out
 end
 -- A decision that fails (a Redis error, a fault) fails alone: what it changed of its session here

@@ -3,7 +3,8 @@
 // (`ahead`: no state needed), once the home decided (`decided`: the session's clock and counts),
 // and from the head alone, before the body (`onHead`, for `Expect: 100-continue`). The pipeline
 // and the path before the body walk this one list; the homes decide 'removal', 'limit' and
-// 'scenario', and learn from the plan whether an earlier stage already failed (`StateAsk.enforce`).
+// 'scenario', in the order of core/state/home-steps.ts (the stateful half of this list, which both
+// homes walk), and learn from the plan whether an earlier stage already failed (`StateAsk.enforce`).
 import { bodySizeRefusedByHeaders, mediaTypeError, mediaTypeRefusedByHeaders, tooLargeError } from '../input/body.js';
 import { MockError } from '../errors.js';
 import { authenticate, type AuthResult } from './auth.js';

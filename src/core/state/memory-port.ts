@@ -3,6 +3,7 @@
 // sessions.ts and the scenario runtime).
 import type { KeyIds } from './key-id.js';
 import { SPEC_MODULES } from '../operations/index.js';
+import { HOME_STEPS } from './home-steps.js';
 import type { JournalEntry } from './journal.js';
 import type { RateDecision, RateReport } from './limiter.js';
 import { addressBucket, type ForcedAnswer, type SessionState, type SessionSettings } from './session-state.js';
@@ -38,7 +39,7 @@ export class MemoryPort implements StatePort<SessionState> {
     const now = state.clock.now();
     const { settings, limiter, runtime } = state;
     const plan = planner(req, settings);
-    let rate: RateDecision;
+    let rate: RateDecision | undefined;
     let forced: ForcedAnswer | undefined;
     let latencyMs = 0;
     let data: OperationData | undefined;
@@ -46,18 +47,43 @@ export class MemoryPort implements StatePort<SessionState> {
     if (plan.mode === 'peek') {
       rate = { outcome: 'allowed', report: limiter.peek(plan.bucket, plan.limits, now) };
     } else {
-      const enforce = plan.enforce === 'yes' || (plan.enforce === 'removal' && now < settings.deprecation.removalAt);
-      rate = limiter.take(plan.bucket, plan.limits, now, enforce);
-      if (rate.outcome === 'allowed' && enforce && plan.operation !== undefined) {
-        forced = runtime?.intercept(plan.operation, req, plan.key);
-        // A forced 429 was not served: the request it stands for gives its quota back.
-        if (forced?.status === 429) limiter.refund(plan.bucket, now);
-        if (forced === undefined && plan.input !== undefined) data = SPEC_MODULES[plan.operation].run(state.store, plan.input);
-      } else if (rate.outcome === 'allowed' && enforce && plan.declared !== undefined) {
-        declaredCall = state.declaredCalls.get(plan.declared) ?? 0;
-        state.declaredCalls.set(plan.declared, declaredCall + 1);
+      let enforce = false;
+      // Whether the operation goes on: the limit allowed a request it may refuse.
+      let goesOn = false;
+      // The home's steps in their one order (home-steps.ts); the Redis home walks the same list in Lua.
+      for (const step of HOME_STEPS) {
+        switch (step) {
+          case 'removal':
+            enforce = plan.enforce === 'yes' || (plan.enforce === 'removal' && now < settings.deprecation.removalAt);
+            break;
+          case 'limit':
+            rate = limiter.take(plan.bucket, plan.limits, now, enforce);
+            goesOn = enforce && rate.outcome === 'allowed';
+            break;
+          case 'scenario':
+            if (goesOn && plan.operation !== undefined) forced = runtime?.intercept(plan.operation, req, plan.key);
+            break;
+          case 'refund':
+            if (forced?.status === 429) limiter.refund(plan.bucket, now);
+            break;
+          case 'operation':
+            if (!goesOn || forced !== undefined) break;
+            if (plan.operation !== undefined && plan.input !== undefined) data = SPEC_MODULES[plan.operation].run(state.store, plan.input);
+            else if (plan.declared !== undefined) {
+              declaredCall = state.declaredCalls.get(plan.declared) ?? 0;
+              state.declaredCalls.set(plan.declared, declaredCall + 1);
+            }
+            break;
+          case 'latency':
+            if (runtime) latencyMs = runtime.latency(plan.operation);
+            break;
+          default: {
+            const unwritten: never = step;
+            throw new Error(`the in-memory home has no step ${String(unwritten)}`);
+          }
+        }
       }
-      if (runtime) latencyMs = runtime.latency(plan.operation);
+      if (rate === undefined) throw new Error('the in-memory home walked no limit step');
     }
     const evictedAt = state.evictedAt;
     // Said once: the next answer of this session no longer carries it.
