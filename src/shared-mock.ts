@@ -12,7 +12,7 @@ import { ScenarioCatalogue } from './files/scenario-catalogue.js';
 import type { SharedFetchOptions, SharedMockOptions } from './library-options.js';
 import { checkOptions, checkSharedOptions } from './mock-options.js';
 import { MockError, renderError } from './core/errors.js';
-import { setRateHeaders } from './core/state/limiter.js';
+import { setNoStateRateHeaders } from './core/state/limiter.js';
 import type { SharedState } from './state-redis/index.js';
 import { Pipeline } from './core/pipeline/pipeline.js';
 import { Metrics, counted } from './metrics.js';
@@ -135,7 +135,7 @@ export function sharedFetchHandler(options: SharedFetchOptions): SharedFetchHand
       const answer = renderError(new MockError('state_unavailable', `${(error as Error).message} Retry after 1 s.`, { headers: { 'Retry-After': '1' } }), {
         'Access-Control-Allow-Origin': '*',
       });
-      setRateHeaders(answer.headers, { limit: anonymous[0]?.max ?? 0, remaining: 0, reset: Math.ceil(Date.now() / 1000) + 1 }, false);
+      setNoStateRateHeaders(answer.headers, anonymous, 1);
       return new Response(request.method === 'HEAD' ? null : answer.body, { status: answer.status, headers: answer.headers });
     }
     return answerFetch(shared.engine, request, address);

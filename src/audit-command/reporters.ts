@@ -3,7 +3,7 @@
 // for GitHub Actions (workflow commands that become annotations). Each is well formed on every
 // exit, the one where the audit could not run included.
 import { AUDIT_RULES, type AuditFinding, type AuditReport, type AuditRule } from '../core/audit/audit.js';
-import { escapedJson, printable, printableLines, xml } from '../verify/printable.js';
+import { couldNotRunCase, escapedJson, junitDocument, openCase, printable, printableLines, xml } from '../verify/printable.js';
 
 export type AuditReporterName = 'pretty' | 'json' | 'junit' | 'sarif' | 'github';
 
@@ -61,7 +61,7 @@ function junit(o: AuditOutcome): string {
   const cases = o.report
     ? RULES.map((rule) => {
         const mine = findings.filter((f) => f.rule === rule);
-        const open = `    <testcase classname="petstore-mock.audit" name="${xml(`${rule}: ${RULE_TITLES[rule]}`)}" time="0">`;
+        const open = openCase('audit', `${rule}: ${RULE_TITLES[rule]}`, '0');
         const text = mine.map((f) => `#${f.requests.join(', #')}${keyPart(f)}: ${f.message}`).join('\n');
         if (mine.length === 0) return `${open}</testcase>`;
         if (AUDIT_RULES[rule] === 'error')
@@ -69,22 +69,9 @@ function junit(o: AuditOutcome): string {
         return `${open}\n      <system-out>${xml(`warning: ${text}`)}</system-out>\n    </testcase>`;
       })
     : [];
-  if (o.problem !== undefined)
-    cases.push(
-      `    <testcase classname="petstore-mock.audit" name="audit" time="0">\n      <error message="${xml(printable(o.problem))}" type="could-not-run"/>\n    </testcase>`,
-    );
+  if (o.problem !== undefined) cases.push(couldNotRunCase('audit', 'audit', '0', o.problem));
   const failures = o.report ? RULES.filter((r) => AUDIT_RULES[r] === 'error' && findings.some((f) => f.rule === r)).length : 0;
-  const errors = o.problem === undefined ? 0 : 1;
-  const counts = `tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="0" time="0"`;
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="petstore-mock audit" ${counts}>`,
-    `  <testsuite name="${xml(`petstore-mock audit ${o.target}`)}" ${counts}>`,
-    ...cases,
-    '  </testsuite>',
-    '</testsuites>',
-    '',
-  ].join('\n');
+  return junitDocument('audit', o.target, cases, { failures, errors: o.problem === undefined ? 0 : 1, skipped: 0, time: '0' });
 }
 
 /** One run of SARIF 2.1.0: the rules, a result per finding, and a notification when it could not run. */

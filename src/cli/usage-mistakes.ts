@@ -1,7 +1,7 @@
 // yargs' complaints about a command line, made into one line in the tool's voice: an unknown
 // flag gets a "did you mean", and every line ends by pointing at --help.
 import { OPTIONS } from './options.js';
-import { editDistance } from '../core/near-name.js';
+import { nearestName } from '../core/near-name.js';
 
 const HELP = 'petstore-mock --help lists the options';
 const COMMANDS = ['scenarios', 'verify', 'state'];
@@ -9,21 +9,15 @@ const FLAGS = [...OPTIONS.flatMap((o) => ('alias' in o ? [`--${o.flag}`, `-${o.a
 
 export { editDistance } from '../core/near-name.js';
 
+const bare = (name: string): string => name.replace(/^-+/, '');
+
 /** The known flag or command closest to `typed`, if one is close enough to be what was meant. */
 export function suggestion(typed: string): string | undefined {
   const candidates = typed.startsWith('-') ? FLAGS : COMMANDS;
-  let best: string | undefined;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const candidate of candidates) {
-    const distance = editDistance(typed.replace(/^-+/, ''), candidate.replace(/^-+/, ''));
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  // One slip in three letters; a one- or two-letter word is too short to guess from.
-  const bare = typed.replace(/^-+/, '');
-  return best !== undefined && bare.length >= 3 && bestDistance <= Math.max(1, Math.floor(bare.length / 3)) ? best : undefined;
+  // Dashes are no letters to slip on: names are compared without them, and given back with them.
+  const names = candidates.map(bare);
+  const near = nearestName(bare(typed), names);
+  return near === undefined ? undefined : candidates[names.indexOf(near)];
 }
 
 /** How an unknown name yargs reports was typed: `--name`, `-n`, or a bare word. */

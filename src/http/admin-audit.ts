@@ -2,16 +2,10 @@ import type { Request, Router } from 'express';
 import { MockError } from '../core/errors.js';
 import { auditJournal } from '../core/audit/audit.js';
 import type { AdminState } from '../core/state/backend.js';
+import { singleParam } from './admin-input.js';
 import { namedSession } from './admin-session.js';
 
 const PARAMS = new Set(['session', 'key', 'token']);
-
-function single(req: Request, name: string): string | undefined {
-  const value = req.query[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw new MockError('admin_invalid_request', `the audit parameter ${name} must be given once, as a plain value.`);
-  return value;
-}
 
 /**
  * `GET /__admin/audit`: the client audit of a session's journal (docs/audit.md). The session comes
@@ -26,7 +20,7 @@ export function addAuditRoute(router: Router, state: AdminState, session: (req: 
     }
     const id = namedSession(req, session(req));
     const entries = await state.requests(id, true);
-    res.json(auditJournal(entries, { key: single(req, 'key'), removalAt: await removalAt(state, id), keyIds: state.keyIds }));
+    res.json(auditJournal(entries, { key: singleParam(req, 'audit', 'key'), removalAt: await removalAt(state, id), keyIds: state.keyIds }));
   });
 }
 

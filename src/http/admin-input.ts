@@ -1,4 +1,6 @@
-// Reading admin request bodies: the clock change, and the body reader's refusals as catalogue errors.
+// Reading admin requests: the clock change, the body reader's refusals as catalogue errors, and
+// query parameters given once.
+import type { Request } from 'express';
 import { INSTANT_HINT, parseDuration, parseInstant } from '../core/state/clock.js';
 import { MockError } from '../core/errors.js';
 import type { ClockChange } from '../core/state/backend.js';
@@ -45,6 +47,14 @@ export function bodyError(error: unknown): MockError | undefined {
         ? new MockError('admin_invalid_request', 'the admin request body could not be read; send it again in full.')
         : undefined;
   }
+}
+
+/** The query parameter `name`, given at most once as a plain value; `of` says whose parameter it is in the refusal (`journal`, `audit`). */
+export function singleParam(req: Request, of: string, name: string): string | undefined {
+  const value = req.query[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new MockError('admin_invalid_request', `the ${of} parameter ${name} must be given once, as a plain value.`);
+  return value;
 }
 
 /** A value as a message shows it, without printing (or recursing into) whatever was sent. */

@@ -4,17 +4,11 @@ import { MockError } from '../core/errors.js';
 import type { AdminState } from '../core/state/backend.js';
 import { FILTER_FIELDS, JournalFilterError, compileFilter, type JournalFilter } from '../core/state/journal-query.js';
 import { toHar } from '../core/state/har.js';
+import { singleParam } from './admin-input.js';
 import { namedSession } from './admin-session.js';
 
 /** Query parameters the journal routes take besides the filter; `token` is the admin token's. */
 const OTHER_PARAMS = new Set(['details', 'limit', 'format', 'token', 'session']);
-
-function single(req: Request, name: string): string | undefined {
-  const value = req.query[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw new MockError('admin_invalid_request', `the journal parameter ${name} must be given once, as a plain value.`);
-  return value;
-}
 
 /** The filter of a journal request's query; an unknown parameter is a typo, not a no-op. */
 function filterOf(req: Request): JournalFilter {
@@ -28,7 +22,7 @@ function filterOf(req: Request): JournalFilter {
   }
   const filter: JournalFilter = {};
   for (const name of FILTER_FIELDS) {
-    const value = single(req, name);
+    const value = singleParam(req, 'journal', name);
     if (value !== undefined) filter[name] = value;
   }
   return filter;
@@ -44,7 +38,7 @@ function compiled(filter: JournalFilter, keyIds: KeyIds): ReturnType<typeof comp
 }
 
 function flag(req: Request, name: string): boolean {
-  const value = single(req, name);
+  const value = singleParam(req, 'journal', name);
   if (value === undefined || value === '0' || value === 'false') return false;
   if (value === '' || value === '1' || value === 'true') return true;
   throw new MockError('admin_invalid_request', `${name} takes 1 or 0 (true or false).`);
@@ -62,10 +56,10 @@ export function addJournalRoutes(router: Router, state: AdminState, header: (req
   });
   router.get('/requests', async (req, res) => {
     const query = compiled(filterOf(req), state.keyIds);
-    const limit = single(req, 'limit');
+    const limit = singleParam(req, 'journal', 'limit');
     if (limit !== undefined && !/^[1-9]\d{0,6}$/.test(limit))
       throw new MockError('admin_invalid_request', 'limit takes a whole number of entries from 1, the latest ones.');
-    const format = single(req, 'format') ?? 'json';
+    const format = singleParam(req, 'journal', 'format') ?? 'json';
     if (format !== 'json' && format !== 'har') throw new MockError('admin_invalid_request', 'format takes json (the default) or har (HTTP Archive 1.2).');
     // A HAR carries the recorded headers and bodies whenever there are some.
     const matching = (await state.requests(session(req), format === 'har' || flag(req, 'details'))).filter((e) => query.matches(e));

@@ -280,8 +280,3 @@ export class StateConnection {
     return unavailableError(this.url, failure.reason);
   }
 }
-
-/** The 503 of every answer while the shared state cannot be reached. */
-export function unavailable(url: string, error: unknown): MockError {
-  return unavailableError(url, stateFailure(error, DEFAULT_COMMAND_TIMEOUT_MS).reason);
-}

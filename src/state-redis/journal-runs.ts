@@ -1,5 +1,6 @@
 // Journal entries on their way to Redis, as the scripts take them: runs of entries of one session,
-// epoch and bounds, with the entries' texts as arguments of their own.
+// epoch and bounds, with the entries' texts as arguments of their own; and the texts read back.
+import type { JournalEntry } from '../core/state/journal.js';
 
 /** A journal entry on its way to Redis, with what bounds it there. */
 export interface RecordedEntry {
@@ -16,6 +17,11 @@ export interface RecordedEntry {
 /** An entry as the journal list keeps it, "BYTES JSON" (so the oldest can go with its size), built here rather than in Lua. */
 export function stored(e: RecordedEntry): string {
   return `${e.bytes} ${e.entry}`;
+}
+
+/** The journal list's texts (`stored`) as entries, in the order of their requests: they land in the order their writes arrive. */
+export function journalEntries(lines: readonly string[]): JournalEntry[] {
+  return lines.map((line) => JSON.parse(line.slice(line.indexOf(' ') + 1)) as JournalEntry).sort((a, b) => a.seq - b.seq);
 }
 
 /** A journal run as the scripts read it: entries in a row of one session, epoch and bounds. */

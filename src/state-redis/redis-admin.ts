@@ -20,6 +20,7 @@ import { restorePayload, type RestorePayload } from './redis-restore.js';
 import { readSnapshot } from '../core/state/snapshot-restore.js';
 import { checkSnapshotSchema } from '../files/object-checks.js';
 import { adminCallKeys } from './keys.js';
+import { journalEntries } from './journal-runs.js';
 
 /** What the admin script answers, in named fields. */
 interface AdminAnswer {
@@ -201,16 +202,9 @@ export class RedisAdmin implements AdminState {
   }
 
   async requests(session: string | undefined, details = false): Promise<JournalEntry[]> {
-    const r = await this.call(session, 'journal');
-    // Entries land in the order their writes arrive; their numbers give the order of the requests.
-    return (r.extra as string[])
-      .map((line) => {
-        // Each is kept as "BYTES JSON": its size in the journal's byte bound, then the entry.
-        const entry = JSON.parse(line.slice(line.indexOf(' ') + 1)) as JournalEntry;
-        if (!details) delete entry.details;
-        return entry;
-      })
-      .sort((a, b) => a.seq - b.seq);
+    const entries = journalEntries((await this.call(session, 'journal')).extra as string[]);
+    if (!details) for (const entry of entries) delete entry.details;
+    return entries;
   }
 
   /** The session as a snapshot document, read in one script run: no request of it lands halfway. */

@@ -1,7 +1,6 @@
 // A session on Redis as a `petstore-mock/snapshot` document: the admin script's `snapshot` action
 // reads the session's fields, buckets, animals and journal in one call (one instant), and this
 // turns them into the document the memory home writes for the same history (core/state/snapshot.ts).
-import type { JournalEntry } from '../core/state/journal.js';
 import type { BucketState } from '../core/state/limiter.js';
 import {
   SNAPSHOT_FORMAT,
@@ -15,6 +14,7 @@ import {
   type SnapshotPet,
 } from '../core/state/snapshot.js';
 import type { SessionSettings } from '../core/state/session-state.js';
+import { journalEntries } from './journal-runs.js';
 
 /**
  * The session hash's fields a snapshot carries (docs/scale-out.md lists them all): the script reads these
@@ -79,9 +79,7 @@ export function redisSnapshot(sid: string, settings: SessionSettings, raw: RawSn
   const position = settings.runtimeSpec
     ? { step: Number(st || '0'), taken: Number(tk || '0'), chaosState: Number(cs || '0'), latencyState: Number(ls || '0') }
     : null;
-  const entries = list(raw.j)
-    .map((line) => JSON.parse(line.slice(line.indexOf(' ') + 1)) as JournalEntry)
-    .sort((a, b) => a.seq - b.seq);
+  const entries = journalEntries(list(raw.j));
   const doc: SnapshotDocument = {
     format: SNAPSHOT_FORMAT,
     version: SNAPSHOT_VERSION,

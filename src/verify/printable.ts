@@ -1,5 +1,7 @@
 // Text a service sent, made safe to print: a body or a header value must not move the terminal's
 // cursor, retitle it, change its colours, reorder what follows it, or end a line of the report.
+// Also the JUnit XML verify and audit both write, so that the two reports stay alike; it is here
+// because the command's build keeps what both load in command.js, where this file already is.
 
 /**
  * C0 and C1 controls, DEL, the line and paragraph separators and the bidirectional controls:
@@ -38,4 +40,39 @@ export function xml(text: string): string {
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&apos;');
+}
+
+/** The tool a JUnit report is of: `petstore-mock verify` or `petstore-mock audit`. */
+export type JunitTool = 'verify' | 'audit';
+
+/** The opening tag of one JUnit test case, indented as the suite holds it. */
+export function openCase(tool: JunitTool, name: string, time: string): string {
+  return `    <testcase classname="petstore-mock.${tool}" name="${xml(name)}" time="${time}">`;
+}
+
+/**
+ * The one JUnit test case, in error, of a run that could not run or stopped (`message` says why):
+ * a dashboard then counts the run as broken rather than as passed.
+ */
+export function couldNotRunCase(tool: JunitTool, name: string, time: string, message: string): string {
+  return `${openCase(tool, name, time)}\n      <error message="${xml(printable(message))}" type="could-not-run"/>\n    </testcase>`;
+}
+
+/** The JUnit document: one suite of `cases` (each as written, in order) for `target`, its counts on both elements. */
+export function junitDocument(
+  tool: JunitTool,
+  target: string,
+  cases: readonly string[],
+  counts: { failures: number; errors: number; skipped: number; time: string },
+): string {
+  const attributes = `tests="${cases.length}" failures="${counts.failures}" errors="${counts.errors}" skipped="${counts.skipped}" time="${counts.time}"`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="petstore-mock ${tool}" ${attributes}>`,
+    `  <testsuite name="${xml(`petstore-mock ${tool} ${target}`)}" ${attributes}>`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
 }

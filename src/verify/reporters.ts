@@ -3,7 +3,7 @@
 import { named } from '../core/errors.js';
 import type { Exchange, RuleResult, VerifyReport } from './types.js';
 import { EVIDENCE_CHARS } from './client.js';
-import { escapedJson, printable, printableLines, xml } from './printable.js';
+import { couldNotRunCase, escapedJson, junitDocument, openCase, printable, printableLines, xml } from './printable.js';
 import { VERIFY_RULES } from './run.js';
 
 export type ReporterName = 'pretty' | 'json' | 'junit';
@@ -93,15 +93,9 @@ export function junitReport(report: Reported): string {
   const total = (Object.values(report.timings).reduce((a, b) => a + b, 0) / 1000).toFixed(3);
   // A run that could not run, or stopped, is one test case in error: dashboards count it as broken, not as passed.
   const error = errorOf(report);
-  const errors =
-    error === undefined
-      ? []
-      : [
-          `    <testcase classname="petstore-mock.verify" name="verify run" time="0.000">\n      <error message="${xml(printable(error))}" type="could-not-run"/>\n    </testcase>`,
-        ];
-  const counts = `tests="${report.rules.length + errors.length}" failures="${report.failed}" errors="${errors.length}" skipped="${report.skipped}" time="${total}"`;
+  const errors = error === undefined ? [] : [couldNotRunCase('verify', 'verify run', '0.000', error)];
   const cases = report.rules.map((rule) => {
-    const open = `    <testcase classname="petstore-mock.verify" name="${xml(`${rule.id}: ${titles.get(rule.id) ?? ''}`)}" time="${seconds(rule.id)}">`;
+    const open = openCase('verify', `${rule.id}: ${titles.get(rule.id) ?? ''}`, seconds(rule.id));
     if (rule.skipped) return `${open}\n      <skipped message="${xml(printable(rule.message))}"/>\n    </testcase>`;
     if (!rule.ok) {
       const evidence = rule.evidence.map((e) => evidenceText(e, '')).join('\n\n');
@@ -109,16 +103,7 @@ export function junitReport(report: Reported): string {
     }
     return `${open}\n      <system-out>${xml(rule.message)}</system-out>\n    </testcase>`;
   });
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="petstore-mock verify" ${counts}>`,
-    `  <testsuite name="${xml(`petstore-mock verify ${report.base}`)}" ${counts}>`,
-    ...errors,
-    ...cases,
-    '  </testsuite>',
-    '</testsuites>',
-    '',
-  ].join('\n');
+  return junitDocument('verify', report.base, [...errors, ...cases], { failures: report.failed, errors: errors.length, skipped: report.skipped, time: total });
 }
 
 /** The report as the named reporter prints it. */

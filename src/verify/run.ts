@@ -124,13 +124,9 @@ function result(id: string, verdict: Verdict): RuleResult {
 
 /**
  * Runs the specification's behavioural contract against the deployment at `baseUrl` (ending in
- * /v1). Throws `VerifyCouldNotRun` when the address does not answer or refuses the key.
+ * /v1), giving with the report what a comparison or a profile reads besides: the client's log and
+ * the probe's animals. Throws `VerifyCouldNotRun` when the address does not answer or refuses the key.
  */
-export async function runVerify(baseUrl: string, options: VerifyOptions): Promise<VerifyReport> {
-  return (await runVerifyLogged(baseUrl, options)).report;
-}
-
-/** `runVerify` with what a comparison or a profile reads besides the report: the client's log and the probe's animals. */
 export async function runVerifyLogged(baseUrl: string, options: VerifyOptions): Promise<{ report: VerifyReport; client: Client; probeJson: unknown }> {
   const base = checkOptions(baseUrl, options);
   const client = new Client(base, options);

@@ -1,5 +1,7 @@
-// Answers judged against the project's OpenAPI document, with the same Ajv set-up the mock
-// validates requests with, so a real service is held to exactly the document the mock serves.
+// Answers judged against the project's OpenAPI document, so a real service is held to exactly the
+// document the mock serves. verify compiles it with Ajv (openapi-ajv.ts, with the integer formats
+// the mock checks too); the mock validates requests with schema-check.ts instead (through
+// openapi-validators.ts), which gives Ajv's errors: test/core/schema-check.test.ts holds them equal.
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
 import { openApiAjv } from '../core/input/openapi-ajv.js';
 import { requireAjv } from '../node-platform.js';

@@ -14,7 +14,7 @@ import { documentOutcome } from './served-document.js';
 import { andThen } from '../maybe.js';
 import { COMMON_HEADERS, MockError } from '../errors.js';
 import type { JournalEntry } from '../state/journal.js';
-import { rateHeaders, setRateHeaders } from '../state/limiter.js';
+import { rateHeaders, setNoStateRateHeaders } from '../state/limiter.js';
 import { httpDate } from '../state/clock.js';
 import { DEFAULT_SESSION, sessionIdOf } from '../state/sessions.js';
 import type { Decision, StatePort } from '../state/state-port.js';
@@ -153,20 +153,15 @@ export class Pipeline<H> implements ApiHandler {
   }
 
   /**
-   * An answer without state (the home could not be asked): the Error body and CORS; only the log
-   * sees it. Every answer carries the rate-limit headers, so this one reports the client's
-   * shortest window's limit (the minute's, for a plan) with nothing left until its Retry-After, by this host's clock.
+   * An answer without state (the home could not be asked): the Error body, CORS and the client's
+   * rate headers with nothing left until its Retry-After; only the log sees it.
    */
   private unavailable(req: CoreRequest, sid: string, outcome: Outcome, started: number): CoreResponse {
     const headers: Record<string, string> = { Date: httpDate(Date.now()), ...COMMON_HEADERS, 'Content-Type': 'application/json' };
     const settings = this.port.guess(sid);
     const auth = authenticate(req.headers, req.rawHeaders, keysOf(settings), req.query);
     const retry = Number(outcome.headers?.['Retry-After'] ?? 1);
-    setRateHeaders(
-      headers,
-      { limit: (auth.ok ? auth.key.limits : settings.anonymousLimits)[0]?.max ?? 0, remaining: 0, reset: Math.ceil(Date.now() / 1000) + retry },
-      false,
-    );
+    setNoStateRateHeaders(headers, auth.ok ? auth.key.limits : settings.anonymousLimits, retry);
     if (outcome.headers) Object.assign(headers, outcome.headers);
     addCorsHeaders(headers, req.headers);
     this.onRequest?.(

@@ -239,3 +239,12 @@ export function setRateHeaders(headers: Record<string, string>, report: RateRepo
   headers['X-RateLimit-Reset'] = String(report.reset);
   if (withRetry && report.retryAfter !== undefined) headers['Retry-After'] = String(report.retryAfter);
 }
+
+/**
+ * Writes the `X-RateLimit-*` headers of an answer given without state (the home could not be
+ * asked): every answer carries them, so these report the shortest window's limit (`limits[0]`, the
+ * minute's for a plan) with nothing left until `retryAfter` seconds from now, by this host's clock.
+ */
+export function setNoStateRateHeaders(headers: Record<string, string>, limits: Limits, retryAfter: number): void {
+  setRateHeaders(headers, { limit: limits[0]?.max ?? 0, remaining: 0, reset: Math.ceil(Date.now() / 1000) + retryAfter }, false);
+}
