@@ -7,7 +7,7 @@ import type { ScenarioDefaults } from '../core/scenarios/defaults.js';
 import type { Document, LineCounter } from 'yaml';
 import { FixtureError, parseFixtures, readFailure } from '../core/input/fixtures.js';
 import { ScenarioError, ScenarioSpecError, compileScenario, isScenarioName, type DataSpec, type ScenarioSpec } from '../core/scenarios/scenario-compiler.js';
-import type { BaseData } from '../core/state/store.js';
+import type { BaseData } from '../core/state/base-data.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 import { MAX_FIXTURES_FILE_BYTES, MAX_SCENARIO_FILE_BYTES, readUserFile } from './read-file.js';
 import { nearestName } from '../core/near-name.js';

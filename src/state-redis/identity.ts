@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { redactKey } from '../core/state/plans.js';
 import { limitsText } from '../core/state/windows.js';
 import { DEFAULT_PET_COUNT, DEFAULT_SEED } from '../core/state/seed.js';
-import { petJson } from '../core/state/store.js';
+import { petJson } from '../core/state/base-data.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 import type { IdentityField } from './deployment.js';
 

@@ -6,7 +6,7 @@ import { DEFAULT_JOURNAL_BYTES } from '../core/state/journal.js';
 import { restoredEntries } from '../core/state/journal-restore.js';
 import type { BucketState } from '../core/state/limiter.js';
 import { snapshotError, type RestoredState } from '../core/state/snapshot-restore.js';
-import { petJson } from '../core/state/store.js';
+import { petJson } from '../core/state/base-data.js';
 import { checkRestoredStore } from '../core/state/store-restore.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 

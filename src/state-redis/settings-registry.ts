@@ -6,7 +6,7 @@ import { RETRY_AFTER_SECONDS } from './state-errors.js';
 import { createHash } from 'node:crypto';
 import type { ScenarioCatalogue } from '../files/scenario-catalogue.js';
 import type { KeyConfig } from '../core/types.js';
-import { petJson } from '../core/state/store.js';
+import { petJson } from '../core/state/base-data.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 import type { StateConnection } from './connection.js';
 import { absentKey, initKey, scenarioKey } from './keys.js';

@@ -6,7 +6,7 @@ import { auditJournal } from '../../src/core/audit/audit.js';
 import { toHar } from '../../src/core/state/har.js';
 import { parseKeySpec } from '../../src/core/state/plans.js';
 import { defaultSettings } from '../../src/core/state/session-settings.js';
-import { BaseData } from '../../src/core/state/store.js';
+import { BaseData } from '../../src/core/state/base-data.js';
 import type { SessionSettings } from '../../src/core/state/session-state.js';
 import type { CoreRequest } from '../../src/core/types.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_LATENCY_MS, MAX_RETRY_AFTER_S, ScenarioSpecError, compileScenario, type ScenarioSpec } from '../../src/core/scenarios/scenario-compiler.js';
 import { KeySpecError, parseKeySpec } from '../../src/core/state/plans.js';
 import { defaultSettings } from '../../src/core/state/session-settings.js';
-import { BaseData } from '../../src/core/state/store.js';
+import { BaseData } from '../../src/core/state/base-data.js';
 
 const base = new BaseData([]);
 

@@ -3,7 +3,7 @@ import { ScenarioSpecError, compileScenario, type ScenarioSpec } from '../../src
 import { ScriptedRuntime, seededRandom } from '../../src/core/scenarios/scenario-runtime.js';
 import { parseKeySpec } from '../../src/core/state/plans.js';
 import { defaultSettings } from '../../src/core/state/session-settings.js';
-import { BaseData } from '../../src/core/state/store.js';
+import { BaseData } from '../../src/core/state/base-data.js';
 import type { SessionSettings } from '../../src/core/state/session-state.js';
 import type { CoreRequest } from '../../src/core/types.js';
 import { DAY_MS, MINUTE_MS, minuteDay, parseWindows } from '../../src/core/state/windows.js';

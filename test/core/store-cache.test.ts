@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BaseData, PetStore, petJson } from '../../src/core/state/store.js';
+import { PetStore } from '../../src/core/state/store.js';
+import { BaseData, petJson } from '../../src/core/state/base-data.js';
 import type { Pet, PetStatus } from '../../src/core/types.js';
 import { at } from '../support/checked.js';
 

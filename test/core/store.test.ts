@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FixtureError, parseFixtures } from '../../src/core/input/fixtures.js';
 import { DEFAULT_PET_COUNT, generatePets } from '../../src/core/state/seed.js';
-import { BaseData, PetStore, petJson } from '../../src/core/state/store.js';
+import { PetStore } from '../../src/core/state/store.js';
+import { BaseData, petJson } from '../../src/core/state/base-data.js';
 import type { Pet } from '../../src/core/types.js';
 import { SharedBudget } from '../../src/core/state/budget.js';
 import { checkRestoredStore, restoredBase } from '../../src/core/state/store-restore.js';

@@ -6,7 +6,7 @@ import { USAGE_WINDOWS } from '../../src/core/scenarios/scenario-limits.js';
 import { MockEngine } from '../../src/core/pipeline/engine.js';
 import { parseKeySpec } from '../../src/core/state/plans.js';
 import { defaultSettings } from '../../src/core/state/session-settings.js';
-import { BaseData } from '../../src/core/state/store.js';
+import { BaseData } from '../../src/core/state/base-data.js';
 import type { SessionSettings } from '../../src/core/state/session-state.js';
 import type { CoreResponse } from '../../src/core/types.js';
 

@@ -80,7 +80,7 @@ describe('docs/scenarios.md', () => {
     const { join } = await import('node:path');
     const { ScenarioSource } = await import('../../src/files/scenario-files.js');
     const { defaultSettings } = await import('../../src/core/state/session-settings.js');
-    const { BaseData } = await import('../../src/core/state/store.js');
+    const { BaseData } = await import('../../src/core/state/base-data.js');
     const example = /## Writing one[\s\S]*?```yaml\n([\s\S]*?)```/.exec(doc('docs/scenarios.md'))?.[1] ?? '';
     const file = join(mkdtempSync(join(tmpdir(), 'petstore-readme-')), 'checkout-outage.yaml');
     writeFileSync(file, example);
@@ -92,7 +92,7 @@ describe('docs/scenarios.md', () => {
   it('shows a usage example that presets the second and the hour as it says', async () => {
     const { ScenarioSpecError, compileScenario } = await import('../../src/core/scenarios/scenario-compiler.js');
     const { defaultSettings } = await import('../../src/core/state/session-settings.js');
-    const { BaseData } = await import('../../src/core/state/store.js');
+    const { BaseData } = await import('../../src/core/state/base-data.js');
     const { parse } = await import('yaml');
     const example = /\*\*Usage\.\*\*[\s\S]*?```yaml\n([\s\S]*?)```/.exec(doc('docs/scenarios.md'))?.[1] ?? '';
     const spec = parse(example) as Parameters<typeof compileScenario>[0];

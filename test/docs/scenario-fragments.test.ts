@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { BaseData } from '../../src/core/state/store.js';
+import { BaseData } from '../../src/core/state/base-data.js';
 import { defaultSettings } from '../../src/core/state/session-settings.js';
 import { ScenarioSource } from '../../src/files/scenario-files.js';
 import schema from '../../scenarios/scenario.schema.json' with { type: 'json' };

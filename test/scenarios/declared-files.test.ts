@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ScenarioError } from '../../src/core/scenarios/scenario-compiler.js';
 import { defaultSettings } from '../../src/core/state/session-settings.js';
-import { BaseData } from '../../src/core/state/store.js';
+import { BaseData } from '../../src/core/state/base-data.js';
 import { ScenarioSource, type ScenarioDefaults } from '../../src/files/scenario-files.js';
 
 const host: ScenarioDefaults = { settings: defaultSettings(new BaseData([])), baseFor: (data) => new BaseData(data.pets ?? []) };

@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { ScenarioError } from '../../src/core/scenarios/scenario-compiler.js';
 import { defaultSettings } from '../../src/core/state/session-settings.js';
-import { BaseData } from '../../src/core/state/store.js';
+import { BaseData } from '../../src/core/state/base-data.js';
 import { ScenarioSource, loadScenario, scenariosDir, shippedScenarios, type ScenarioDefaults } from '../../src/files/scenario-files.js';
 import { at } from '../support/checked.js';
 

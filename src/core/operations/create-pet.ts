@@ -2,7 +2,7 @@
 import { MockError } from '../errors.js';
 import { readJsonBody } from '../input/body.js';
 import { validateNewPet, type NewPetInput } from '../input/validation.js';
-import { petJson } from '../state/store.js';
+import { petJson } from '../state/base-data.js';
 import type { SpecOperationModule } from './spec-operation.js';
 
 export const createPet: SpecOperationModule<NewPetInput> = {

@@ -1,7 +1,7 @@
 // getPet: GET /v1/pets/{petId}, one animal by its id.
 import { MockError } from '../errors.js';
 import { parsePetId } from '../input/validation.js';
-import { petJson } from '../state/store.js';
+import { petJson } from '../state/base-data.js';
 import type { SpecOperationModule } from './spec-operation.js';
 
 /** A get's input: the id asked for (a bigint past 2^53). */

@@ -2,7 +2,7 @@ import { checkPets } from '../input/fixtures.js';
 import { parseKeySpec } from '../state/plans.js';
 import { DEFAULT_PET_COUNT, DEFAULT_SEED } from '../state/seed.js';
 import { buildBaseData, defaultSettings, type DataOptions } from '../state/session-settings.js';
-import type { BaseData } from '../state/store.js';
+import type { BaseData } from '../state/base-data.js';
 import type { SessionSettings } from '../state/session-state.js';
 import type { KeyConfig, Pet } from '../types.js';
 import { ScenarioSpecError } from './scenario-compiler.js';

@@ -6,7 +6,7 @@ import { compileDeclared } from './declared-operations.js';
 import { ScriptedRuntime, type CompiledMatch, type RuntimeSpec } from './scenario-runtime.js';
 import { ScenarioSpecError } from './scenario-problems.js';
 import { compileAnswer } from './forced-answers.js';
-import type { BaseData } from '../state/store.js';
+import type { BaseData } from '../state/base-data.js';
 import type { KeyConfig, Limits, PlanName } from '../types.js';
 import { specLimits, usageOf } from './scenario-limits.js';
 import { ProfileProblem, checkProfile, compileProfile, profiledKeys, type CompiledProfile } from './profile.js';

@@ -2,7 +2,7 @@ import { DEFAULT_DEPRECATED_AT, DEFAULT_REMOVAL_AT } from '../pipeline/deprecati
 import { DEFAULT_JOURNAL_SIZE } from './journal.js';
 import { ANONYMOUS_LIMITS, DEFAULT_BAN_RULE, demoKeys } from './plans.js';
 import { DEFAULT_PET_COUNT, DEFAULT_SEED, generatePets } from './seed.js';
-import { BaseData } from './store.js';
+import { BaseData } from './base-data.js';
 import type { KeyConfig, Pet } from '../types.js';
 import type { SessionSettings } from './session-state.js';
 import type { ScenarioSpec } from '../scenarios/scenario-spec.js';

@@ -9,7 +9,7 @@ import { DEFAULT_JOURNAL_BYTES, type JournalEntry } from './journal.js';
 import { rekeyedEntries, restoredEntries } from './journal-restore.js';
 import type { KeyIds } from './key-id.js';
 import type { BucketState } from './limiter.js';
-import type { BaseData } from './store.js';
+import type { BaseData } from './base-data.js';
 import { checkRestoredStore, restoredBase } from './store-restore.js';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, WINDOW_NAMES, type SnapshotDocument, type SnapshotPet } from './snapshot.js';
 import type { SessionState, SessionSettings } from './session-state.js';

@@ -2,7 +2,8 @@
 // when its base is not one the server holds already, the base's too. The same in every home.
 import { MockError, named } from '../errors.js';
 import type { Pet } from '../types.js';
-import { BaseData, MAX_CREATED_BYTES, MAX_CREATED_PETS, createdPetBytes } from './store.js';
+import { MAX_CREATED_BYTES, MAX_CREATED_PETS, createdPetBytes } from './store.js';
+import { BaseData } from './base-data.js';
 
 /** A snapshot's base as a session holds it, counted against that session's store bound. */
 export function restoredBase(pets: readonly Pet[]): BaseData {

@@ -1,7 +1,8 @@
 // createPet on Redis: the script gives the id and keeps the store's bounds (store.ts's twin); the
 // animal's JSON after its id is made here, once.
 import type { NewPetInput } from '../../core/input/validation.js';
-import { MAX_CREATED_BYTES, MAX_CREATED_PETS, createdPetBytes, petJson, storeFullError } from '../../core/state/store.js';
+import { MAX_CREATED_BYTES, MAX_CREATED_PETS, createdPetBytes, storeFullError } from '../../core/state/store.js';
+import { petJson } from '../../core/state/base-data.js';
 import type { RedisOperation } from './redis-operation.js';
 
 export const createPet: RedisOperation<NewPetInput> = {

@@ -1,7 +1,7 @@
 // getPet on Redis: an animal of the base is found here; one created in the session is read by
 // the script from the session's list, at its place after the base's last id.
 import type { GetInput } from '../../core/operations/get-pet.js';
-import { petJson } from '../../core/state/store.js';
+import { petJson } from '../../core/state/base-data.js';
 import type { RedisOperation } from './redis-operation.js';
 
 export const getPet: RedisOperation<GetInput> = {
