@@ -15,7 +15,7 @@ import { HOME_STEPS_LUA } from './home-steps-lua.js';
  * per session one HMGET and one HSET, its fields held here in between (a createSession, which may
  * drop another session, first writes them all, then forgets them). A lone decision object
  * (without \`d\`) is read as a batch of one.
- * Optional fields may be left out: an absent one reads as '', false, 0 or empty (see OPTIONAL).
+ * Every field but mode, bucket and lim may be left out: an absent one reads as '', false, 0 or empty (api-input.ts).
  */
 export const API_BODY = `
 local q0 = cjson.decode(ARGV[2])

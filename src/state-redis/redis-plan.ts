@@ -9,7 +9,7 @@ import type { OperationData, StateAsk } from '../core/state/state-port.js';
 import type { ForcedAnswer, SessionSettings } from '../core/state/session-state.js';
 import type { CoreRequest, Limits } from '../core/types.js';
 import { REDIS_OPERATIONS } from './operations/index.js';
-import type { Local } from './operations/redis-operation.js';
+import type { Local, ScriptData } from './operations/redis-operation.js';
 
 const TWO_32 = 4294967296;
 
@@ -33,13 +33,8 @@ export interface DecideInput {
   op?: string;
   /** A declared operation's id: the script counts its calls in the session's field `d:<id>`. */
   dop?: string;
-  status?: string;
-  count?: number;
-  index?: number;
-  tail?: string;
-  bytes?: number;
-  maxCreated?: number;
-  maxBytes?: number;
+  /** An operation's own fields, from its module's `fields` (operations/). */
+  [field: string]: unknown;
 }
 
 /** The limiter's part of a decision (large numbers as strings: Lua's JSON keeps 14 digits). */
@@ -52,8 +47,8 @@ export interface PortRateDecision {
   ban?: { counted: boolean; count: number; after: number; why: string };
 }
 
-/** What the script decided for one request. */
-export interface Decided {
+/** What the script decided for one request, the operation's answer (`ScriptData`) among it. */
+export interface Decided extends ScriptData {
   now: string;
   real: string;
   /** Recording of details chosen for the session ('1', '0'), or '' for the settings' choice. */
@@ -68,12 +63,8 @@ export interface Decided {
   nth?: number;
   chaos?: number;
   latency?: number;
-  /** What the operation read or wrote: created animals, one animal, or the new id. */
-  data?: string | string[] | Record<string, never> | false;
   /** For a declared operation: how many calls it had answered before this one. */
   dcall?: number;
-  /** Why a create found no room: no id left, or the session's bounds. */
-  full?: 'id' | 'room';
 }
 
 /** What settings give every request, computed once per settings. */

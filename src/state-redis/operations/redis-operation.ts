@@ -14,7 +14,7 @@ export interface Local {
   pending?: boolean;
 }
 
-/** What the script answered for the operation (the fields of redis-plan.ts's `Decided` it sets). */
+/** What the script answered for an operation (part of redis-plan.ts's `Decided`): an operation's new answer field goes here. */
 export interface ScriptData {
   /** What the operation read or wrote: created animals, one animal, or the new id. */
   data?: string | string[] | Record<string, never> | false;
@@ -35,6 +35,7 @@ export interface RedisOperation<I> {
   /**
    * The operation's fields of the script's input, `op` among them when the script must read or
    * write (undefined when the answer is known here); notes in `local` what the answer needs besides.
+   * A field that holds '', 0 or false is not sent (api-input.ts): its Lua reads it with a default.
    */
   fields(input: I, s: SessionSettings, baseStore: PetStore, local: Local): Readonly<Record<string, string | number>> | undefined;
   /** What the operation read or wrote, from the script's answer and `local`. */
