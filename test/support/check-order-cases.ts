@@ -1,4 +1,5 @@
 import { post } from './mock.js';
+import { undeclaredMethod } from './undeclared.js';
 
 const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024), categoryId: 1 });
 
@@ -8,7 +9,7 @@ const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024), categoryId: 1 });
  */
 export const CHECK_ORDER_CASES = [
   ['an unknown path beats a missing key', '/v1/nope', { key: null }, 404, 'route_not_found'],
-  ['a wrong method beats a missing key', '/v1/pets/1', { method: 'DELETE', key: null }, 405, 'method_not_allowed'],
+  ['a wrong method beats a missing key', '/v1/pets/1', { method: undeclaredMethod('/v1/pets/1'), key: null }, 405, 'method_not_allowed'],
   ['store orders beat a missing key', '/v1/store/orders', { key: null }, 501, 'not_implemented'],
   ['a wrong-case path is unknown', '/V1/PETS', {}, 404, 'route_not_found'],
   ['a trailing slash is unknown', '/v1/pets/', {}, 404, 'route_not_found'],
