@@ -9,9 +9,13 @@ import { defaultSettings } from '../../src/core/state/session-settings.js';
 import { BaseData } from '../../src/core/state/base-data.js';
 import type { SessionSettings } from '../../src/core/state/session-state.js';
 import type { CoreRequest } from '../../src/core/types.js';
+import { allowOf, undeclaredMethod } from '../support/undeclared.js';
 
 const base = new BaseData([{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }]);
 const START = Date.UTC(2030, 0, 1);
+/** A method the specification leaves undefined on one animal, which ORDERS declares; and one it declares neither. */
+const DECLARED = undeclaredMethod('/v1/pets/{petId}');
+const UNDECLARED = undeclaredMethod('/v1/pets/{petId}', DECLARED);
 
 const ORDERS: NonNullable<ScenarioSpec['operations']> = [
   {
@@ -24,7 +28,7 @@ const ORDERS: NonNullable<ScenarioSpec['operations']> = [
       { status: 200, body: [] },
     ],
   },
-  { operationId: 'deletePet', method: 'DELETE', path: '/v1/pets/{id}', answers: [{ status: 204 }] },
+  { operationId: 'declaredPetCall', method: DECLARED, path: '/v1/pets/{id}', answers: [{ status: 204 }] },
   { operationId: 'createOrder', method: 'POST', path: '/v1/store/orders/{orderId}/items', answers: [{ status: 201, body: { ok: true } }] },
 ];
 
@@ -70,7 +74,7 @@ describe('the operations table', () => {
     ['HEAD', '/v1/pets', { kind: 'operation', operation: 'listPets' }],
     ['POST', '/v1/pets', { kind: 'operation', operation: 'createPet' }],
     ['GET', '/v1/pets/7', { kind: 'operation', operation: 'getPet', petId: '7' }],
-    ['DELETE', '/v1/pets/7', { kind: 'method-not-allowed', allow: 'GET, HEAD, OPTIONS' }],
+    [DECLARED, '/v1/pets/7', { kind: 'method-not-allowed', allow: allowOf('/v1/pets/7') }],
     ['GET', '/v1/pets/', { kind: 'not-found' }],
     ['GET', '/V1/PETS', { kind: 'not-found' }],
     ['GET', '/v1/store/orders', { kind: 'not-implemented' }],
@@ -81,11 +85,11 @@ describe('the operations table', () => {
 
   it.each([
     ['GET', '/v1/store/orders', 'declared', 'GET, HEAD, OPTIONS'],
-    ['DELETE', '/v1/pets/7', 'declared', 'GET, HEAD, DELETE, OPTIONS'],
-    ['GET', '/v1/pets/7', 'operation', 'GET, HEAD, DELETE, OPTIONS'],
-    ['PUT', '/v1/pets/7', 'method-not-allowed', 'GET, HEAD, DELETE, OPTIONS'],
+    [DECLARED, '/v1/pets/7', 'declared', allowOf('/v1/pets/7', DECLARED)],
+    ['GET', '/v1/pets/7', 'operation', allowOf('/v1/pets/7', DECLARED)],
+    [UNDECLARED, '/v1/pets/7', 'method-not-allowed', allowOf('/v1/pets/7', DECLARED)],
     ['POST', '/v1/store/orders/9/items', 'declared', 'POST, OPTIONS'],
-    ['GET', '/v1/pets', 'operation', 'GET, HEAD, POST, OPTIONS'],
+    ['GET', '/v1/pets', 'operation', allowOf('/v1/pets')],
   ])('routes %s %s to %s with Allow %s once operations are declared', (method, path, kind, allow) => {
     const table = tableOf(compile({ operations: ORDERS }));
     expect(table.route(method, path)).toMatchObject({ kind, allow });
@@ -222,18 +226,18 @@ describe('a declared operation through the pipeline', () => {
     expect(engine.handle(req('GET', '/v1/store/orders')).status).toBe(503);
   });
 
-  it('answers the DELETE the specification leaves unshown, and still refuses an undeclared one with 405', () => {
-    expect(engineWith().handle(req('DELETE', '/v1/pets/1')).status).toBe(204);
-    const plain = engineWith([ORDERS[0]!]).handle(req('DELETE', '/v1/pets/1'));
+  it(`answers the ${DECLARED} the specification leaves unshown, and still refuses an undeclared one with 405`, () => {
+    expect(engineWith().handle(req(DECLARED, '/v1/pets/1')).status).toBe(204);
+    const plain = engineWith([ORDERS[0]!]).handle(req(DECLARED, '/v1/pets/1'));
     expect(plain.status).toBe(405);
-    expect(plain.headers.Allow).toBe('GET, HEAD, OPTIONS');
+    expect(plain.headers.Allow).toBe(allowOf('/v1/pets/1'));
     expect(engineWith([ORDERS[1]!]).handle(req('GET', '/v1/store/orders')).status).toBe(501);
   });
 
   it('changes no state: the store lists the same before and after', () => {
     const engine = engineWith();
     const before = engine.handle(req('GET', '/v1/pets')).body;
-    expect(engine.handle(req('DELETE', '/v1/pets/1')).status).toBe(204);
+    expect(engine.handle(req(DECLARED, '/v1/pets/1')).status).toBe(204);
     expect(engine.handle(req('GET', '/v1/pets')).body).toBe(before);
     expect(engine.handle(req('GET', '/v1/pets/1')).status).toBe(200);
   });
@@ -260,11 +264,11 @@ describe('a declared operation through the pipeline', () => {
 
   it('answers a CORS preflight with its method allowed', () => {
     const preflight = engineWith().handle(
-      req('OPTIONS', '/v1/pets/1', { origin: 'http://app.test', 'access-control-request-method': 'DELETE', 'access-control-request-headers': 'authorization' }),
+      req('OPTIONS', '/v1/pets/1', { origin: 'http://app.test', 'access-control-request-method': DECLARED, 'access-control-request-headers': 'authorization' }),
     );
     expect(preflight.status).toBe(204);
-    expect(preflight.headers['Access-Control-Allow-Methods']).toBe('GET, HEAD, DELETE, OPTIONS');
-    const answer = engineWith().handle(req('DELETE', '/v1/pets/1', { authorization: 'Bearer demo-pro', origin: 'http://app.test' }));
+    expect(preflight.headers['Access-Control-Allow-Methods']).toBe(allowOf('/v1/pets/1', DECLARED));
+    const answer = engineWith().handle(req(DECLARED, '/v1/pets/1', { authorization: 'Bearer demo-pro', origin: 'http://app.test' }));
     expect(answer.headers['Access-Control-Allow-Origin']).toBeDefined();
   });
 
@@ -291,7 +295,11 @@ describe('a declared operation through the pipeline', () => {
       paths: Record<string, Record<string, { operationId: string; 'x-declared'?: boolean; parameters?: { name: string }[] }>>;
     };
     expect(doc.paths['/store/orders']?.get).toMatchObject({ operationId: 'listOrders', 'x-declared': true });
-    expect(doc.paths['/pets/{petId}']?.delete).toMatchObject({ operationId: 'deletePet', 'x-declared': true, parameters: [{ name: 'petId' }] });
+    expect(doc.paths['/pets/{petId}']?.[DECLARED.toLowerCase()]).toMatchObject({
+      operationId: 'declaredPetCall',
+      'x-declared': true,
+      parameters: [{ name: 'petId' }],
+    });
     expect(doc.paths['/pets/{petId}']?.get?.['x-declared']).toBeUndefined();
     expect(doc.paths['/store/orders/{orderId}/items']?.post?.parameters).toEqual([{ name: 'orderId', in: 'path', required: true, schema: { type: 'string' } }]);
   });

@@ -8,6 +8,7 @@ import { ScenarioError } from '../../src/core/scenarios/scenario-compiler.js';
 import { defaultSettings } from '../../src/core/state/session-settings.js';
 import { BaseData } from '../../src/core/state/base-data.js';
 import { ScenarioSource, type ScenarioDefaults } from '../../src/files/scenario-files.js';
+import { undeclaredMethod } from '../support/undeclared.js';
 
 const host: ScenarioDefaults = { settings: defaultSettings(new BaseData([])), baseFor: (data) => new BaseData(data.pets ?? []) };
 const folder = mkdtempSync(join(tmpdir(), 'petstore-declared-'));
@@ -93,17 +94,18 @@ describe('a scenario file declaring what the specification defines', () => {
     expect(error).not.toContain('\n');
   });
 
-  it('loads new operations, including a DELETE of an animal under another parameter name', () => {
+  const method = undeclaredMethod('/v1/pets/{petId}');
+  it(`loads new operations, including a ${method} of an animal under another parameter name`, () => {
     const file = join(folder, 'ok.yaml');
     writeFileSync(
       file,
-      fileWith('DELETE', '/v1/pets/{id}').replace('answers: [{ status: 200 }]', 'answers: [{ status: 204, times: 2 }, { status: 404, body: { gone: true } }]'),
+      fileWith(method, '/v1/pets/{id}').replace('answers: [{ status: 200 }]', 'answers: [{ status: 204, times: 2 }, { status: 404, body: { gone: true } }]'),
     );
     const settings = ScenarioSource.read(file).settings(host);
     expect(settings.operations).toEqual([
       {
         operationId: 'mine',
-        method: 'DELETE',
+        method,
         path: '/v1/pets/{id}',
         answers: [
           { status: 204, times: 2 },
