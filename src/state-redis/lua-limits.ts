@@ -38,13 +38,7 @@ local function rollBucket(b, now)
   return b
 end
 -- A bucket as packed, its windows as they were left: one table, the windows' numbers in its array part.
-local TWO = '<dddddddddddd'
 local function unpackBucket(raw)
-  -- A plan's minute and day, the usual bucket: twelve doubles in one call.
-  if #raw == 96 then
-    local wf, wu, ct, bu, fg, _, l1, i1, c1, l2, i2, c2 = struct.unpack(TWO, raw)
-    return { l1, i1, c1, l2, i2, c2, n = 2, wf = wf, wu = wu, ct = ct, bu = bu, fg = fg }
-  end
   local wf, wu, ct, bu, fg, n, at = struct.unpack(HEAD, raw)
   local b = { n = n, wf = wf, wu = wu, ct = ct, bu = bu, fg = fg }
   if n > 0 then
@@ -70,7 +64,6 @@ local function bucketOf(mk, id, raw, now, lim)
 end
 local function packBucket(b)
   local n = b.n
-  if n == 2 then return struct.pack(TWO, b.wf, b.wu, b.ct, b.bu, b.fg, 2, b[1], b[2], b[3], b[4], b[5], b[6]) end
   return struct.pack(HEAD, b.wf, b.wu, b.ct, b.bu, b.fg, n) .. (n > 0 and struct.pack(tailOf(n), unpack(b, 1, 3 * n)) or '')
 end
 local function loadBucket(mk, id, now, lim) return (bucketOf(mk, id, redis.call('HGET', mk, 'b:' .. id), now, lim)) end
