@@ -17,7 +17,7 @@ export function leanInput(input: object): Record<string, unknown> {
   for (const name in all) {
     const value = all[name];
     const empty = value === '' || value === false || value === 0 || (Array.isArray(value) && value.length === 0);
-    if ((empty && !ALWAYS_SENT.has(name)) || (name === 'removalAt' && all.enforce !== 'removal')) continue;
+    if ((empty && !ALWAYS_SENT.has(name)) || (name === 'removalAt' && all.removal !== true)) continue;
     lean[name] = value;
   }
   return lean;

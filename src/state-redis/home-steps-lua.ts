@@ -5,12 +5,14 @@ import { OPERATIONS_LUA } from './operations/index.js';
 /**
  * The home's steps in Lua, each the twin of its case in memory-port.ts, for the API script's
  * `decide` (api-script.ts). They run in one Lua scope, in HOME_STEPS' order: each reads what the
- * earlier ones set (`enforce`, `d`, `goesOn`, `forced`) and what `decide` set before them (`q`,
+ * earlier ones set (`removed`, `enforce`, `d`, `goesOn`, `forced`) and what `decide` set before them (`q`,
  * `c`, `mk`, `now`, `out`, `op`, `bucket`). A step added to HOME_STEPS fails to compile here until it is written.
  */
 const STEP_LUA: Record<HomeStep, string> = {
   removal: `
-  local enforce = q.enforce == 'yes' or (q.enforce == 'removal' and now < (q.removalAt or 0))`,
+  local removed = q.removal and now >= (q.removalAt or 0)
+  if removed then out.removed = true end
+  local enforce = q.enforce == 'yes' and not removed`,
   limit: `
   local d
   if now >= MAXI then

@@ -19,8 +19,10 @@ export interface DecideInput {
   bucket: string;
   /** The windows, length and most of each in one flat list, shortest first (limitsInput). */
   lim: readonly number[];
-  /** Whether the limit refuses: yes, no (an earlier check failed), or unless the removal date passed. */
-  enforce?: 'yes' | 'no' | 'removal';
+  /** Whether the limit refuses: yes, or no (an earlier check failed); not either once the operation is removed. */
+  enforce?: 'yes' | 'no';
+  /** Whether the operation has a removal date (`removalAt`) the script judges. */
+  removal?: boolean;
   removalAt?: number;
   rule?: { after: number; ms: number; inFlight: number };
   /** Per step, the answer's one-letter kind when the step matches this request, else '-'. */
@@ -63,6 +65,8 @@ export interface Decided extends ScriptData {
   nth?: number;
   chaos?: number;
   latency?: number;
+  /** The operation's removal date has passed. */
+  removed?: boolean;
   /** For a declared operation: how many calls it had answered before this one. */
   dcall?: number;
 }
@@ -119,6 +123,7 @@ export function inputOf(ask: StateAsk, s: SessionSettings, req: CoreRequest): { 
     bucket: ask.bucket,
     lim,
     enforce: ask.enforce,
+    removal: ask.removal === true,
     removalAt: s.deprecation.removalAt,
     rule: { after: s.ban.after, ms: s.ban.durationMs, inFlight: s.ban.inFlight ?? BAN_IN_FLIGHT },
     steps: '',

@@ -106,6 +106,7 @@ export class RedisPort implements StatePort<string> {
           details: answer.details !== '' ? answer.details === '1' : settings.journalDetails === true,
           seq: answer.seq,
           rate,
+          removed: answer.removed === true,
           latencyMs: plan.mode === 'take' ? latencyOf(settings, answer, plan.operation) : 0,
         };
         if (answer.evicted) decision.evictedAt = new Date(Number(answer.evicted)).toISOString();

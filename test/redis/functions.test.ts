@@ -152,6 +152,7 @@ describe.skipIf(!run)('the scripts on Redis', () => {
       op: 'list',
       rule: { after: 0, ms: 0, inFlight: 0 },
     });
-    expect(leanInput({ ...input, enforce: 'removal' })).toMatchObject({ enforce: 'removal', removalAt: 5 });
+    expect(leanInput({ ...input, removal: true })).toMatchObject({ removal: true, removalAt: 5 });
+    expect(leanInput({ ...input, removal: false })).not.toHaveProperty('removal');
   });
 });

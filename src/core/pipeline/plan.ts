@@ -65,6 +65,7 @@ export function planRequest(req: CoreRequest, s: SessionSettings): Plan {
     bucket: facts !== undefined ? facts.bucket : addressBucket(req.remoteAddress),
     limits: auth.ok ? auth.key.limits : s.anonymousLimits,
     enforce: 'yes',
+    removal: false,
     operation: undefined,
     key,
     input: undefined,
@@ -81,7 +82,7 @@ export function planRequest(req: CoreRequest, s: SessionSettings): Plan {
   for (let i = 1; i < STAGES.length; i++) {
     const stage = STAGES[i] as Stage;
     if (stage.byHome !== undefined) {
-      if (i < LIMIT_INDEX && stage.byHome(plan)) plan.enforce = 'removal';
+      if (stage.name === 'removal') plan.removal = stage.byHome(plan);
       continue;
     }
     const found = stage.ahead?.(plan, req);

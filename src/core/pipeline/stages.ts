@@ -104,13 +104,12 @@ export const STAGES: readonly Stage[] = [
   stage({
     name: 'removal',
     needsBody: false,
-    // The removal date needs the session's clock, which only the home reads.
+    // The removal date is judged on the session's clock, which only the home reads.
     byHome: (plan) => deprecatedOperation(plan.where) !== undefined,
     decided: (d) => {
-      const removalAt = d.settings.deprecation.removalAt;
       const deprecated = deprecatedOperation(d.plan.where);
-      if (deprecated === undefined || d.now < removalAt) return undefined;
-      const removed = new Date(removalAt).toISOString();
+      if (!d.removed || deprecated === undefined) return undefined;
+      const removed = new Date(d.settings.deprecation.removalAt).toISOString();
       return new MockError(
         'endpoint_removed',
         `${deprecated.method} ${deprecated.path} was removed on ${removed}. Use GET /v1/pets with the status filter instead.`,

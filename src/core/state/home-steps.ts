@@ -7,7 +7,8 @@
 
 /**
  * What a home does for a request it counts, in order:
- * - `removal`: whether the limit may refuse it (a deprecated operation past its removal date may not);
+ * - `removal`: whether a deprecated operation's removal date has passed on the session's clock (the
+ *   only place either home judges it; the limit may then not refuse, and the 'removal' stage answers 410);
  * - `limit`: the request counted against its key's windows (or refused, or its key banned);
  * - `scenario`: for an allowed operation, the scenario's step or chaos draw, which may force its answer;
  * - `refund`: a forced 429 was not served, so the request gives its quota back;

@@ -40,6 +40,7 @@ export class MemoryPort implements StatePort<SessionState> {
     const { settings, limiter, runtime } = state;
     const plan = planner(req, settings);
     let rate: RateDecision | undefined;
+    let removed = false;
     let forced: ForcedAnswer | undefined;
     let latencyMs = 0;
     let data: OperationData | undefined;
@@ -54,7 +55,8 @@ export class MemoryPort implements StatePort<SessionState> {
       for (const step of HOME_STEPS) {
         switch (step) {
           case 'removal':
-            enforce = plan.enforce === 'yes' || (plan.enforce === 'removal' && now < settings.deprecation.removalAt);
+            removed = plan.removal === true && now >= settings.deprecation.removalAt;
+            enforce = plan.enforce === 'yes' && !removed;
             break;
           case 'limit':
             rate = limiter.take(plan.bucket, plan.limits, now, enforce);
@@ -99,6 +101,7 @@ export class MemoryPort implements StatePort<SessionState> {
       seq: state.journal.nextSeq(),
       evictedAt,
       rate,
+      removed,
       forced,
       latencyMs,
       data,

@@ -17,8 +17,10 @@ export interface StateAsk {
   mode: 'peek' | 'take';
   bucket: string;
   limits: Limits;
-  /** Whether the limit may refuse: yes, no (an earlier check failed), or unless the removal date has passed (getPet). */
-  enforce: 'yes' | 'no' | 'removal';
+  /** Whether the limit may refuse: yes, or no (an earlier check failed). It may not either once the operation is removed. */
+  enforce: 'yes' | 'no';
+  /** Whether the operation has a removal date the home judges on the session's clock (a deprecated one). */
+  removal?: boolean;
   /** The operation to run once the limit allows it; absent when an earlier check failed. */
   operation?: OperationId;
   /** The valid key the request sent, for scenario steps that match on it. */
@@ -52,6 +54,8 @@ export interface Decision<H, P extends StateAsk> {
   /** When an earlier state of this session was dropped to make room; said once. */
   evictedAt?: string;
   rate: RateDecision;
+  /** Whether the operation's removal date has passed on the session's clock (only asked with `removal`). */
+  removed: boolean;
   /** The answer a scenario step or the chaos forced. */
   forced?: ForcedAnswer;
   latencyMs: number;
