@@ -3,7 +3,7 @@ import { HOME_STEPS_LUA } from './home-steps-lua.js';
 
 /**
  * "Decide these requests", the one script an API request waits for. ARGV[2] is one JSON object:
- * \`u\`, the distinct inputs of a batch's decisions (each \`DecideInput\` of redis-plan.ts with its
+ * \`u\`, the distinct inputs of a batch's decisions (each \`DecideInput\` of api-input.ts with its
  * session, settings id and the sessions' bound), \`d\`, the decisions in order as positions in
  * \`u\` (from 0), and \`journal\`, the runs of journal entries of earlier answers (see
  * appendJournal in lua-library.ts), whose texts follow as ARGV[3…] as the journal keeps them, "BYTES JSON". The
@@ -15,7 +15,8 @@ import { HOME_STEPS_LUA } from './home-steps-lua.js';
  * per session one HMGET and one HSET, its fields held here in between (a createSession, which may
  * drop another session, first writes them all, then forgets them). A lone decision object
  * (without \`d\`) is read as a batch of one.
- * Every field but mode, bucket and lim may be left out: an absent one reads as '', false, 0 or empty (api-input.ts).
+ * Every field but mode, bucket and lim may be left out: an absent one reads as '', false, 0 or empty (api-input.ts);
+ * `dop` is sent whenever `op` is 'decl' (an operationId is never empty).
  */
 export const API_BODY = `
 local q0 = cjson.decode(ARGV[2])

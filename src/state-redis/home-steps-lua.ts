@@ -6,7 +6,7 @@ import { OPERATIONS_LUA } from './operations/index.js';
  * The home's steps in Lua, each the twin of its case in memory-port.ts, for the API script's
  * `decide` (api-script.ts). They run in one Lua scope, in HOME_STEPS' order: each reads what the
  * earlier ones set (`removed`, `enforce`, `d`, `goesOn`, `forced`) and what `decide` set before them (`q`,
- * `c`, `mk`, `now`, `out`, `op`, `bucket`). A step added to HOME_STEPS fails to compile here until it is written.
+ * `c`, `mk`, `sid`, `now`, `out`, `op`, `bucket`). A step added to HOME_STEPS fails to compile here until it is written.
  */
 const STEP_LUA: Record<HomeStep, string> = {
   removal: `

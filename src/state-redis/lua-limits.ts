@@ -2,7 +2,8 @@
 // A session's buckets live in its own hash, as fields `b:ID`, so the API script reads and writes
 // them with the session's other fields in one HMGET and one HSET. A bucket is packed as doubles
 // with `struct`: the wait, the ban and the number of windows, then length, number and count of
-// each window; one C call each way, where text would need a conversion per number.
+// each window; two C calls each way (the head, then the windows), where text would need a
+// conversion per number.
 
 /** Bucket helpers; they use `s` and the constants defined before them in the library. */
 export const LIMITS_LUA = `

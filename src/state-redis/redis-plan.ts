@@ -9,35 +9,10 @@ import type { OperationData, StateAsk } from '../core/state/state-port.js';
 import type { ForcedAnswer, SessionSettings } from '../core/state/session-state.js';
 import type { CoreRequest, Limits } from '../core/types.js';
 import { REDIS_OPERATIONS } from './operations/index.js';
+import type { DecideInput } from './api-input.js';
 import type { Local, ScriptData } from './operations/redis-operation.js';
 
 const TWO_32 = 4294967296;
-
-/** What one request asks of the session's state, as the script reads it. */
-export interface DecideInput {
-  mode: 'peek' | 'take';
-  bucket: string;
-  /** The windows, length and most of each in one flat list, shortest first (limitsInput). */
-  lim: readonly number[];
-  /** Whether the limit refuses: yes, or no (an earlier check failed); not either once the operation is removed. */
-  enforce?: 'yes' | 'no';
-  /** Whether the operation has a removal date (`removalAt`) the script judges. */
-  removal?: boolean;
-  removalAt?: number;
-  rule?: { after: number; ms: number; inFlight: number };
-  /** Per step, the answer's one-letter kind when the step matches this request, else '-'. */
-  steps?: string;
-  times?: number[];
-  rep?: boolean;
-  chaos?: { p: number; c: string }[];
-  lat?: boolean;
-  /** '' (no operation), 'none' (nothing to read or write), 'decl', or an operation's own (operations/). */
-  op?: string;
-  /** A declared operation's id: the script counts its calls in the session's field `d:<id>`. */
-  dop?: string;
-  /** An operation's own fields, from its module's `fields` (operations/). */
-  [field: string]: unknown;
-}
 
 /** The limiter's part of a decision (large numbers as strings: Lua's JSON keeps 14 digits). */
 export interface PortRateDecision {

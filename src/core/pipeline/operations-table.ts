@@ -1,5 +1,5 @@
 // The one table of the API's operations: the specification's, read from the OpenAPI document, and
-// those a session's scenario declares. The router matches requests against it; scenario matching,
+// those a session's scenario declares. Requests are routed in it (`route`); scenario matching,
 // the audit and the scenario checks read the specification's part instead of repeating paths.
 import { openapiDocument } from '../input/openapi.js';
 import { templateKey, type DeclaredOperation } from '../scenarios/declared-operations.js';

@@ -4,6 +4,7 @@
 import type { PetStore } from '../../core/state/store.js';
 import type { OperationData } from '../../core/state/state-port.js';
 import type { SessionSettings } from '../../core/state/session-state.js';
+import type { DecideInput } from '../api-input.js';
 
 /** What the answer needs besides the script's fields: the base's part of a list, a create's tail, an animal of the base. */
 export interface Local {
@@ -22,6 +23,12 @@ export interface ScriptData {
   full?: 'id' | 'room';
 }
 
+/**
+ * An operation's fields of the script's input, added to the core's (api-input.ts's `DecideInput`):
+ * names of its own, never one of the core's but `op`, which names the operation.
+ */
+export type OperationFields = Readonly<Record<string, string | number>> & { readonly [K in Exclude<keyof DecideInput, 'op'>]?: never };
+
 /** One operation on Redis; `I` is its input as its core module read it. */
 export interface RedisOperation<I> {
   /** The script's name of the operation (the input's `op`); its Lua runs only when `fields` sets it. */
@@ -37,7 +44,7 @@ export interface RedisOperation<I> {
    * write (undefined when the answer is known here); notes in `local` what the answer needs besides.
    * A field that holds '', 0 or false is not sent (api-input.ts): its Lua reads it with a default.
    */
-  fields(input: I, s: SessionSettings, baseStore: PetStore, local: Local): Readonly<Record<string, string | number>> | undefined;
+  fields(input: I, s: SessionSettings, baseStore: PetStore, local: Local): OperationFields | undefined;
   /** What the operation read or wrote, from the script's answer and `local`. */
   dataOf(input: I, s: SessionSettings, d: ScriptData, local: Local): OperationData | undefined;
 }
