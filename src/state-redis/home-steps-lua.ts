@@ -1,5 +1,4 @@
-import type { HomeStep } from '../core/state/home-steps.js';
-import { HOME_STEPS } from '../core/state/home-steps.js';
+import { HOME_STEPS, type HomeStep } from '../core/state/home-steps.js';
 import { OPERATIONS_LUA } from './operations/index.js';
 
 /**
