@@ -4,7 +4,7 @@
 // flag gets its variable with no change here. A flag on the command line wins over its variable.
 import { UserError } from '../core/errors.js';
 import { OPTIONS, type Option, type RawArgs } from './options.js';
-import { editDistance } from './usage-mistakes.js';
+import { editDistance } from '../core/near-name.js';
 import { readSwitch, switchMistake } from './switch-values.js';
 
 /** The prefix of every variable petstore-mock reads. */

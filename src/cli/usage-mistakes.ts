@@ -7,8 +7,6 @@ const HELP = 'petstore-mock --help lists the options';
 const COMMANDS = ['scenarios', 'verify', 'state'];
 const FLAGS = [...OPTIONS.flatMap((o) => ('alias' in o ? [`--${o.flag}`, `-${o.alias}`] : [`--${o.flag}`])), '--help', '-h', '--version'];
 
-export { editDistance } from '../core/near-name.js';
-
 const bare = (name: string): string => name.replace(/^-+/, '');
 
 /** The known flag or command closest to `typed`, if one is close enough to be what was meant. */

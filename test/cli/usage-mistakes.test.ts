@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { editDistance, suggestion, usageMistake } from '../../src/cli/usage-mistakes.js';
+import { editDistance } from '../../src/core/near-name.js';
+import { suggestion, usageMistake } from '../../src/cli/usage-mistakes.js';
 
 describe('usage mistakes', () => {
   it.each([
