@@ -146,6 +146,8 @@ export class PartitionedCluster {
     readonly address: string,
     readonly ports: number[],
     private readonly nodes: RedisProcess[],
+    /** The nodes' folder: a node saves its cluster config there at every epoch change, and exits when it cannot. */
+    private readonly dir: string,
   ) {}
 
   /** One node's URL: the mock finds the others. */
@@ -188,7 +190,7 @@ export class PartitionedCluster {
           /Ready to accept connections/,
         ),
     );
-    const cluster = new PartitionedCluster(link, address, ports, nodes);
+    const cluster = new PartitionedCluster(link, address, ports, nodes, dir);
     try {
       await Promise.all(nodes.map((n) => n.launch()));
       // "Ready to accept connections" is printed inside the namespace: each node must answer from
@@ -209,8 +211,6 @@ export class PartitionedCluster {
     } catch (error) {
       await cluster.stop();
       throw error;
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
     }
     return cluster;
   }
@@ -260,5 +260,7 @@ export class PartitionedCluster {
   async stop(): Promise<void> {
     await Promise.all(this.nodes.map((n) => n.kill()));
     removeLink(this.link.ns, this.link.hostSide);
+    // Only now: a node that loses its config file on a failover (one the load can bring about) exits.
+    rmSync(this.dir, { recursive: true, force: true });
   }
 }
