@@ -56,7 +56,7 @@ local function isDeclared(key)
 end
 local function dropData(sid)
   local mk = metaKey(sid)
-  redis.call('DEL', mk, mk .. ':bo', mk .. ':j', mk .. ':p', mk .. ':p:available', mk .. ':p:pending', mk .. ':p:sold')
+  redis.call('DEL', mk, mk .. ':bo', mk .. ':j', mk .. ':p', mk .. ':p:available', mk .. ':p:pending', mk .. ':p:sold', mk .. ':d')
 end
 local function split(raw)
   local out = {}

@@ -24,6 +24,8 @@ export interface RestorePayload {
   j: string[];
   /** Each declared operation's count of calls, by operationId. */
   d: Record<string, number>;
+  /** The ids the session removed, as its set `:d` keeps them. */
+  gone: string[];
 }
 
 // The Lua limiter's "no window, no wait, no ban" (NONE in lua-limits.ts).
@@ -88,5 +90,6 @@ export function restorePayload(sid: string, r: RestoredState, settings: SessionS
     b: r.buckets.map((b) => ({ id: b.id, v: packed(b) })),
     j: kept.map((e) => e.text),
     d: Object.fromEntries(r.declared),
+    gone: r.removed.map(String),
   };
 }

@@ -34,6 +34,8 @@ export interface RawSnapshot {
   p: string[];
   /** The journal as "BYTES JSON" lines. */
   j: string[];
+  /** The ids the session removed (its set `:d`), in no order. */
+  gone?: string[] | Record<string, never>;
   /** Each declared operation's count of calls, by operationId (an empty Lua table may come as a list). */
   d?: Record<string, number> | unknown[];
 }
@@ -91,6 +93,10 @@ export function redisSnapshot(sid: string, settings: SessionSettings, raw: RawSn
     limits: list(raw.b).map((row) => snapshotBucket(bucketState(row))),
     journal: { total: Number(jseq || '0'), details: override !== '' ? override === '1' : settings.journalDetails === true, entries },
   };
+  const removed = list(raw.gone ?? [])
+    .map(Number)
+    .sort((a, b) => a - b);
+  if (removed.length > 0) doc.store.removed = removed;
   if (raw.d !== undefined && !Array.isArray(raw.d) && Object.keys(raw.d).length > 0) doc.scenario.declared = { ...raw.d };
   return doc;
 }

@@ -35,6 +35,26 @@ describe('PetStore', () => {
     expect(store.get(2n ** 62n)).toBeUndefined();
   });
 
+  it('forgets a removed animal of the base or created: gets, lists and bodies skip it, its id is not given again', () => {
+    const base = new BaseData(pets);
+    const store = new PetStore(base);
+    const tom = store.create({ name: 'Tom', categoryId: 7, status: 'sold' });
+    expect(store.listBody(3)).toBe(`[${[1, 2, 5].map((id) => petJson(store.get(id)!)).join(',')}]`);
+    expect([store.remove(2), store.remove(tom.id), store.remove(2), store.remove(3), store.remove(2n ** 62n)]).toEqual([true, true, false, false, false]);
+    expect([store.get(2), store.get(tom.id)]).toEqual([undefined, undefined]);
+    expect(store.list(10).map((p) => p.id)).toEqual([1, 5, 9]);
+    expect(store.list(10, 'sold').map((p) => p.id)).toEqual([5]);
+    expect(store.listBody(3)).toBe(`[${[1, 5, 9].map((id) => petJson(store.get(id)!)).join(',')}]`);
+    expect(store.size).toBe(3);
+    expect(store.create({ name: 'Next', categoryId: 7 }).id).toBe(tom.id + 1);
+    expect(store.content().removed).toEqual([2, tom.id]);
+    // The base other sessions share keeps every animal.
+    expect(new PetStore(base).list(10).map((p) => p.id)).toEqual([1, 2, 5, 9]);
+    store.reset();
+    expect(store.get(2)?.id).toBe(2);
+    expect(store.content().removed).toEqual([]);
+  });
+
   it('keeps sessions apart: two stores over one base do not see each other', () => {
     const base = new BaseData(pets);
     const a = new PetStore(base);

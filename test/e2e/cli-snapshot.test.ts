@@ -10,6 +10,7 @@ import { startMock, type RunningMock } from '../../src/index.js';
 import { adminCall } from '../support/admin.js';
 import { T0 } from '../support/mock.js';
 import { action, comparableJournal, play, scenarioFile, seenOf, type Action, type Target } from '../property/snapshot-history.js';
+import type { SnapshotDocument } from '../../src/core/state/snapshot.js';
 import { cliLauncher, run, waitFor, type CliRun } from './cli.js';
 
 const cli = cliLauncher('--port', '0', '--ready-json');
@@ -34,6 +35,18 @@ function over(origin: string, mock?: RunningMock): Target {
     clock: mock?.clock ?? { advance: () => undefined, freeze: () => undefined, unfreeze: () => undefined },
     recordDetails: (on) => mock?.recordDetails(on),
     moveReal: () => undefined,
+    ...snapshotsOver(origin),
+  };
+}
+
+/** A session's snapshot taken and restored over the admin API. */
+function snapshotsOver(origin: string, session?: string): Pick<Target, 'snapshot' | 'restore'> {
+  return {
+    snapshot: async () => (await adminCall<SnapshotDocument>(origin, 'snapshot', { session })).json,
+    restore: async (doc) => {
+      const reply = await adminCall(origin, 'snapshot', { method: 'PUT', body: doc, session });
+      if (reply.status !== 200) throw new Error(`the restore answered ${reply.status}: ${JSON.stringify(reply.json)}`);
+    },
   };
 }
 
@@ -131,6 +144,7 @@ function session(origin: string, id: string): Target {
     clock: { advance: (ms) => clock({ advance: `${ms}ms` }), freeze: () => clock({ frozen: true }), unfreeze: () => clock({ frozen: false }) },
     recordDetails: (on) => adminCall(origin, 'journal', { method: 'PUT', body: { details: on }, session: id }),
     moveReal: () => undefined,
+    ...snapshotsOver(origin, id),
   };
 }
 

@@ -76,6 +76,32 @@ describe('PUT /__admin/snapshot', () => {
     expect(list.json.at(-1)).toEqual({ id: 51, name: 'Rex', categoryId: 1 });
   });
 
+  it('restores the ids a session removed: lists and fetches skip them, a new animal takes none, the next snapshot keeps them', async () => {
+    await call(mock, '/v1/pets', post({ name: 'Rex', categoryId: 1, status: 'sold' }));
+    const doc = await snapshotOf();
+    expect(doc.store.removed).toBeUndefined();
+    const sold = (await call(mock, '/v1/pets?limit=100&status=sold')).json.map((p: { id: number }) => p.id);
+    const gone = [2, sold[0], 51];
+    const removed = [...new Set(gone)].sort((x, y) => x - y);
+    expect((await restore({ ...doc, store: { ...doc.store, removed } }, 'b')).status).toBe(200);
+    const headers = { 'x-mock-session': 'b' };
+    for (const id of removed) expect((await call(mock, `/v1/pets/${id}`, { headers })).status).toBe(404);
+    const all = (await call(mock, '/v1/pets?limit=100', { headers })).json.map((p: { id: number }) => p.id);
+    expect(all).toEqual(Array.from({ length: 50 }, (_, i) => i + 1).filter((id) => !removed.includes(id)));
+    expect((await call(mock, `/v1/pets/${all[0]}`, { headers })).status).toBe(200);
+    // A page that ends in the base reads past the removed ids.
+    expect((await call(mock, '/v1/pets?limit=3', { headers })).json.map((p: { id: number }) => p.id)).toEqual(all.slice(0, 3));
+    const soldNow = (await call(mock, '/v1/pets?limit=100&status=sold', { headers })).json.map((p: { id: number }) => p.id);
+    expect(soldNow).toEqual(sold.filter((id: number) => !removed.includes(id)));
+    const created = await call(mock, '/v1/pets', { ...post({ name: 'Tom', categoryId: 2 }), headers: { 'content-type': 'application/json', ...headers } });
+    expect(created.json.id).toBe(52);
+    expect((await snapshotOf('', 'b')).store.removed).toEqual(removed);
+    // A reset forgets them with the rest of what the session did.
+    mock.session('b').reset();
+    expect((await call(mock, '/v1/pets/2', { headers })).status).toBe(200);
+    expect((await snapshotOf('', 'b')).store.removed).toBeUndefined();
+  });
+
   /** A valid document with one field changed. */
   const changed = async (change: (doc: any) => void): Promise<unknown> => {
     const doc = JSON.parse(JSON.stringify(await snapshotOf())) as Record<string, unknown>;
@@ -116,6 +142,9 @@ describe('PUT /__admin/snapshot', () => {
       '/journal/total',
       /at least the last entry's number \(5\)/,
     ],
+    ['removed ids out of order', (d) => (d.store.removed = [4, 2]), '/store/removed/1', /ids must ascend: 2 follows 4/],
+    ['a removed id held by no animal', (d) => (d.store.removed = [3, 77]), '/store/removed/1', /no animal of the store has id 77/],
+    ['a removed id that is no id', (d) => (d.store.removed = [0]), '/store/removed/0', /0/],
     ['a step past the steps', (d) => (d.scenario.position = { step: 3, taken: 0, chaosState: 0, latencyState: 0 }), '/scenario/position/step', /has 0 steps/],
   ])('refuses %s with its JSON pointer, and the session stays as it was', async (_what, change, field, message) => {
     await call(mock, '/v1/pets', { ...post({ name: 'Kept', categoryId: 2 }), headers: { 'content-type': 'application/json', 'x-mock-session': 'a' } });

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { SnapshotDocument } from '../../src/core/state/snapshot.js';
 
 /** A scenario with everything a snapshot must carry on part-way, a declared operation's place in its answers included. */
 export const SCENARIO_YAML = `name: snapshot-history
@@ -55,7 +56,9 @@ export type Action =
   | { op: 'real'; ms: number }
   | { op: 'freeze' }
   | { op: 'unfreeze' }
-  | { op: 'details'; on: boolean };
+  | { op: 'details'; on: boolean }
+  /** Restores the session's own snapshot with these ids (those it holds) added to the store's removed ones, then gets each. */
+  | { op: 'forget'; ids: number[] };
 
 const key = fc.constantFrom('demo-pro', 'tiny', 'demo-free');
 const status = fc.option(fc.constantFrom('available', 'pending', 'sold'), { nil: undefined });
@@ -84,6 +87,7 @@ export const action: fc.Arbitrary<Action> = fc.oneof(
   { arbitrary: fc.record({ op: fc.constant('real' as const), ms: fc.integer({ min: 0, max: 90_000 }) }), weight: 1 },
   { arbitrary: fc.constantFrom({ op: 'freeze' as const }, { op: 'unfreeze' as const }), weight: 1 },
   { arbitrary: fc.record({ op: fc.constant('details' as const), on: fc.boolean() }), weight: 1 },
+  { arbitrary: fc.record({ op: fc.constant('forget' as const), ids: fc.array(fc.integer({ min: 1, max: 70 }), { minLength: 1, maxLength: 4 }) }), weight: 1 },
 );
 
 /** One answer as the comparison reads it: status, every header in order, the body's bytes. */
@@ -100,6 +104,8 @@ export interface Target {
   recordDetails(on: boolean): unknown;
   /** Moves the real time the mock's clocks run on (a controlled time source). */
   moveReal(ms: number): void;
+  snapshot(): Promise<SnapshotDocument> | SnapshotDocument;
+  restore(doc: object): unknown;
 }
 
 /** Plays `actions` against a target; returns every answer seen, in order. */
@@ -140,6 +146,15 @@ export async function play(target: Target, actions: readonly Action[]): Promise<
       case 'details':
         await target.recordDetails(a.on);
         break;
+      case 'forget': {
+        const doc = await target.snapshot();
+        const held = new Set([...doc.store.base, ...doc.store.created].map((pet) => pet.id));
+        const removed = [...new Set([...(doc.store.removed ?? []), ...a.ids.filter((id) => held.has(id))])].sort((x, y) => x - y);
+        await target.restore({ ...doc, store: { ...doc.store, removed } });
+        // Asked for at once, so a home that still holds one of them tells.
+        for (const id of a.ids) seen.push(await target.send('GET', `/v1/pets/${id}`, auth('demo-pro')));
+        break;
+      }
     }
   }
   return seen;

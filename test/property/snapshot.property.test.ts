@@ -22,6 +22,8 @@ function target(handler: MockFetchHandler, session: string): Target {
     moveReal: (ms) => {
       real += ms;
     },
+    snapshot: () => s.snapshot(),
+    restore: (doc) => s.restore(doc),
   };
 }
 

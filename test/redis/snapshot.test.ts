@@ -27,6 +27,8 @@ function target(handler: Handler, session: string): Target {
     clock: s.clock,
     recordDetails: (on) => s.recordDetails(on),
     moveReal: () => undefined,
+    snapshot: () => s.snapshot(),
+    restore: (doc) => s.restore(doc),
   };
 }
 

@@ -24,6 +24,8 @@ export interface RestoredState {
   settings: SessionSettings;
   created: Pet[];
   nextId: number;
+  /** The ids the session removed, ascending, each one of its base or created animals. */
+  removed: number[];
   buckets: BucketState[];
   clock: { now: number; frozen: boolean };
   position: RuntimePosition | undefined;
@@ -100,6 +102,23 @@ function checkIds(pets: readonly SnapshotPet[], above: number, pointer: string):
   return last;
 }
 
+/** The removed ids: ascending, each the id of an animal of the base or created. */
+function checkRemoved(store: SnapshotDocument['store']): number[] {
+  const removed = store.removed ?? [];
+  if (removed.length === 0) return [];
+  const held = new Set<number>();
+  for (const pet of store.base) held.add(pet.id);
+  for (const pet of store.created) held.add(pet.id);
+  let last = 0;
+  removed.forEach((id, i) => {
+    if (id <= last) throw snapshotError(`/store/removed/${i}`, `ids must ascend: ${id} follows ${last}`);
+    if (!held.has(id))
+      throw snapshotError(`/store/removed/${i}`, `no animal of the store has id ${id}; only animals of store.base or store.created can be removed`);
+    last = id;
+  });
+  return removed;
+}
+
 function samePets(a: readonly Pet[], b: readonly Pet[]): boolean {
   return (
     a.length === b.length &&
@@ -137,6 +156,7 @@ export function readSnapshot(value: unknown, schema: SnapshotSchemaCheck, bases:
   const baseMax = checkIds(store.base, 0, '/store/base');
   const createdMax = checkIds(store.created, baseMax, '/store/created');
   if (store.nextId <= createdMax) throw snapshotError('/store/nextId', `the next id must follow every animal's id (${createdMax})`);
+  const removed = checkRemoved(store);
   // A base the server holds already is shared; another is this session's alone, and counts against its store.
   const base = bases.find((b) => samePets(b.all, basePets)) ?? restoredBase(basePets);
 
@@ -197,6 +217,7 @@ export function readSnapshot(value: unknown, schema: SnapshotSchemaCheck, bases:
     declared,
     created: store.created.map((pet, i) => petOf(pet, `/store/created/${i}`)),
     nextId: store.nextId,
+    removed,
     buckets: doc.limits.map((b, i) => bucketOf(b, `/limits/${i}`)),
     clock: { now: instantAt(doc.clock.now, '/clock/now'), frozen: doc.clock.frozen },
     position,
@@ -259,7 +280,7 @@ export function prepareRestore(state: SessionState, r: RestoredState): (target: 
     // The document says whether the journal records details; this session's own choice goes.
     target.detailsOverride = undefined;
     target.apply(r.settings);
-    target.store.load(r.settings.base, r.created, r.nextId, storeBytes);
+    target.store.load(r.settings.base, r.created, r.nextId, storeBytes, r.removed);
     target.limiter.restoreBuckets(r.buckets);
     target.clock.restore();
     if (r.clock.frozen) target.clock.freeze();

@@ -74,7 +74,8 @@ export interface SnapshotDocument {
   };
   /** The session clock's instant, whether it is frozen, and (running) how far it stood from real time. */
   clock: { now: string; frozen: boolean; offsetMs?: number };
-  store: { base: SnapshotPet[]; created: SnapshotPet[]; nextId: number };
+  /** `removed`: the ids of the animals the session removed, ascending (left out when none). */
+  store: { base: SnapshotPet[]; created: SnapshotPet[]; nextId: number; removed?: number[] };
   limits: SnapshotBucket[];
   journal: { total: number; details: boolean; entries: JournalEntry[] };
 }
@@ -158,6 +159,7 @@ export function takeSnapshot(state: SessionState): SnapshotDocument {
     limits: state.limiter.export().map(snapshotBucket),
     journal: { total: state.journal.total, details: state.journal.details, entries: state.journal.list(true) },
   };
+  if (content.removed.length > 0) doc.store.removed = content.removed;
   if (state.declaredCalls.size > 0) doc.scenario.declared = Object.fromEntries(state.declaredCalls);
   return doc;
 }

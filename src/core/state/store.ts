@@ -59,10 +59,11 @@ function defaultStoreLimits(): StoreLimits {
 }
 
 /**
- * One session's store: the shared base plus the animals created in this session. New ids follow
- * the largest id so far, so both parts stay in id order and a list is a walk over at most two
- * arrays. Serialised list bodies are cached until the next create. What a session creates and
- * caches is bounded in count and bytes, per session and across sessions.
+ * One session's store: the shared base plus the animals created in this session, less those it
+ * removed. New ids follow the largest id so far, so both parts stay in id order and a list is a
+ * walk over at most two arrays; a removed id is skipped, never given again. Serialised list bodies
+ * are cached until the next change. What a session creates and caches is bounded in count and
+ * bytes, per session and across sessions.
  */
 export class PetStore {
   private created: Pet[] = [];
@@ -73,6 +74,11 @@ export class PetStore {
   /** What this store took from the shared budget for its base (a restored one; the server's own count nothing). */
   private baseBytes = 0;
   private bodyBytes = 0;
+  /**
+   * The ids removed in this session, of the base or created: a set beside the arrays, because the
+   * base is shared and the Redis home addresses created animals by their place.
+   */
+  private removed = new Set<number>();
 
   constructor(
     private base: BaseData,
@@ -82,7 +88,7 @@ export class PetStore {
   }
 
   get size(): number {
-    return this.base.all.length + this.created.length;
+    return this.base.all.length + this.created.length - this.removed.size;
   }
 
   /** Drops what this session created and, when given, switches to another base. */
@@ -95,15 +101,16 @@ export class PetStore {
     this.base = base;
     this.created = [];
     this.createdByStatus = indexByStatus([]);
+    this.removed = new Set();
     this.nextId = base.maxId + 1;
     this.limits.created.give(this.createdBytes);
     this.createdBytes = 0;
     this.clearBodies();
   }
 
-  /** What the store holds, for a snapshot: its base, the animals created, the next id. */
-  content(): { base: BaseData; created: readonly Pet[]; nextId: number } {
-    return { base: this.base, created: this.created, nextId: this.nextId };
+  /** What the store holds, for a snapshot: its base, the animals created, the next id, the ids removed (ascending). */
+  content(): { base: BaseData; created: readonly Pet[]; nextId: number; removed: number[] } {
+    return { base: this.base, created: this.created, nextId: this.nextId, removed: [...this.removed].sort((a, b) => a - b) };
   }
 
   /** Gives back everything this store holds against the shared budgets: its session is being dropped. */
@@ -116,10 +123,11 @@ export class PetStore {
   /**
    * Replaces the store's content with a snapshot's, checked by `checkRestoredStore` (whose answer
    * `bytes` is) and `checkLoad`: nothing here can fail. The animals come checked (ids ascending, above the base's, below
-   * `nextId`).
+   * `nextId`), and so do the removed ids (each one of an animal held, once).
    */
-  load(base: BaseData, created: readonly Pet[], nextId: number, bytes: number): void {
+  load(base: BaseData, created: readonly Pet[], nextId: number, bytes: number, removed: readonly number[] = []): void {
     this.reset(base);
+    this.removed = new Set(removed);
     for (const pet of created) {
       const copy: Pet = { ...pet, name: ownString(pet.name) };
       this.created.push(copy);
@@ -190,14 +198,26 @@ export class PetStore {
   }
 
   get(id: number | bigint): Pet | undefined {
-    if (typeof id === 'bigint') return undefined;
+    if (typeof id === 'bigint' || this.removed.has(id)) return undefined;
     return findById(this.base.all, id) ?? findById(this.created, id);
+  }
+
+  /**
+   * Removes an animal of the base or created; false when the session holds none of that id. Its
+   * bytes stay counted, as its id stays taken.
+   */
+  remove(id: number | bigint): boolean {
+    if (typeof id === 'bigint' || this.get(id) === undefined) return false;
+    this.removed.add(id);
+    this.clearBodies();
+    return true;
   }
 
   /** The first `limit` animals in id order, optionally only those with `status`. */
   list(limit: number, status?: PetStatus): Pet[] {
     const first = status ? (this.base.byStatus.get(status) ?? []) : this.base.all;
     const second = status ? (this.createdByStatus.get(status) ?? []) : this.created;
+    if (this.removed.size > 0) return keptFirst([first, second], this.removed, limit);
     const out = first.slice(0, limit);
     if (out.length < limit) out.push(...second.slice(0, limit - out.length));
     return out;
@@ -206,7 +226,7 @@ export class PetStore {
   /** The serialised body of `list(limit, status)`, cached until the store changes. */
   listBody(limit: number, status?: PetStatus): string {
     const inBase = status ? (this.base.byStatus.get(status)?.length ?? 0) : this.base.all.length;
-    if (this.created.length === 0 || inBase >= limit) return this.base.listBody(limit, status);
+    if (this.removed.size === 0 && (this.created.length === 0 || inBase >= limit)) return this.base.listBody(limit, status);
     const cacheKey = status ? `${status}:${limit}` : `:${limit}`;
     const cached = this.bodies.get(cacheKey);
     if (cached !== undefined) return cached;
@@ -221,4 +241,16 @@ export class PetStore {
     this.limits.listBodies.take(bytes);
     return body;
   }
+}
+
+/** The first `limit` animals of `parts`, in order, less the removed ones. */
+function keptFirst(parts: readonly (readonly Pet[])[], removed: ReadonlySet<number>, limit: number): Pet[] {
+  const out: Pet[] = [];
+  for (const part of parts) {
+    for (const pet of part) {
+      if (out.length >= limit) return out;
+      if (!removed.has(pet.id)) out.push(pet);
+    }
+  }
+  return out;
 }

@@ -1,27 +1,44 @@
 // listPets on Redis: the base's animals come from the settings, the created ones from the
 // session's lists (all, and one per status), read by the script only when the page reaches them.
+// The ids the session removed (`:d`) come with the page, which then reads that many more.
 import type { ListInput } from '../../core/operations/list-pets.js';
+import { petJson } from '../../core/state/base-data.js';
 import type { RedisOperation } from './redis-operation.js';
 
 export const listPets: RedisOperation<ListInput> = {
   op: 'list',
   lua: `
-      if (q.count or 0) > 0 then
+      local removed = redis.call('SMEMBERS', mk .. ':d')
+      if #removed > 0 then out.gone = removed end
+      local count = (q.count or 0) + #removed
+      if count > 0 then
         local status = q.status or ''
         local lk = status == '' and mk .. ':p' or mk .. ':p:' .. status
         pushNow(lk)
-        out.data = redis.call('LRANGE', lk, 0, q.count - 1)
+        out.data = redis.call('LRANGE', lk, 0, count - 1)
       end`,
   fields(input, s, _baseStore, local) {
     const { limit, status } = input;
     local.inBase = status ? (s.base.byStatus.get(status)?.length ?? 0) : s.base.all.length;
-    return { op: 'list', status: status ?? '', count: Math.max(0, limit - local.inBase) };
+    // Negative when the page ends in the base: the script reads past it only for removed ids.
+    return { op: 'list', status: status ?? '', count: limit - local.inBase };
   },
   dataOf(input, s, d, local) {
     const { limit, status } = input;
     const created = Array.isArray(d.data) ? d.data : [];
+    if (Array.isArray(d.gone)) {
+      const removed = new Set(d.gone.map(Number));
+      const base = (status ? (s.base.byStatus.get(status) ?? []) : s.base.all).filter((pet) => !removed.has(pet.id)).slice(0, limit);
+      const rest = created.filter((json) => !removed.has(createdId(json))).slice(0, limit - base.length);
+      return { body: `[${[...base.map(petJson), ...rest].join(',')}]` };
+    }
     if (created.length === 0) return { body: s.base.listBody(limit, status) };
     const inBase = s.base.listBody(local.inBase ?? 0, status).slice(1, -1);
     return { body: `[${[inBase, ...created].filter((part) => part !== '').join(',')}]` };
   },
 };
+
+/** The id of a created animal's JSON, which `petJson` writes first. */
+function createdId(json: string): number {
+  return Number(/^\{"id":(\d+)/.exec(json)?.[1]);
+}

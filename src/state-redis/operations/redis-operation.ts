@@ -21,6 +21,8 @@ export interface ScriptData {
   data?: string | string[] | Record<string, never> | false;
   /** Why a create found no room: no id left, or the session's bounds. */
   full?: 'id' | 'room';
+  /** The ids the session removed (its set `:d`), for a list (an empty Lua table may come as {}). */
+  gone?: string[] | Record<string, never>;
 }
 
 /**
@@ -36,7 +38,7 @@ export interface RedisOperation<I> {
   /**
    * Lua run in the API script for an allowed request no scenario forced, with `op` set to this
    * one's. In scope: `q` (the input), `c` and `mk` (the session and its key), `sid`, `out` (set
-   * `out.data`, or `out.full` for a refusal), `s`, `put`, `push` and `pushNow` (api-script.ts).
+   * `out.data` and `out.gone`, or `out.full` for a refusal), `s`, `put`, `push` and `pushNow` (api-script.ts).
    */
   readonly lua: string;
   /**
