@@ -31,6 +31,7 @@ const EXCLUDE = INSTALLS ? configDefaults.exclude : [...configDefaults.exclude, 
  */
 const ISOLATED = [
   'test/core/deprecation-follows-document.test.ts',
+  'test/core/forced-success.test.ts',
   'test/redis/deprecation-follows-document.test.ts',
   'test/browser/browser-declared.test.ts',
   'test/browser/browser-entry.test.ts',

@@ -85,6 +85,13 @@ export interface BanRule {
 
 type DocumentPaths = (typeof openapiDocument)['paths'];
 
+/** The methods of the specification's operations, as requests send them. */
+export type OperationMethod = {
+  [P in keyof DocumentPaths]: {
+    [M in keyof DocumentPaths[P]]: DocumentPaths[P][M] extends { operationId: string } ? Uppercase<M & string> : never;
+  }[keyof DocumentPaths[P]];
+}[keyof DocumentPaths];
+
 /** The operations of the specification, as the router names them: the OpenAPI document's operationIds. */
 export type OperationId = {
   [P in keyof DocumentPaths]: { [M in keyof DocumentPaths[P]]: DocumentPaths[P][M] extends { operationId: infer I } ? I : never }[keyof DocumentPaths[P]];

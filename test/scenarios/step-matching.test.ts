@@ -110,6 +110,24 @@ steps:
       ':3:15: listPets answers success with 200, not 201; narrow the match or use 200; fix the file and try again.',
     ],
     [
+      'no-body.yaml',
+      `description: a success without its body
+steps:
+  - match: { operation: getPet }
+    answer: { status: 200 }
+`,
+      ':4:5: getPet answers 200 with one animal ({id, name, categoryId, status?}); give it as "body"; fix the file and try again.',
+    ],
+    [
+      'success-with-code.yaml',
+      `description: a success with an error's key
+steps:
+  - match: { operation: getPet }
+    answer: { status: 200, code: pet_not_found, body: { id: 1, name: Rex, categoryId: 1 } }
+`,
+      ':4:28: unknown key "code" in steps[0].answer; the keys there are status, body; fix the file and try again.',
+    ],
+    [
       'missing-field.yaml',
       `description: no name
 steps:

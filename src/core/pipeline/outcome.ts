@@ -39,7 +39,8 @@ export function limitError(decision: Exclude<RateDecision, { outcome: 'allowed' 
 
 /** A scenario's forced answer: still a valid answer of the API, with the headers its status needs. */
 export function forcedOutcome(forced: ForcedAnswer, now: number): Outcome {
-  if (forced.body !== undefined)
+  // A success (the document's body, or none) carries no error.
+  if (forced.status < 300)
     return { status: forced.status, body: forced.body, reason: forced.reason, headers: forced.location ? { Location: forced.location } : undefined };
   const code = forced.code ?? 'internal_error';
   const message = forced.message ?? `A scenario forced this ${forced.status} answer (${forced.reason}).`;

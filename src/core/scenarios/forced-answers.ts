@@ -1,5 +1,5 @@
 // A scenario's forced answers (a step's or a chaos draw's): an error of the catalogue, a success
-// whose body is what the matched operations answer, a fault, or the normal answer.
+// as the matched operations answer it (the document's body, or none), a fault, or the normal answer.
 import { ERROR_CATALOGUE, type ErrorCode } from '../errors.js';
 import { schemaProblems } from '../input/validation.js';
 import { OPERATIONS } from './matchable-operations.js';
@@ -44,7 +44,7 @@ export function compileAnswer(answer: AnswerSpec, match: CompiledMatch, where: (
   }
   if (answer === 'normal') return { kind: 'normal' };
   if ('fault' in answer) return { kind: 'fault', fault: answer.fault };
-  if ('body' in answer) return compileSuccess(answer, match, where);
+  if ('body' in answer || answer.status < 300) return compileSuccess(answer, match, where);
   for (const op of OPERATIONS) {
     if (!match.operations.has(op.id)) continue;
     if (!op.statuses.includes(String(answer.status))) {
@@ -77,9 +77,11 @@ export function compileAnswer(answer: AnswerSpec, match: CompiledMatch, where: (
 
 /**
  * A forced success: its body must be what the matched operations answer with (the document's
- * schema), so a scenario can never make the mock answer outside its contract.
+ * schema, or no body where the document gives none), so a scenario can never make the mock answer
+ * outside its contract. Where the document gives the success a `Location`, it names the body's id.
  */
-function compileSuccess(answer: { status: number; body: unknown }, match: CompiledMatch, where: (string | number)[]): CompiledAnswer {
+function compileSuccess(answer: { status: number; body?: unknown }, match: CompiledMatch, where: (string | number)[]): CompiledAnswer {
+  let location: string | undefined;
   for (const op of OPERATIONS) {
     if (!match.operations.has(op.id)) continue;
     if (op.success.status !== answer.status) {
@@ -88,17 +90,26 @@ function compileSuccess(answer: { status: number; body: unknown }, match: Compil
         `${op.id} answers success with ${op.success.status}, not ${answer.status}; narrow the match or use ${op.success.status}`,
       );
     }
-    const [problem] = schemaProblems(op.success.schema, answer.body);
+    const schema = op.success.schema;
+    if (schema === undefined) {
+      if (answer.body === undefined) continue;
+      throw new ScenarioSpecError([...where, 'body'], `${op.id} answers ${answer.status} without a body; leave the body out`);
+    }
+    const what = schema === 'Pets' ? 'a list of animals ({id, name, categoryId, status?})' : 'one animal ({id, name, categoryId, status?})';
+    if (answer.body === undefined) throw new ScenarioSpecError(where, `${op.id} answers ${answer.status} with ${what}; give it as "body"`);
+    location ??= op.success.location;
+    const [problem] = schemaProblems(schema, answer.body);
     if (problem) {
-      const what = op.success.schema === 'Pets' ? 'a list of animals ({id, name, categoryId, status?})' : 'one animal ({id, name, categoryId, status?})';
       throw new ScenarioSpecError(
         [...where, 'body', ...problem.path],
         `the forced body is not what ${op.id} answers: ${problem.message}; ${op.id} answers ${what}`,
       );
     }
   }
-  const compiled: CompiledAnswer = { kind: 'success', status: answer.status, body: JSON.stringify(answer.body) };
+  const compiled: CompiledAnswer = { kind: 'success', status: answer.status };
+  if (answer.body === undefined) return compiled;
+  compiled.body = JSON.stringify(answer.body);
   const id = (answer.body as { id?: unknown }).id;
-  if (answer.status === 201 && typeof id === 'number') compiled.location = `/v1/pets/${id}`;
+  if (location !== undefined && typeof id === 'number') compiled.location = `${location}/${id}`;
   return compiled;
 }

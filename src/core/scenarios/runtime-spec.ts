@@ -19,7 +19,7 @@ export interface CompiledMatch {
 export type CompiledAnswer =
   | { kind: 'normal' }
   | { kind: 'fault'; fault: ConnectionFault }
-  | { kind: 'success'; status: number; body: string; location?: string }
+  | { kind: 'success'; status: number; body?: string; location?: string }
   | { kind: 'error'; status: number; code: ErrorCode; message?: string; retryAfter?: number };
 
 /** A scenario's run-time part, as `compileScenario` builds it. */

@@ -127,7 +127,8 @@ export function forceAnswer(scenario: string, answer: CompiledAnswer, where: str
     case 'normal':
       return undefined;
     case 'success': {
-      const forced: ForcedAnswer = { status: answer.status, body: answer.body, reason: `${reason}: forced ${answer.status}` };
+      const forced: ForcedAnswer = { status: answer.status, reason: `${reason}: forced ${answer.status}` };
+      if (answer.body !== undefined) forced.body = answer.body;
       if (answer.location !== undefined) forced.location = answer.location;
       return forced;
     }

@@ -1,6 +1,6 @@
 // A scenario as its file holds it, once it has passed `scenarios/scenario.schema.json`: the types
 // the compiler reads (scenario-compiler.ts) and the files' readers check against.
-import type { ConnectionFault, OperationId, PlanName } from '../types.js';
+import type { ConnectionFault, OperationId, OperationMethod, PlanName } from '../types.js';
 import type { DeclaredOperationSpec } from './declared-operations.js';
 
 /** A duration as scenario files write it: "90s", "1m30s", or milliseconds. */
@@ -8,7 +8,7 @@ export type DurationSpec = string | number;
 
 export interface MatchSpec {
   operation?: OperationId;
-  method?: 'GET' | 'HEAD' | 'POST';
+  method?: OperationMethod | 'HEAD';
   path?: string;
   /** Only requests with this key (one the server has). */
   key?: string;
@@ -16,8 +16,12 @@ export interface MatchSpec {
   headers?: Record<string, string>;
 }
 
+/** A success is the matched operation's success status, with the body the document gives it or, where it gives none, without. */
 export type AnswerSpec =
-  'normal' | { status: number; code?: string; message?: string; retryAfter?: number } | { status: 200 | 201; body: unknown } | { fault: ConnectionFault };
+  | 'normal'
+  | { status: number; code?: string; message?: string; retryAfter?: number }
+  | { status: number; body?: unknown; code?: never; message?: never; retryAfter?: never }
+  | { fault: ConnectionFault };
 
 /** Where the store's animals come from. */
 export interface DataSpec {

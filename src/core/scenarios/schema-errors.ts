@@ -5,8 +5,9 @@ type Path = readonly (string | number)[];
 
 /**
  * Drops the errors of a oneOf's shapes that the value plainly is not (a required key missing, a
- * different type or constant), when some other shape fits that well: `{ status: 418 }` is a forced
- * status that is not allowed, not a fault with an unknown key "status".
+ * different type or constant, or a key's value another shape takes: `{ status: 503, foo: 1 }` is
+ * no success), when some other shape fits that well: `{ status: 418 }` is a forced status that is
+ * not allowed, not a fault with an unknown key "status".
  */
 export function narrowOneOf(errors: readonly ErrorObject[]): readonly ErrorObject[] {
   let kept = errors;
@@ -19,7 +20,14 @@ export function narrowOneOf(errors: readonly ErrorObject[]): readonly ErrorObjec
       shapes.set(shape, [...(shapes.get(shape) ?? []), e]);
     }
     const here = (e: ErrorObject): boolean => e.instancePath === oneOf.instancePath;
-    const wrongShape = (list: ErrorObject[]): boolean => list.some((e) => here(e) && ['required', 'type', 'const'].includes(e.keyword));
+    const plainlyNot = (list: ErrorObject[]): boolean => list.some((e) => here(e) && ['required', 'type', 'const'].includes(e.keyword));
+    const candidates = [...shapes.values()].filter((list) => !plainlyNot(list));
+    const keyOf = (e: ErrorObject): boolean =>
+      e.instancePath.startsWith(`${oneOf.instancePath}/`) && !e.instancePath.slice(oneOf.instancePath.length + 1).includes('/');
+    const takenElsewhere = (list: ErrorObject[], e: ErrorObject): boolean =>
+      candidates.some((other) => other !== list && !other.some((o) => o.instancePath === e.instancePath));
+    const wrongShape = (list: ErrorObject[]): boolean =>
+      plainlyNot(list) || list.some((e) => keyOf(e) && (e.keyword === 'enum' || e.keyword === 'const') && takenElsewhere(list, e));
     const ruledOut = [...shapes.values()].filter(wrongShape);
     const left = [...shapes.values()].filter((list) => !wrongShape(list));
     // A shape whose mistake is the value itself (a pattern) is better told by the oneOf's description.

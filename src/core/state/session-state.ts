@@ -19,9 +19,9 @@ export interface ForcedAnswer {
   status: number;
   /** The error code; a forced success has none. */
   code?: ErrorCode;
-  /** A forced success's body, checked against the document when the scenario was loaded. */
+  /** A forced success's body, checked against the document when the scenario was loaded (none where the document gives none). */
   body?: string;
-  /** A forced 201's Location. */
+  /** A forced success's Location, where the document gives the success one. */
   location?: string;
   message?: string;
   /** Seconds for `Retry-After` (a forced 429 always has it). */

@@ -34,8 +34,8 @@ export interface StateAsk {
 /** Finds what a request asks under the settings its session runs. */
 export type Planner<P extends StateAsk> = (req: CoreRequest, settings: SessionSettings) => P;
 
-/** What the operation read or wrote: a body (and a created animal's id), or why the store refused. */
-export type OperationData = { body: string; createdId?: string } | { error: MockError };
+/** What the operation read or wrote: a body (none for an operation that only writes) and a created animal's id, or why the store refused. */
+export type OperationData = { body?: string; createdId?: string } | { error: MockError };
 
 /** What the home decided for one request, in the core's terms. */
 export interface Decision<H, P extends StateAsk> {
