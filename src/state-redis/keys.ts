@@ -28,7 +28,7 @@ export function sessionKey(prefix: string, sid: string): string {
 /** The keys a session's data lives in (what dropping a session deletes). */
 export function sessionKeys(prefix: string, sid: string): string[] {
   const mk = sessionKey(prefix, sid);
-  return [mk, `${mk}:bo`, `${mk}:j`, `${mk}:p`, `${mk}:p:available`, `${mk}:p:pending`, `${mk}:p:sold`, `${mk}:d`];
+  return [mk, `${mk}:bo`, `${mk}:j`, `${mk}:p`, `${mk}:p:available`, `${mk}:p:pending`, `${mk}:p:sold`];
 }
 
 /** The scenario text of a settings id (`{P}:scn:ID`). */

@@ -16,7 +16,7 @@ export const LIBRARY_BODY = `
 local MINUTE, DAY, MAXI = 60000, 86400000, 8.64e15
 local MAX_BUCKETS = 100000
 -- A session hash's fields the API script reads (its buckets besides), made once here rather than on every call.
-local SESSION_FIELDS = { 'set', 'off', 'fz', 'st', 'tk', 'cs', 'ls', 'nid', 'do', 'ep', 'ev', 'pc', 'cb', 'jseq', 'jb', 'jq' }
+local SESSION_FIELDS = { 'set', 'off', 'fz', 'st', 'tk', 'cs', 'ls', 'nid', 'do', 'ep', 'ev', 'pc', 'cb', 'jseq', 'jb', 'jq', 'rm' }
 -- A number as its digits: '%d' where it is whole (several times cheaper than '%.0f', which is kept
 -- for the rest). Standard libraries are read when called: a function library cannot reach them as it loads.
 local function s(n)
@@ -56,7 +56,7 @@ local function isDeclared(key)
 end
 local function dropData(sid)
   local mk = metaKey(sid)
-  redis.call('DEL', mk, mk .. ':bo', mk .. ':j', mk .. ':p', mk .. ':p:available', mk .. ':p:pending', mk .. ':p:sold', mk .. ':d')
+  redis.call('DEL', mk, mk .. ':bo', mk .. ':j', mk .. ':p', mk .. ':p:available', mk .. ':p:pending', mk .. ':p:sold')
 end
 local function split(raw)
   local out = {}

@@ -9,6 +9,7 @@ import { snapshotError, type RestoredState } from '../core/state/snapshot-restor
 import { petJson } from '../core/state/base-data.js';
 import { checkRestoredStore } from '../core/state/store-restore.js';
 import type { SessionSettings } from '../core/state/session-state.js';
+import { removedField } from './removed-field.js';
 
 /** What the `restore` action writes (see scripts.ts); numbers as JSON carries them exactly. */
 export interface RestorePayload {
@@ -24,8 +25,6 @@ export interface RestorePayload {
   j: string[];
   /** Each declared operation's count of calls, by operationId. */
   d: Record<string, number>;
-  /** The ids the session removed, as its set `:d` keeps them. */
-  gone: string[];
 }
 
 // The Lua limiter's "no window, no wait, no ban" (NONE in lua-limits.ts).
@@ -78,6 +77,7 @@ export function restorePayload(sid: string, r: RestoredState, settings: SessionS
       cs: String(position.chaosState >>> 0),
       ls: String(position.latencyState >>> 0),
       nid: String(r.nextId),
+      rm: removedField(r.removed),
       // The created animals' count and bytes, which the store's bounds read.
       pc: String(r.created.length),
       cb: String(cb),
@@ -90,6 +90,5 @@ export function restorePayload(sid: string, r: RestoredState, settings: SessionS
     b: r.buckets.map((b) => ({ id: b.id, v: packed(b) })),
     j: kept.map((e) => e.text),
     d: Object.fromEntries(r.declared),
-    gone: r.removed.map(String),
   };
 }

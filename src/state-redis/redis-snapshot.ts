@@ -15,12 +15,13 @@ import {
 } from '../core/state/snapshot.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 import { journalEntries } from './journal-runs.js';
+import { removedIds } from './removed-field.js';
 
 /**
  * The session hash's fields a snapshot carries (docs/scale-out.md lists them all): the script reads these
  * names, and the document is made from them by name (a field added here is read with the others).
  */
-export const SNAPSHOT_FIELDS = ['off', 'fz', 'st', 'tk', 'cs', 'ls', 'nid', 'jseq', 'do'] as const;
+export const SNAPSHOT_FIELDS = ['off', 'fz', 'st', 'tk', 'cs', 'ls', 'nid', 'jseq', 'do', 'rm'] as const;
 
 /** What the admin script's `snapshot` action reads (see snapshotOf in scripts.ts). */
 export interface RawSnapshot {
@@ -34,8 +35,6 @@ export interface RawSnapshot {
   p: string[];
   /** The journal as "BYTES JSON" lines. */
   j: string[];
-  /** The ids the session removed (its set `:d`), in no order. */
-  gone?: string[] | Record<string, never>;
   /** Each declared operation's count of calls, by operationId (an empty Lua table may come as a list). */
   d?: Record<string, number> | unknown[];
 }
@@ -74,7 +73,7 @@ function storedPet(json: string): SnapshotPet {
 
 /** The document of a session on Redis, from the settings it runs under and what the script read. */
 export function redisSnapshot(sid: string, settings: SessionSettings, raw: RawSnapshot): SnapshotDocument {
-  const { off, fz, st, tk, cs, ls, nid, jseq, do: override } = raw.f;
+  const { off, fz, st, tk, cs, ls, nid, jseq, do: override, rm } = raw.f;
   const real = Number(raw.real);
   const frozen = fz !== '';
   const now = frozen ? Number(fz) : Math.min(MAX_INSTANT, real + Number(off || '0'));
@@ -93,9 +92,7 @@ export function redisSnapshot(sid: string, settings: SessionSettings, raw: RawSn
     limits: list(raw.b).map((row) => snapshotBucket(bucketState(row))),
     journal: { total: Number(jseq || '0'), details: override !== '' ? override === '1' : settings.journalDetails === true, entries },
   };
-  const removed = list(raw.gone ?? [])
-    .map(Number)
-    .sort((a, b) => a - b);
+  const removed = removedIds(rm);
   if (removed.length > 0) doc.store.removed = removed;
   if (raw.d !== undefined && !Array.isArray(raw.d) && Object.keys(raw.d).length > 0) doc.scenario.declared = { ...raw.d };
   return doc;

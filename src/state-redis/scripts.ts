@@ -59,11 +59,11 @@ local function snapshotOf(mk)
     cursor = r[1]
     for i = 1, #r[2], 2 do d[string.sub(r[2][i], 3)] = tonumber(r[2][i + 1]) end
   until cursor == '0'
-  return { f = f, real = s(realNow()), b = buckets, p = redis.call('LRANGE', mk .. ':p', 0, -1), j = redis.call('LRANGE', mk .. ':j', 0, -1), d = d, gone = redis.call('SMEMBERS', mk .. ':d') }
+  return { f = f, real = s(realNow()), b = buckets, p = redis.call('LRANGE', mk .. ':p', 0, -1), j = redis.call('LRANGE', mk .. ':j', 0, -1), d = d }
 end
--- Pushes texts onto a list (or, with 'SADD', into a set) in runs small enough for unpack.
-local function pushAll(key, texts, command)
-  for i = 1, #texts, 1000 do redis.call(command or 'RPUSH', key, unpack(texts, i, math.min(#texts, i + 999))) end
+-- Pushes texts onto a list in runs small enough for unpack.
+local function pushAll(key, texts)
+  for i = 1, #texts, 1000 do redis.call('RPUSH', key, unpack(texts, i, math.min(#texts, i + 999))) end
 end
 -- Writes a snapshot's state (redis-restore.ts) over a session whose settings were just applied:
 -- its fields as redis-restore.ts wrote them (the clock's here, from Redis time), the document's
@@ -95,7 +95,6 @@ local function restoreInto(mk, r)
   for status, texts in pairs(byStatus) do pushAll(mk .. ':p:' .. status, texts) end
   pushAll(mk .. ':j', r.j)
   for id, n in pairs(r.d or {}) do redis.call('HSET', mk, 'd:' .. id, s(n)) end
-  pushAll(mk .. ':d', r.gone or {}, 'SADD')
 end
 local READS = { state = true, journal = true, jinfo = true, peek = true, snapshot = true }
 local sid = q.sid

@@ -45,6 +45,46 @@ describe.skipIf(!run)('snapshots and scenario objects on shared state, over HTTP
     journal: { ...doc.journal, entries: doc.journal.entries.map((e) => ({ ...e, session: '' })) },
   });
 
+  it('removed ids answer as in memory: every page, status and fetch skips them, on either replica', async () => {
+    const memory = await startMock();
+    try {
+      for (const mock of [a, memory]) {
+        for (const status of ['sold', 'available', 'sold', undefined, 'pending', 'sold']) {
+          const res = await fetch(`${mock.origin}/v1/pets`, {
+            method: 'POST',
+            headers: { authorization: 'Bearer demo-pro', 'content-type': 'application/json', 'x-mock-session': 'gone' },
+            body: JSON.stringify({ name: `n-${status}`, categoryId: 1, status }),
+          });
+          expect(res.status).toBe(201);
+        }
+      }
+      const doc = await snapshotOf(a, 'gone');
+      const removed = [1, 2, 7, 40, 51, 53, 56];
+      for (const mock of [a, memory])
+        expect((await adminCall(mock.origin, 'snapshot', { method: 'PUT', session: 'gone', body: { ...doc, store: { ...doc.store, removed } } })).status).toBe(
+          200,
+        );
+      const answers = async (mock: { origin: string }): Promise<unknown[]> => {
+        const out: unknown[] = [];
+        const paths = [1, 2, 3, 47, 48, 49, 50, 52, 53, 100].flatMap((limit) =>
+          ['', '&status=sold', '&status=available'].map((q) => `/v1/pets?limit=${limit}${q}`),
+        );
+        for (const id of [1, 3, 51, 52, 53, 56, 57]) paths.push(`/v1/pets/${id}`);
+        for (const path of paths) {
+          const res = await fetch(`${mock.origin}${path}`, { headers: { authorization: 'Bearer demo-enterprise', 'x-mock-session': 'gone' } });
+          out.push([path, res.status, await res.text()]);
+        }
+        return out;
+      };
+      const expected = await answers(memory);
+      expect(await answers(a)).toEqual(expected);
+      expect(await answers(b)).toEqual(expected);
+      expect((await snapshotOf(b, 'gone')).store.removed).toEqual(removed);
+    } finally {
+      await memory.close();
+    }
+  });
+
   it('PUT /__admin/snapshot restores on one replica what the other took, and both answer by it', async () => {
     await adminCall(a.origin, 'clock', { session: 'src', body: { frozen: true, set: '2026-03-10T12:00:00Z' } });
     expect((await create(a, 'src', 'Rex')).status).toBe(201);

@@ -1,6 +1,6 @@
 // getPet on Redis: an animal of the base is found here; one created in the session is read by
 // the script from the session's list, at its place after the base's last id. Either is gone
-// when the session's set of removed ids (`:d`, the twin of the store's `removed`) holds it.
+// when the session's removed ids (its field `rm`, removed-field.ts; the store's `removed`) hold it.
 import type { GetInput } from '../../core/operations/get-pet.js';
 import { petJson } from '../../core/state/base-data.js';
 import type { RedisOperation } from './redis-operation.js';
@@ -8,7 +8,7 @@ import type { RedisOperation } from './redis-operation.js';
 export const getPet: RedisOperation<GetInput> = {
   op: 'get',
   lua: `
-      if redis.call('SISMEMBER', mk .. ':d', q.rid) == 0 then
+      if not string.find(c.f.rm or '', ',' .. q.rid .. ',', 1, true) then
         if (q.created or 0) == 1 then
           pushNow(mk .. ':p')
           out.data = redis.call('LINDEX', mk .. ':p', q.index or 0)

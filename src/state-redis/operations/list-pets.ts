@@ -1,16 +1,21 @@
 // listPets on Redis: the base's animals come from the settings, the created ones from the
 // session's lists (all, and one per status), read by the script only when the page reaches them.
-// The ids the session removed (`:d`) come with the page, which then reads that many more.
+// The ids the session removed (its field `rm`, removed-field.ts) come with the page, which then
+// reads that many more.
 import type { ListInput } from '../../core/operations/list-pets.js';
 import { petJson } from '../../core/state/base-data.js';
+import { removedIds } from '../removed-field.js';
 import type { RedisOperation } from './redis-operation.js';
 
 export const listPets: RedisOperation<ListInput> = {
   op: 'list',
   lua: `
-      local removed = redis.call('SMEMBERS', mk .. ':d')
-      if #removed > 0 then out.gone = removed end
-      local count = (q.count or 0) + #removed
+      local count = q.count or 0
+      local removed = c.f.rm
+      if removed and removed ~= '' then
+        out.gone = removed
+        for _ in string.gmatch(removed, '%d+') do count = count + 1 end
+      end
       if count > 0 then
         local status = q.status or ''
         local lk = status == '' and mk .. ':p' or mk .. ':p:' .. status
@@ -26,8 +31,8 @@ export const listPets: RedisOperation<ListInput> = {
   dataOf(input, s, d, local) {
     const { limit, status } = input;
     const created = Array.isArray(d.data) ? d.data : [];
-    if (Array.isArray(d.gone)) {
-      const removed = new Set(d.gone.map(Number));
+    if (d.gone !== undefined) {
+      const removed = new Set(removedIds(d.gone));
       const base = (status ? (s.base.byStatus.get(status) ?? []) : s.base.all).filter((pet) => !removed.has(pet.id)).slice(0, limit);
       const rest = created.filter((json) => !removed.has(createdId(json))).slice(0, limit - base.length);
       return { body: `[${[...base.map(petJson), ...rest].join(',')}]` };

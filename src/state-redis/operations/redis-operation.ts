@@ -21,8 +21,8 @@ export interface ScriptData {
   data?: string | string[] | Record<string, never> | false;
   /** Why a create found no room: no id left, or the session's bounds. */
   full?: 'id' | 'room';
-  /** The ids the session removed (its set `:d`), for a list (an empty Lua table may come as {}). */
-  gone?: string[] | Record<string, never>;
+  /** The ids the session removed (its field `rm`, removed-field.ts), for a list. */
+  gone?: string;
 }
 
 /**
