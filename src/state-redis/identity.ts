@@ -10,7 +10,7 @@ import type { SessionSettings } from '../core/state/session-state.js';
 import type { IdentityField } from './deployment.js';
 
 /** The version of the keys and scripts a deployment's data is written with. */
-const FORMAT = '6';
+const FORMAT = '7';
 
 function sha(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);

@@ -56,7 +56,7 @@ export function restorePayload(sid: string, r: RestoredState, settings: SessionS
     throw snapshotError('/store/nextId', `on shared state (--state) the next id follows the last animal's: ${first + r.created.length} was expected`);
   }
   // A base this server does not hold already counts with the created animals, as in memory.
-  const cb = checkRestoredStore(settings.base, r.created);
+  const cb = checkRestoredStore(settings.base, r.created, r.removed.length);
 
   const spec = settings.runtimeSpec;
   const position = r.position ?? { step: 0, taken: 0, chaosState: (spec?.chaos?.seed ?? 0) >>> 0, latencyState: (spec?.latency?.seed ?? 0) >>> 0 };

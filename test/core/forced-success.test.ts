@@ -1,16 +1,19 @@
 // A scenario's forced success follows what the OpenAPI document gives the matched operation's
 // success: its body's schema or no body at all, and a Location where the document gives one. The
-// specification's successes all have a body, so an operation whose success has none is added to
-// the matchable operations here, as the document would describe a removal (204, no content).
+// specification's successes all have a body, so the document is given, for this file only, an
+// operation whose success has none, as a document describes a removal (204, no content).
 import { describe, expect, it, vi } from 'vitest';
 import type { OperationId } from '../../src/core/types.js';
 
-vi.mock('../../src/core/scenarios/matchable-operations.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/core/scenarios/matchable-operations.js')>();
-  const removal = { id: 'removePet', method: 'DELETE', path: '/v1/pets/1', statuses: ['204', '401', '404'], success: { status: 204 } };
-  return { ...real, OPERATIONS: [...real.OPERATIONS, removal] };
+vi.mock('../../src/core/input/openapi.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/core/input/openapi.js')>();
+  const doc = structuredClone(real.openapiDocument) as unknown as { paths: Record<string, Record<string, unknown>> };
+  const item = doc.paths['/pets/{petId}']!;
+  item.delete = { operationId: 'removePet', responses: { '204': { description: 'Removed; no body.' }, '404': { description: 'No such animal.' } } };
+  return { ...real, openapiDocument: doc };
 });
 
+const { OPERATIONS } = await import('../../src/core/scenarios/matchable-operations.js');
 const { compileAnswer } = await import('../../src/core/scenarios/forced-answers.js');
 const { forceAnswer } = await import('../../src/core/scenarios/scenario-runtime.js');
 const { forcedOutcome } = await import('../../src/core/pipeline/outcome.js');
@@ -30,6 +33,15 @@ function mistake(run: () => unknown): { path: (string | number)[]; message: stri
 }
 
 describe('a forced success as the document gives it', () => {
+  it('reads each success from the document: its schema or none, and where a Location points', () => {
+    expect(Object.fromEntries(OPERATIONS.map((op) => [op.id, op.success]))).toEqual({
+      listPets: { status: 200, schema: 'Pets' },
+      createPet: { status: 201, schema: 'Pet', location: '/v1/pets' },
+      getPet: { status: 200, schema: 'Pet' },
+      removePet: { status: 204 },
+    });
+  });
+
   it('answers without a body where the success has none', () => {
     const compiled = compileAnswer({ status: 204 }, matching('removePet'), ['steps', 0, 'answer']);
     expect(compiled).toEqual({ kind: 'success', status: 204 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FixtureError, parseFixtures } from '../../src/core/input/fixtures.js';
 import { DEFAULT_PET_COUNT, generatePets } from '../../src/core/state/seed.js';
-import { PetStore } from '../../src/core/state/store.js';
+import { PetStore, REMOVED_ID_BYTES } from '../../src/core/state/store.js';
 import { BaseData, petJson } from '../../src/core/state/base-data.js';
 import type { Pet } from '../../src/core/types.js';
 import { SharedBudget } from '../../src/core/state/budget.js';
@@ -53,6 +53,20 @@ describe('PetStore', () => {
     store.reset();
     expect(store.get(2)?.id).toBe(2);
     expect(store.content().removed).toEqual([]);
+  });
+
+  it('counts a removed id against the session and shared bounds, as a snapshot of it does', () => {
+    const shared = new SharedBudget(Infinity);
+    const limits = { maxCreated: 10, maxCreatedBytes: 2 * REMOVED_ID_BYTES, maxCachedBodyBytes: 1024, created: shared, listBodies: new SharedBudget(Infinity) };
+    const store = new PetStore(new BaseData(pets), limits);
+    expect([store.remove(1), store.remove(2)]).toEqual([true, true]);
+    expect(shared.used).toBe(2 * REMOVED_ID_BYTES);
+    expect(() => store.remove(5)).toThrow(/store is full/);
+    expect(store.get(5)?.id).toBe(5);
+    store.reset();
+    expect(shared.used).toBe(0);
+    expect(checkRestoredStore(new BaseData(pets), [], 3)).toBe(3 * REMOVED_ID_BYTES);
+    expect(() => checkRestoredStore(new BaseData(pets), [], 200_000)).toThrow(/its 0 created animals and 200000 removed ids hold 3\.05 MiB/);
   });
 
   it('keeps sessions apart: two stores over one base do not see each other', () => {

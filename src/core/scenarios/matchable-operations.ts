@@ -23,10 +23,9 @@ export const OPERATIONS: readonly { id: OperationId; method: string; path: strin
   const statuses = Object.keys(responses);
   const success = statuses.find((code) => code.startsWith('2')) ?? '200';
   const response = responses[success];
-  const ref = Object.values(response?.content ?? {})[0]?.schema?.$ref;
   const answer: Success = { status: Number(success) };
-  if (ref !== undefined) answer.schema = ref.endsWith('/Pets') ? 'Pets' : 'Pet';
-  // A created animal is found under the path it was created at.
-  if (response?.headers?.Location !== undefined) answer.location = op.path;
+  if (response?.content !== undefined) answer.schema = Object.values(response.content)[0]?.schema?.$ref?.endsWith('/Pets') ? 'Pets' : 'Pet';
+  // A created animal is found under the collection it was created in (a path without parameters).
+  if (response?.headers?.Location !== undefined && !op.path.includes('{')) answer.location = op.path;
   return { id: op.id, method: op.method, path: op.path.replace(/\{[^}/]+\}/g, '1'), statuses, success: answer };
 });

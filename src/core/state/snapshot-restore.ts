@@ -272,7 +272,7 @@ function bucketOf(b: SnapshotDocument['limits'][number], pointer: string): Bucke
  * as for an answered request. The function returned makes the swap, and cannot fail.
  */
 export function prepareRestore(state: SessionState, r: RestoredState): (target: SessionState) => void {
-  const storeBytes = checkRestoredStore(r.settings.base, r.created);
+  const storeBytes = checkRestoredStore(r.settings.base, r.created, r.removed.length);
   state.store.checkLoad(storeBytes, r.settings.base);
   const entries = restoredEntries(r.entries, state.id, r.settings.journalSize, DEFAULT_JOURNAL_BYTES);
   const runtime = r.settings.runtimeSpec ? new ScriptedRuntime(r.settings.runtimeSpec, r.position) : undefined;

@@ -13,6 +13,8 @@ export const MAX_CREATED_PETS = 10_000;
 export const MAX_CREATED_BYTES = 2 * 1024 * 1024;
 /** The most bytes one session's cached list bodies may hold; a body past a quarter of it is not cached. */
 export const MAX_CACHED_BODY_BYTES = 512 * 1024;
+/** What a removed id counts against a session's bound in bytes, in every home: a set's entry, a field's digits. */
+export const REMOVED_ID_BYTES = 16;
 /** The heap of a created animal beyond its name: the object, its fields and index slots. */
 const PET_OVERHEAD = 120;
 
@@ -204,11 +206,16 @@ export class PetStore {
 
   /**
    * Removes an animal of the base or created; false when the session holds none of that id. Its
-   * bytes stay counted, as its id stays taken.
+   * bytes stay counted, as its id stays taken, and the removed id counts too: `store_full` past the bound.
    */
   remove(id: number | bigint): boolean {
     if (typeof id === 'bigint' || this.get(id) === undefined) return false;
+    if (this.createdBytes + REMOVED_ID_BYTES > this.limits.maxCreatedBytes || !this.limits.created.fits(REMOVED_ID_BYTES)) {
+      throw storeFullError('room', this.limits.maxCreated, this.limits.maxCreatedBytes);
+    }
     this.removed.add(id);
+    this.createdBytes += REMOVED_ID_BYTES;
+    this.limits.created.take(REMOVED_ID_BYTES);
     this.clearBodies();
     return true;
   }

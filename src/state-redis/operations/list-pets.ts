@@ -32,10 +32,18 @@ export const listPets: RedisOperation<ListInput> = {
     const { limit, status } = input;
     const created = Array.isArray(d.data) ? d.data : [];
     if (d.gone !== undefined) {
+      // The page's first animals less the removed, stopping at the limit as the store's walk does.
       const removed = new Set(removedIds(d.gone));
-      const base = (status ? (s.base.byStatus.get(status) ?? []) : s.base.all).filter((pet) => !removed.has(pet.id)).slice(0, limit);
-      const rest = created.filter((json) => !removed.has(createdId(json))).slice(0, limit - base.length);
-      return { body: `[${[...base.map(petJson), ...rest].join(',')}]` };
+      const page: string[] = [];
+      for (const pet of status ? (s.base.byStatus.get(status) ?? []) : s.base.all) {
+        if (page.length >= limit) break;
+        if (!removed.has(pet.id)) page.push(petJson(pet));
+      }
+      for (const json of created) {
+        if (page.length >= limit) break;
+        if (!removed.has(createdId(json))) page.push(json);
+      }
+      return { body: `[${page.join(',')}]` };
     }
     if (created.length === 0) return { body: s.base.listBody(limit, status) };
     const inBase = s.base.listBody(local.inBase ?? 0, status).slice(1, -1);
