@@ -19,13 +19,7 @@ export function restoredBase(pets: readonly Pet[]): BaseData {
  * created animals and removed ids; throws `store_full` (507) naming the bound, before anything
  * changes. The same in every home of state.
  */
-export function checkRestoredStore(
-  base: BaseData,
-  created: readonly Pet[],
-  removed = 0,
-  maxCreated = MAX_CREATED_PETS,
-  maxBytes = MAX_CREATED_BYTES,
-): number {
+export function checkRestoredStore(base: BaseData, created: readonly Pet[], removed = 0, maxCreated = MAX_CREATED_PETS, maxBytes = MAX_CREATED_BYTES): number {
   const bytes = created.reduce((sum, pet) => sum + createdPetBytes(pet), removed * REMOVED_ID_BYTES);
   const basePets = base.countedBytes > 0 ? base.all.length : 0;
   if (created.length + basePets > maxCreated || bytes + base.countedBytes > maxBytes) {
