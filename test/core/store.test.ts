@@ -35,19 +35,20 @@ describe('PetStore', () => {
     expect(store.get(2n ** 62n)).toBeUndefined();
   });
 
-  it('forgets a removed animal of the base or created: gets, lists and bodies skip it, its id is not given again', () => {
+  it('forgets the removed animals a snapshot gives, of the base or created: gets, lists and bodies skip them, their ids are not given again', () => {
     const base = new BaseData(pets);
     const store = new PetStore(base);
-    const tom = store.create({ name: 'Tom', categoryId: 7, status: 'sold' });
-    expect(store.listBody(3)).toBe(`[${[1, 2, 5].map((id) => petJson(store.get(id)!)).join(',')}]`);
-    expect([store.remove(2), store.remove(tom.id), store.remove(2), store.remove(3), store.remove(2n ** 62n)]).toEqual([true, true, false, false, false]);
-    expect([store.get(2), store.get(tom.id)]).toEqual([undefined, undefined]);
-    expect(store.list(10).map((p) => p.id)).toEqual([1, 5, 9]);
+    const tom: Pet = { id: 10, name: 'Tom', categoryId: 7, status: 'sold' };
+    const rex: Pet = { id: 11, name: 'Rex', categoryId: 7 };
+    store.load(base, [tom, rex], 12, checkRestoredStore(base, [tom, rex], 2), [2, 10]);
+    expect([store.get(2), store.get(10), store.get(11)?.id]).toEqual([undefined, undefined, 11]);
+    expect(store.list(10).map((p) => p.id)).toEqual([1, 5, 9, 11]);
+    expect(store.list(3).map((p) => p.id)).toEqual([1, 5, 9]);
     expect(store.list(10, 'sold').map((p) => p.id)).toEqual([5]);
-    expect(store.listBody(3)).toBe(`[${[1, 5, 9].map((id) => petJson(store.get(id)!)).join(',')}]`);
-    expect(store.size).toBe(3);
-    expect(store.create({ name: 'Next', categoryId: 7 }).id).toBe(tom.id + 1);
-    expect(store.content().removed).toEqual([2, tom.id]);
+    expect(store.listBody(4)).toBe(`[${[1, 5, 9, 11].map((id) => petJson(store.get(id)!)).join(',')}]`);
+    expect(store.size).toBe(4);
+    expect(store.create({ name: 'Next', categoryId: 7 }).id).toBe(12);
+    expect(store.content().removed).toEqual([2, 10]);
     // The base other sessions share keeps every animal.
     expect(new PetStore(base).list(10).map((p) => p.id)).toEqual([1, 2, 5, 9]);
     store.reset();
@@ -55,18 +56,18 @@ describe('PetStore', () => {
     expect(store.content().removed).toEqual([]);
   });
 
-  it('counts a removed id against the session and shared bounds, as a snapshot of it does', () => {
+  it('counts a restored removed id against the session and shared bounds', () => {
     const shared = new SharedBudget(Infinity);
-    const limits = { maxCreated: 10, maxCreatedBytes: 2 * REMOVED_ID_BYTES, maxCachedBodyBytes: 1024, created: shared, listBodies: new SharedBudget(Infinity) };
-    const store = new PetStore(new BaseData(pets), limits);
-    expect([store.remove(1), store.remove(2)]).toEqual([true, true]);
-    expect(shared.used).toBe(2 * REMOVED_ID_BYTES);
-    expect(() => store.remove(5)).toThrow(/store is full/);
-    expect(store.get(5)?.id).toBe(5);
+    const limits = { maxCreated: 10, maxCreatedBytes: 1 << 20, maxCachedBodyBytes: 1024, created: shared, listBodies: new SharedBudget(Infinity) };
+    const base = new BaseData(pets);
+    const store = new PetStore(base, limits);
+    const bytes = checkRestoredStore(base, [], 3);
+    expect(bytes).toBe(3 * REMOVED_ID_BYTES);
+    store.load(base, [], 10, bytes, [1, 2, 5]);
+    expect(shared.used).toBe(3 * REMOVED_ID_BYTES);
     store.reset();
     expect(shared.used).toBe(0);
-    expect(checkRestoredStore(new BaseData(pets), [], 3)).toBe(3 * REMOVED_ID_BYTES);
-    expect(() => checkRestoredStore(new BaseData(pets), [], 200_000)).toThrow(/its 0 created animals and 200000 removed ids hold 3\.05 MiB/);
+    expect(() => checkRestoredStore(base, [], 200_000)).toThrow(/its 0 created animals and 200000 removed ids hold 3\.05 MiB/);
   });
 
   it('keeps sessions apart: two stores over one base do not see each other', () => {

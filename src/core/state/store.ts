@@ -204,27 +204,14 @@ export class PetStore {
     return findById(this.base.all, id) ?? findById(this.created, id);
   }
 
-  /**
-   * Removes an animal of the base or created; false when the session holds none of that id. Its
-   * bytes stay counted, as its id stays taken, and the removed id counts too: `store_full` past the bound.
-   */
-  remove(id: number | bigint): boolean {
-    if (typeof id === 'bigint' || this.get(id) === undefined) return false;
-    if (this.createdBytes + REMOVED_ID_BYTES > this.limits.maxCreatedBytes || !this.limits.created.fits(REMOVED_ID_BYTES)) {
-      throw storeFullError('room', this.limits.maxCreated, this.limits.maxCreatedBytes);
-    }
-    this.removed.add(id);
-    this.createdBytes += REMOVED_ID_BYTES;
-    this.limits.created.take(REMOVED_ID_BYTES);
-    this.clearBodies();
-    return true;
-  }
-
   /** The first `limit` animals in id order, optionally only those with `status`. */
   list(limit: number, status?: PetStatus): Pet[] {
     const first = status ? (this.base.byStatus.get(status) ?? []) : this.base.all;
     const second = status ? (this.createdByStatus.get(status) ?? []) : this.created;
-    if (this.removed.size > 0) return keptFirst([first, second], this.removed, limit);
+    if (this.removed.size > 0) {
+      const removed = this.removed;
+      return keptFirst([first, second], (pet) => !removed.has(pet.id), limit);
+    }
     const out = first.slice(0, limit);
     if (out.length < limit) out.push(...second.slice(0, limit - out.length));
     return out;
@@ -250,13 +237,13 @@ export class PetStore {
   }
 }
 
-/** The first `limit` animals of `parts`, in order, less the removed ones. */
-function keptFirst(parts: readonly (readonly Pet[])[], removed: ReadonlySet<number>, limit: number): Pet[] {
-  const out: Pet[] = [];
+/** The first `limit` items of `parts`, in order, that `kept` keeps: a page less the removed animals, in either home. */
+export function keptFirst<T>(parts: readonly (readonly T[])[], kept: (item: T) => boolean, limit: number): T[] {
+  const out: T[] = [];
   for (const part of parts) {
-    for (const pet of part) {
+    for (const item of part) {
       if (out.length >= limit) return out;
-      if (!removed.has(pet.id)) out.push(pet);
+      if (kept(item)) out.push(item);
     }
   }
   return out;

@@ -4,6 +4,7 @@
 // reads that many more.
 import type { ListInput } from '../../core/operations/list-pets.js';
 import { petJson } from '../../core/state/base-data.js';
+import { keptFirst } from '../../core/state/store.js';
 import { removedIds } from '../removed-field.js';
 import type { RedisOperation } from './redis-operation.js';
 
@@ -32,18 +33,10 @@ export const listPets: RedisOperation<ListInput> = {
     const { limit, status } = input;
     const created = Array.isArray(d.data) ? d.data : [];
     if (d.gone !== undefined) {
-      // The page's first animals less the removed, stopping at the limit as the store's walk does.
       const removed = new Set(removedIds(d.gone));
-      const page: string[] = [];
-      for (const pet of status ? (s.base.byStatus.get(status) ?? []) : s.base.all) {
-        if (page.length >= limit) break;
-        if (!removed.has(pet.id)) page.push(petJson(pet));
-      }
-      for (const json of created) {
-        if (page.length >= limit) break;
-        if (!removed.has(createdId(json))) page.push(json);
-      }
-      return { body: `[${page.join(',')}]` };
+      const base = keptFirst([status ? (s.base.byStatus.get(status) ?? []) : s.base.all], (pet) => !removed.has(pet.id), limit).map(petJson);
+      const rest = keptFirst([created], (json) => !removed.has(createdId(json)), limit - base.length);
+      return { body: `[${[...base, ...rest].join(',')}]` };
     }
     if (created.length === 0) return { body: s.base.listBody(limit, status) };
     const inBase = s.base.listBody(local.inBase ?? 0, status).slice(1, -1);
