@@ -1,4 +1,4 @@
-import { HOME_STEPS, type HomeStep } from '../core/state/home-steps.js';
+import { HOME_STEPS, type HomeStep } from '../core/check-order.js';
 import { OPERATIONS_LUA } from './operations/index.js';
 
 /**

@@ -1,10 +1,10 @@
-// The order of the checks, written once (docs/reference.md, "Order of checks"). Each stage
-// names its check for each moment it can be judged at: before the home of state is asked
-// (`ahead`: no state needed), once the home decided (`decided`: the session's clock and counts),
-// and from the head alone, before the body (`onHead`, for `Expect: 100-continue`). The pipeline
-// and the path before the body walk this one list; the homes decide 'removal', 'limit' and
-// 'scenario', in the order of core/state/home-steps.ts (the stateful half of this list, which both
-// homes walk), and learn from the plan whether an earlier stage already failed (`StateAsk.enforce`).
+// The stages of the order of checks (core/check-order.ts, where the order is written once, with
+// the steps a home decides). Each stage names its check for each moment it can be judged at: before
+// the home of state is asked (`ahead`: no state needed), once the home decided (`decided`: the
+// session's clock and counts), and from the head alone, before the body (`onHead`, for
+// `Expect: 100-continue`). The pipeline and the path before the body walk this one list; the homes
+// decide 'removal', 'limit' and 'scenario', and learn from the plan whether an earlier stage already
+// failed (`StateAsk.enforce`).
 import { bodySizeRefusedByHeaders, mediaTypeError, mediaTypeRefusedByHeaders, tooLargeError } from '../input/body.js';
 import { MockError } from '../errors.js';
 import { authenticate, type AuthResult } from './auth.js';
@@ -17,6 +17,9 @@ import { keyBucket, type SessionState } from '../state/session-state.js';
 import type { Decision, StateAsk } from '../state/state-port.js';
 import type { BanCount } from '../state/limiter.js';
 import type { CoreRequest } from '../types.js';
+import { STAGE_ORDER, type StageName } from '../check-order.js';
+
+export type { StageName };
 
 /** A request's plan (plan.ts makes it): what the home is asked, and what the answer is built from. */
 export interface Plan extends StateAsk {
@@ -31,9 +34,6 @@ export interface Plan extends StateAsk {
   failure?: unknown;
   allow?: string;
 }
-
-/** The stages, in the order their failures win. */
-export type StageName = 'preflight' | 'route' | 'removal' | 'auth' | 'limit' | 'scenario' | 'media-type' | 'body-size' | 'validation' | 'operation';
 
 /**
  * What a check before the home returns when the plan is already the answer (a preflight, the
@@ -80,12 +80,11 @@ function stage(s: Pick<Stage, 'name' | 'needsBody'> & Partial<Stage>): Stage {
   return { name: s.name, needsBody: s.needsBody, ahead: s.ahead, byHome: s.byHome, decided: s.decided, onHead: s.onHead };
 }
 
-/** The stages in their order; each stage's failure wins over every later one. */
-export const STAGES: readonly Stage[] = [
+/** What each stage checks, by name; check-order.ts gives their order. */
+const CHECKS: Record<StageName, Omit<Stage, 'name'>> = {
   // Judged by planRequest before the plan is made: a preflight counts the address's window, not a key's.
-  stage({ name: 'preflight', needsBody: false, onHead: (h) => isPreflight(h.req.method, h.req.headers) }),
-  stage({
-    name: 'route',
+  preflight: { needsBody: false, onHead: (h) => isPreflight(h.req.method, h.req.headers) },
+  route: {
     needsBody: false,
     ahead: (plan) => {
       const where = plan.where;
@@ -100,9 +99,8 @@ export const STAGES: readonly Stage[] = [
       // Only an operation that reads a body (creating an animal) waits for one; every other route answers without.
       return !readsBody(h.where);
     },
-  }),
-  stage({
-    name: 'removal',
+  },
+  removal: {
     needsBody: false,
     // The removal date is judged on the session's clock, which only the home reads.
     byHome: (plan) => deprecatedOperation(plan.where) !== undefined,
@@ -115,18 +113,16 @@ export const STAGES: readonly Stage[] = [
         `${deprecated.method} ${deprecated.path} was removed on ${removed}. Use GET /v1/pets with the status filter instead.`,
       );
     },
-  }),
-  stage({
-    name: 'auth',
+  },
+  auth: {
     needsBody: false,
     ahead: (plan) => (plan.auth === undefined || plan.auth.ok ? undefined : plan.auth.error),
     onHead: (h) => {
       h.auth = authenticate(h.req.headers, h.req.rawHeaders, h.state.keys, h.req.query);
       return !h.auth.ok;
     },
-  }),
-  stage({
-    name: 'limit',
+  },
+  limit: {
     needsBody: false,
     byHome: () => true,
     decided: (d, answer) => {
@@ -137,31 +133,31 @@ export const STAGES: readonly Stage[] = [
     },
     // Nothing is counted before the body: a peek at the window, which a request without a valid key never reaches.
     onHead: (h) => h.auth?.ok === true && h.state.limiter.peek(keyBucket(h.auth.key.key), h.auth.key.limits, h.now).remaining === 0,
-  }),
+  },
   // The scenario's step or chaos, for an operation the limit allowed: its forced answer stands for
   // every later stage (docs/scenarios.md). The home ran it, and gave back the quota of a forced 429.
-  stage({
-    name: 'scenario',
+  scenario: {
     needsBody: false,
     byHome: (plan) => plan.where?.kind === 'operation',
     decided: (d) => (d.forced === undefined ? undefined : forcedOutcome(d.forced, d.now)),
-  }),
-  stage({
-    name: 'media-type',
+  },
+  'media-type': {
     needsBody: false,
     ahead: (plan, req) => (readsBody(plan.where) ? mediaTypeError(req.headers, req.body, req.bodyTooLarge === true) : undefined),
     onHead: (h) => readsBody(h.where) && mediaTypeRefusedByHeaders(h.req.headers),
-  }),
-  stage({
-    name: 'body-size',
+  },
+  'body-size': {
     needsBody: false,
     // A declared operation reads no body, but its size cap holds (docs/scenarios.md).
     ahead: (plan, req) => ((readsBody(plan.where) || plan.where?.kind === 'declared') && req.bodyTooLarge === true ? tooLargeError() : undefined),
     onHead: (h) => readsBody(h.where) && bodySizeRefusedByHeaders(h.req.headers),
-  }),
-  stage({ name: 'validation', needsBody: true, ahead: validate }),
-  stage({ name: 'operation', needsBody: true }),
-];
+  },
+  validation: { needsBody: true, ahead: validate },
+  operation: { needsBody: true },
+};
+
+/** The stages in their order; each stage's failure wins over every later one. */
+export const STAGES: readonly Stage[] = STAGE_ORDER.map((name) => stage({ name, ...CHECKS[name] }));
 
 /** The place of a stage in the order. */
 export function stageIndex(name: StageName): number {

@@ -3,7 +3,7 @@
 // sessions.ts and the scenario runtime).
 import type { KeyIds } from './key-id.js';
 import { SPEC_MODULES } from '../operations/index.js';
-import { HOME_STEPS } from './home-steps.js';
+import { HOME_STEPS } from '../check-order.js';
 import type { JournalEntry } from './journal.js';
 import type { RateDecision, RateReport } from './limiter.js';
 import { addressBucket, type ForcedAnswer, type SessionState, type SessionSettings } from './session-state.js';
@@ -51,7 +51,7 @@ export class MemoryPort implements StatePort<SessionState> {
       let enforce = false;
       // Whether the operation goes on: the limit allowed a request it may refuse.
       let goesOn = false;
-      // The home's steps in their one order (home-steps.ts); the Redis home walks the same list in Lua.
+      // The home's steps in the one order of checks (core/check-order.ts); the Redis home walks the same list in Lua.
       for (const step of HOME_STEPS) {
         switch (step) {
           case 'removal':

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { STAGES } from '../../src/core/pipeline/stages.js';
-import { HOME_STEPS, type HomeStep } from '../../src/core/state/home-steps.js';
-
-const stageNames: readonly string[] = STAGES.map((s) => s.name);
+import { CHECK_ORDER, HOME_STEPS, STAGE_ORDER, type HomeStep } from '../../src/core/check-order.js';
 
 /**
  * What each step reads of the earlier ones, in both homes (memory-port.ts, home-steps-lua.ts):
@@ -22,13 +20,17 @@ const READS: Record<HomeStep, readonly HomeStep[]> = {
   latency: [],
 };
 
-describe('the home steps: the stateful half of the order of checks', () => {
-  it('lists every stage a home decides, and the operation, in the stage list’s order', () => {
-    const asStages = HOME_STEPS.filter((step) => stageNames.includes(step));
+describe('the order of checks, written once (core/check-order.ts)', () => {
+  it('gives the pipeline its stages and the homes their steps, each in the one order', () => {
+    expect(STAGES.map((s) => s.name)).toEqual(STAGE_ORDER);
+    expect(STAGE_ORDER).toEqual(['preflight', 'route', 'removal', 'auth', 'limit', 'scenario', 'media-type', 'body-size', 'validation', 'operation']);
+    expect(HOME_STEPS).toEqual(['removal', 'limit', 'scenario', 'refund', 'operation', 'latency']);
+    expect(CHECK_ORDER.every((c) => c.stage || c.home)).toBe(true);
+  });
+
+  it('marks for the homes exactly the stages the pipeline asks a home to decide, and the operation', () => {
     const decidedByHome = STAGES.filter((s) => s.byHome !== undefined).map((s) => s.name);
-    expect(asStages).toEqual([...decidedByHome, 'operation']);
-    const places = asStages.map((step) => stageNames.indexOf(step));
-    expect(places).toEqual([...places].sort((a, b) => a - b));
+    expect(CHECK_ORDER.filter((c) => c.stage && c.home).map((c) => c.name)).toEqual([...decidedByHome, 'operation']);
   });
 
   it.each(Object.entries(READS))('puts %s after every step whose result it reads', (step, reads) => {
