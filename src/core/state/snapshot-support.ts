@@ -6,20 +6,11 @@ import { takeSnapshot } from './snapshot.js';
 import { prepareRestore, readSnapshot, type SnapshotSchemaCheck } from './snapshot-restore.js';
 
 /**
- * What snapshots take: the schema's check, the reading of a document and its swap into a session,
- * the taking of one, and the states kept before each request of a session that records details.
+ * What snapshots take: the schema's check (`check`), the reading of a document and its swap into a
+ * session, the taking of one, and the states kept before each request of a session that records details.
  */
-export interface SnapshotSupport {
-  check: SnapshotSchemaCheck;
-  read: typeof readSnapshot;
-  prepareRestore: typeof prepareRestore;
-  take: typeof takeSnapshot;
-  keepBefore: typeof keepBefore;
-  forgetBefore: typeof forgetBefore;
-  before: typeof snapshotBefore;
-}
-
-/** Snapshots restored with `check` as the schema's check. */
-export function snapshotSupport(check: SnapshotSchemaCheck): SnapshotSupport {
+export function snapshotSupport(check: SnapshotSchemaCheck) {
   return { check, read: readSnapshot, prepareRestore, take: takeSnapshot, keepBefore, forgetBefore, before: snapshotBefore };
 }
+
+export type SnapshotSupport = ReturnType<typeof snapshotSupport>;
