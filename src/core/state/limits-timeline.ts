@@ -61,7 +61,7 @@ const NOT_COUNTED = new Set([
 
 function kindOf(e: JournalEntry): TimelineKind {
   if (e.code === 'key_banned') return 'banned';
-  if (e.code === 'rate_limited') return (e as { ban?: { counted?: boolean } }).ban?.counted === true ? 'counted' : 'refused';
+  if (e.code === 'rate_limited') return e.ban?.counted === true ? 'counted' : 'refused';
   return e.status < 400 ? 'ok' : 'error';
 }
 

@@ -151,8 +151,7 @@ export interface SessionSummary {
 /** The sessions of a registry, the default first, then the most recently used first. */
 export function summarizeSessions(registry: SessionRegistry): SessionSummary[] {
   const [first, ...rest] = registry.all();
-  if (first === undefined) return [];
-  return [first, ...rest.sort((a, b) => b.lastUsed - a.lastUsed)].map((w) => ({
+  return [first!, ...rest.sort((a, b) => b.lastUsed - a.lastUsed)].map((w) => ({
     id: w.id,
     scenario: w.settings.scenario,
     // performance.now() counts from timeOrigin, so last use costs the hot path no extra clock read.
