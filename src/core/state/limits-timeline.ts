@@ -92,9 +92,7 @@ export function limitsTimeline(entries: readonly JournalEntry[], limits: Limits)
       return Math.max(0, w.max - (used.get(start) ?? 0));
     });
     window.left = Math.max(0, shortest.max - window.used);
-    if (kind === 'refused') window.refused++;
-    if (kind === 'counted') window.counted++;
-    if (kind === 'banned') window.banned++;
+    if (kind !== 'ok' && kind !== 'error') window[kind]++;
     points.push({ seq: e.seq, at, status: e.status, kind, left });
   }
   return { points, windows, lengthMs: shortest.lengthMs };
