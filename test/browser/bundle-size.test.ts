@@ -26,7 +26,7 @@ describe('the browser build in an app', () => {
   it('carries none of the snapshot code: the browser handle takes and restores no snapshots', async () => {
     const files = (await browserBuildInputs()).map(([input]) => input);
     expect(files).toContain('src/core/state/memory-port.ts');
-    for (const file of ['snapshot.ts', 'snapshot-restore.ts', 'before-snapshots.ts', 'journal-restore.ts', 'store-restore.ts', 'snapshot-support.ts'])
+    for (const file of ['snapshot.ts', 'snapshot-restore.ts', 'journal-restore.ts', 'store-restore.ts', 'snapshot-support.ts'])
       expect(files).not.toContain(`src/core/state/${file}`);
   });
 

@@ -84,14 +84,6 @@ export function checkClockChange(now: number, change: ClockChange): void {
   }
 }
 
-/** The order a clock change is applied in, by both state engines. */
-export function applyClockChange(clock: SessionState['clock'], change: ClockChange): void {
-  if (change.frozen === true) clock.freeze();
-  if (change.set !== undefined) clock.set(change.set);
-  if (change.advance !== undefined) clock.advance(change.advance);
-  if (change.frozen === false) clock.unfreeze();
-}
-
 /** The scenarios a server can switch to, as the admin API and the test controls need them. */
 export interface ScenarioLookup {
   list(): { name: string; description: string }[];
@@ -115,25 +107,31 @@ export function memoryOps(sessions: SessionRegistry, scenarios: ScenarioLookup):
   // Reading a session (the admin page polls, a test looks) must not create it: only a change does.
   const view = (session: string | undefined): SessionState => sessions.view(session);
   const change = (session: string | undefined): SessionState => sessions.resolve(session);
-  return {
+  const scenarioAnswer = (s: SessionState) => ({ name: s.settings.scenario, session: s.id, clock: s.clock.state() });
+  const sessionAnswer = (s: SessionState) => ({ session: s.id, scenario: s.settings.scenario, clock: s.clock.state() });
+  const ops: SessionOps<false> = {
     keyIds: sessions.keyIds,
     reset: (session) => {
       const s = change(session);
       // Settings made from an object have no file to read again.
       s.apply(scenarios.latest && s.settings.inline !== true ? scenarios.latest(s.settings.scenario) : s.settings);
-      return { session: s.id, scenario: s.settings.scenario, clock: s.clock.state() };
+      return sessionAnswer(s);
     },
     useScenario: (name, session, byName = true) => {
       const s = change(session);
       s.apply(byName || !scenarios.settings ? scenarios.settingsByName(name) : scenarios.settings(name));
-      return { name: s.settings.scenario, session: s.id, clock: s.clock.state() };
+      return scenarioAnswer(s);
     },
     clock: (session) => view(session).clock.state(),
-    changeClock: (session, clockChange) => {
-      const s = change(session);
-      checkClockChange(s.clock.now(), clockChange);
-      applyClockChange(s.clock, clockChange);
-      return s.clock.state();
+    changeClock: (session, { set, advance, frozen }) => {
+      const { clock } = change(session);
+      checkClockChange(clock.now(), { set, advance });
+      // Frozen first: set then frozen would let real time run between the two.
+      if (frozen === true) clock.freeze();
+      if (set !== undefined) clock.set(set);
+      if (advance !== undefined) clock.advance(advance);
+      if (frozen === false) clock.unfreeze();
+      return clock.state();
     },
     requests: (session, details = false) => view(session).journal.list(details),
     recordDetails: (session, on) => {
@@ -142,30 +140,18 @@ export function memoryOps(sessions: SessionRegistry, scenarios: ScenarioLookup):
       return journalInfo(s);
     },
     removalAt: (session) => view(session).settings.deprecation.removalAt,
-    ...snapshotOps(sessions, scenarios, view, change),
     sessions: () => summarizeSessions(sessions),
   };
-}
-
-/** Snapshots and scenario objects of the in-memory sessions, where the platform can check them. */
-function snapshotOps(
-  sessions: SessionRegistry,
-  scenarios: ScenarioLookup,
-  view: (session: string | undefined) => SessionState,
-  change: (session: string | undefined) => SessionState,
-): Pick<SessionOps<false>, 'snapshot' | 'restore' | 'applyScenario'> {
-  const ops: Pick<SessionOps<false>, 'snapshot' | 'restore' | 'applyScenario'> = {};
+  // Snapshots and scenario objects only where the platform can check them (not in the browser build).
   const { snapshots, fromObject } = scenarios;
   if (snapshots) {
     const port = new MemoryPort(sessions, snapshots);
     ops.snapshot = (session) => port.snapshot(sessionIdOf(session));
     ops.restore = (session, document) => {
-      const sid = sessionIdOf(session);
       // Checked whole before the session is touched (or created): a wrong document changes nothing.
       const restored = snapshots.read(document, snapshots.check, [sessions.startSettings().base, view(session).settings.base], sessions.keyIds);
-      port.restore(sid, restored);
-      const s = view(session);
-      return { session: s.id, scenario: s.settings.scenario, clock: s.clock.state() };
+      port.restore(sessionIdOf(session), restored);
+      return sessionAnswer(view(session));
     };
   }
   if (fromObject) {
@@ -173,7 +159,7 @@ function snapshotOps(
       const settings = fromObject(scenario);
       const s = change(session);
       s.apply(settings);
-      return { name: s.settings.scenario, session: s.id, clock: s.clock.state() };
+      return scenarioAnswer(s);
     };
   }
   return ops;

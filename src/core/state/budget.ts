@@ -37,17 +37,10 @@ export interface Budgets {
 }
 
 const MiB = 1024 * 1024;
-export const DEFAULT_TOTAL_JOURNAL_BYTES = 32 * MiB;
-export const DEFAULT_TOTAL_CREATED_BYTES = 32 * MiB;
-export const DEFAULT_TOTAL_LIST_BODY_BYTES = 16 * MiB;
 
 /** Fresh shared budgets at the documented totals. */
 export function defaultBudgets(): Budgets {
-  return {
-    journal: new SharedBudget(DEFAULT_TOTAL_JOURNAL_BYTES),
-    created: new SharedBudget(DEFAULT_TOTAL_CREATED_BYTES),
-    listBodies: new SharedBudget(DEFAULT_TOTAL_LIST_BODY_BYTES),
-  };
+  return { journal: new SharedBudget(32 * MiB), created: new SharedBudget(32 * MiB), listBodies: new SharedBudget(16 * MiB) };
 }
 
 /** The heap a string of `length` UTF-16 units may hold, counted as two bytes a unit plus its header. */

@@ -2,11 +2,6 @@
 // expression built from `*` → `.*` backtracks: `/*a*a*a*b` took over a second per entry. This
 // matcher reads the text once, left to right, whatever the pattern.
 
-/** A compiled `*` pattern: `test(text)` runs in O(text + pattern) time, with no backtracking. */
-export interface Glob {
-  test(text: string): boolean;
-}
-
 /** The failure table of Knuth–Morris–Pratt for one literal part. */
 function failureTable(part: string): Int32Array {
   const table = new Int32Array(part.length);
@@ -33,10 +28,11 @@ function find(text: string, part: string, table: Int32Array, from: number, until
 
 /**
  * Compiles a pattern where `*` stands for any run of characters (none included) and every other
- * character stands for itself. With only `*`, taking each middle part at its first occurrence
- * is never wrong (a later one leaves less room for what follows), so no choice is ever undone.
+ * character stands for itself; `test(text)` runs in O(text + pattern) time. With only `*`, taking
+ * each middle part at its first occurrence is never wrong (a later one leaves less room for what
+ * follows), so no choice is ever undone.
  */
-export function compileGlob(pattern: string): Glob {
+export function compileGlob(pattern: string): { test(text: string): boolean } {
   const parts = pattern.split('*');
   if (parts.length === 1) return { test: (text) => text === pattern };
   const first = parts[0] ?? '';

@@ -151,8 +151,7 @@ function harEntry(e: JournalEntry, origin: string): HarEntry {
   if (e.key) entry._key = e.key;
   if (e.realAt) entry._realAt = e.realAt;
   if (e.fault) entry._fault = e.fault;
-  const ban = (e as { ban?: unknown }).ban;
-  if (ban !== undefined) entry._ban = ban;
+  if (e.ban !== undefined) entry._ban = e.ban;
   return entry;
 }
 

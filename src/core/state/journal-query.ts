@@ -24,9 +24,8 @@ export interface JournalFilter {
   since?: Date | string | number;
 }
 
-/** A filter checked and turned into tests: one per field given. */
-interface Criterion {
-  name: keyof JournalFilter;
+/** One field of a filter, checked and turned into a test. */
+export interface Criterion {
   /** How the filter reads in a message: `method POST`. */
   shown: string;
   test(entry: JournalEntry): boolean;
@@ -63,36 +62,30 @@ function criteria(filter: JournalFilter, keyIds: KeyIds | undefined): Criterion[
   const out: Criterion[] = [];
   if (filter.method !== undefined && filter.method !== '') {
     const method = filter.method.toUpperCase();
-    out.push({ name: 'method', shown: `method ${method}`, test: (e) => e.method === method });
+    out.push({ shown: `method ${method}`, test: (e) => e.method === method });
   }
   if (filter.path !== undefined && filter.path !== '') {
     // Linear in the path, whatever the pattern: the filter is user input (see glob.ts).
     const pattern = compileGlob(filter.path);
-    out.push({ name: 'path', shown: `path ${filter.path}`, test: (e) => pattern.test(e.path) });
+    out.push({ shown: `path ${filter.path}`, test: (e) => pattern.test(e.path) });
   }
   if (filter.status !== undefined && filter.status !== '') {
     const test = statusTest(filter.status);
-    out.push({ name: 'status', shown: `status ${filter.status}`, test: (e) => test(e.status) });
+    out.push({ shown: `status ${filter.status}`, test: (e) => test(e.status) });
   }
   if (filter.code !== undefined && filter.code !== '') {
     const code = filter.code;
-    out.push({ name: 'code', shown: `code ${code}`, test: (e) => e.code === code });
+    out.push({ shown: `code ${code}`, test: (e) => e.code === code });
   }
   if (filter.key !== undefined && filter.key !== '') {
     const key = keyMatcher(filter.key, keyIds);
-    out.push({ name: 'key', shown: `key ${key.shown}`, test: key.test });
+    out.push({ shown: `key ${key.shown}`, test: key.test });
   }
   if (filter.since !== undefined && filter.since !== '') {
     const since = instantOf(filter.since);
-    out.push({ name: 'since', shown: `since ${new Date(since).toISOString()}`, test: (e) => Date.parse(e.at) >= since });
+    out.push({ shown: `since ${new Date(since).toISOString()}`, test: (e) => Date.parse(e.at) >= since });
   }
   return out;
-}
-
-/** A key filter: how it reads, and which entries it takes. */
-export interface KeyMatcher {
-  shown: string;
-  test(entry: JournalEntry): boolean;
 }
 
 const LABELLED = /^(.*) #([0-9a-f]{8})$/;
@@ -103,7 +96,7 @@ const LABELLED = /^(.*) #([0-9a-f]{8})$/;
  * form); a redacted form (`work…001`) takes every key that shows so; a form with its id
  * (`work…001 #3fa2c1d0`) takes that key alone.
  */
-export function keyMatcher(key: string, keyIds: KeyIds | undefined): KeyMatcher {
+export function keyMatcher(key: string, keyIds: KeyIds | undefined): Criterion {
   const labelled = LABELLED.exec(key);
   if (labelled && (labelled[1]!.includes('…') || labelled[1] === '****')) {
     const id = labelled[2]!;

@@ -61,7 +61,7 @@ const NOT_COUNTED = new Set([
 
 function kindOf(e: JournalEntry): TimelineKind {
   if (e.code === 'key_banned') return 'banned';
-  if (e.code === 'rate_limited') return (e as { ban?: { counted?: boolean } }).ban?.counted === true ? 'counted' : 'refused';
+  if (e.code === 'rate_limited') return e.ban?.counted === true ? 'counted' : 'refused';
   return e.status < 400 ? 'ok' : 'error';
 }
 
@@ -92,9 +92,7 @@ export function limitsTimeline(entries: readonly JournalEntry[], limits: Limits)
       return Math.max(0, w.max - (used.get(start) ?? 0));
     });
     window.left = Math.max(0, shortest.max - window.used);
-    if (kind === 'refused') window.refused++;
-    if (kind === 'counted') window.counted++;
-    if (kind === 'banned') window.banned++;
+    if (kind !== 'ok' && kind !== 'error') window[kind]++;
     points.push({ seq: e.seq, at, status: e.status, kind, left });
   }
   return { points, windows, lengthMs: shortest.lengthMs };

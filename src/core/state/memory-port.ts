@@ -110,9 +110,8 @@ export class MemoryPort implements StatePort<SessionState> {
   }
 
   record(decision: Decision<SessionState, StateAsk>, entry: JournalEntry, answeredAt: number): void {
-    const state = decision.home;
-    state.lastUsed = answeredAt;
-    state.journal.add(entry);
+    decision.home.lastUsed = answeredAt;
+    decision.home.journal.add(entry);
   }
 
   guess(sid: string): SessionSettings {

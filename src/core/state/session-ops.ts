@@ -1,7 +1,7 @@
 // The operations a session's test controls and the admin API share (SessionOps), by name, and the
 // one forwarder that answers them as promises, asked of a source when called: for the in-memory
-// admin, and for a shared mock whose Redis is not opened yet (two twins written by hand before).
-// An operation added to SessionOps fails to compile until it is named in SESSION_OPS.
+// admin, and for a shared mock whose Redis is not opened yet. An operation added to SessionOps
+// fails to compile until it is named in SESSION_OPS.
 import { MockError } from '../errors.js';
 import type { ClockState } from './clock.js';
 import type { KeyIds } from './key-id.js';

@@ -20,7 +20,7 @@ export interface DataOptions {
   pets?: readonly Pet[];
 }
 
-/** Builds (and caches) the shared read-only data of a server. */
+/** The shared read-only data of a server. */
 export function buildBaseData(options: DataOptions): BaseData {
   if (options.pets) return new BaseData(options.pets);
   return new BaseData(generatePets(options.seed ?? DEFAULT_SEED, options.count ?? DEFAULT_PET_COUNT));

@@ -2,7 +2,7 @@ import { VirtualClock, clampInstant, type TimeSource } from './clock.js';
 import type { DeprecationDates } from '../pipeline/deprecation.js';
 import type { ErrorCode } from '../errors.js';
 import { DEFAULT_JOURNAL_BYTES, Journal } from './journal.js';
-import { SharedBudget, type Budgets } from './budget.js';
+import type { Budgets } from './budget.js';
 import { RateLimiter } from './limiter.js';
 import { MAX_CACHED_BODY_BYTES, MAX_CREATED_BYTES, MAX_CREATED_PETS, PetStore } from './store.js';
 import { BaseData } from './base-data.js';
@@ -50,7 +50,6 @@ export interface SessionSettings {
   ban: BanRule;
   deprecation: DeprecationDates;
   clock: { start?: number; frozen: boolean };
-  /** Usage preloaded at reset: requests already made in the current windows, bans in force. */
   /** Usage preset at the start: a count for each window of the key, and a ban. */
   usage: readonly { key: string; counts: readonly { lengthMs: number; count: number }[]; bannedForMs?: number }[];
   journalSize: number;
@@ -103,7 +102,7 @@ export class SessionState {
     readonly id: string,
     settings: SessionSettings,
     realNow: TimeSource,
-    private readonly budgets: Budgets = unlimitedBudgets(),
+    private readonly budgets: Budgets,
   ) {
     this.clock = new VirtualClock(realNow);
     this.store = new PetStore(settings.base, {
@@ -160,10 +159,6 @@ export class SessionState {
     this.detailsOverride = on;
     this.journal.details = on;
   }
-}
-
-function unlimitedBudgets(): Budgets {
-  return { journal: new SharedBudget(Infinity), created: new SharedBudget(Infinity), listBodies: new SharedBudget(Infinity) };
 }
 
 /** The limiter bucket of a key. */

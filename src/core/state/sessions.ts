@@ -102,23 +102,18 @@ export class SessionRegistry {
   }
 
   /**
-   * The state of a header value for reading only: an existing session as it is, an unknown one as
-   * it would start, without creating it (looking at a session must not make one).
-   */
-  /**
-   * Session `id` as it stands, or as it would start, without creating it: a state not kept,
-   * charging nothing to the shared budgets, but checked against them as a kept one would be.
+   * Session `id` as it stands, or as it would start, without creating it (looking at a session must
+   * not make one): a state not kept, charging nothing to the shared budgets, but checked against
+   * them as a kept one would be.
    */
   probe(id: string): SessionState {
     if (id === DEFAULT_SESSION) return this.defaultSession;
     return this.states.get(id) ?? new SessionState(id, this.settings, this.realNow, this.budgets);
   }
 
+  /** `probe` of a header value; throws `invalid_session` for an unusable id. */
   view(header: string | string[] | undefined): SessionState {
-    const id = sessionIdOf(header);
-    if (id === DEFAULT_SESSION) return this.defaultSession;
-    // A state that is not kept charges nothing to the shared budgets.
-    return this.states.get(id) ?? new SessionState(id, this.settings, this.realNow);
+    return this.probe(sessionIdOf(header));
   }
 
   private evictOldest(): void {
@@ -156,8 +151,7 @@ export interface SessionSummary {
 /** The sessions of a registry, the default first, then the most recently used first. */
 export function summarizeSessions(registry: SessionRegistry): SessionSummary[] {
   const [first, ...rest] = registry.all();
-  if (first === undefined) return [];
-  return [first, ...rest.sort((a, b) => b.lastUsed - a.lastUsed)].map((w) => ({
+  return [first!, ...rest.sort((a, b) => b.lastUsed - a.lastUsed)].map((w) => ({
     id: w.id,
     scenario: w.settings.scenario,
     // performance.now() counts from timeOrigin, so last use costs the hot path no extra clock read.

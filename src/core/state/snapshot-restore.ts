@@ -160,8 +160,7 @@ export function readSnapshot(value: unknown, schema: SnapshotSchemaCheck, bases:
   // A base the server holds already is shared; another is this session's alone, and counts against its store.
   const base = bases.find((b) => samePets(b.all, basePets)) ?? restoredBase(basePets);
 
-  const defaults: SessionSettings = {
-    scenario: doc.scenario.name,
+  const own = {
     base,
     keys,
     anonymousLimits: limitsOf(s.anonymousLimits, '/settings/anonymousLimits'),
@@ -170,11 +169,10 @@ export function readSnapshot(value: unknown, schema: SnapshotSchemaCheck, bases:
       deprecatedAt: instantAt(s.deprecation.deprecatedAt, '/settings/deprecation/deprecatedAt'),
       removalAt: instantAt(s.deprecation.removalAt, '/settings/deprecation/removalAt'),
     },
-    clock: { frozen: false },
-    usage: [],
     journalSize: s.journal.size,
     journalDetails: s.journal.details,
   };
+  const defaults: SessionSettings = { ...own, scenario: doc.scenario.name, clock: { frozen: false }, usage: [] };
   let compiled: SessionSettings;
   try {
     compiled = compileScenario(doc.scenario.definition, doc.scenario.name, { defaults, data: () => base });
@@ -184,17 +182,7 @@ export function readSnapshot(value: unknown, schema: SnapshotSchemaCheck, bases:
   }
   // The document's own settings win: they are what the session ran under, whatever the definition
   // would make of this server's defaults.
-  const settings: SessionSettings = {
-    ...compiled,
-    keys,
-    anonymousLimits: defaults.anonymousLimits,
-    ban: defaults.ban,
-    deprecation: defaults.deprecation,
-    journalSize: defaults.journalSize,
-    journalDetails: defaults.journalDetails,
-    base,
-    inline: true,
-  };
+  const settings: SessionSettings = { ...compiled, ...own, inline: true };
 
   const last = doc.journal.entries.at(-1);
   if (last !== undefined && last.seq > doc.journal.total) {

@@ -8,7 +8,7 @@ import type { RuntimePosition } from '../scenarios/scenario-runtime.js';
 import type { JournalEntry } from './journal.js';
 import type { BucketState } from './limiter.js';
 import type { SessionSettings, SessionState } from './session-state.js';
-import type { Limits, Pet, PetStatus, PlanName } from '../types.js';
+import type { Pet, PetStatus, PlanName } from '../types.js';
 import { limitsText } from './windows.js';
 
 export const SNAPSHOT_FORMAT = 'petstore-mock/snapshot';
@@ -83,11 +83,6 @@ export interface SnapshotDocument {
 /** The window lengths the document names (others it writes as their seconds). */
 export const WINDOW_NAMES: Readonly<Record<number, string>> = { 1_000: '1s', 60_000: '1m', 3_600_000: '1h', 86_400_000: '1d' };
 
-/** Limits as windows: `["60/m", "1000/d"]`. */
-export function limitsWindows(limits: Limits): string[] {
-  return limitsText(limits);
-}
-
 /** An instant as the document writes it. */
 export function iso(ms: number): string {
   return new Date(ms).toISOString();
@@ -112,12 +107,12 @@ export function snapshotSettings(settings: SessionSettings, position: RuntimePos
     scenario: { name: settings.scenario, definition: definitionOf(settings), position },
     settings: {
       keys: settings.keys.map((k) => {
-        const key: SnapshotKey = { key: k.key, plan: k.plan, limits: limitsWindows(k.limits) };
+        const key: SnapshotKey = { key: k.key, plan: k.plan, limits: limitsText(k.limits) };
         if (k.custom) key.custom = true;
         if (k.revoked) key.revoked = true;
         return key;
       }),
-      anonymousLimits: limitsWindows(settings.anonymousLimits),
+      anonymousLimits: limitsText(settings.anonymousLimits),
       ban: { ...settings.ban },
       deprecation: { deprecatedAt: iso(settings.deprecation.deprecatedAt), removalAt: iso(settings.deprecation.removalAt) },
       journal: { size: settings.journalSize, details: settings.journalDetails === true },

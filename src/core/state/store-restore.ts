@@ -19,10 +19,11 @@ export function restoredBase(pets: readonly Pet[]): BaseData {
  * created animals and removed ids; throws `store_full` (507) naming the bound, before anything
  * changes. The same in every home of state.
  */
-export function checkRestoredStore(base: BaseData, created: readonly Pet[], removed = 0, maxCreated = MAX_CREATED_PETS, maxBytes = MAX_CREATED_BYTES): number {
+export function checkRestoredStore(base: BaseData, created: readonly Pet[], removed = 0): number {
   const bytes = created.reduce((sum, pet) => sum + createdPetBytes(pet), removed * REMOVED_ID_BYTES);
   const basePets = base.countedBytes > 0 ? base.all.length : 0;
-  if (created.length + basePets > maxCreated || bytes + base.countedBytes > maxBytes) {
+  const total = bytes + base.countedBytes;
+  if (created.length + basePets > MAX_CREATED_PETS || total > MAX_CREATED_BYTES) {
     const held =
       basePets > 0
         ? `its ${created.length} created animals and the ${basePets} of its base (a base this server does not hold)`
@@ -31,13 +32,9 @@ export function checkRestoredStore(base: BaseData, created: readonly Pet[], remo
     throw new MockError(
       'store_full',
       named(
-        `the snapshot does not fit a session's store: ${held}${ids} hold ${formatMiB(bytes + base.countedBytes)}, and a session's store holds ${maxCreated} animals and ${maxBytes / 1024 / 1024} MiB; restore it into a server started with its animals (--fixtures), or take it with fewer.`,
+        `the snapshot does not fit a session's store: ${held}${ids} hold ${(total / 1024 / 1024).toFixed(2)} MiB, and a session's store holds ${MAX_CREATED_PETS} animals and ${MAX_CREATED_BYTES / 1024 / 1024} MiB; restore it into a server started with its animals (--fixtures), or take it with fewer.`,
       ),
     );
   }
   return bytes;
-}
-
-function formatMiB(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
 }

@@ -148,14 +148,7 @@ export class PetStore {
     // What this store holds now is given back by the reset of the load.
     const held = this.createdBytes + (base === this.base ? 0 : this.baseBytes);
     const added = bytes + (base === this.base ? 0 : base.countedBytes);
-    if (!this.limits.created.fits(added - held)) {
-      throw new MockError(
-        'store_full',
-        named(
-          `the animals of all sessions together would pass the ${Math.round(this.limits.created.limit / 1024 / 1024)} MiB this server allows; reset sessions you no longer need (${RESET_HINT}).`,
-        ),
-      );
-    }
+    if (!this.limits.created.fits(added - held)) throw this.serverFull('of all sessions together would pass');
   }
 
   /** Adds an animal; the store assigns its id. Throws `store_full` past a bound. */
@@ -182,14 +175,13 @@ export class PetStore {
     if (this.created.length >= this.limits.maxCreated || this.createdBytes + bytes > this.limits.maxCreatedBytes) {
       throw storeFullError('room', this.limits.maxCreated, this.limits.maxCreatedBytes);
     }
-    if (!this.limits.created.fits(bytes)) {
-      throw new MockError(
-        'store_full',
-        named(
-          `the animals created in all sessions together hold the ${Math.round(this.limits.created.limit / 1024 / 1024)} MiB this server allows; reset sessions you no longer need (${RESET_HINT}).`,
-        ),
-      );
-    }
+    if (!this.limits.created.fits(bytes)) throw this.serverFull('created in all sessions together hold');
+  }
+
+  /** The 507 of the bound all sessions share. */
+  private serverFull(held: string): MockError {
+    const mib = Math.round(this.limits.created.limit / 1024 / 1024);
+    return new MockError('store_full', named(`the animals ${held} the ${mib} MiB this server allows; reset sessions you no longer need (${RESET_HINT}).`));
   }
 
   private clearBodies(): void {
