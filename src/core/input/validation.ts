@@ -2,7 +2,7 @@ import { MockError, type ErrorDetail } from '../errors.js';
 import { NonInteger, type JsonValue } from './json.js';
 import { LIMIT_BOUNDS, PET_STATUSES } from './openapi.js';
 import { openApiValidators } from './openapi-validators.js';
-import type { SchemaError } from './schema-check.js';
+import { pathOf, type SchemaError } from './schema-check.js';
 import type { PetStatus } from '../types.js';
 
 /** Where a value breaks a schema of the document: a path into the value and a sentence, first mistake first. */
@@ -10,10 +10,7 @@ export function schemaProblems(schemaName: 'Pet' | 'Pets', value: unknown): { pa
   const validate = schemaName === 'Pet' ? openApiValidators().pet : openApiValidators().pets;
   if (validate(value)) return [];
   return (validate.errors ?? []).map((error) => {
-    const path: (string | number)[] = error.instancePath
-      .split('/')
-      .slice(1)
-      .map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
+    const path = pathOf(error.instancePath);
     if (error.keyword === 'additionalProperties') path.push(String(error.params.additionalProperty));
     const where = path.length === 0 ? 'the body' : path.join('.');
     if (error.keyword === 'required') return { path, message: `${where} needs the field ${JSON.stringify(error.params.missingProperty)}` };
