@@ -182,11 +182,9 @@ function createStep(state: KeyState, entry: JournalEntry, out: AuditFinding[]): 
   const previous = state.lastCreate.get(id);
   state.lastCreate.set(id, entry);
   const pending = state.creates.get(id);
-  if (pending) {
-    pending.later.push(entry.seq);
-    if (unknownOutcome(entry) === undefined) closeCreate(state, id, out);
-    else return;
-  } else if (
+  const why = unknownOutcome(entry);
+  if (pending) pending.later.push(entry.seq);
+  else if (
     previous &&
     previous.arrivalMs !== undefined &&
     entry.arrivalMs !== undefined &&
@@ -199,11 +197,12 @@ function createStep(state: KeyState, entry: JournalEntry, out: AuditFinding[]): 
       why: `timed out (its answer took ${secondsText(answeredMs(previous) - previous.arrivalMs)})`,
       later: [entry.seq],
     });
-    if (unknownOutcome(entry) === undefined) closeCreate(state, id, out);
+  } else {
+    if (why !== undefined) state.creates.set(id, { first: entry, why, later: [] });
     return;
   }
-  const why = unknownOutcome(entry);
-  if (why !== undefined) state.creates.set(id, { first: entry, why, later: [] });
+  // A resend whose own outcome the client knew settles the create.
+  if (why === undefined) closeCreate(state, id, out);
 }
 
 function waitStep(state: KeyState, entry: JournalEntry, out: AuditFinding[]): void {

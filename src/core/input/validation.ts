@@ -140,8 +140,7 @@ export function parseListQuery(rawQuery: string): Readonly<ListQuery> {
 function readListQuery(rawQuery: string): ListQuery {
   const result: ListQuery = { limit: LIMIT_BOUNDS.default };
   if (rawQuery === '') return result;
-  let seenLimit = false;
-  let seenStatus = false;
+  const seen = new Set<string>();
   for (const pair of rawQuery.split('&')) {
     if (pair === '') continue;
     const eq = pair.indexOf('=');
@@ -151,9 +150,9 @@ function readListQuery(rawQuery: string): ListQuery {
     if (/^(limit|status)\[[^\]]*\]$/.test(name)) throw queryError(name.slice(0, name.indexOf('[')), 'must be one value, not an array');
     if (name !== 'limit' && name !== 'status') continue;
     const value = decodeComponent(eq === -1 ? '' : pair.slice(eq + 1), name);
+    if (seen.has(name)) throw queryError(name, 'must be given at most once');
+    seen.add(name);
     if (name === 'limit') {
-      if (seenLimit) throw queryError('limit', 'must be given at most once');
-      seenLimit = true;
       if (!DIGITS.test(value) || Number(value) < LIMIT_BOUNDS.minimum || Number(value) > LIMIT_BOUNDS.maximum) {
         throw queryError(
           'limit',
@@ -162,8 +161,6 @@ function readListQuery(rawQuery: string): ListQuery {
       }
       result.limit = Number(value);
     } else {
-      if (seenStatus) throw queryError('status', 'must be given at most once');
-      seenStatus = true;
       if (!(PET_STATUSES as readonly string[]).includes(value)) throw queryError('status', `must be one of ${PET_STATUSES.join(', ')} (lower case)`);
       result.status = value as PetStatus;
     }
