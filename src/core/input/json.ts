@@ -11,21 +11,19 @@ export { NonInteger } from './json-number.js';
 export type JsonValue = null | boolean | number | bigint | NonInteger | string | JsonValue[] | { [key: string]: JsonValue };
 
 export class JsonSyntaxError extends Error {
+  override name = 'JsonSyntaxError';
+
   constructor(
     message: string,
     readonly position: number,
   ) {
     super(message);
-    this.name = 'JsonSyntaxError';
   }
 }
 
 /** A body that is JSON but past one of the shape limits below. */
 export class JsonLimitError extends JsonSyntaxError {
-  constructor(message: string, position: number) {
-    super(message, position);
-    this.name = 'JsonLimitError';
-  }
+  override name = 'JsonLimitError';
 }
 
 /** Keys refused anywhere in a body: they are how prototype pollution gets in. */
