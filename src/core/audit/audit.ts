@@ -6,7 +6,7 @@ import { DEFAULT_REMOVAL_AT } from '../pipeline/deprecation.js';
 import type { JournalEntry } from '../state/journal.js';
 import { keyMatcher } from '../state/journal-query.js';
 import { keyLabel } from '../state/key-id.js';
-import { AUDIT_RULES, type AuditedKey, type AuditFinding, type AuditReport, type AuditRule, type KeyName } from './findings.js';
+import { AUDIT_RULES, plural, type AuditedKey, type AuditFinding, type AuditReport, type AuditRule, type KeyName } from './findings.js';
 import { rateFindings } from './rate-rules.js';
 import { requestFindings } from './request-rules.js';
 import { retryFindings } from './retry-rules.js';
@@ -131,7 +131,11 @@ function nothingJudged(scope: AuditScope): Error {
     hints.push(
       'No session has requests: check that the client reached this mock (its URL, X-Mock-Session header) and that nothing reset the journal before the audit.',
     );
-  const error = new Error(named(`the client audit judged no requests: ${what}, so it proves nothing. ${hints.join(' ')}`));
+  return auditError(`the client audit judged no requests: ${what}, so it proves nothing. ${hints.join(' ')}`);
+}
+
+function auditError(reason: string): Error {
+  const error = new Error(named(reason));
   error.name = 'ClientAuditError';
   return error;
 }
@@ -147,14 +151,9 @@ export function assertWellBehaved(report: AuditReport, options: WellBehavedOptio
   if (listed.length === 0) return report;
   const errors = listed.filter((f) => f.severity === 'error').length;
   const warnings = listed.length - errors;
-  const counts = [errors > 0 ? `${errors} error${errors === 1 ? '' : 's'}` : '', warnings > 0 ? `${warnings} warning${warnings === 1 ? '' : 's'}` : '']
-    .filter(Boolean)
-    .join(' and ');
-  const error = new Error(
-    named(
-      `the client did not behave as the specification asks: the audit found ${counts}.\n${listed.map(line).join('\n')}\nThe journal (GET /__admin/requests${scope.session === undefined ? '' : `?session=${encodeURIComponent(scope.session)}`}) shows each request by its # number; docs/audit.md defines the rules.`,
-    ),
+  const counts = [errors > 0 ? plural(errors, 'error') : '', warnings > 0 ? plural(warnings, 'warning') : ''].filter(Boolean).join(' and ');
+  const journal = `GET /__admin/requests${scope.session === undefined ? '' : `?session=${encodeURIComponent(scope.session)}`}`;
+  throw auditError(
+    `the client did not behave as the specification asks: the audit found ${counts}.\n${listed.map(line).join('\n')}\nThe journal (${journal}) shows each request by its # number; docs/audit.md defines the rules.`,
   );
-  error.name = 'ClientAuditError';
-  throw error;
 }

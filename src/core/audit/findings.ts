@@ -111,22 +111,23 @@ export function answeredMs(entry: JournalEntry): number {
   return decidedRealMs(entry) + (entry.realAt === undefined ? entry.durationMs : 0) + (entry.delayMs ?? 0);
 }
 
+/** A whole number of the answer's headers as recorded with details, or undefined. */
+function recordedNumber(entry: JournalEntry, header: string): number | undefined {
+  const value = entry.details?.response.headers[header];
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
 /** The answer's `Retry-After` in seconds: the entry's field, or the recorded header when details were on. */
 export function retryAfterOf(entry: JournalEntry): number | undefined {
-  if (entry.retryAfter !== undefined) return entry.retryAfter;
-  const header = entry.details?.response.headers['Retry-After'];
-  if (header === undefined || !/^\d+$/.test(header)) return undefined;
-  return Number(header);
+  return entry.retryAfter ?? recordedNumber(entry, 'Retry-After');
 }
 
 /** The `X-RateLimit-Reset` a 429 announced, in epoch milliseconds: the entry's field, or the recorded header. */
-export function resetOf(entry: JournalEntry): number | undefined {
+function resetOf(entry: JournalEntry): number | undefined {
   // Every answer reports a window's reset; only a 429's is the end of the wait it announces.
   if (entry.status !== 429) return undefined;
-  if (entry.rateReset !== undefined) return entry.rateReset * 1000;
-  const header = entry.details?.response.headers['X-RateLimit-Reset'];
-  if (header === undefined || !/^\d+$/.test(header)) return undefined;
-  return Number(header) * 1000;
+  const reset = entry.rateReset ?? recordedNumber(entry, 'X-RateLimit-Reset');
+  return reset === undefined ? undefined : reset * 1000;
 }
 
 /**

@@ -46,9 +46,6 @@ interface Announced {
 
 /** A wait announced by 429s: the ones still in force, and the requests that did not keep it. */
 interface Wait {
-  first: JournalEntry;
-  /** When the first 429's answer left the mock (real time): requests that arrived before were in flight. */
-  answered: number;
   /** 429s in order of answer with ever later ends; the first is the earliest still in force. */
   announced: Announced[];
   early: number[];
@@ -69,7 +66,6 @@ interface Ban {
 /** Consecutive 429 answers to one key. */
 interface Run {
   entries: JournalEntry[];
-  times: number[];
   /** When the last 429 of the run left the mock (real time). */
   answered: number;
 }
@@ -142,10 +138,10 @@ export function backsOff(gaps: readonly number[]): boolean {
 }
 
 function closeRun(track: Track, out: AuditFinding[]): void {
-  const { entries, times } = track.run;
-  track.run = { entries: [], times: [], answered: 0 };
+  const { entries } = track.run;
+  track.run = { entries: [], answered: 0 };
   if (entries.length < BACKOFF_RUN) return;
-  const gaps = times.slice(1).map((t, i) => t - times[i]!);
+  const gaps = entries.slice(1).map((e, i) => clockMs(e) - clockMs(entries[i]!));
   if (backsOff(gaps)) return;
   const shown = gaps.length > 8 ? [...gaps.slice(0, 6).map(secondsText), '…', secondsText(gaps[gaps.length - 1]!)] : gaps.map(secondsText);
   out.push(
@@ -174,7 +170,7 @@ function announce(track: Track, entry: JournalEntry, end: number): void {
   const announced = { entry, answered: answeredMs(entry), end };
   const wait = track.wait;
   if (!wait) {
-    track.wait = { first: entry, answered: announced.answered, announced: [announced], early: [], broken: [] };
+    track.wait = { announced: [announced], early: [], broken: [] };
     return;
   }
   if (end > until(wait)) wait.announced.push(announced);
@@ -206,7 +202,6 @@ function step(track: Track, entry: JournalEntry, out: AuditFinding[], seen: Read
     // A request in flight when the previous 429 was answered is not a wait the client chose.
     if (track.run.entries.length === 0 || !unread(entry, track.run.answered, seen)) {
       track.run.entries.push(entry);
-      track.run.times.push(t);
       track.run.answered = answeredMs(entry);
     }
   }
@@ -232,7 +227,7 @@ export function rateFindings(entries: readonly JournalEntry[], group: (entry: Jo
     const id = group(entry);
     let track = tracks.get(id);
     if (!track) {
-      track = { key: name(entry), run: { entries: [], times: [], answered: 0 } };
+      track = { key: name(entry), run: { entries: [], answered: 0 } };
       tracks.set(id, track);
     }
     step(track, entry, out, seen);

@@ -81,11 +81,20 @@ interface KeyState {
   /** The key's last request, and how long the client took to send the one that got `lastWait` after it. */
   previous?: JournalEntry;
   waitPace?: number;
-  msReads: number[];
-  dateIgnored: number[];
-  /** The first misread of each kind, for the message. */
-  msExample?: { wait: JournalEntry; retry: JournalEntry; gapMs: number };
-  dateExample?: { wait: JournalEntry; retry: JournalEntry; gapMs: number };
+  /** Retry-After read in milliseconds, and an HTTP-date ignored. */
+  msReads: Misreads;
+  dateIgnored: Misreads;
+}
+
+/** The waits and retries of one kind of misread, and the first of them, for the message. */
+interface Misreads {
+  seqs: number[];
+  example?: { wait: JournalEntry; retry: JournalEntry; gapMs: number };
+}
+
+function noteMisread(misreads: Misreads, wait: JournalEntry, retry: JournalEntry, gapMs: number): void {
+  misreads.seqs.push(wait.seq, retry.seq);
+  misreads.example ??= { wait, retry, gapMs };
 }
 
 function closeCreate(state: KeyState, id: string, out: AuditFinding[]): void {
@@ -134,11 +143,7 @@ function judgeRead(state: KeyState, wait: JournalEntry, retry: JournalEntry): vo
   const seconds = wait.retryAfter ?? 0;
   const end = waitEndOf(wait);
   if (end === undefined || clockMs(retry) >= end - EARLY_TOLERANCE_MS) return;
-  if (wait.retryAfterForm === 'http-date') {
-    state.dateIgnored.push(wait.seq, retry.seq);
-    state.dateExample ??= { wait, retry, gapMs: clockMs(retry) - clockMs(wait) };
-    return;
-  }
+  if (wait.retryAfterForm === 'http-date') return noteMisread(state.dateIgnored, wait, retry, clockMs(retry) - clockMs(wait));
   if (seconds < MISREAD_MIN_SECONDS || retry.arrivalMs === undefined) return;
   const gap = retry.arrivalMs - answeredMs(wait);
   // What the client slept: the gap less the time it takes to send without sleeping (as it did
@@ -146,34 +151,23 @@ function judgeRead(state: KeyState, wait: JournalEntry, retry: JournalEntry): vo
   // gap is tens of milliseconds, is not taken for one that slept Retry-After milliseconds.
   const slept = gap - (state.waitPace ?? 0);
   // Timers fire late on a busy machine: up to twice the misread wait and 100 ms more still matches.
-  if (slept >= seconds - 1 && slept <= seconds * 2 + 100) {
-    state.msReads.push(wait.seq, retry.seq);
-    state.msExample ??= { wait, retry, gapMs: gap };
-  }
+  if (slept >= seconds - 1 && slept <= seconds * 2 + 100) noteMisread(state.msReads, wait, retry, gap);
 }
 
 function closeReads(state: KeyState, out: AuditFinding[]): void {
-  if (state.msExample) {
-    const { wait, retry, gapMs } = state.msExample;
-    out.push(
-      finding(
-        'retry-after-misread',
-        state.key,
-        [...new Set(state.msReads)],
-        `after the ${wait.status} at #${wait.seq} said Retry-After: ${wait.retryAfter} (seconds), the client with ${keyText(state.key)} retried ${secondsText(gapMs)} later (#${retry.seq}): ${wait.retryAfter} milliseconds, the header read in the wrong unit${state.msReads.length > 2 ? `, ${plural(state.msReads.length / 2, 'time')}` : ''}. Retry-After is in seconds (RFC 9110): multiply by 1000 before sleeping.`,
-      ),
-    );
+  const key = keyText(state.key);
+  const ms = state.msReads.example;
+  if (ms) {
+    const { wait, retry, gapMs } = ms;
+    const times = state.msReads.seqs.length / 2;
+    const message = `after the ${wait.status} at #${wait.seq} said Retry-After: ${wait.retryAfter} (seconds), the client with ${key} retried ${secondsText(gapMs)} later (#${retry.seq}): ${wait.retryAfter} milliseconds, the header read in the wrong unit${times > 1 ? `, ${plural(times, 'time')}` : ''}. Retry-After is in seconds (RFC 9110): multiply by 1000 before sleeping.`;
+    out.push(finding('retry-after-misread', state.key, [...new Set(state.msReads.seqs)], message));
   }
-  if (state.dateExample) {
-    const { wait, retry, gapMs } = state.dateExample;
-    out.push(
-      finding(
-        'retry-after-misread',
-        state.key,
-        [...new Set(state.dateIgnored)],
-        `the ${wait.status} at #${wait.seq} gave Retry-After as an HTTP-date, ${wait.retryAfter} s ahead, and the client with ${keyText(state.key)} retried ${secondsText(gapMs)} later (#${retry.seq}), before that date: it reads only the seconds form. RFC 9110 allows both; parse an HTTP-date too (its distance from the answer's Date header is the wait).`,
-      ),
-    );
+  const date = state.dateIgnored.example;
+  if (date) {
+    const { wait, retry, gapMs } = date;
+    const message = `the ${wait.status} at #${wait.seq} gave Retry-After as an HTTP-date, ${wait.retryAfter} s ahead, and the client with ${key} retried ${secondsText(gapMs)} later (#${retry.seq}), before that date: it reads only the seconds form. RFC 9110 allows both; parse an HTTP-date too (its distance from the answer's Date header is the wait).`;
+    out.push(finding('retry-after-misread', state.key, [...new Set(state.dateIgnored.seqs)], message));
   }
 }
 
@@ -188,11 +182,9 @@ function createStep(state: KeyState, entry: JournalEntry, out: AuditFinding[]): 
   const previous = state.lastCreate.get(id);
   state.lastCreate.set(id, entry);
   const pending = state.creates.get(id);
-  if (pending) {
-    pending.later.push(entry.seq);
-    if (unknownOutcome(entry) === undefined) closeCreate(state, id, out);
-    else return;
-  } else if (
+  const why = unknownOutcome(entry);
+  if (pending) pending.later.push(entry.seq);
+  else if (
     previous &&
     previous.arrivalMs !== undefined &&
     entry.arrivalMs !== undefined &&
@@ -205,11 +197,12 @@ function createStep(state: KeyState, entry: JournalEntry, out: AuditFinding[]): 
       why: `timed out (its answer took ${secondsText(answeredMs(previous) - previous.arrivalMs)})`,
       later: [entry.seq],
     });
-    if (unknownOutcome(entry) === undefined) closeCreate(state, id, out);
+  } else {
+    if (why !== undefined) state.creates.set(id, { first: entry, why, later: [] });
     return;
   }
-  const why = unknownOutcome(entry);
-  if (why !== undefined) state.creates.set(id, { first: entry, why, later: [] });
+  // A resend whose own outcome the client knew settles the create.
+  if (why === undefined) closeCreate(state, id, out);
 }
 
 function waitStep(state: KeyState, entry: JournalEntry, out: AuditFinding[]): void {
@@ -264,7 +257,7 @@ export function retryFindings(
     const id = group(entry);
     let state = states.get(id);
     if (!state) {
-      state = { key: name(entry), creates: new Map(), lastCreate: new Map(), msReads: [], dateIgnored: [] };
+      state = { key: name(entry), creates: new Map(), lastCreate: new Map(), msReads: { seqs: [] }, dateIgnored: { seqs: [] } };
       states.set(id, state);
     }
     createStep(state, entry, out);

@@ -58,13 +58,12 @@ function mediaTypeProblem(contentType: string | undefined, hasBody: boolean): st
  * parsed body. Compressed bodies (gzip, deflate, br) are inflated up to the size limit.
  */
 export function readJsonBody(headers: HeaderBag, body: Uint8Array | null | undefined, tooLarge: boolean): { value: JsonValue; hasBigInt: boolean } {
-  const hasBody = tooLarge || (body !== null && body !== undefined && body.length > 0);
-  const problem = mediaTypeProblem(single(headers['content-type']), hasBody);
-  if (problem) throw new MockError('unsupported_media_type', problem);
-  const codings = contentCodings(single(headers['content-encoding']));
+  const refused = mediaTypeError(headers, body, tooLarge);
+  if (refused) throw refused;
   if (tooLarge) throw tooLargeError();
-  if (!hasBody || !body) throw new MockError('missing_body', 'The request needs a JSON body, for example {"name": "Rex", "categoryId": 3}.');
+  if (!body || body.length === 0) throw new MockError('missing_body', 'The request needs a JSON body, for example {"name": "Rex", "categoryId": 3}.');
   // Codings are listed in the order they were applied, so they are undone from the last.
+  const codings = contentCodings(single(headers['content-encoding'])) as string[];
   const bytes = codings.reduceRight<Uint8Array>((inner, coding) => inflate(inner, coding), body);
   try {
     return parseJsonBody(bytes);
@@ -84,30 +83,25 @@ export function mediaTypeError(headers: HeaderBag, body: Uint8Array | null | und
   const hasBody = tooLarge || (body !== null && body !== undefined && body.length > 0);
   const problem = mediaTypeProblem(single(headers['content-type']), hasBody);
   if (problem) return new MockError('unsupported_media_type', problem);
-  try {
-    contentCodings(single(headers['content-encoding']));
-  } catch (error) {
-    if (error instanceof MockError) return error;
-    throw error;
-  }
-  return undefined;
+  const codings = contentCodings(single(headers['content-encoding']));
+  return codings instanceof MockError ? codings : undefined;
 }
 
 /** More compression layers than any client sends; each layer costs up to 1 MiB of inflating. */
 const MAX_CODINGS = 3;
 
 /**
- * The codings of a `Content-Encoding` list (`identity, gzip` or `gzip, br`), identity left out.
- * Throws the 415 for a coding the mock cannot undo, so it can be told from the headers alone.
+ * The codings of a `Content-Encoding` list (`identity, gzip` or `gzip, br`), identity left out,
+ * or the 415 of a coding the mock cannot undo, so it can be told from the headers alone.
  */
-export function contentCodings(header: string | undefined): string[] {
+function contentCodings(header: string | undefined): string[] | MockError {
   if (header === undefined) return [];
   const codings: string[] = [];
   for (const part of header.split(',')) {
     const coding = part.trim().toLowerCase();
     if (coding === '' || coding === 'identity') continue;
     if (!CODINGS.has(coding)) {
-      throw new MockError(
+      return new MockError(
         'unsupported_media_type',
         `The Content-Encoding ${JSON.stringify(coding.slice(0, 40))} is not supported; send the body uncompressed or as gzip, deflate or br.`,
       );
@@ -115,7 +109,7 @@ export function contentCodings(header: string | undefined): string[] {
     codings.push(coding);
   }
   if (codings.length > MAX_CODINGS) {
-    throw new MockError(
+    return new MockError(
       'unsupported_media_type',
       `The Content-Encoding lists ${codings.length} compressions; petstore-mock undoes at most ${MAX_CODINGS}. Compress the body once.`,
     );
@@ -131,12 +125,7 @@ export function contentCodings(header: string | undefined): string[] {
 export function mediaTypeRefusedByHeaders(headers: HeaderBag): boolean {
   const type = single(headers['content-type']);
   if (type !== undefined && type.trim() !== '' && mediaTypeProblem(type, true) !== undefined) return true;
-  try {
-    contentCodings(single(headers['content-encoding']));
-  } catch {
-    return true;
-  }
-  return false;
+  return contentCodings(single(headers['content-encoding'])) instanceof MockError;
 }
 
 /** Whether a body's declared length alone is past the limit (413), before it is uploaded. */
@@ -150,8 +139,7 @@ export function tooLargeError(): MockError {
 }
 
 function inflate(body: Uint8Array, encoding: string): Uint8Array {
-  const coding = CODINGS.get(encoding);
-  if (coding === undefined) return body;
+  const coding = CODINGS.get(encoding)!;
   const { decompress } = platform();
   if (!decompress) throw new MockError('unsupported_media_type', `This build of petstore-mock cannot decompress bodies; send the body uncompressed.`);
   try {

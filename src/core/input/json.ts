@@ -11,21 +11,19 @@ export { NonInteger } from './json-number.js';
 export type JsonValue = null | boolean | number | bigint | NonInteger | string | JsonValue[] | { [key: string]: JsonValue };
 
 export class JsonSyntaxError extends Error {
+  override name = 'JsonSyntaxError';
+
   constructor(
     message: string,
     readonly position: number,
   ) {
     super(message);
-    this.name = 'JsonSyntaxError';
   }
 }
 
 /** A body that is JSON but past one of the shape limits below. */
 export class JsonLimitError extends JsonSyntaxError {
-  constructor(message: string, position: number) {
-    super(message, position);
-    this.name = 'JsonLimitError';
-  }
+  override name = 'JsonLimitError';
 }
 
 /** Keys refused anywhere in a body: they are how prototype pollution gets in. */
@@ -148,16 +146,29 @@ class Reader {
     return result;
   }
 
-  object(depth: number): { [key: string]: JsonValue } {
+  /** Steps into an object or array; true when it closes at once (`{}`, `[]`). */
+  open(close: string): boolean {
     this.pos++;
+    this.skipSpace();
+    if (this.text[this.pos] !== close) return false;
+    this.pos++;
+    return true;
+  }
+
+  /** After a member or an item: true when `close` ends the container, false after a comma. */
+  next(close: string, what: string): boolean {
+    this.skipSpace();
+    const c = this.text[this.pos];
+    if (c !== close && c !== ',') this.fail(`expected "," or "${close}" in ${what}`);
+    this.pos++;
+    return c === close;
+  }
+
+  object(depth: number): { [key: string]: JsonValue } {
     const result: { [key: string]: JsonValue } = {};
     // The object itself tells which keys came before (the forbidden ones never enter it).
     let keys = 0;
-    this.skipSpace();
-    if (this.text[this.pos] === '}') {
-      this.pos++;
-      return result;
-    }
+    if (this.open('}')) return result;
     for (;;) {
       this.skipSpace();
       if (this.text[this.pos] !== '"') this.fail('expected a quoted key');
@@ -181,37 +192,18 @@ class Reader {
       this.pos++;
       this.skipSpace();
       result[key] = this.value(depth + 1);
-      this.skipSpace();
-      const next = this.text[this.pos];
-      this.pos++;
-      if (next === '}') return result;
-      if (next !== ',') {
-        this.pos--;
-        this.fail('expected "," or "}" in an object');
-      }
+      if (this.next('}', 'an object')) return result;
     }
   }
 
   array(depth: number): JsonValue[] {
-    this.pos++;
     const result: JsonValue[] = [];
-    this.skipSpace();
-    if (this.text[this.pos] === ']') {
-      this.pos++;
-      return result;
-    }
+    if (this.open(']')) return result;
     for (;;) {
       this.skipSpace();
       if (result.length >= MAX_ARRAY_ITEMS) this.limit(`an array has more than ${MAX_ARRAY_ITEMS} items`);
       result.push(this.value(depth + 1));
-      this.skipSpace();
-      const next = this.text[this.pos];
-      this.pos++;
-      if (next === ']') return result;
-      if (next !== ',') {
-        this.pos--;
-        this.fail('expected "," or "]" in an array');
-      }
+      if (this.next(']', 'an array')) return result;
     }
   }
 

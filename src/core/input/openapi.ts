@@ -14,19 +14,14 @@ const json = 'application/json';
  */
 const header = (description: string, required: boolean, schema: Record<string, unknown>) => ({ description, required, schema });
 const integer = { type: 'integer' };
+const wait = { type: 'integer', minimum: 1 };
 const text = { type: 'string' };
 const H = {
   limit: header('Requests allowed in the reported window.', true, integer),
   remaining: header('Requests left in the reported window.', true, integer),
   reset: header('Unix time (whole seconds) when the reported window resets; on a 429, the Date header plus Retry-After.', true, integer),
-  retryAfter: header('Whole seconds to wait before retrying: to the reset, or to the end of a ban. Retrying after it never counts toward a ban.', true, {
-    type: 'integer',
-    minimum: 1,
-  }),
-  retryAfterForced: header('Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay.', false, {
-    type: 'integer',
-    minimum: 1,
-  }),
+  retryAfter: header('Whole seconds to wait before retrying: to the reset, or to the end of a ban. Retrying after it never counts toward a ban.', true, wait),
+  retryAfterForced: header('Seconds to wait before retrying; sent when a scenario forced this answer with a retry delay.', false, wait),
   challenge: header('The bearer challenge.', true, text),
   location: header('The URL of the created animal.', true, text),
   deprecation: header('When the operation was deprecated (RFC 9745).', true, text),

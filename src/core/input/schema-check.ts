@@ -46,28 +46,29 @@ const LIMITS: Readonly<Record<string, readonly [string, (a: number, b: number) =
   exclusiveMinimum: ['>', (a, b) => a > b],
 };
 
+const unescape = (part: string): string => part.replace(/~1/g, '/').replace(/~0/g, '~');
+
+/** An error's `instancePath` as keys and indexes from the top. */
+export function pathOf(instancePath: string): (string | number)[] {
+  return instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : unescape(part)));
+}
+
 const isObject = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value);
 const pointer = (key: string | number): string =>
   typeof key === 'number' ? `/${key}` : /[~/]/.test(key) ? `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}` : `/${key}`;
-const codePoints = (text: string): number => [...text].length;
 
-function isType(type: string, data: unknown): boolean {
-  switch (type) {
-    case 'object':
-      return isObject(data);
-    case 'array':
-      return Array.isArray(data);
-    case 'null':
-      return data === null;
-    // As Ajv (strictNumbers): NaN and the infinities (YAML's .nan and .inf) are no numbers.
-    case 'number':
-      return Number.isFinite(data);
-    case 'integer':
-      return Number.isInteger(data);
-    default:
-      return typeof data === type;
-  }
-}
+const TYPES: ReadonlyMap<string, (data: unknown) => boolean> = new Map([
+  ['object', isObject],
+  ['array', Array.isArray],
+  ['null', (data: unknown) => data === null],
+  // As Ajv (strictNumbers): NaN and the infinities (YAML's .nan and .inf) are no numbers.
+  ['number', Number.isFinite],
+  ['integer', Number.isInteger],
+]);
+const isType = (type: string, data: unknown): boolean => TYPES.get(type)?.(data) ?? typeof data === type;
 
 function equal(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -162,8 +163,7 @@ export function schemaChecker(root: Schema, others: readonly Schema[] = [], form
     const id = hash === -1 ? ref : ref.slice(0, hash);
     const resource = id === '' || id === base.$id ? base : byId.get(id);
     let at: unknown = resource;
-    for (const part of (hash === -1 ? '' : ref.slice(hash + 1)).split('/').slice(1))
-      at = isObject(at) ? at[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+    for (const part of (hash === -1 ? '' : ref.slice(hash + 1)).split('/').slice(1)) at = isObject(at) ? at[unescape(part)] : undefined;
     if (!resource || (!isObject(at) && typeof at !== 'boolean')) throw new Error(named(`the schema reference ${ref} leads nowhere`));
     return [at, resource];
   };
@@ -251,18 +251,15 @@ export function schemaChecker(root: Schema, others: readonly Schema[] = [], form
               fail('format', { format: value }, `must match format "${String(value)}"`);
           } else if (limit) {
             if (!limit[1](data as number, value as number)) fail(keyword, { comparison: limit[0], limit: value }, `must be ${limit[0]} ${String(value)}`);
-          } else if (keyword === 'maxLength' || keyword === 'minLength') {
-            const more = keyword === 'maxLength';
-            const length = codePoints(data as string);
+          } else if (keyword === 'maxLength' || keyword === 'minLength' || keyword === 'maxItems' || keyword === 'minItems') {
+            const more = keyword.startsWith('max');
+            const items = keyword.endsWith('Items');
+            // A string's length is counted in code points, as Ajv counts it.
+            const length = items ? (data as unknown[]).length : [...(data as string)].length;
             if (more ? length > (value as number) : length < (value as number))
-              fail(keyword, { limit: value }, `must NOT have ${more ? 'more' : 'fewer'} than ${String(value)} characters`);
+              fail(keyword, { limit: value }, `must NOT have ${more ? 'more' : 'fewer'} than ${String(value)} ${items ? 'items' : 'characters'}`);
           } else if (keyword === 'pattern') {
             if (!new RegExp(value as string, 'u').test(data as string)) fail('pattern', { pattern: value }, `must match pattern "${String(value)}"`);
-          } else if (keyword === 'maxItems' || keyword === 'minItems') {
-            const more = keyword === 'maxItems';
-            const length = (data as unknown[]).length;
-            if (more ? length > (value as number) : length < (value as number))
-              fail(keyword, { limit: value }, `must NOT have ${more ? 'more' : 'fewer'} than ${String(value)} items`);
           } else if (keyword === 'items') {
             (data as unknown[]).forEach((item, i) => sub(value as Schema, item, path + pointer(i), `${schemaPath}/items`));
           } else if (keyword === 'required') {

@@ -2,7 +2,7 @@ import { MockError, type ErrorDetail } from '../errors.js';
 import { NonInteger, type JsonValue } from './json.js';
 import { LIMIT_BOUNDS, PET_STATUSES } from './openapi.js';
 import { openApiValidators } from './openapi-validators.js';
-import type { SchemaError } from './schema-check.js';
+import { pathOf, type SchemaError } from './schema-check.js';
 import type { PetStatus } from '../types.js';
 
 /** Where a value breaks a schema of the document: a path into the value and a sentence, first mistake first. */
@@ -10,10 +10,7 @@ export function schemaProblems(schemaName: 'Pet' | 'Pets', value: unknown): { pa
   const validate = schemaName === 'Pet' ? openApiValidators().pet : openApiValidators().pets;
   if (validate(value)) return [];
   return (validate.errors ?? []).map((error) => {
-    const path: (string | number)[] = error.instancePath
-      .split('/')
-      .slice(1)
-      .map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
+    const path = pathOf(error.instancePath);
     if (error.keyword === 'additionalProperties') path.push(String(error.params.additionalProperty));
     const where = path.length === 0 ? 'the body' : path.join('.');
     if (error.keyword === 'required') return { path, message: `${where} needs the field ${JSON.stringify(error.params.missingProperty)}` };
@@ -143,8 +140,7 @@ export function parseListQuery(rawQuery: string): Readonly<ListQuery> {
 function readListQuery(rawQuery: string): ListQuery {
   const result: ListQuery = { limit: LIMIT_BOUNDS.default };
   if (rawQuery === '') return result;
-  let seenLimit = false;
-  let seenStatus = false;
+  const seen = new Set<string>();
   for (const pair of rawQuery.split('&')) {
     if (pair === '') continue;
     const eq = pair.indexOf('=');
@@ -154,9 +150,9 @@ function readListQuery(rawQuery: string): ListQuery {
     if (/^(limit|status)\[[^\]]*\]$/.test(name)) throw queryError(name.slice(0, name.indexOf('[')), 'must be one value, not an array');
     if (name !== 'limit' && name !== 'status') continue;
     const value = decodeComponent(eq === -1 ? '' : pair.slice(eq + 1), name);
+    if (seen.has(name)) throw queryError(name, 'must be given at most once');
+    seen.add(name);
     if (name === 'limit') {
-      if (seenLimit) throw queryError('limit', 'must be given at most once');
-      seenLimit = true;
       if (!DIGITS.test(value) || Number(value) < LIMIT_BOUNDS.minimum || Number(value) > LIMIT_BOUNDS.maximum) {
         throw queryError(
           'limit',
@@ -165,8 +161,6 @@ function readListQuery(rawQuery: string): ListQuery {
       }
       result.limit = Number(value);
     } else {
-      if (seenStatus) throw queryError('status', 'must be given at most once');
-      seenStatus = true;
       if (!(PET_STATUSES as readonly string[]).includes(value)) throw queryError('status', `must be one of ${PET_STATUSES.join(', ')} (lower case)`);
       result.status = value as PetStatus;
     }

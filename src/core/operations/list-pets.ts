@@ -1,13 +1,10 @@
 // listPets: GET /v1/pets, a page of the animals, optionally of one status.
-import { parseListQuery } from '../input/validation.js';
+import { parseListQuery, type ListQuery } from '../input/validation.js';
 import type { PetStatus } from '../types.js';
 import type { SpecOperationModule } from './spec-operation.js';
 
-/** A list's input: the page size and the status asked for. */
-export interface ListInput {
-  limit: number;
-  status?: PetStatus;
-}
+/** A list's input: the page size and the status asked for, as the query gave them. */
+export type ListInput = ListQuery;
 
 /** The journal's reason for a list (built each time: a memo of it saved under 1% of a list). */
 function listReason(limit: number, status: PetStatus | undefined): string {

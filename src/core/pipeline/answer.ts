@@ -16,7 +16,6 @@ const JSON_TYPE = 'application/json';
 /** What the answer of one request is made of, whatever home of state decided it. */
 export interface AnswerParts {
   req: CoreRequest;
-  /** The session's id. */
   session: string;
   /** The session clock's instant the request was decided at, and the real time then. */
   now: number;
@@ -24,9 +23,8 @@ export interface AnswerParts {
   /** The rate-limit report the answer shows. */
   shown: RateReport;
   outcome: Outcome;
-  /** The key, redacted, when a valid one was sent. */
+  /** The valid key sent, redacted, and its fingerprint. */
   key?: string;
-  /** The valid key's fingerprint. */
   keyId?: string;
   extraHeaders?: Record<string, string>;
   /** When an earlier state of this session was dropped to make room; said once. */
@@ -34,7 +32,7 @@ export interface AnswerParts {
   ban?: BanCount;
   /** Whether the session's journal records headers and bodies. */
   details: boolean;
-  /** `http-date`: `Retry-After` written as an HTTP-date (the session's `retryAfterFormat`). */
+  /** The session's `retryAfterFormat`. */
   retryAfterForm?: 'seconds' | 'http-date';
 }
 

@@ -8,8 +8,9 @@ export const WWW_AUTHENTICATE_INVALID = 'Bearer realm="petstore", error="invalid
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 /** Query parameters a client may have put a key in; the journal and the log redact their values. */
-const QUERY_KEY = /(^|&)(api_key|apikey|api-key|key|token|access_token|auth|authorization)=/i;
-const QUERY_KEY_VALUE = /(^|&)(api_key|apikey|api-key|key|token|access_token|auth|authorization)=([^&]*)/gi;
+const QUERY_KEY_NAMES = '(^|&)(api_key|apikey|api-key|key|token|access_token|auth|authorization)=';
+const QUERY_KEY = new RegExp(QUERY_KEY_NAMES, 'i');
+const QUERY_KEY_VALUE = new RegExp(`${QUERY_KEY_NAMES}([^&]*)`, 'gi');
 
 /**
  * A query string with the values of key-like parameters redacted, for the journal and the log:

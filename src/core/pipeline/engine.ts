@@ -1,7 +1,7 @@
 // The engine with its sessions in this process: the one pipeline over the in-memory home of state.
 import type { MockError } from '../errors.js';
-import { answeredBeforeBody } from './before-body.js';
 import { Pipeline } from './pipeline.js';
+import { STAGES, type HeadInput } from './stages.js';
 import type { JournalEntry } from '../state/journal.js';
 import { MemoryPort } from '../state/memory-port.js';
 import type { SnapshotSupport } from '../state/snapshot-support.js';
@@ -49,7 +49,9 @@ export class MockEngine extends Pipeline<SessionState> {
 
   /**
    * Whether the request's head settles its answer (`Expect: 100-continue`): then `handle` gives the
-   * final answer without the body. Counts nothing; the answer itself is counted by `handle`.
+   * final answer without the body, and the client does not upload one that would be refused anyway.
+   * Counts nothing; the answer itself is counted by `handle`. The stages are walked in their order up
+   * to the first that needs the body; anything a stage could not tell from the head gets `100 Continue`.
    */
   answeredBeforeBody(req: CoreRequest): boolean {
     let state: SessionState;
@@ -58,7 +60,12 @@ export class MockEngine extends Pipeline<SessionState> {
     } catch {
       return true;
     }
-    return answeredBeforeBody(state, req, state.clock.now());
+    const head: HeadInput = { state, req, now: state.clock.now() };
+    for (const stage of STAGES) {
+      if (stage.needsBody) return false;
+      if (stage.onHead?.(head) === true) return true;
+    }
+    return false;
   }
 }
 

@@ -40,6 +40,9 @@ export const DOCUMENT_PATH = '/v1/openapi.json';
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 type DocumentOperation = { operationId: string; deprecated?: boolean };
 
+/** Where the document's paths are served: under its first server. */
+export const API_BASE = openapiDocument.servers[0]?.url ?? '/v1';
+
 /** The operations of an OpenAPI document of the API, in its order, with their paths under its first server. */
 export function specOperationsOf(document: { servers: readonly { url: string }[]; paths: object }): SpecOperation[] {
   const base = document.servers[0]?.url ?? '/v1';
@@ -224,16 +227,20 @@ export class OperationsTable {
 /** The table of the specification alone: what a session without declared operations answers. */
 export const SPEC_TABLE = new OperationsTable(SPEC_OPERATIONS);
 
-const tables = new WeakMap<object, OperationsTable>();
-
-/** The table of a session's settings, made once per settings; the specification's when nothing is declared. */
-export function tableOf(settings: { operations?: readonly DeclaredOperation[] }): OperationsTable {
-  const declared = settings.operations;
-  if (declared === undefined || declared.length === 0) return SPEC_TABLE;
-  let table = tables.get(settings);
-  if (table === undefined) {
-    table = new OperationsTable([...SPEC_OPERATIONS, ...declared.map((d) => ({ id: d.operationId, method: d.method, path: d.path, declared: d }))]);
-    tables.set(settings, table);
-  }
-  return table;
+/** What a session's declared operations make, once per settings; `spec` for settings that declare none. */
+export function perDeclared<T>(spec: T, make: (declared: readonly DeclaredOperation[]) => T): (settings: { operations?: readonly DeclaredOperation[] }) => T {
+  const made = new WeakMap<object, T>();
+  return (settings) => {
+    const declared = settings.operations;
+    if (declared === undefined || declared.length === 0) return spec;
+    let value = made.get(settings);
+    if (value === undefined) made.set(settings, (value = make(declared)));
+    return value;
+  };
 }
+
+/** The table of a session's settings: the specification's when nothing is declared. */
+export const tableOf = perDeclared(
+  SPEC_TABLE,
+  (declared) => new OperationsTable([...SPEC_OPERATIONS, ...declared.map((d) => ({ id: d.operationId, method: d.method, path: d.path, declared: d }))]),
+);

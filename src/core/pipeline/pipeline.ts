@@ -9,7 +9,6 @@ import { toOutcome, type Outcome } from './outcome.js';
 import { DECIDED_INDEXES, STAGE_INDEX, STAGES, type Plan, type Stage } from './stages.js';
 import { authenticate, redactQuery } from './auth.js';
 import { fixedPlan, keysOf, planRequest } from './plan.js';
-import { declaredOutcome, operationOutcome } from './operations.js';
 import { documentOutcome } from './served-document.js';
 import { andThen } from '../maybe.js';
 import { COMMON_HEADERS, MockError } from '../errors.js';
@@ -17,7 +16,9 @@ import type { JournalEntry } from '../state/journal.js';
 import { rateHeaders, setNoStateRateHeaders } from '../state/limiter.js';
 import { httpDate } from '../state/clock.js';
 import { DEFAULT_SESSION, sessionIdOf } from '../state/sessions.js';
-import type { Decision, StatePort } from '../state/state-port.js';
+import type { Decision, OperationData, StateAsk, StatePort } from '../state/state-port.js';
+import { answerIndex, type DeclaredOperation } from '../scenarios/declared-operations.js';
+import { SPEC_MODULES } from '../operations/index.js';
 import type { ApiHandler } from '../state/backend.js';
 import type { CoreRequest, CoreResponse, PlanName } from '../types.js';
 
@@ -29,6 +30,24 @@ function noteArrival(entry: JournalEntry, arrival: number, started: number): voi
   entry.arrivalMs = Math.round((TIME_ORIGIN + arrival) * 1000) / 1000;
   const queued = Math.round((started - arrival) * 1000) / 1000;
   if (queued > 0) entry.queuedMs = queued;
+}
+
+/** An operation's answer from its module (core/operations); a refusal of the store or an unknown id is thrown as MockError. */
+function operationOutcome(plan: StateAsk, data: OperationData | undefined): Outcome {
+  if (data !== undefined && 'error' in data) throw data.error;
+  if (plan.operation === undefined) throw new Error('unreachable: an answer of an operation is asked only when one ran');
+  return SPEC_MODULES[plan.operation].outcome(plan.input, data);
+}
+
+/** A declared operation's answer for its call numbered `call` (from 0): the answers in order, the last repeating. */
+function declaredOutcome(op: DeclaredOperation, call: number): Outcome {
+  const index = answerIndex(op, call);
+  const answer = op.answers[index];
+  if (answer === undefined) throw new Error(`unreachable: declared operation ${op.operationId} has no answers`);
+  const outcome: Outcome = { status: answer.status, reason: `declared ${op.operationId}, answer ${index + 1} of ${op.answers.length}` };
+  if (answer.body !== undefined) outcome.body = answer.body;
+  if (answer.headers !== undefined) outcome.headers = { ...answer.headers };
+  return outcome;
 }
 
 /** Answers API requests against one home of state (`H` is the home's handle of a session). */

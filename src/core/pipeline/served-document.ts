@@ -2,32 +2,25 @@
 // session's scenario declares, each marked `x-declared: true` so a reader tells them apart.
 import { openapiDocument } from '../input/openapi.js';
 import { templateKey, type DeclaredOperation } from '../scenarios/declared-operations.js';
+import { API_BASE, perDeclared } from './operations-table.js';
 import type { Outcome } from './outcome.js';
 
 const REASON = 'served the OpenAPI document';
 const SPEC_OUTCOME: Outcome = { status: 200, body: JSON.stringify(openapiDocument), reason: REASON };
-const BASE = openapiDocument.servers[0]?.url ?? '/v1';
-
-const outcomes = new WeakMap<object, Outcome>();
 
 /** The document's answer under a session's settings, made once per settings. */
-export function documentOutcome(settings: { operations?: readonly DeclaredOperation[] }): Outcome {
-  const declared = settings.operations;
-  if (declared === undefined || declared.length === 0) return SPEC_OUTCOME;
-  let outcome = outcomes.get(settings);
-  if (outcome === undefined) {
-    outcome = { status: 200, body: JSON.stringify(servedDocument(declared)), reason: REASON };
-    outcomes.set(settings, outcome);
-  }
-  return outcome;
-}
+export const documentOutcome = perDeclared<Outcome>(SPEC_OUTCOME, (declared) => ({
+  status: 200,
+  body: JSON.stringify(servedDocument(declared)),
+  reason: REASON,
+}));
 
 /** The specification's document with the declared operations added under their paths. */
-export function servedDocument(declared: readonly DeclaredOperation[]): Record<string, unknown> {
+function servedDocument(declared: readonly DeclaredOperation[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const [path, item] of Object.entries(openapiDocument.paths)) paths[path] = { ...item };
   for (const op of declared) {
-    const relative = op.path.slice(BASE.length);
+    const relative = op.path.slice(API_BASE.length);
     // Templates that differ only in their parameters' names are one path in OpenAPI: join the one already there.
     const key = Object.keys(paths).find((p) => templateKey(p) === templateKey(relative)) ?? relative;
     const names = [...key.matchAll(/\{([^}/]+)\}/g)].map((m) => m[1] ?? '');

@@ -44,9 +44,9 @@ export function compileAnswer(answer: AnswerSpec, match: CompiledMatch, where: (
   }
   if (answer === 'normal') return { kind: 'normal' };
   if ('fault' in answer) return { kind: 'fault', fault: answer.fault };
-  if ('body' in answer || answer.status < 300) return compileSuccess(answer, match, where);
-  for (const op of OPERATIONS) {
-    if (!match.operations.has(op.id)) continue;
+  const matched = OPERATIONS.filter((op) => match.operations.has(op.id));
+  if ('body' in answer || answer.status < 300) return compileSuccess(answer, matched, where);
+  for (const op of matched) {
     if (!op.statuses.includes(String(answer.status))) {
       throw new ScenarioSpecError(
         [...where, 'status'],
@@ -80,10 +80,9 @@ export function compileAnswer(answer: AnswerSpec, match: CompiledMatch, where: (
  * schema, or no body where the document gives none), so a scenario can never make the mock answer
  * outside its contract. Where the document gives the success a `Location`, it names the body's id.
  */
-function compileSuccess(answer: { status: number; body?: unknown }, match: CompiledMatch, where: (string | number)[]): CompiledAnswer {
+function compileSuccess(answer: { status: number; body?: unknown }, matched: typeof OPERATIONS, where: (string | number)[]): CompiledAnswer {
   let location: string | undefined;
-  for (const op of OPERATIONS) {
-    if (!match.operations.has(op.id)) continue;
+  for (const op of matched) {
     if (op.success.status !== answer.status) {
       throw new ScenarioSpecError(
         [...where, 'status'],

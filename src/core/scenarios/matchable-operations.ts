@@ -2,7 +2,7 @@
 // what the OpenAPI document says they answer (their statuses, their success: its schema, if it has
 // a body, and whether it says where a created animal lives).
 import { openapiDocument } from '../input/openapi.js';
-import { SPEC_OPERATIONS } from '../pipeline/operations-table.js';
+import { API_BASE, SPEC_OPERATIONS } from '../pipeline/operations-table.js';
 import type { OperationId } from '../types.js';
 
 type SuccessSchema = 'Pet' | 'Pets';
@@ -16,10 +16,9 @@ export interface Success {
   location?: string;
 }
 const docPaths = openapiDocument.paths as unknown as Record<string, Record<string, DocOperation>>;
-const BASE = openapiDocument.servers[0]?.url ?? '/v1';
 /** Each operation of the specification (the operations table) with a concrete path to test patterns on and the statuses the document declares for it. */
 export const OPERATIONS: readonly { id: OperationId; method: string; path: string; statuses: string[]; success: Success }[] = SPEC_OPERATIONS.map((op) => {
-  const responses = docPaths[op.path.slice(BASE.length)]?.[op.method.toLowerCase()]?.responses ?? {};
+  const responses = docPaths[op.path.slice(API_BASE.length)]?.[op.method.toLowerCase()]?.responses ?? {};
   const statuses = Object.keys(responses);
   const success = statuses.find((code) => code.startsWith('2')) ?? '200';
   const response = responses[success];

@@ -1,17 +1,12 @@
 // A profile laid over a session's settings: the latency of the scenario's runtime (the same seeded
 // sequence every home of state draws from) and every key's limits.
 import type { SessionSettings } from '../state/session-state.js';
-import { profiledKeys, type CompiledProfile, type LatencyCurve } from './profile.js';
+import { profiledKeys, type CompiledProfile } from './profile.js';
 import type { RuntimeSpec } from './runtime-spec.js';
 import { ScriptedRuntime } from './scenario-runtime.js';
 
 /** The seed of a profile's latency sequence when the scenario's `latency` gives none. */
 export const PROFILE_LATENCY_SEED = 1;
-
-function bounds(curves: readonly LatencyCurve[]): { minMs: number; maxMs: number } {
-  const all = curves.flatMap((c) => c.map(([, ms]) => Math.round(ms)));
-  return { minMs: Math.min(...all), maxMs: Math.max(...all) };
-}
 
 /**
  * The settings with the profile's latency (replacing a scenario's `latency`, keeping its seed),
@@ -20,7 +15,8 @@ function bounds(curves: readonly LatencyCurve[]): { minMs: number; maxMs: number
  */
 export function withProfile(settings: SessionSettings, profile: CompiledProfile): SessionSettings {
   const curves = profile.latency;
-  const { minMs, maxMs } = bounds([curves.other, ...Object.values(curves.byOperation)]);
+  const all = [curves.other, ...Object.values(curves.byOperation)].flatMap((c) => c.map(([, ms]) => Math.round(ms)));
+  const [minMs, maxMs] = [Math.min(...all), Math.max(...all)];
   const seed = settings.runtimeSpec?.latency?.seed ?? PROFILE_LATENCY_SEED;
   const runtimeSpec: RuntimeSpec = {
     ...(settings.runtimeSpec ?? { scenario: settings.scenario, steps: [], repeat: false }),

@@ -1,6 +1,7 @@
 import type { LimitsSpec, UsageLineSpec } from './scenario-spec.js';
 import { DAY_MS, MINUTE_MS, WINDOW_UNITS, limitOf, limitsText, parseWindows, windowsProblem, withWindow } from '../state/windows.js';
 import type { KeyConfig, Limits } from '../types.js';
+import type { SessionSettings } from '../state/session-state.js';
 
 /** The limits a plan or key entry gives: its own windows, or `base` with the minute and day it names; a string says what is wrong. */
 export function specLimits(entry: LimitsSpec | undefined, base: Limits): Limits | string {
@@ -20,10 +21,7 @@ export const USAGE_WINDOWS = Object.keys(USAGE_UNITS) as readonly UsageWindow[];
 const lengthOf = (name: UsageWindow): number => WINDOW_UNITS[USAGE_UNITS[name]] ?? NaN;
 
 /** A key's preset counts, one for each of its windows. */
-export interface KeyUsage {
-  key: string;
-  counts: { lengthMs: number; count: number }[];
-}
+type KeyUsage = Omit<SessionSettings['usage'][number], 'bannedForMs'>;
 
 /**
  * The keys a usage line fills ("*": every key) and their counts: every window of each, as a

@@ -5,17 +5,14 @@ import scenarioSchema from '../../../scenarios/scenario.schema.json' with { type
 import snapshotSchema from '../../../scenarios/snapshot.schema.json' with { type: 'json' };
 import { schemaChecker, type SchemaError } from '../input/schema-check.js';
 
-let scenarioCheck: ((value: unknown) => SchemaError[]) | undefined;
-let snapshotCheck: ((value: unknown) => SchemaError[]) | undefined;
+/** A checker made on first use. */
+function lazily(make: () => (value: unknown) => SchemaError[]): (value: unknown) => SchemaError[] {
+  let check: ((value: unknown) => SchemaError[]) | undefined;
+  return (value) => (check ??= make())(value);
+}
 
 /** A scenario file's or object's errors against scenarios/scenario.schema.json (Ajv's, all of them, verbose). */
-export function scenarioSchemaErrors(value: unknown): SchemaError[] {
-  scenarioCheck ??= schemaChecker(scenarioSchema);
-  return scenarioCheck(value);
-}
+export const scenarioSchemaErrors = lazily(() => schemaChecker(scenarioSchema));
 
 /** A snapshot's errors against scenarios/snapshot.schema.json, which refers to the scenario schema. */
-export function snapshotSchemaErrors(value: unknown): SchemaError[] {
-  snapshotCheck ??= schemaChecker(snapshotSchema, [scenarioSchema]);
-  return snapshotCheck(value);
-}
+export const snapshotSchemaErrors = lazily(() => schemaChecker(snapshotSchema, [scenarioSchema]));

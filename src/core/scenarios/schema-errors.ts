@@ -1,5 +1,5 @@
 // Turns a schema's errors about a scenario into one mistake a person can fix: a place and a sentence.
-import type { SchemaError as ErrorObject } from '../input/schema-check.js';
+import { pathOf, type SchemaError as ErrorObject } from '../input/schema-check.js';
 
 type Path = readonly (string | number)[];
 
@@ -46,13 +46,7 @@ export function pickError(all: readonly ErrorObject[]): { path: Path; message: s
   if (deepest === undefined) return undefined;
   const unknown = errors.find((e) => e.keyword === 'additionalProperties');
   const chosen = unknown && depth(unknown) >= depth(deepest) - 1 ? unknown : deepest;
-  const path = chosen.instancePath
-    .split('/')
-    .slice(1)
-    .map((part) => {
-      const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
-      return /^\d+$/.test(key) ? Number(key) : key;
-    });
+  const path = pathOf(chosen.instancePath);
   const where =
     path.length === 0
       ? 'the scenario'
