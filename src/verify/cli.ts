@@ -3,8 +3,7 @@
 import { UserError, named } from '../core/errors.js';
 import { printable } from './printable.js';
 import { notRunReport, render, runError, type ReporterName } from './reporters.js';
-import { renderWithDifferences } from './differences-report.js';
-import { runVerifyWith } from './parity.js';
+import { runVerify } from './run.js';
 import { VerifyCouldNotRun } from './types.js';
 
 export interface VerifyArgs {
@@ -26,7 +25,7 @@ export interface VerifyArgs {
 export async function verifyCommand(args: VerifyArgs): Promise<number> {
   let report;
   try {
-    report = await runVerifyWith(args.baseUrl, {
+    report = await runVerify(args.baseUrl, {
       key: args.key,
       readOnly: args.readOnly,
       rateLimits: args.rateLimits,
@@ -45,7 +44,7 @@ export async function verifyCommand(args: VerifyArgs): Promise<number> {
     if (args.reporter !== 'pretty') process.stderr.write(`${printable(named(reason))}\n`);
     return 2;
   }
-  process.stdout.write(renderWithDifferences(report, args.reporter));
+  process.stdout.write(render(report, args.reporter));
   const stopped = runError(report);
   if (stopped !== undefined) process.stderr.write(`${printable(named(stopped))}\n`);
   if (report.failed > 0 || (report.differences?.length ?? 0) > 0) return 1;

@@ -58,20 +58,33 @@ export function couldNotRunCase(tool: JunitTool, name: string, time: string, mes
   return `${openCase(tool, name, time)}\n      <error message="${xml(printable(message))}" type="could-not-run"/>\n    </testcase>`;
 }
 
-/** The JUnit document: one suite of `cases` (each as written, in order) for `target`, its counts on both elements. */
+/** A second test suite after the tool's own (verify's parity), as written, and its counts. */
+export interface ExtraSuite {
+  xml: string;
+  tests: number;
+  failures: number;
+}
+
+/**
+ * The JUnit document: one suite of `cases` (each as written, in order) for `target`, its counts on
+ * both elements, then `extra` when given, its tests and failures added to `<testsuites>`'.
+ */
 export function junitDocument(
   tool: JunitTool,
   target: string,
   cases: readonly string[],
   counts: { failures: number; errors: number; skipped: number; time: string },
+  extra?: ExtraSuite,
 ): string {
-  const attributes = `tests="${cases.length}" failures="${counts.failures}" errors="${counts.errors}" skipped="${counts.skipped}" time="${counts.time}"`;
+  const attributes = (tests: number, failures: number): string =>
+    `tests="${tests}" failures="${failures}" errors="${counts.errors}" skipped="${counts.skipped}" time="${counts.time}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="petstore-mock ${tool}" ${attributes}>`,
-    `  <testsuite name="${xml(`petstore-mock ${tool} ${target}`)}" ${attributes}>`,
+    `<testsuites name="petstore-mock ${tool}" ${attributes(cases.length + (extra?.tests ?? 0), counts.failures + (extra?.failures ?? 0))}>`,
+    `  <testsuite name="${xml(`petstore-mock ${tool} ${target}`)}" ${attributes(cases.length, counts.failures)}>`,
     ...cases,
     '  </testsuite>',
+    ...(extra ? [extra.xml] : []),
     '</testsuites>',
     '',
   ].join('\n');

@@ -1,9 +1,11 @@
 // The runner: checks the options, sends the first request (which decides whether verify can run
 // at all), runs the rules in an order that lets later ones use what earlier ones learned, and
-// reports them in a fixed order.
+// reports them in a fixed order; then, when asked, the comparison with a mock and the profile.
 import { UserError } from '../core/errors.js';
 import { DEFAULT_REMOVAL_AT } from '../core/pipeline/deprecation.js';
 import { BudgetSpent, Client, StopSending, type Logged } from './client.js';
+import { compareWithMock } from './compare.js';
+import { buildProfile, writeProfile } from './profile.js';
 import { petsOf, requestLine, type Context, type Rule, type Verdict } from './rule.js';
 import { ANSWER_RULES } from './rules-answers.js';
 import { LIST_RULES } from './rules-list.js';
@@ -46,6 +48,12 @@ function withoutCredentials(text: string): string {
 }
 
 function checkOptions(baseUrl: string, options: VerifyOptions): string {
+  const profile: unknown = options?.profile;
+  if (profile !== undefined && typeof profile !== 'boolean' && (typeof profile !== 'string' || profile.trim() === ''))
+    throw new UserError(`verify's profile must be true or the path of the file to write, not ${JSON.stringify(profile) ?? String(profile)}.`);
+  const compare: unknown = options?.compareMock;
+  if (compare !== undefined && typeof compare !== 'boolean')
+    throw new UserError(`verify's compareMock must be true or false, not ${JSON.stringify(compare) ?? String(compare)}.`);
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -124,10 +132,10 @@ function result(id: string, verdict: Verdict): RuleResult {
 
 /**
  * Runs the specification's behavioural contract against the deployment at `baseUrl` (ending in
- * /v1), giving with the report what a comparison or a profile reads besides: the client's log and
- * the probe's animals. Throws `VerifyCouldNotRun` when the address does not answer or refuses the key.
+ * /v1), then compares with the mock and measures the profile when asked. Throws
+ * `VerifyCouldNotRun` when the address does not answer or refuses the key.
  */
-export async function runVerifyLogged(baseUrl: string, options: VerifyOptions): Promise<{ report: VerifyReport; client: Client; probeJson: unknown }> {
+export async function runVerify(baseUrl: string, options: VerifyOptions): Promise<VerifyReport> {
   const base = checkOptions(baseUrl, options);
   const client = new Client(base, options);
   const first = await probe(client, base);
@@ -171,5 +179,20 @@ export async function runVerifyLogged(baseUrl: string, options: VerifyOptions): 
     timings,
     ...(stopped === undefined ? {} : { stopped: client.scrub(stopped) }),
   };
-  return { report, client, probeJson: first.json };
+  if (options.profile !== undefined && options.profile !== false) {
+    report.profile = buildProfile(report.base, client.log, (text) => client.scrub(text));
+    if (typeof options.profile === 'string') writeProfile(options.profile, report.profile);
+  }
+  if (options.compareMock) {
+    const differences = await compareWithMock(client.log, options.key, first.json);
+    // Differences quote what the deployment sent: the key is hidden there too.
+    report.differences = differences.map((d) => ({
+      behaviour: d.behaviour,
+      request: client.scrub(d.request),
+      deployment: client.scrub(d.deployment),
+      mock: client.scrub(d.mock),
+      message: client.scrub(d.message),
+    }));
+  }
+  return report;
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, verify, type RunningMock } from '../../src/index.js';
-import { renderWithDifferences } from '../../src/verify/differences-report.js';
+import { render as renderWithDifferences } from '../../src/verify/reporters.js';
 import { checkProfile, type Profile } from '../../src/core/scenarios/profile.js';
 import { T0 } from '../support/mock.js';
 import { cliLauncher, waitFor } from '../e2e/cli.js';
