@@ -10,7 +10,7 @@ import type { Pet, PlanName } from '../core/types.js';
 import { WRONG_KEY, seenOf, type Logged } from './client.js';
 import { announcedLimits } from './profile.js';
 import { compareAnswers, type Side } from './compare-answers.js';
-import type { Difference } from './parity-rules.js';
+import type { Difference } from './types.js';
 
 /** The most requests the mock is sent to use up what the deployment said the key had used. */
 const MAX_PRESPEND = 10_000;
