@@ -4,7 +4,7 @@
 // Each behaviour names the rule each side is held to: the specification's where it fixes the
 // behaviour, else the mock's documented decision (docs/reference.md, "Behaviour where the
 // specification is silent").
-import type { Logged, Seen } from './client.js';
+import { jsonOf, type Logged, type Seen } from './client.js';
 import { requestLine } from './rule.js';
 import type { Difference } from './types.js';
 
@@ -135,12 +135,7 @@ const header = (name: string, side: Side): string => {
 
 /** What an answer's animal says of each field sent, where it differs from the request. */
 function echoProblems(body: string | undefined, pet: Seen['pet']): string[] {
-  let sent: Record<string, unknown>;
-  try {
-    sent = JSON.parse(body ?? '') as Record<string, unknown>;
-  } catch {
-    return [];
-  }
+  const sent = (jsonOf(body ?? '') ?? {}) as Record<string, unknown>;
   const problems: string[] = [];
   for (const field of ['name', 'categoryId', 'status'] as const) {
     if (field in sent && JSON.stringify(sent[field]) !== JSON.stringify(pet?.[field])) problems.push(`${field} ${JSON.stringify(pet?.[field]) ?? 'missing'}`);

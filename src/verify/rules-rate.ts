@@ -19,9 +19,10 @@ const retryAfter: Rule = {
       return skip('no answer told X-RateLimit-Remaining, so verify cannot tell how many requests exhaust the quota');
     // One more than the quota left brings the 429; one after the wait for the no-ban rule.
     const needed = remaining + 2;
-    if (needed > ctx.client.left)
+    const left = ctx.client.max - ctx.client.sent;
+    if (needed > left)
       return skip(
-        `exhausting the quota takes ${remaining + 1} more requests (X-RateLimit-Remaining: ${remaining}) and one after the wait, but ${ctx.client.left} of the budget are left; raise --max-requests to ${ctx.client.sent + needed}`,
+        `exhausting the quota takes ${remaining + 1} more requests (X-RateLimit-Remaining: ${remaining}) and one after the wait, but ${left} of the budget are left; raise --max-requests to ${ctx.client.sent + needed}`,
       );
     for (let i = 0; i <= remaining; i++) {
       const logged = await ctx.client.send({ operation: 'listPets', method: 'GET', path: '/pets?limit=1', auth: 'key', accept429: true });
@@ -69,8 +70,8 @@ const noBan: Rule = {
     if (!refusal) return skip('ratelimit.retry-after brought no 429 to honour');
     const seconds = retryAfterOf(refusal.exchange);
     if (seconds === undefined || seconds < 1) return skip('the 429 gave no Retry-After to honour');
-    if (seconds > ctx.client.waitLimit) return skip(`the 429 asked to wait ${seconds} s, longer than the ${ctx.client.waitLimit} s verify waits`);
-    await ctx.client.honour(seconds);
+    if (seconds > ctx.client.maxWait) return skip(`the 429 asked to wait ${seconds} s, longer than the ${ctx.client.maxWait} s verify waits`);
+    await ctx.client.wait(seconds);
     const after = await ctx.client.send({ operation: 'listPets', method: 'GET', path: '/pets?limit=1', auth: 'key', accept429: true });
     const status = statusOf(after);
     if (status === 429) {
