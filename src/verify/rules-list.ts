@@ -26,23 +26,18 @@ function operations(ctx: Context): string {
   return names.join(', ');
 }
 
-const authRequired: Rule = {
-  id: 'auth.required',
-  title: 'every operation answers 401 without Authorization',
+/** The rule that every operation answers 401 to requests sent with `auth`: `sent` words such requests in a failure, `passed` in a pass. */
+const authRule = (id: string, title: string, auth: Auth, sent: string, passed: string): Rule => ({
+  id,
+  title,
   async run(ctx) {
-    const sent = await everyOperation(ctx, 'none');
-    return judge(sent, (l) => statusProblem(l, 401, 'without a key the specification says 401'), `${operations(ctx)} answer 401 without Authorization`);
+    const answers = await everyOperation(ctx, auth);
+    return judge(answers, (l) => statusProblem(l, 401, `${sent} the specification says 401`), `${operations(ctx)} answer 401 ${passed}`);
   },
-};
+});
 
-const authInvalid: Rule = {
-  id: 'auth.invalid-key',
-  title: 'every operation answers 401 to a key it did not issue',
-  async run(ctx) {
-    const sent = await everyOperation(ctx, 'wrong');
-    return judge(sent, (l) => statusProblem(l, 401, 'with an invalid key the specification says 401'), `${operations(ctx)} answer 401 to an invalid key`);
-  },
-};
+const authRequired = authRule('auth.required', 'every operation answers 401 without Authorization', 'none', 'without a key', 'without Authorization');
+const authInvalid = authRule('auth.invalid-key', 'every operation answers 401 to a key it did not issue', 'wrong', 'with an invalid key', 'to an invalid key');
 
 /** The length of a list answer, or a problem when it is not a 200 with an array. */
 function listLength(logged: Logged): number | string {
