@@ -2,12 +2,10 @@
 // exchange (with the key replaced) for the rules that judge all answers, and stops sending at a
 // 429 unless told to wait, so that verifying a real service never earns its key a ban.
 import { MAX_ANSWER_BYTES, readAnswer } from './read-answer.js';
-import type { Operation } from './schema.js';
+import type { OperationId } from '../core/types.js';
 import { shapeProblem } from './shape.js';
 import { Secrets } from './secrets.js';
 import type { Exchange, VerifyOptions } from './types.js';
-
-export type { Operation } from './schema.js';
 
 /** Who the request says it is: the key, no Authorization at all, or a key no service issued. */
 export type Auth = 'key' | 'none' | 'wrong';
@@ -16,7 +14,7 @@ export type Auth = 'key' | 'none' | 'wrong';
 const WRONG_KEY = 'petstore-mock-verify-not-a-key';
 
 export interface Request {
-  operation: Operation;
+  operation: OperationId;
   method: 'GET' | 'POST';
   /** Path and query below the base URL: `/pets?limit=0`. */
   path: string;
@@ -28,8 +26,6 @@ export interface Request {
 
 /** An exchange as the rules see it: what it was for, and the answer parsed once. */
 export interface Logged {
-  operation: Operation;
-  auth: Auth;
   exchange: Exchange;
   /** The answer's JSON body, or undefined when it had none or it did not parse. */
   json: unknown;
@@ -188,7 +184,7 @@ export class Client {
       if (!cut) json = jsonOf(answer.body);
     }
     const shape = shapeProblem(request.operation, exchange.response, cut, json);
-    const logged: Logged = { operation: request.operation, auth: request.auth, exchange, json, at, cut, shape, request, ms, seen: seenOf(json) };
+    const logged: Logged = { exchange, json, at, cut, shape, request, ms, seen: seenOf(json) };
     // The log outlives the rule: it keeps the verdict on the body, not the body.
     this.log.push({ ...logged, json: undefined });
     return logged;

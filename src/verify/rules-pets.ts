@@ -129,7 +129,7 @@ const deprecationHeaders: Rule = {
   title: 'GET /pets/{petId} answers carry Deprecation, Sunset (5 December 2030) and a Link to GET /pets',
   judgesAll: true,
   async run(ctx) {
-    const answers = ctx.client.log.filter((l) => l.operation === 'getPet' && l.auth === 'key' && l.exchange.response);
+    const answers = ctx.client.log.filter((l) => l.request.operation === 'getPet' && l.request.auth === 'key' && l.exchange.response);
     if (answers.length === 0) return skip('no answer of GET /pets/{petId} with the key to judge');
     return judge(
       answers,

@@ -13,7 +13,7 @@ const retryAfter: Rule = {
   title: 'past the quota: 429 with Retry-After matching X-RateLimit-Reset',
   async run(ctx) {
     if (!ctx.options.rateLimits) return skip(ASK);
-    const last = [...ctx.client.log].reverse().find((l) => l.auth === 'key' && l.exchange.response?.headers['x-ratelimit-remaining'] !== undefined);
+    const last = [...ctx.client.log].reverse().find((l) => l.request.auth === 'key' && l.exchange.response?.headers['x-ratelimit-remaining'] !== undefined);
     const remaining = Number(last?.exchange.response?.headers['x-ratelimit-remaining']);
     if (!last || !Number.isSafeInteger(remaining) || remaining < 0)
       return skip('no answer told X-RateLimit-Remaining, so verify cannot tell how many requests exhaust the quota');

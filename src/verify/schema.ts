@@ -9,16 +9,13 @@ import { specOperation } from '../core/pipeline/operations-table.js';
 import { openapiDocument } from '../core/input/openapi.js';
 import type { OperationId } from '../core/types.js';
 
-/** The operations of the specification, to find the schema of an answer. */
-export type Operation = OperationId;
-
 let ajv: Ajv2020 | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
 const BASE = openapiDocument.servers[0]?.url ?? '/v1';
 
 /** Where an operation lives in the document, from the operations table. */
-function placeOf(operation: Operation): { path: string; method: string } {
+function placeOf(operation: OperationId): { path: string; method: string } {
   const op = specOperation(operation);
   return { path: op.path.slice(BASE.length), method: op.method.toLowerCase() };
 }
@@ -52,7 +49,7 @@ export function isJson(contentType: string | undefined): boolean {
  * What is wrong with a successful answer's body by the document: undefined when it validates, or
  * when the document declares no body for that status (the behaviour rules judge the status).
  */
-export function successBodyProblem(operation: Operation, status: number, json: unknown): string | undefined {
+export function successBodyProblem(operation: OperationId, status: number, json: unknown): string | undefined {
   const { path, method } = placeOf(operation);
   const escaped = path.replace(/~/g, '~0').replace(/\//g, '~1');
   const validate = validator(`/paths/${escaped}/${method}/responses/${status}/content/application~1json/schema`);

@@ -339,8 +339,6 @@ describe('petstore-mock --profile FILE', () => {
 function logged(path: string, status: number, headers: Record<string, string>, seen: Seen = {}, at = T0): Logged {
   const request: Logged['request'] = { operation: 'listPets', method: 'GET', path, auth: 'key' };
   return {
-    operation: 'listPets',
-    auth: 'key',
     exchange: { request: { method: 'GET', url: `https://staging.example.com/v1${path}`, headers: {} }, response: { status, headers, body: '' } },
     json: undefined,
     at,
