@@ -66,13 +66,13 @@ export function statusProblem(logged: Logged, expected: number, why: string): st
 }
 
 /**
- * The first problem among answers, each checked by `check`: fails with the answers that show it,
- * passes with `message` when none does.
+ * The first problems among answers, each checked by `check` (given its index too): fails with the
+ * answers that show them, passes with `message` when none does.
  */
-export function judge(checked: readonly Logged[], check: (logged: Logged) => string | undefined, message: string): Verdict {
+export function judge(checked: readonly Logged[], check: (logged: Logged, index: number) => string | undefined, message: string): Verdict {
   const found: { logged: Logged; problem: string }[] = [];
-  for (const logged of checked) {
-    const problem = check(logged);
+  for (const [index, logged] of checked.entries()) {
+    const problem = check(logged, index);
     if (problem !== undefined) found.push({ logged, problem });
   }
   if (found.length === 0) return pass(message);

@@ -19,7 +19,7 @@ const bodyRule = (id: string, title: string, judged: (status: number | undefined
   },
 });
 
-const errorShape = bodyRule(
+export const errorShape = bodyRule(
   'error.shape',
   'every error answer is an application/json Error {code, message, status} whose status repeats the HTTP status',
   isErrorAnswer,
@@ -74,7 +74,7 @@ function rateHeadersProblem(l: Logged): string | undefined {
   return problems.length === 0 ? undefined : `${answered(l)} with ${problems.join(', ')}; ${[...remedies].join('; ')}`;
 }
 
-const rateHeaders: Rule = {
+export const rateHeaders: Rule = {
   id: 'ratelimit.headers',
   title: 'every answer carries X-RateLimit-Limit, -Remaining and -Reset (Unix seconds, in the near future)',
   judgesAll: true,
@@ -85,12 +85,10 @@ const rateHeaders: Rule = {
   },
 };
 
-const bodies = bodyRule(
+export const bodies = bodyRule(
   'openapi.bodies',
   'every successful answer is application/json and valid against the OpenAPI document',
   isSuccess,
   'successful',
   'valid against the document',
 );
-
-export const ANSWER_RULES: readonly Rule[] = [errorShape, rateHeaders, bodies];

@@ -8,7 +8,7 @@ const SEND_RETRY_AFTER = 'send Retry-After, whole seconds ≥ 1';
 
 const ASK = 'needs the quota exhausted; run with --rate-limits to check it';
 
-const retryAfter: Rule = {
+export const retryAfter: Rule = {
   id: 'ratelimit.retry-after',
   title: 'past the quota: 429 with Retry-After matching X-RateLimit-Reset',
   async run(ctx) {
@@ -61,7 +61,7 @@ const retryAfter: Rule = {
   },
 };
 
-const noBan: Rule = {
+export const noBan: Rule = {
   id: 'ratelimit.no-ban',
   title: 'after waiting Retry-After, the next request is answered, not refused or banned',
   async run(ctx) {
@@ -87,5 +87,3 @@ const noBan: Rule = {
     return pass(`waited the ${seconds} s Retry-After asked for; the next request answered ${status}`);
   },
 };
-
-export const RATE_RULES: readonly Rule[] = [retryAfter, noBan];

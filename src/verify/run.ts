@@ -7,40 +7,37 @@ import { BudgetSpent, Client, StopSending, type Logged } from './client.js';
 import { compareWithMock } from './compare.js';
 import { buildProfile, writeProfile } from './profile.js';
 import { petsOf, requestLine, type Context, type Rule, type Verdict } from './rule.js';
-import { ANSWER_RULES } from './rules-answers.js';
-import { LIST_RULES } from './rules-list.js';
-import { PET_RULES } from './rules-pets.js';
-import { RATE_RULES } from './rules-rate.js';
+import { bodies, errorShape, rateHeaders } from './rules-answers.js';
+import { authInvalid, authRequired, defaultLimit, limitBounds, statusFilter } from './rules-list.js';
+import { createAssigns, createRejects, deprecationHeaders, getFound, getNotFound, removal } from './rules-pets.js';
+import { noBan, retryAfter } from './rules-rate.js';
 import { VerifyCouldNotRun, type RuleResult, type VerifyOptions, type VerifyReport } from './types.js';
 
-const ALL: readonly Rule[] = [...LIST_RULES, ...PET_RULES, ...RATE_RULES, ...ANSWER_RULES];
-
-/** The order the report lists the rules in. */
-const REPORT_ORDER = [
-  'auth.required',
-  'auth.invalid-key',
-  'error.shape',
-  'list.default-limit',
-  'list.limit-bounds',
-  'list.status-filter',
-  'create.assigns-id',
-  'create.rejects-invalid',
-  'get.found',
-  'get.not-found',
-  'deprecation.headers',
-  'deprecation.removal',
-  'ratelimit.headers',
-  'ratelimit.retry-after',
-  'ratelimit.no-ban',
-  'openapi.bodies',
+/**
+ * Every rule, in the order the report lists them. Those that send run in this order too, which
+ * lets later ones use what earlier ones learned; those judging every answer run last.
+ */
+const RULES: readonly Rule[] = [
+  authRequired,
+  authInvalid,
+  errorShape,
+  defaultLimit,
+  limitBounds,
+  statusFilter,
+  createAssigns,
+  createRejects,
+  getFound,
+  getNotFound,
+  deprecationHeaders,
+  removal,
+  rateHeaders,
+  retryAfter,
+  noBan,
+  bodies,
 ];
 
 /** Every rule verify checks, in the report's order: its id and what it checks. */
-export const VERIFY_RULES: readonly { id: string; title: string }[] = REPORT_ORDER.map((id) => {
-  const rule = ALL.find((r) => r.id === id);
-  if (!rule) throw new Error(`verify: no rule ${id}`);
-  return { id, title: rule.title };
-});
+export const VERIFY_RULES: readonly { id: string; title: string }[] = RULES.map(({ id, title }) => ({ id, title }));
 
 /** The address as typed, with anything before an `@` in its authority hidden: it may hold a password. */
 function withoutCredentials(text: string): string {
@@ -120,16 +117,6 @@ async function probe(client: Client, base: string): Promise<Logged> {
   return first;
 }
 
-function result(id: string, verdict: Verdict): RuleResult {
-  return {
-    id,
-    ok: verdict.kind === 'pass',
-    skipped: verdict.kind === 'skip',
-    message: verdict.message,
-    evidence: verdict.kind === 'fail' ? verdict.evidence : [],
-  };
-}
-
 /**
  * Runs the specification's behavioural contract against the deployment at `baseUrl` (ending in
  * /v1), then compares with the mock and measures the profile when asked. Throws
@@ -144,8 +131,7 @@ export async function runVerify(baseUrl: string, options: VerifyOptions): Promis
   const timings: Record<string, number> = {};
   let stopped: string | undefined;
   let stoppedShort = '';
-  // Rules that send run first; those judging every answer run last, over all of them.
-  for (const rule of [...ALL.filter((r) => !r.judgesAll), ...ALL.filter((r) => r.judgesAll)]) {
+  for (const rule of [...RULES.filter((r) => !r.judgesAll), ...RULES.filter((r) => r.judgesAll)]) {
     if (stopped !== undefined && !rule.judgesAll) {
       verdicts.set(rule.id, { kind: 'skip', message: `not checked: ${stoppedShort}` });
       continue;
@@ -165,10 +151,11 @@ export async function runVerify(baseUrl: string, options: VerifyOptions): Promis
     }
   }
   // Messages quote what services sent (a name, a code, a header): the key is hidden there too.
-  const rules = REPORT_ORDER.map((id) => result(id, verdicts.get(id) ?? { kind: 'skip', message: 'not run' })).map((r) => ({
-    ...r,
-    message: client.scrub(r.message),
-  }));
+  const rules = RULES.map(({ id }): RuleResult => {
+    const verdict = verdicts.get(id) ?? { kind: 'skip', message: 'not run' };
+    const evidence = verdict.kind === 'fail' ? verdict.evidence : [];
+    return { id, ok: verdict.kind === 'pass', skipped: verdict.kind === 'skip', message: client.scrub(verdict.message), evidence };
+  });
   const report: VerifyReport = {
     base,
     passed: rules.filter((r) => r.ok).length,
