@@ -166,15 +166,17 @@ function compareOne(logged: Logged, d: Side, m: Side, firstCode: string | undefi
   if (d.status !== m.status) return [difference('status', request, `answered ${said(d)}`, `answered ${said(m)}`)];
   if (d.status >= 400 && d.seen.code !== m.seen.code)
     out.push(difference('error-code', request, `answered code ${d.seen.code ?? '(none)'}`, `answered code ${m.seen.code ?? '(none)'}`));
-  const keyed = logged.request.auth === 'key';
-  for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
+  /** A difference when one side sent header `name` and the other did not, or when `same` finds the two values apart. */
+  const compareHeader = (name: string, same: (dv: string, mv: string) => boolean): void => {
     const [dv, mv] = [d.headers[name], m.headers[name]];
-    const behaviour = `header.${name}`;
-    if ((dv === undefined) !== (mv === undefined)) out.push(difference(behaviour, request, header(name, d), header(name, m)));
-    else if (dv === undefined || mv === undefined || !keyed) continue;
-    else if (name === 'x-ratelimit-reset' ? Math.abs(Number(dv) - Number(mv)) > TOLERANCE_S : dv.trim() !== mv.trim())
-      out.push(difference(behaviour, request, header(name, d), header(name, m)));
-  }
+    if (dv === undefined || mv === undefined ? dv !== mv : !same(dv, mv)) out.push(difference(`header.${name}`, request, header(name, d), header(name, m)));
+  };
+  const trimmedEqual = (dv: string, mv: string): boolean => dv.trim() === mv.trim();
+  // The counts' values are compared on requests with the key only.
+  const keyed = logged.request.auth === 'key';
+  compareHeader('x-ratelimit-limit', (dv, mv) => !keyed || trimmedEqual(dv, mv));
+  compareHeader('x-ratelimit-remaining', (dv, mv) => !keyed || trimmedEqual(dv, mv));
+  compareHeader('x-ratelimit-reset', (dv, mv) => !keyed || !(Math.abs(Number(dv) - Number(mv)) > TOLERANCE_S));
   if (d.status === 429) {
     const [dr, mr] = [retryAfterSeconds(d), retryAfterSeconds(m)];
     if ((d.headers['retry-after'] === undefined) !== (m.headers['retry-after'] === undefined))
@@ -189,16 +191,10 @@ function compareOne(logged: Logged, d: Side, m: Side, firstCode: string | undefi
         ),
       );
   }
-  for (const name of ['deprecation', 'sunset', 'link']) {
-    const [dv, mv] = [d.headers[name], m.headers[name]];
-    const same = dv === undefined || mv === undefined ? dv === mv : name === 'link' ? linkShape(dv) === linkShape(mv) : dv.trim() === mv.trim();
-    if (!same) out.push(difference(`header.${name}`, request, header(name, d), header(name, m)));
-  }
-  if (d.status === 401) {
-    const [dv, mv] = [d.headers['www-authenticate'], m.headers['www-authenticate']];
-    if ((dv === undefined ? undefined : challengeShape(dv)) !== (mv === undefined ? undefined : challengeShape(mv)))
-      out.push(difference('header.www-authenticate', request, header('www-authenticate', d), header('www-authenticate', m)));
-  }
+  compareHeader('deprecation', trimmedEqual);
+  compareHeader('sunset', trimmedEqual);
+  compareHeader('link', (dv, mv) => linkShape(dv) === linkShape(mv));
+  if (d.status === 401) compareHeader('www-authenticate', (dv, mv) => challengeShape(dv) === challengeShape(mv));
   const [dIds, mIds] = [d.seen.ids, m.seen.ids];
   if (d.status === 200 && dIds && mIds) {
     const sorted = (ids: string[]): string => [...ids].sort().join(',');
