@@ -8,7 +8,6 @@
  * everything that acts on a terminal or a viewer rather than showing.
  */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-const CONTROL_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 const escape = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
@@ -19,7 +18,7 @@ export function printable(text: string): string {
 
 /** The same, but newlines kept: for a body shown over several lines. */
 export function printableLines(text: string): string {
-  return text.replace(CONTROL_BUT_NEWLINE, escape);
+  return text.replace(CONTROL, (c) => (c === '\n' ? c : escape(c)));
 }
 
 /** JSON text with the controls JSON.stringify leaves raw (DEL, C1, separators, bidi) escaped too. */

@@ -133,7 +133,5 @@ function paritySuite(differences: readonly Difference[]): ExtraSuite {
 
 /** The report as the named reporter prints it, with the differences when there was a comparison. */
 export function render(report: Reported, reporter: ReporterName): string {
-  if (reporter === 'json') return jsonReport(report);
-  if (reporter === 'junit') return junitReport(report);
-  return prettyReport(report);
+  return ({ pretty: prettyReport, json: jsonReport, junit: junitReport }[reporter] ?? prettyReport)(report);
 }
