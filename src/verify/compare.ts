@@ -37,11 +37,7 @@ function handlerFor(key: KeyOption, probeJson: unknown): MockFetchHandler {
 
 async function send(mock: MockFetchHandler, path: string, init: { method: string; headers: Record<string, string>; body?: string }): Promise<Side> {
   const response = await mock(new Request(`${ORIGIN}/v1${path}`, init));
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  return { status: response.status, headers, seen: seenOf(jsonOf(await response.text())) };
+  return { status: response.status, headers: Object.fromEntries(response.headers), seen: seenOf(jsonOf(await response.text())) };
 }
 
 /**
