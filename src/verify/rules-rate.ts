@@ -75,9 +75,9 @@ export const noBan: Rule = {
     const after = await ctx.client.send({ operation: 'listPets', method: 'GET', path: '/pets?limit=1', auth: 'key', accept429: true });
     const status = statusOf(after);
     if (status === 429) {
-      const code = (after.json as { code?: unknown } | undefined)?.code;
+      const code = after.seen.code;
       return fail(
-        `waited the ${seconds} s Retry-After asked for, then ${answered(after)}${typeof code === 'string' ? ` (${code})` : ''}: refused though the wait was honoured; a request after the wait must be answered, and a refusal waited out must not count toward a ban`,
+        `waited the ${seconds} s Retry-After asked for, then ${answered(after)}${code === undefined ? '' : ` (${code})`}: refused though the wait was honoured; a request after the wait must be answered, and a refusal waited out must not count toward a ban`,
         refusal,
         after,
       );

@@ -95,13 +95,12 @@ async function probe(client: Client, base: string): Promise<Logged> {
       `could not run: ${base} is unreachable (${first.exchange.error ?? 'no answer'}); check the URL and that the service is up.`,
       'unreachable',
     );
-  if (response.status === 401) {
-    const code = (first.json as { code?: unknown } | undefined)?.code;
+  const code = first.seen.code;
+  if (response.status === 401)
     throw new VerifyCouldNotRun(
-      client.scrub(`could not run: ${base} refused the key (${requestLine(first)} answered 401${typeof code === 'string' ? ` ${code}` : ''}); check --key.`),
+      client.scrub(`could not run: ${base} refused the key (${requestLine(first)} answered 401${code === undefined ? '' : ` ${code}`}); check --key.`),
       'key-refused',
     );
-  }
   if (response.status >= 300 && response.status < 400)
     throw new VerifyCouldNotRun(
       client.scrub(
