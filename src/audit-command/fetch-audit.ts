@@ -2,7 +2,7 @@
 // library's `audit(origin, options)` and `petstore-mock audit` share.
 import type { AuditReport } from '../core/audit/audit.js';
 import { AuditCouldNotRun } from './could-not-run.js';
-import { maskKey } from './mask.js';
+import { redactKey } from '../core/state/plans.js';
 
 /** Where to read the audit and what to narrow it to. */
 export interface RemoteAuditOptions {
@@ -14,6 +14,12 @@ export interface RemoteAuditOptions {
   adminToken?: string;
   /** Milliseconds the answer may take (10 000 by default). */
   timeoutMs?: number;
+}
+
+/** `text` with each secret given replaced by its redacted form: a secret given on the command line never reaches the output. */
+export function maskSecrets(text: string, ...secrets: (string | undefined)[]): string {
+  for (const secret of secrets) if (secret !== undefined && secret !== '') text = text.split(secret).join(redactKey(secret));
+  return text;
 }
 
 /**
@@ -44,7 +50,7 @@ export async function fetchAudit(origin: string, options: RemoteAuditOptions = {
   const shown = `${base.origin}${target.pathname}`;
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.adminToken !== undefined) headers.authorization = `Bearer ${options.adminToken}`;
-  const mask = (text: string): string => maskKey(maskKey(text, options.key), options.adminToken);
+  const mask = (text: string): string => maskSecrets(text, options.key, options.adminToken);
   let res: Response;
   try {
     res = await fetch(target, { headers, signal: AbortSignal.timeout(options.timeoutMs ?? 10_000) });

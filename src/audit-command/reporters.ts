@@ -134,9 +134,5 @@ function github(o: AuditOutcome): string {
 
 /** The outcome as the named reporter prints it. */
 export function renderAudit(o: AuditOutcome, reporter: AuditReporterName): string {
-  if (reporter === 'json') return json(o);
-  if (reporter === 'junit') return junit(o);
-  if (reporter === 'sarif') return sarif(o);
-  if (reporter === 'github') return github(o);
-  return pretty(o);
+  return ({ pretty, json, junit, sarif, github }[reporter] ?? pretty)(o);
 }

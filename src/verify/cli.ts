@@ -3,49 +3,30 @@
 import { UserError, named } from '../core/errors.js';
 import { printable } from './printable.js';
 import { notRunReport, render, runError, type ReporterName } from './reporters.js';
-import { renderWithDifferences } from './differences-report.js';
-import { runVerifyWith } from './parity.js';
-import { VerifyCouldNotRun } from './types.js';
+import { runVerify } from './run.js';
+import { VerifyCouldNotRun, type VerifyOptions } from './types.js';
 
-export interface VerifyArgs {
+export interface VerifyArgs extends VerifyOptions {
   baseUrl: string;
-  key: string;
-  readOnly: boolean;
-  rateLimits: boolean;
-  maxRequests: number;
-  /** Seconds each answer may take. */
-  timeout: number;
   reporter: ReporterName;
-  /** Compare every answer with an in-process mock's (`--compare-mock`). */
-  compareMock?: boolean;
-  /** Write what was measured to this file (`--profile FILE`). */
-  profile?: string;
 }
 
 /** Runs verify from the command line, prints the report, and returns the exit code. */
-export async function verifyCommand(args: VerifyArgs): Promise<number> {
+export async function verifyCommand({ baseUrl, reporter, ...options }: VerifyArgs): Promise<number> {
   let report;
   try {
-    report = await runVerifyWith(args.baseUrl, {
-      key: args.key,
-      readOnly: args.readOnly,
-      rateLimits: args.rateLimits,
-      maxRequests: args.maxRequests,
-      timeout: args.timeout,
-      ...(args.compareMock === true && { compareMock: true }),
-      ...(args.profile !== undefined && { profile: args.profile }),
-    });
+    report = await runVerify(baseUrl, options);
   } catch (error) {
     // A mistake in the command line (a base URL that is none) is the usage line and exit 1, as for the other flags.
     if (error instanceof UserError && !(error instanceof VerifyCouldNotRun)) throw error;
     // Whatever stopped it, the report is written (`> verify.xml` must hold one); the line on
     // stderr is for the job's log, and pretty's report is that line already.
     const reason = error instanceof VerifyCouldNotRun ? error.reason : `could not run: ${error instanceof Error ? error.message : String(error)}`;
-    process.stdout.write(render(notRunReport(args.baseUrl, reason), args.reporter));
-    if (args.reporter !== 'pretty') process.stderr.write(`${printable(named(reason))}\n`);
+    process.stdout.write(render(notRunReport(baseUrl, reason), reporter));
+    if (reporter !== 'pretty') process.stderr.write(`${printable(named(reason))}\n`);
     return 2;
   }
-  process.stdout.write(renderWithDifferences(report, args.reporter));
+  process.stdout.write(render(report, reporter));
   const stopped = runError(report);
   if (stopped !== undefined) process.stderr.write(`${printable(named(stopped))}\n`);
   if (report.failed > 0 || (report.differences?.length ?? 0) > 0) return 1;

@@ -2,21 +2,19 @@
 // exchange (with the key replaced) for the rules that judge all answers, and stops sending at a
 // 429 unless told to wait, so that verifying a real service never earns its key a ban.
 import { MAX_ANSWER_BYTES, readAnswer } from './read-answer.js';
-import type { Operation } from './schema.js';
+import type { OperationId } from '../core/types.js';
 import { shapeProblem } from './shape.js';
 import { Secrets } from './secrets.js';
 import type { Exchange, VerifyOptions } from './types.js';
-
-export type { Operation } from './schema.js';
 
 /** Who the request says it is: the key, no Authorization at all, or a key no service issued. */
 export type Auth = 'key' | 'none' | 'wrong';
 
 /** A key no deployment should accept; printed as it is, unlike the real one. */
-export const WRONG_KEY = 'petstore-mock-verify-not-a-key';
+const WRONG_KEY = 'petstore-mock-verify-not-a-key';
 
 export interface Request {
-  operation: Operation;
+  operation: OperationId;
   method: 'GET' | 'POST';
   /** Path and query below the base URL: `/pets?limit=0`. */
   path: string;
@@ -28,8 +26,6 @@ export interface Request {
 
 /** An exchange as the rules see it: what it was for, and the answer parsed once. */
 export interface Logged {
-  operation: Operation;
-  auth: Auth;
   exchange: Exchange;
   /** The answer's JSON body, or undefined when it had none or it did not parse. */
   json: unknown;
@@ -55,6 +51,23 @@ export interface Seen {
   code?: string;
   ids?: string[];
   pet?: { id?: string; name?: unknown; categoryId?: unknown; status?: unknown };
+}
+
+/** The Authorization and Content-Type of a request (to the deployment, or to the mock it is compared with). */
+export function requestHeaders(request: Pick<Request, 'auth' | 'body'>, key: string): Record<string, string> {
+  return {
+    ...(request.auth !== 'none' && { authorization: `Bearer ${request.auth === 'key' ? key : WRONG_KEY}` }),
+    ...(request.body !== undefined && { 'content-type': 'application/json' }),
+  };
+}
+
+/** A body's JSON, or undefined when it is empty or does not parse. */
+export function jsonOf(text: string): unknown {
+  try {
+    return text === '' ? undefined : (JSON.parse(text) as unknown);
+  } catch {
+    return undefined;
+  }
 }
 
 /** What a comparison keeps of an answer's JSON body. */
@@ -103,43 +116,20 @@ export function retryAfterOf(exchange: Exchange): number | undefined {
 export class Client {
   readonly log: Logged[] = [];
   sent = 0;
-  private readonly base: string;
-  private readonly max: number;
-  private readonly timeoutMs: number;
-  private readonly maxWait: number;
-  private readonly wait: (seconds: number) => Promise<void>;
+  readonly max: number;
+  readonly maxWait: number;
+  /** Waits a Retry-After as told (the rate-limit rules call it too). */
+  readonly wait: (seconds: number) => Promise<void>;
   private readonly secrets: Secrets;
 
   constructor(
-    base: string,
+    private readonly base: string,
     private readonly options: VerifyOptions,
   ) {
-    this.base = base;
     this.max = options.maxRequests ?? 60;
-    this.timeoutMs = (options.timeout ?? 10) * 1000;
     this.maxWait = options.maxWait ?? 90;
     this.wait = options.wait ?? realWait;
     this.secrets = new Secrets(options.key);
-  }
-
-  /** Requests left in the budget. */
-  get left(): number {
-    return this.max - this.sent;
-  }
-
-  /** The budget as the message of a skipped rule names it. */
-  budgetLine(): string {
-    return `the request budget (${this.max}, --max-requests) is spent`;
-  }
-
-  /** The longest wait allowed, for messages. */
-  get waitLimit(): number {
-    return this.maxWait;
-  }
-
-  /** Waits a Retry-After as told (the rate-limit rules call it too). */
-  async honour(seconds: number): Promise<void> {
-    await this.wait(seconds);
   }
 
   /**
@@ -151,7 +141,8 @@ export class Client {
       const logged = await this.once(request);
       if (logged.exchange.response?.status !== 429 || request.accept429) return logged;
       const seconds = retryAfterOf(logged.exchange);
-      const said = `${request.method} ${this.shown(request.path)} answered 429${seconds === undefined ? ' without a Retry-After in seconds' : ` with Retry-After: ${seconds}`}`;
+      const { pathname, search } = new URL(this.base + request.path);
+      const said = `${request.method} ${pathname}${search} answered 429${seconds === undefined ? ' without a Retry-After in seconds' : ` with Retry-After: ${seconds}`}`;
       const short = `verify stopped sending at a 429${seconds === undefined ? '' : ` (Retry-After: ${seconds})`}`;
       if (!this.options.rateLimits)
         throw new StopSending(`${said}, so verify stopped sending rather than risk a ban; run it again later, or with --rate-limits to wait as told`, short);
@@ -161,19 +152,12 @@ export class Client {
     }
   }
 
-  private shown(path: string): string {
-    return new URL(this.base + path).pathname + new URL(this.base + path).search;
-  }
-
   private async once(request: Request): Promise<Logged> {
-    if (this.sent >= this.max) throw new BudgetSpent(this.budgetLine());
+    if (this.sent >= this.max) throw new BudgetSpent(`the request budget (${this.max}, --max-requests) is spent`);
     this.sent++;
     const url = this.base + request.path;
     // No compression asked for; a service that compresses anyway is inflated as read, and the cap counts inflated bytes.
-    const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': 'identity', ...this.options.headers };
-    if (request.auth === 'key') headers.authorization = `Bearer ${this.options.key}`;
-    if (request.auth === 'wrong') headers.authorization = `Bearer ${WRONG_KEY}`;
-    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    const headers = { accept: 'application/json', 'accept-encoding': 'identity', ...this.options.headers, ...requestHeaders(request, this.options.key) };
     const exchange: Exchange = {
       request: {
         method: request.method,
@@ -186,7 +170,7 @@ export class Client {
     let at = Date.now();
     let cut = false;
     const started = performance.now();
-    const outcome = await readAnswer(url, { method: request.method, headers, body: request.body, timeoutMs: this.timeoutMs });
+    const outcome = await readAnswer(url, { method: request.method, headers, body: request.body, timeoutMs: (this.options.timeout ?? 10) * 1000 });
     const ms = performance.now() - started;
     if ('error' in outcome) exchange.error = this.scrub(outcome.error);
     else {
@@ -197,16 +181,10 @@ export class Client {
       cut = answer.cut;
       // Evidence keeps a trimmed copy; the whole text lives only while it is parsed.
       exchange.response = { status: answer.status, headers: this.scrubHeaders(answer.headers), body: trimmed(this.scrub(answer.body), cut) };
-      if (!cut && answer.body !== '') {
-        try {
-          json = JSON.parse(answer.body) as unknown;
-        } catch {
-          json = undefined;
-        }
-      }
+      if (!cut) json = jsonOf(answer.body);
     }
     const shape = shapeProblem(request.operation, exchange.response, cut, json);
-    const logged: Logged = { operation: request.operation, auth: request.auth, exchange, json, at, cut, shape, request, ms, seen: seenOf(json) };
+    const logged: Logged = { exchange, json, at, cut, shape, request, ms, seen: seenOf(json) };
     // The log outlives the rule: it keeps the verdict on the body, not the body.
     this.log.push({ ...logged, json: undefined });
     return logged;

@@ -1,9 +1,74 @@
 // The comparison of two answers to the same request, one behaviour at a time, with the tolerance
 // rules of docs/verify.md: instants (X-RateLimit-Reset, Retry-After, a ban's end) agree within a
 // second, since a Date header is whole seconds and both sides round up; counts agree exactly.
-import type { Logged, Seen } from './client.js';
-import { difference, type Difference } from './parity-rules.js';
+// Each behaviour names the rule each side is held to: the specification's where it fixes the
+// behaviour, else the mock's documented decision (docs/reference.md, "Behaviour where the
+// specification is silent").
+import { jsonOf, type Logged, type Seen } from './client.js';
 import { requestLine } from './rule.js';
+import type { Difference } from './types.js';
+
+const REFERENCE = 'docs/reference.md';
+
+/** The rule of each behaviour: where the specification says it, and what the mock decided. */
+const RULES: Readonly<Record<string, { spec?: string; mock: string }>> = {
+  status: { mock: `the order of checks and each operation's answers (${REFERENCE}, "Order of checks", "Validation")` },
+  'error-code': { mock: `the error catalogue (${REFERENCE}, "Errors"); the specification lists no codes ("not shown")` },
+  'header.x-ratelimit-limit': {
+    spec: 'the specification, Request rate, rule 1 (every response carries X-RateLimit-Limit, -Remaining and -Reset)',
+    mock: `the window with the fewest requests left (${REFERENCE}, "Rate limits")`,
+  },
+  'header.x-ratelimit-remaining': {
+    spec: 'the specification, Request rate, rule 1',
+    mock: `a request counts once checked against every window, a 429 consumes nothing (${REFERENCE}, "Rate limits")`,
+  },
+  'header.x-ratelimit-reset': {
+    spec: 'the specification, Request rate, rule 2 (X-RateLimit-Reset is a Unix timestamp)',
+    mock: `whole Unix seconds at the window's end, windows aligned to the clock (${REFERENCE}, "Rate limits")`,
+  },
+  'retry-after': {
+    spec: 'the specification, Request rate, rule 4 (wait the time given in Retry-After)',
+    mock: `Retry-After is whole seconds ≥ 1 until the reset of the window that refused (${REFERENCE}, "Rate limits")`,
+  },
+  ban: {
+    spec: 'the specification, Request rate, rule 5 (sending on after a 429 may cause a temporary ban)',
+    mock: `a ban only for sending while a 429's wait runs, key_banned until its end (${REFERENCE}, "Temporary bans")`,
+  },
+  'header.deprecation': {
+    spec: 'the specification, Versioning, rule 3 (GET /pets/{petId} is deprecated)',
+    mock: `Deprecation: @1764892800 on every answer of GET /v1/pets/{petId} (${REFERENCE}, "Deprecated GET /v1/pets/{petId}")`,
+  },
+  'header.sunset': {
+    spec: 'the specification, Versioning, rule 3 (removal on 5 December 2030)',
+    mock: `Sunset: Thu, 05 Dec 2030 00:00:00 GMT (${REFERENCE}, "Deprecated GET /v1/pets/{petId}")`,
+  },
+  'header.link': { mock: `a Link to the successor </v1/pets>; rel="successor-version" (${REFERENCE}, "Deprecated GET /v1/pets/{petId}")` },
+  'header.www-authenticate': { mock: `every 401 carries WWW-Authenticate: Bearer realm="petstore" (${REFERENCE}, "Auth")` },
+  'header.retry-after': { spec: 'the specification, Request rate, rule 4', mock: `every 429 carries Retry-After (${REFERENCE}, "Rate limits")` },
+  'list.limit': {
+    spec: 'the specification, Limits, Page size (limit 1 to 100, default 20)',
+    mock: `the status filter, then limit (${REFERENCE}, "Lists", "Validation")`,
+  },
+  'list.order': { mock: `lists in ascending id order (${REFERENCE}, "Lists")` },
+  'list.content': { mock: `the status filter, then limit, over the animals stored (${REFERENCE}, "Lists")` },
+  'create.echo': {
+    spec: 'the specification, createPet (201 with the animal created)',
+    mock: `the animal as sent, with an id the mock assigns (${REFERENCE}, "Lists", "Validation")`,
+  },
+};
+
+/** A difference with its message: who did what, and the rules each side is held to. */
+function difference(behaviour: string, request: string, deployment: string, mock: string): Difference {
+  const rule = RULES[behaviour] ?? RULES.status;
+  const spec = rule?.spec === undefined ? 'the specification leaves it open' : `${rule.spec} holds for both`;
+  return {
+    behaviour,
+    request,
+    deployment,
+    mock,
+    message: `${request}: the deployment ${deployment}, the mock ${mock}; the mock follows ${rule?.mock ?? REFERENCE}; ${spec}`,
+  };
+}
 
 /** One side's answer as the comparison reads it. */
 export interface Side {
@@ -70,12 +135,7 @@ const header = (name: string, side: Side): string => {
 
 /** What an answer's animal says of each field sent, where it differs from the request. */
 function echoProblems(body: string | undefined, pet: Seen['pet']): string[] {
-  let sent: Record<string, unknown>;
-  try {
-    sent = JSON.parse(body ?? '') as Record<string, unknown>;
-  } catch {
-    return [];
-  }
+  const sent = (jsonOf(body ?? '') ?? {}) as Record<string, unknown>;
   const problems: string[] = [];
   for (const field of ['name', 'categoryId', 'status'] as const) {
     if (field in sent && JSON.stringify(sent[field]) !== JSON.stringify(pet?.[field])) problems.push(`${field} ${JSON.stringify(pet?.[field]) ?? 'missing'}`);
@@ -106,15 +166,17 @@ function compareOne(logged: Logged, d: Side, m: Side, firstCode: string | undefi
   if (d.status !== m.status) return [difference('status', request, `answered ${said(d)}`, `answered ${said(m)}`)];
   if (d.status >= 400 && d.seen.code !== m.seen.code)
     out.push(difference('error-code', request, `answered code ${d.seen.code ?? '(none)'}`, `answered code ${m.seen.code ?? '(none)'}`));
-  const keyed = logged.request.auth === 'key';
-  for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
+  /** A difference when one side sent header `name` and the other did not, or when `same` finds the two values apart. */
+  const compareHeader = (name: string, same: (dv: string, mv: string) => boolean): void => {
     const [dv, mv] = [d.headers[name], m.headers[name]];
-    const behaviour = `header.${name}`;
-    if ((dv === undefined) !== (mv === undefined)) out.push(difference(behaviour, request, header(name, d), header(name, m)));
-    else if (dv === undefined || mv === undefined || !keyed) continue;
-    else if (name === 'x-ratelimit-reset' ? Math.abs(Number(dv) - Number(mv)) > TOLERANCE_S : dv.trim() !== mv.trim())
-      out.push(difference(behaviour, request, header(name, d), header(name, m)));
-  }
+    if (dv === undefined || mv === undefined ? dv !== mv : !same(dv, mv)) out.push(difference(`header.${name}`, request, header(name, d), header(name, m)));
+  };
+  const trimmedEqual = (dv: string, mv: string): boolean => dv.trim() === mv.trim();
+  // The counts' values are compared on requests with the key only.
+  const keyed = logged.request.auth === 'key';
+  compareHeader('x-ratelimit-limit', (dv, mv) => !keyed || trimmedEqual(dv, mv));
+  compareHeader('x-ratelimit-remaining', (dv, mv) => !keyed || trimmedEqual(dv, mv));
+  compareHeader('x-ratelimit-reset', (dv, mv) => !keyed || !(Math.abs(Number(dv) - Number(mv)) > TOLERANCE_S));
   if (d.status === 429) {
     const [dr, mr] = [retryAfterSeconds(d), retryAfterSeconds(m)];
     if ((d.headers['retry-after'] === undefined) !== (m.headers['retry-after'] === undefined))
@@ -129,16 +191,10 @@ function compareOne(logged: Logged, d: Side, m: Side, firstCode: string | undefi
         ),
       );
   }
-  for (const name of ['deprecation', 'sunset', 'link']) {
-    const [dv, mv] = [d.headers[name], m.headers[name]];
-    const same = dv === undefined || mv === undefined ? dv === mv : name === 'link' ? linkShape(dv) === linkShape(mv) : dv.trim() === mv.trim();
-    if (!same) out.push(difference(`header.${name}`, request, header(name, d), header(name, m)));
-  }
-  if (d.status === 401) {
-    const [dv, mv] = [d.headers['www-authenticate'], m.headers['www-authenticate']];
-    if ((dv === undefined ? undefined : challengeShape(dv)) !== (mv === undefined ? undefined : challengeShape(mv)))
-      out.push(difference('header.www-authenticate', request, header('www-authenticate', d), header('www-authenticate', m)));
-  }
+  compareHeader('deprecation', trimmedEqual);
+  compareHeader('sunset', trimmedEqual);
+  compareHeader('link', (dv, mv) => linkShape(dv) === linkShape(mv));
+  if (d.status === 401) compareHeader('www-authenticate', (dv, mv) => challengeShape(dv) === challengeShape(mv));
   const [dIds, mIds] = [d.seen.ids, m.seen.ids];
   if (d.status === 200 && dIds && mIds) {
     const sorted = (ids: string[]): string => [...ids].sort().join(',');

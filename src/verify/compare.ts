@@ -7,10 +7,10 @@ import { PLAN_LIMITS, PLAN_NAMES } from '../core/state/plans.js';
 import { limitsText } from '../core/state/windows.js';
 import type { KeyOption } from '../library-options.js';
 import type { Pet, PlanName } from '../core/types.js';
-import { WRONG_KEY, seenOf, type Logged } from './client.js';
+import { jsonOf, requestHeaders, seenOf, type Logged } from './client.js';
 import { announcedLimits } from './profile.js';
 import { compareAnswers, type Side } from './compare-answers.js';
-import type { Difference } from './parity-rules.js';
+import type { Difference } from './types.js';
 
 /** The most requests the mock is sent to use up what the deployment said the key had used. */
 const MAX_PRESPEND = 10_000;
@@ -23,17 +23,11 @@ export function mockKey(key: string, announced: readonly string[]): KeyOption {
   return plan === undefined ? { key, plan: 'enterprise', limits: [...announced] } : { key, plan };
 }
 
-/** The animals the probe listed, as fixtures, or undefined when they are not animals the mock can hold. */
-function animalsOf(json: unknown): Pet[] | undefined {
-  if (!Array.isArray(json) || json.length === 0) return undefined;
-  return json as Pet[];
-}
-
+/** A mock with the animals the probe listed, when they are animals the mock can hold. */
 function handlerFor(key: KeyOption, probeJson: unknown): MockFetchHandler {
-  const pets = animalsOf(probeJson);
-  if (pets) {
+  if (Array.isArray(probeJson) && probeJson.length > 0) {
     try {
-      return createFetchHandler({ keys: [key], fixtures: pets });
+      return createFetchHandler({ keys: [key], fixtures: probeJson as Pet[] });
     } catch {
       // Not animals the mock can store (a placeholder, a field it refuses): its own store then.
     }
@@ -43,18 +37,7 @@ function handlerFor(key: KeyOption, probeJson: unknown): MockFetchHandler {
 
 async function send(mock: MockFetchHandler, path: string, init: { method: string; headers: Record<string, string>; body?: string }): Promise<Side> {
   const response = await mock(new Request(`${ORIGIN}/v1${path}`, init));
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = text === '' ? undefined : (JSON.parse(text) as unknown);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers, seen: seenOf(json) };
+  return { status: response.status, headers: Object.fromEntries(response.headers), seen: seenOf(jsonOf(await response.text())) };
 }
 
 /**
@@ -68,13 +51,7 @@ export async function compareWithMock(log: readonly Logged[], key: string, probe
   if (!first) return [];
   mock.clock.set(first.at);
   mock.clock.freeze();
-  const headersFor = (logged: Logged): Record<string, string> => {
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (logged.request.auth === 'key') headers.authorization = `Bearer ${key}`;
-    if (logged.request.auth === 'wrong') headers.authorization = `Bearer ${WRONG_KEY}`;
-    if (logged.request.body !== undefined) headers['content-type'] = 'application/json';
-    return headers;
-  };
+  const headersFor = (logged: Logged): Record<string, string> => ({ accept: 'application/json', ...requestHeaders(logged.request, key) });
   await prespend(mock, first, headersFor(first));
   const ids = new Map<string, string>();
   const pairs: { logged: Logged; mock: Side }[] = [];

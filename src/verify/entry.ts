@@ -10,6 +10,6 @@ import type { VerifyOptions, VerifyReport } from './types.js';
  * measures the deployment (docs/verify.md). Rejects with `VerifyCouldNotRun` when the service is unreachable or refuses the key.
  */
 export async function verify(baseUrl: string, options: VerifyOptions): Promise<VerifyReport> {
-  const { runVerifyWith } = await import('./parity.js');
-  return runVerifyWith(baseUrl, options);
+  const { runVerify } = await import('./run.js');
+  return runVerify(baseUrl, options);
 }

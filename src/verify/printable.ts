@@ -8,7 +8,6 @@
  * everything that acts on a terminal or a viewer rather than showing.
  */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-const CONTROL_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 const escape = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
@@ -19,7 +18,7 @@ export function printable(text: string): string {
 
 /** The same, but newlines kept: for a body shown over several lines. */
 export function printableLines(text: string): string {
-  return text.replace(CONTROL_BUT_NEWLINE, escape);
+  return text.replace(CONTROL, (c) => (c === '\n' ? c : escape(c)));
 }
 
 /** JSON text with the controls JSON.stringify leaves raw (DEL, C1, separators, bidi) escaped too. */
@@ -58,20 +57,33 @@ export function couldNotRunCase(tool: JunitTool, name: string, time: string, mes
   return `${openCase(tool, name, time)}\n      <error message="${xml(printable(message))}" type="could-not-run"/>\n    </testcase>`;
 }
 
-/** The JUnit document: one suite of `cases` (each as written, in order) for `target`, its counts on both elements. */
+/** A second test suite after the tool's own (verify's parity), as written, and its counts. */
+export interface ExtraSuite {
+  xml: string;
+  tests: number;
+  failures: number;
+}
+
+/**
+ * The JUnit document: one suite of `cases` (each as written, in order) for `target`, its counts on
+ * both elements, then `extra` when given, its tests and failures added to `<testsuites>`'.
+ */
 export function junitDocument(
   tool: JunitTool,
   target: string,
   cases: readonly string[],
   counts: { failures: number; errors: number; skipped: number; time: string },
+  extra?: ExtraSuite,
 ): string {
-  const attributes = `tests="${cases.length}" failures="${counts.failures}" errors="${counts.errors}" skipped="${counts.skipped}" time="${counts.time}"`;
+  const attributes = (tests: number, failures: number): string =>
+    `tests="${tests}" failures="${failures}" errors="${counts.errors}" skipped="${counts.skipped}" time="${counts.time}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="petstore-mock ${tool}" ${attributes}>`,
-    `  <testsuite name="${xml(`petstore-mock ${tool} ${target}`)}" ${attributes}>`,
+    `<testsuites name="petstore-mock ${tool}" ${attributes(cases.length + (extra?.tests ?? 0), counts.failures + (extra?.failures ?? 0))}>`,
+    `  <testsuite name="${xml(`petstore-mock ${tool} ${target}`)}" ${attributes(cases.length, counts.failures)}>`,
     ...cases,
     '  </testsuite>',
+    ...(extra ? [extra.xml] : []),
     '</testsuites>',
     '',
   ].join('\n');

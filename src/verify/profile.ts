@@ -45,7 +45,7 @@ function announcedBy(logged: Logged): Announced | undefined {
 export function announcedLimits(log: readonly Logged[]): string[] {
   const byLimit = new Map<number, Announced[]>();
   for (const logged of log) {
-    if (logged.auth !== 'key') continue;
+    if (logged.request.auth !== 'key') continue;
     const announced = announcedBy(logged);
     if (announced) byLimit.set(announced.limit, [...(byLimit.get(announced.limit) ?? []), announced]);
   }
@@ -87,7 +87,7 @@ export function buildProfile(base: string, log: readonly Logged[], scrub: (text:
   const times = new Map<string, number[]>();
   for (const logged of log) {
     if (!logged.exchange.response) continue;
-    times.set(logged.operation, [...(times.get(logged.operation) ?? []), logged.ms]);
+    times.set(logged.request.operation, [...(times.get(logged.request.operation) ?? []), logged.ms]);
   }
   const operations: Profile['operations'] = {};
   for (const [operation, ms] of [...times].sort(([a], [b]) => a.localeCompare(b))) {

@@ -63,17 +63,12 @@ export async function readAnswer(url: string, sending: Sending): Promise<Outcome
     } catch (error) {
       return { error: timedOut ? `no answer within ${within}` : describeFailure(error) };
     }
-    const headers: Record<string, string> = {};
-    res.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
     const chunks: Uint8Array[] = [];
     let bytes = 0;
     let cut = false;
     const reader = res.body?.getReader();
     try {
-      for (;;) {
-        if (!reader) break;
+      while (reader) {
         const { done, value } = await reader.read();
         if (done) break;
         if (bytes + value.byteLength > MAX_ANSWER_BYTES) {
@@ -90,7 +85,7 @@ export async function readAnswer(url: string, sending: Sending): Promise<Outcome
       return { error: timedOut ? `no whole answer within ${within} (${came})` : `the answer broke off (${came}): ${describeFailure(error)}` };
     }
     if (cut) controller.abort();
-    return { answer: { status: res.status, headers, body: new TextDecoder().decode(Buffer.concat(chunks)), cut } };
+    return { answer: { status: res.status, headers: Object.fromEntries(res.headers), body: new TextDecoder().decode(Buffer.concat(chunks)), cut } };
   } finally {
     clearTimeout(timer);
   }

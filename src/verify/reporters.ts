@@ -1,9 +1,10 @@
 // The three ways a report is printed: for a person (pretty), for a program (one JSON object, as
-// the public contract fixes it) and for CI test views (JUnit XML).
+// the public contract fixes it) and for CI test views (JUnit XML); each with the differences
+// `--compare-mock` found, when it ran (a section, `"differences"`, a test suite `parity`).
 import { named } from '../core/errors.js';
-import type { Exchange, RuleResult, VerifyReport } from './types.js';
+import type { Difference, Exchange, RuleResult, VerifyReport } from './types.js';
 import { EVIDENCE_CHARS } from './client.js';
-import { couldNotRunCase, escapedJson, junitDocument, openCase, printable, printableLines, xml } from './printable.js';
+import { couldNotRunCase, escapedJson, junitDocument, openCase, printable, printableLines, xml, type ExtraSuite } from './printable.js';
 import { VERIFY_RULES } from './run.js';
 
 export type ReporterName = 'pretty' | 'json' | 'junit';
@@ -46,7 +47,8 @@ const errorOf = (report: Reported): string | undefined => report.error ?? runErr
 export function jsonReport(report: Reported): string {
   const { base, passed, failed, skipped, rules } = report;
   const error = errorOf(report);
-  return `${escapedJson(JSON.stringify({ base, passed, failed, skipped, rules: rules.map(trimmed), ...(error === undefined ? {} : { error }) }))}\n`;
+  const object = { base, passed, failed, skipped, rules: rules.map(trimmed), ...(error === undefined ? {} : { error }), differences: report.differences };
+  return `${escapedJson(JSON.stringify(object))}\n`;
 }
 
 /** The answer headers evidence shows a person: those the rules judge. */
@@ -83,6 +85,15 @@ export function prettyReport(report: Reported): string {
     for (const exchange of rule.evidence) lines.push(evidenceText(exchange, `        ${' '.repeat(width)}`));
   }
   lines.push('', `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped; ${report.requests} requests sent`);
+  const differences = report.differences;
+  if (differences !== undefined) {
+    const count = differences.length === 0 ? 'no difference' : `${differences.length} difference${differences.length === 1 ? '' : 's'}`;
+    lines.push('', `compared with an in-process mock: ${count}`);
+    for (const d of differences) {
+      lines.push(`  DIFF  ${printable(d.behaviour)}  ${printable(d.request)}`);
+      lines.push(`        deployment: ${printable(d.deployment)}`, `        mock:       ${printable(d.mock)}`, `        ${printable(d.message)}`);
+    }
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -103,12 +114,24 @@ export function junitReport(report: Reported): string {
     }
     return `${open}\n      <system-out>${xml(rule.message)}</system-out>\n    </testcase>`;
   });
-  return junitDocument('verify', report.base, [...errors, ...cases], { failures: report.failed, errors: errors.length, skipped: report.skipped, time: total });
+  const counts = { failures: report.failed, errors: errors.length, skipped: report.skipped, time: total };
+  return junitDocument('verify', report.base, [...errors, ...cases], counts, report.differences && paritySuite(report.differences));
 }
 
-/** The report as the named reporter prints it. */
+/** `--compare-mock`'s test suite: a failing case per difference, or one passing case when there is none. */
+function paritySuite(differences: readonly Difference[]): ExtraSuite {
+  const cases =
+    differences.length === 0
+      ? ['    <testcase classname="petstore-mock.parity" name="parity: the mock answers as the deployment" time="0.000"/>']
+      : differences.map(
+          (d) =>
+            `    <testcase classname="petstore-mock.parity" name="${xml(`${d.behaviour}: ${d.request}`)}" time="0.000">\n      <failure message="${xml(d.message)}" type="difference">${xml(`deployment: ${d.deployment}\nmock: ${d.mock}`)}</failure>\n    </testcase>`,
+        );
+  const head = `  <testsuite name="petstore-mock parity" tests="${cases.length}" failures="${differences.length}" errors="0" skipped="0" time="0.000">`;
+  return { xml: [head, ...cases, '  </testsuite>'].join('\n'), tests: cases.length, failures: differences.length };
+}
+
+/** The report as the named reporter prints it, with the differences when there was a comparison. */
 export function render(report: Reported, reporter: ReporterName): string {
-  if (reporter === 'json') return jsonReport(report);
-  if (reporter === 'junit') return junitReport(report);
-  return prettyReport(report);
+  return ({ pretty: prettyReport, json: jsonReport, junit: junitReport }[reporter] ?? prettyReport)(report);
 }

@@ -1,18 +1,13 @@
 // What a rule is, what it may know of the run, and the few words every rule judges with.
-import type { Client, Logged } from './client.js';
+import type { Client, Logged, Seen } from './client.js';
 import { CUT_BODY } from './shape.js';
 import type { Exchange, VerifyOptions } from './types.js';
 
 /** The verdict a rule reaches. */
 export type Verdict = { kind: 'pass'; message: string } | { kind: 'fail'; message: string; evidence: Exchange[] } | { kind: 'skip'; message: string };
 
-/** An animal as a list or a get showed it: the fields the rules compare. */
-export interface SeenPet {
-  id: string;
-  name?: unknown;
-  categoryId?: unknown;
-  status?: unknown;
-}
+/** An animal as a list or a create showed it: the fields the rules compare. */
+type SeenPet = NonNullable<Seen['pet']> & { id: string };
 
 /** What the rules share: the client, the options, and what the first requests learned. */
 export interface Context {
@@ -71,13 +66,13 @@ export function statusProblem(logged: Logged, expected: number, why: string): st
 }
 
 /**
- * The first problem among answers, each checked by `check`: fails with the answers that show it,
- * passes with `message` when none does.
+ * The first problems among answers, each checked by `check` (given its index too): fails with the
+ * answers that show them, passes with `message` when none does.
  */
-export function judge(checked: readonly Logged[], check: (logged: Logged) => string | undefined, message: string): Verdict {
+export function judge(checked: readonly Logged[], check: (logged: Logged, index: number) => string | undefined, message: string): Verdict {
   const found: { logged: Logged; problem: string }[] = [];
-  for (const logged of checked) {
-    const problem = check(logged);
+  for (const [index, logged] of checked.entries()) {
+    const problem = check(logged, index);
     if (problem !== undefined) found.push({ logged, problem });
   }
   if (found.length === 0) return pass(message);
@@ -86,7 +81,7 @@ export function judge(checked: readonly Logged[], check: (logged: Logged) => str
   return { kind: 'fail', message: shown.map((f) => f.problem).join('; ') + more, evidence: shown.map((f) => f.logged.exchange) };
 }
 
-/** The id as text, exact: an int64 past 2^53 is taken from the raw body rather than a rounded number. */
+/** The id as text when it is exact: a safe integer (one past 2^53 was rounded in parsing). */
 export function idText(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
   return undefined;

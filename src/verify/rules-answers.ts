@@ -7,20 +7,25 @@ import { answered, judge, skip, statusOf, type Rule } from './rule.js';
 /** How far ahead a reset may lie: the longest window, a day, and a minute of clock skew. */
 const MAX_RESET_AHEAD_S = 86_400 + 60;
 
-const errorShape: Rule = {
-  id: 'error.shape',
-  title: 'every error answer is an application/json Error {code, message, status} whose status repeats the HTTP status',
+/** A rule judging the body of every answer `judged` picks, by the verdict the client reached on its arrival. */
+const bodyRule = (id: string, title: string, judged: (status: number | undefined) => boolean, kind: string, passed: string): Rule => ({
+  id,
+  title,
   judgesAll: true,
   async run(ctx) {
-    const errors = ctx.client.log.filter((l) => isErrorAnswer(statusOf(l)));
-    if (errors.length === 0) return skip('no error answer to judge');
-    return judge(
-      errors,
-      (l) => (l.shape === undefined ? undefined : `${answered(l)} ${l.shape}`),
-      `${errors.length} error answers, each an Error whose status repeats the HTTP status`,
-    );
+    const answers = ctx.client.log.filter((l) => judged(statusOf(l)));
+    if (answers.length === 0) return skip(`no ${kind} answer to judge`);
+    return judge(answers, (l) => (l.shape === undefined ? undefined : `${answered(l)} ${l.shape}`), `${answers.length} ${kind} answers, each ${passed}`);
   },
-};
+});
+
+export const errorShape = bodyRule(
+  'error.shape',
+  'every error answer is an application/json Error {code, message, status} whose status repeats the HTTP status',
+  isErrorAnswer,
+  'error',
+  'an Error whose status repeats the HTTP status',
+);
 
 /** The value of a header as a whole number, or a problem. */
 function whole(headers: Record<string, string>, name: string): number | string {
@@ -69,7 +74,7 @@ function rateHeadersProblem(l: Logged): string | undefined {
   return problems.length === 0 ? undefined : `${answered(l)} with ${problems.join(', ')}; ${[...remedies].join('; ')}`;
 }
 
-const rateHeaders: Rule = {
+export const rateHeaders: Rule = {
   id: 'ratelimit.headers',
   title: 'every answer carries X-RateLimit-Limit, -Remaining and -Reset (Unix seconds, in the near future)',
   judgesAll: true,
@@ -80,19 +85,10 @@ const rateHeaders: Rule = {
   },
 };
 
-const bodies: Rule = {
-  id: 'openapi.bodies',
-  title: 'every successful answer is application/json and valid against the OpenAPI document',
-  judgesAll: true,
-  async run(ctx) {
-    const answers = ctx.client.log.filter((l) => isSuccess(statusOf(l)));
-    if (answers.length === 0) return skip('no successful answer to judge');
-    return judge(
-      answers,
-      (l) => (l.shape === undefined ? undefined : `${answered(l)} ${l.shape}`),
-      `${answers.length} successful answers, each valid against the document`,
-    );
-  },
-};
-
-export const ANSWER_RULES: readonly Rule[] = [errorShape, rateHeaders, bodies];
+export const bodies = bodyRule(
+  'openapi.bodies',
+  'every successful answer is application/json and valid against the OpenAPI document',
+  isSuccess,
+  'successful',
+  'valid against the document',
+);

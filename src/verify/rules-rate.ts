@@ -8,20 +8,21 @@ const SEND_RETRY_AFTER = 'send Retry-After, whole seconds ≥ 1';
 
 const ASK = 'needs the quota exhausted; run with --rate-limits to check it';
 
-const retryAfter: Rule = {
+export const retryAfter: Rule = {
   id: 'ratelimit.retry-after',
   title: 'past the quota: 429 with Retry-After matching X-RateLimit-Reset',
   async run(ctx) {
     if (!ctx.options.rateLimits) return skip(ASK);
-    const last = [...ctx.client.log].reverse().find((l) => l.auth === 'key' && l.exchange.response?.headers['x-ratelimit-remaining'] !== undefined);
+    const last = [...ctx.client.log].reverse().find((l) => l.request.auth === 'key' && l.exchange.response?.headers['x-ratelimit-remaining'] !== undefined);
     const remaining = Number(last?.exchange.response?.headers['x-ratelimit-remaining']);
     if (!last || !Number.isSafeInteger(remaining) || remaining < 0)
       return skip('no answer told X-RateLimit-Remaining, so verify cannot tell how many requests exhaust the quota');
     // One more than the quota left brings the 429; one after the wait for the no-ban rule.
     const needed = remaining + 2;
-    if (needed > ctx.client.left)
+    const left = ctx.client.max - ctx.client.sent;
+    if (needed > left)
       return skip(
-        `exhausting the quota takes ${remaining + 1} more requests (X-RateLimit-Remaining: ${remaining}) and one after the wait, but ${ctx.client.left} of the budget are left; raise --max-requests to ${ctx.client.sent + needed}`,
+        `exhausting the quota takes ${remaining + 1} more requests (X-RateLimit-Remaining: ${remaining}) and one after the wait, but ${left} of the budget are left; raise --max-requests to ${ctx.client.sent + needed}`,
       );
     for (let i = 0; i <= remaining; i++) {
       const logged = await ctx.client.send({ operation: 'listPets', method: 'GET', path: '/pets?limit=1', auth: 'key', accept429: true });
@@ -60,7 +61,7 @@ const retryAfter: Rule = {
   },
 };
 
-const noBan: Rule = {
+export const noBan: Rule = {
   id: 'ratelimit.no-ban',
   title: 'after waiting Retry-After, the next request is answered, not refused or banned',
   async run(ctx) {
@@ -69,14 +70,14 @@ const noBan: Rule = {
     if (!refusal) return skip('ratelimit.retry-after brought no 429 to honour');
     const seconds = retryAfterOf(refusal.exchange);
     if (seconds === undefined || seconds < 1) return skip('the 429 gave no Retry-After to honour');
-    if (seconds > ctx.client.waitLimit) return skip(`the 429 asked to wait ${seconds} s, longer than the ${ctx.client.waitLimit} s verify waits`);
-    await ctx.client.honour(seconds);
+    if (seconds > ctx.client.maxWait) return skip(`the 429 asked to wait ${seconds} s, longer than the ${ctx.client.maxWait} s verify waits`);
+    await ctx.client.wait(seconds);
     const after = await ctx.client.send({ operation: 'listPets', method: 'GET', path: '/pets?limit=1', auth: 'key', accept429: true });
     const status = statusOf(after);
     if (status === 429) {
-      const code = (after.json as { code?: unknown } | undefined)?.code;
+      const code = after.seen.code;
       return fail(
-        `waited the ${seconds} s Retry-After asked for, then ${answered(after)}${typeof code === 'string' ? ` (${code})` : ''}: refused though the wait was honoured; a request after the wait must be answered, and a refusal waited out must not count toward a ban`,
+        `waited the ${seconds} s Retry-After asked for, then ${answered(after)}${code === undefined ? '' : ` (${code})`}: refused though the wait was honoured; a request after the wait must be answered, and a refusal waited out must not count toward a ban`,
         refusal,
         after,
       );
@@ -86,5 +87,3 @@ const noBan: Rule = {
     return pass(`waited the ${seconds} s Retry-After asked for; the next request answered ${status}`);
   },
 };
-
-export const RATE_RULES: readonly Rule[] = [retryAfter, noBan];

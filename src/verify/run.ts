@@ -1,44 +1,43 @@
 // The runner: checks the options, sends the first request (which decides whether verify can run
 // at all), runs the rules in an order that lets later ones use what earlier ones learned, and
-// reports them in a fixed order.
+// reports them in a fixed order; then, when asked, the comparison with a mock and the profile.
 import { UserError } from '../core/errors.js';
 import { DEFAULT_REMOVAL_AT } from '../core/pipeline/deprecation.js';
 import { BudgetSpent, Client, StopSending, type Logged } from './client.js';
+import { compareWithMock } from './compare.js';
+import { buildProfile, writeProfile } from './profile.js';
 import { petsOf, requestLine, type Context, type Rule, type Verdict } from './rule.js';
-import { ANSWER_RULES } from './rules-answers.js';
-import { LIST_RULES } from './rules-list.js';
-import { PET_RULES } from './rules-pets.js';
-import { RATE_RULES } from './rules-rate.js';
+import { bodies, errorShape, rateHeaders } from './rules-answers.js';
+import { authInvalid, authRequired, defaultLimit, limitBounds, statusFilter } from './rules-list.js';
+import { createAssigns, createRejects, deprecationHeaders, getFound, getNotFound, removal } from './rules-pets.js';
+import { noBan, retryAfter } from './rules-rate.js';
 import { VerifyCouldNotRun, type RuleResult, type VerifyOptions, type VerifyReport } from './types.js';
 
-const ALL: readonly Rule[] = [...LIST_RULES, ...PET_RULES, ...RATE_RULES, ...ANSWER_RULES];
-
-/** The order the report lists the rules in. */
-const REPORT_ORDER = [
-  'auth.required',
-  'auth.invalid-key',
-  'error.shape',
-  'list.default-limit',
-  'list.limit-bounds',
-  'list.status-filter',
-  'create.assigns-id',
-  'create.rejects-invalid',
-  'get.found',
-  'get.not-found',
-  'deprecation.headers',
-  'deprecation.removal',
-  'ratelimit.headers',
-  'ratelimit.retry-after',
-  'ratelimit.no-ban',
-  'openapi.bodies',
+/**
+ * Every rule, in the order the report lists them. Those that send run in this order too, which
+ * lets later ones use what earlier ones learned; those judging every answer run last.
+ */
+const RULES: readonly Rule[] = [
+  authRequired,
+  authInvalid,
+  errorShape,
+  defaultLimit,
+  limitBounds,
+  statusFilter,
+  createAssigns,
+  createRejects,
+  getFound,
+  getNotFound,
+  deprecationHeaders,
+  removal,
+  rateHeaders,
+  retryAfter,
+  noBan,
+  bodies,
 ];
 
 /** Every rule verify checks, in the report's order: its id and what it checks. */
-export const VERIFY_RULES: readonly { id: string; title: string }[] = REPORT_ORDER.map((id) => {
-  const rule = ALL.find((r) => r.id === id);
-  if (!rule) throw new Error(`verify: no rule ${id}`);
-  return { id, title: rule.title };
-});
+export const VERIFY_RULES: readonly { id: string; title: string }[] = RULES.map(({ id, title }) => ({ id, title }));
 
 /** The address as typed, with anything before an `@` in its authority hidden: it may hold a password. */
 function withoutCredentials(text: string): string {
@@ -46,6 +45,12 @@ function withoutCredentials(text: string): string {
 }
 
 function checkOptions(baseUrl: string, options: VerifyOptions): string {
+  const profile: unknown = options?.profile;
+  if (profile !== undefined && typeof profile !== 'boolean' && (typeof profile !== 'string' || profile.trim() === ''))
+    throw new UserError(`verify's profile must be true or the path of the file to write, not ${JSON.stringify(profile) ?? String(profile)}.`);
+  const compare: unknown = options?.compareMock;
+  if (compare !== undefined && typeof compare !== 'boolean')
+    throw new UserError(`verify's compareMock must be true or false, not ${JSON.stringify(compare) ?? String(compare)}.`);
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -90,13 +95,12 @@ async function probe(client: Client, base: string): Promise<Logged> {
       `could not run: ${base} is unreachable (${first.exchange.error ?? 'no answer'}); check the URL and that the service is up.`,
       'unreachable',
     );
-  if (response.status === 401) {
-    const code = (first.json as { code?: unknown } | undefined)?.code;
+  const code = first.seen.code;
+  if (response.status === 401)
     throw new VerifyCouldNotRun(
-      client.scrub(`could not run: ${base} refused the key (${requestLine(first)} answered 401${typeof code === 'string' ? ` ${code}` : ''}); check --key.`),
+      client.scrub(`could not run: ${base} refused the key (${requestLine(first)} answered 401${code === undefined ? '' : ` ${code}`}); check --key.`),
       'key-refused',
     );
-  }
   if (response.status >= 300 && response.status < 400)
     throw new VerifyCouldNotRun(
       client.scrub(
@@ -112,22 +116,12 @@ async function probe(client: Client, base: string): Promise<Logged> {
   return first;
 }
 
-function result(id: string, verdict: Verdict): RuleResult {
-  return {
-    id,
-    ok: verdict.kind === 'pass',
-    skipped: verdict.kind === 'skip',
-    message: verdict.message,
-    evidence: verdict.kind === 'fail' ? verdict.evidence : [],
-  };
-}
-
 /**
  * Runs the specification's behavioural contract against the deployment at `baseUrl` (ending in
- * /v1), giving with the report what a comparison or a profile reads besides: the client's log and
- * the probe's animals. Throws `VerifyCouldNotRun` when the address does not answer or refuses the key.
+ * /v1), then compares with the mock and measures the profile when asked. Throws
+ * `VerifyCouldNotRun` when the address does not answer or refuses the key.
  */
-export async function runVerifyLogged(baseUrl: string, options: VerifyOptions): Promise<{ report: VerifyReport; client: Client; probeJson: unknown }> {
+export async function runVerify(baseUrl: string, options: VerifyOptions): Promise<VerifyReport> {
   const base = checkOptions(baseUrl, options);
   const client = new Client(base, options);
   const first = await probe(client, base);
@@ -136,8 +130,7 @@ export async function runVerifyLogged(baseUrl: string, options: VerifyOptions): 
   const timings: Record<string, number> = {};
   let stopped: string | undefined;
   let stoppedShort = '';
-  // Rules that send run first; those judging every answer run last, over all of them.
-  for (const rule of [...ALL.filter((r) => !r.judgesAll), ...ALL.filter((r) => r.judgesAll)]) {
+  for (const rule of [...RULES.filter((r) => !r.judgesAll), ...RULES.filter((r) => r.judgesAll)]) {
     if (stopped !== undefined && !rule.judgesAll) {
       verdicts.set(rule.id, { kind: 'skip', message: `not checked: ${stoppedShort}` });
       continue;
@@ -157,10 +150,11 @@ export async function runVerifyLogged(baseUrl: string, options: VerifyOptions): 
     }
   }
   // Messages quote what services sent (a name, a code, a header): the key is hidden there too.
-  const rules = REPORT_ORDER.map((id) => result(id, verdicts.get(id) ?? { kind: 'skip', message: 'not run' })).map((r) => ({
-    ...r,
-    message: client.scrub(r.message),
-  }));
+  const rules = RULES.map(({ id }): RuleResult => {
+    const verdict = verdicts.get(id) ?? { kind: 'skip', message: 'not run' };
+    const evidence = verdict.kind === 'fail' ? verdict.evidence : [];
+    return { id, ok: verdict.kind === 'pass', skipped: verdict.kind === 'skip', message: client.scrub(verdict.message), evidence };
+  });
   const report: VerifyReport = {
     base,
     passed: rules.filter((r) => r.ok).length,
@@ -171,5 +165,20 @@ export async function runVerifyLogged(baseUrl: string, options: VerifyOptions): 
     timings,
     ...(stopped === undefined ? {} : { stopped: client.scrub(stopped) }),
   };
-  return { report, client, probeJson: first.json };
+  if (options.profile !== undefined && options.profile !== false) {
+    report.profile = buildProfile(report.base, client.log, (text) => client.scrub(text));
+    if (typeof options.profile === 'string') writeProfile(options.profile, report.profile);
+  }
+  if (options.compareMock) {
+    const differences = await compareWithMock(client.log, options.key, first.json);
+    // Differences quote what the deployment sent: the key is hidden there too.
+    report.differences = differences.map((d) => ({
+      behaviour: d.behaviour,
+      request: client.scrub(d.request),
+      deployment: client.scrub(d.deployment),
+      mock: client.scrub(d.mock),
+      message: client.scrub(d.message),
+    }));
+  }
+  return report;
 }

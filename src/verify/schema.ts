@@ -9,27 +9,14 @@ import { specOperation } from '../core/pipeline/operations-table.js';
 import { openapiDocument } from '../core/input/openapi.js';
 import type { OperationId } from '../core/types.js';
 
-/** The operations of the specification, to find the schema of an answer. */
-export type Operation = OperationId;
-
 let ajv: Ajv2020 | undefined;
-const compiled = new Map<string, ValidateFunction>();
 
 const BASE = openapiDocument.servers[0]?.url ?? '/v1';
 
-/** Where an operation lives in the document, from the operations table. */
-function placeOf(operation: Operation): { path: string; method: string } {
-  const op = specOperation(operation);
-  return { path: op.path.slice(BASE.length), method: op.method.toLowerCase() };
-}
-
+/** The compiled schema at `pointer` in the document (Ajv keeps each one it compiled). */
 function validator(pointer: string): ValidateFunction | undefined {
-  let found = compiled.get(pointer);
-  if (found) return found;
   ajv ??= openApiAjv(requireAjv());
-  found = ajv.getSchema(`openapi.json#${pointer}`);
-  if (found) compiled.set(pointer, found);
-  return found;
+  return ajv.getSchema(`openapi.json#${pointer}`);
 }
 
 function problems(validate: ValidateFunction, value: unknown): string | undefined {
@@ -52,10 +39,10 @@ export function isJson(contentType: string | undefined): boolean {
  * What is wrong with a successful answer's body by the document: undefined when it validates, or
  * when the document declares no body for that status (the behaviour rules judge the status).
  */
-export function successBodyProblem(operation: Operation, status: number, json: unknown): string | undefined {
-  const { path, method } = placeOf(operation);
-  const escaped = path.replace(/~/g, '~0').replace(/\//g, '~1');
-  const validate = validator(`/paths/${escaped}/${method}/responses/${status}/content/application~1json/schema`);
+export function successBodyProblem(operation: OperationId, status: number, json: unknown): string | undefined {
+  const { path, method } = specOperation(operation);
+  const escaped = path.slice(BASE.length).replace(/~/g, '~0').replace(/\//g, '~1');
+  const validate = validator(`/paths/${escaped}/${method.toLowerCase()}/responses/${status}/content/application~1json/schema`);
   if (!validate) return undefined;
   if (json === undefined) return 'the body is not JSON';
   return problems(validate, json);

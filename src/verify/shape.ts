@@ -1,7 +1,8 @@
 // The verdict on an answer's body, reached once when it arrives: the log keeps this verdict
 // rather than the body, so the rules judging every answer at the end hold no bodies in memory.
 import { LARGEST_LIST_BYTES, MAX_ANSWER_BYTES } from './read-answer.js';
-import { errorBodyProblem, isJson, successBodyProblem, type Operation } from './schema.js';
+import type { OperationId } from '../core/types.js';
+import { errorBodyProblem, isJson, successBodyProblem } from './schema.js';
 import type { Exchange } from './types.js';
 
 const bytes = (n: number): string => n.toLocaleString('en-US');
@@ -24,7 +25,7 @@ export function isSuccess(status: number | undefined): boolean {
  * an error answer must be an application/json Error repeating its status, a success valid by
  * the document. Other answers (redirects, 429) have no body to judge.
  */
-export function shapeProblem(operation: Operation, response: Exchange['response'], cut: boolean, json: unknown): string | undefined {
+export function shapeProblem(operation: OperationId, response: Exchange['response'], cut: boolean, json: unknown): string | undefined {
   if (!response) return undefined;
   const error = isErrorAnswer(response.status);
   if (!error && !isSuccess(response.status)) return undefined;

@@ -2,9 +2,6 @@
 // is) and the evidence a rule keeps of what it sent and what came back.
 import { UserError } from '../core/errors.js';
 import type { Profile } from '../core/scenarios/profile.js';
-import type { Difference } from './parity-rules.js';
-
-export type { Difference } from './parity-rules.js';
 
 /** Options of `verify(baseUrl, options)`; the CLI maps its flags onto them. */
 export interface VerifyOptions {
@@ -86,6 +83,20 @@ export interface VerifyReport {
   differences?: Difference[];
   /** With `profile`: what was measured, as the document `--profile` writes. */
   profile?: Profile;
+}
+
+/** One behaviour in which the deployment and the mock answered the same request differently. */
+export interface Difference {
+  /** What differs: `status`, `error-code`, `header.x-ratelimit-remaining`, `retry-after`, `ban`, `list.order`, … */
+  behaviour: string;
+  /** The request as sent to both: `GET /v1/pets?limit=0`. */
+  request: string;
+  /** What the deployment did. */
+  deployment: string;
+  /** What the mock did. */
+  mock: string;
+  /** The two side by side, with the rule each follows. */
+  message: string;
 }
 
 /**

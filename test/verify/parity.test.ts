@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, verify, type RunningMock } from '../../src/index.js';
-import { renderWithDifferences } from '../../src/verify/differences-report.js';
+import { render as renderWithDifferences } from '../../src/verify/reporters.js';
 import { checkProfile, type Profile } from '../../src/core/scenarios/profile.js';
 import { T0 } from '../support/mock.js';
 import { cliLauncher, waitFor } from '../e2e/cli.js';
@@ -339,8 +339,6 @@ describe('petstore-mock --profile FILE', () => {
 function logged(path: string, status: number, headers: Record<string, string>, seen: Seen = {}, at = T0): Logged {
   const request: Logged['request'] = { operation: 'listPets', method: 'GET', path, auth: 'key' };
   return {
-    operation: 'listPets',
-    auth: 'key',
     exchange: { request: { method: 'GET', url: `https://staging.example.com/v1${path}`, headers: {} }, response: { status, headers, body: '' } },
     json: undefined,
     at,
