@@ -2,7 +2,6 @@
 // a single node, a Redis Cluster or a Sentinel group, the scripts it runs (as Redis 7 functions,
 // see lua-functions.ts, or with EVALSHA where functions cannot be loaded), and what a failure
 // becomes (`state_unavailable`, see state-errors.ts).
-import { settledWithin } from './settled-within.js';
 import type { Cluster, Redis as RedisClient } from 'ioredis';
 import { MockError, UserError } from '../core/errors.js';
 import { ADMIN_BODY, API_BODY, JOURNAL_BODY, SETTINGS_SCRIPT } from './scripts.js';
@@ -40,6 +39,28 @@ const SCRIPTS = {
 type ScriptName = keyof typeof SCRIPTS;
 type Client = (RedisClient | Cluster) & Record<ScriptName, (numberOfKeys: number, ...keysAndArgs: (string | number)[]) => Promise<Reply>>;
 const LIBRARY = functionLibrary(SCRIPTS);
+
+/**
+ * The call's promise, or a timeout past `ms`: a bound of our own on every call. The client's command
+ * timeout counts from when a command is written: one held in its queue before that (a Cluster
+ * client finding its slots again after a cut) had no bound, and a CI run saw a replica on a Cluster
+ * give no answer for over 40 s after a cut.
+ */
+function settledWithin<T>(call: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Command timed out: no reply within ${ms} ms`)), ms);
+    call.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
 
 /** A connection to the shared state; every call rejects with `state_unavailable` when Redis cannot answer. */
 export class StateConnection {
@@ -256,11 +277,6 @@ export class StateConnection {
     } catch (error) {
       throw this.failure(error);
     }
-  }
-
-  /** A server statistic, for benchmarks. */
-  info(section: string): Promise<string> {
-    return (this.client as RedisClient).info(section);
   }
 
   async close(): Promise<void> {

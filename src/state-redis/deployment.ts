@@ -3,10 +3,10 @@
 // the deployment alive, and what happens when the world it joined is gone from Redis.
 import { KeyIds } from '../core/state/key-id.js';
 import { randomBytes } from 'node:crypto';
-import { MockError, UserError } from '../core/errors.js';
+import { UserError } from '../core/errors.js';
 import { INSTANCE } from '../instance.js';
 import type { StateConnection } from './connection.js';
-import { RETRY_AFTER_SECONDS } from './state-errors.js';
+import { stateUnavailable } from './state-errors.js';
 import { displayUrl } from './state-url.js';
 import { absentKey, initKey } from './keys.js';
 import { callNamed, type JoinAnswer } from './script-io.js';
@@ -63,7 +63,11 @@ export async function clearDeployment(conn: StateConnection, prefix: string, mod
 export class Deployment {
   /** The world this replica joined; it never founds another on its own. */
   private world = '';
-  private ids = new KeyIds('');
+  /**
+   * The deployment's key ids, salted with its world: a random id its founder drew that every replica
+   * shares and no answer shows, and that changes only with the world (whose journals go with it).
+   */
+  keyIds = new KeyIds('');
   private joining: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   /** Names this replica in `{P}:replicas`; the second mock of a process gets `#2`, and so on. */
@@ -77,21 +81,13 @@ export class Deployment {
     private readonly expiryMs = DEFAULT_HEARTBEAT_EXPIRY_MS,
   ) {}
 
-  /**
-   * The deployment's key ids, salted with its world: a random id its founder drew that every replica
-   * shares and no answer shows, and that changes only with the world (whose journals go with it).
-   */
-  get keyIds(): KeyIds {
-    return this.ids;
-  }
-
   /** Refuses a replica that differs from a live deployment, without writing anything. */
   async check(): Promise<void> {
     const reply = await this.call('check');
     this.settle(reply);
     // A live deployment's key ids are known before this replica joins it: a request answered
     // between the server's start and the join is journaled with the deployment's ids.
-    if (reply.world) this.ids = new KeyIds(reply.world);
+    if (reply.world) this.keyIds = new KeyIds(reply.world);
   }
 
   /**
@@ -112,19 +108,14 @@ export class Deployment {
       if (reply.status !== 'stale') {
         this.settle(reply);
         this.world = reply.world ?? '';
-        this.ids = new KeyIds(this.world);
+        this.keyIds = new KeyIds(this.world);
         this.beat();
         return;
       }
       // An ended deployment with other settings: its data goes before the new world starts.
-      await this.clear('stale');
+      await clearDeployment(this.conn, this.prefix, 'stale');
     }
     throw new UserError(`the deployment under the prefix ${this.prefix} kept changing while this replica joined it; start it again.`);
-  }
-
-  /** Removes the deployment's keys; with `stale`, only while no replica keeps it alive. */
-  clear(mode: 'stale' | 'force'): Promise<{ live: number; deleted: number }> {
-    return clearDeployment(this.conn, this.prefix, mode);
   }
 
   /** Stops the heartbeat and leaves; the last replica to leave lets the next start choose new settings. */
@@ -177,11 +168,9 @@ export class Deployment {
       status === 'replaced'
         ? 'another world was started under its prefix since (a replica with other settings, after this one lost touch)'
         : 'Redis no longer holds it (it restarted without its data, a failover lost it, or it was cleared)';
-    const error = new MockError(
-      'state_unavailable',
+    const error = stateUnavailable(
       `petstore-mock cannot use its shared state at ${displayUrl(this.conn.url)}: the deployment ${this.prefix} this replica joined is gone, as ${why}. ` +
         'This replica does not start a new world on its own, so no id is handed out twice and no quota starts over: restart it to join the deployment Redis holds now.',
-      { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } },
     );
     this.conn.stop(error);
     clearInterval(this.timer);

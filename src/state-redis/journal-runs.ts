@@ -48,8 +48,3 @@ export function runsIn(entries: RecordedEntry[]): Run[] {
   }
   return runs;
 }
-
-/** The runs as JSON, as the API script's input carries them. */
-export function runsOf(entries: RecordedEntry[]): string {
-  return JSON.stringify(runsIn(entries));
-}

@@ -8,7 +8,7 @@ import type { Decision, Planner, StateAsk, StatePort } from '../core/state/state
 import type { SessionSettings } from '../core/state/session-state.js';
 import type { CoreRequest } from '../core/types.js';
 import { leanInput } from './api-input.js';
-import { runsIn, runsOf, stored, type RecordedEntry } from './journal-runs.js';
+import { runsIn, stored, type RecordedEntry } from './journal-runs.js';
 import { callNamed } from './script-io.js';
 import { absentKey, deploymentKeys, journalKeys, sessionKeys } from './keys.js';
 import { FailureWatch } from './failure-watch.js';
@@ -81,7 +81,7 @@ export class RedisPort implements StatePort<string> {
       lean.sid = sid;
       lean.set = entry.id;
       lean.max = this.maxSessions;
-      const answer = await this.asked(sid, JSON.stringify(lean), victim);
+      const answer = await this.ask(sid, JSON.stringify(lean), victim);
       if (answer.st === 'error') {
         // This decision failed alone inside Redis; the batch's others stand.
         const error = this.conn.decisionFailed(answer.err);
@@ -128,26 +128,22 @@ export class RedisPort implements StatePort<string> {
     }
   }
 
-  /** `ask`, with a whole call's fault of the script counted against the session (an outage is not: health says that itself). */
-  private async asked(sid: string, fields: string, victim: string | undefined): Promise<ScriptAnswer> {
+  /**
+   * Queues a decision: it goes at once when no call is in flight, else with every decision queued
+   * meanwhile, in one call, when the call in flight returns (so an idle instance adds no wait). A
+   * whole call's fault of the script counts against the session (an outage does not: health says that itself).
+   */
+  private async ask(sid: string, fields: string, victim: string | undefined): Promise<ScriptAnswer> {
     try {
-      return await this.ask(sid, fields, victim);
+      return await new Promise<ScriptAnswer>((resolve, reject) => {
+        this.queue.push({ sid, victim, fields, resolve, reject });
+        if (!this.inFlight) this.send();
+      });
     } catch (error) {
       if (!(error instanceof MockError && error.code === 'state_unavailable'))
         this.failures.failed(sid, error instanceof Error ? error.message : String(error));
       throw error;
     }
-  }
-
-  /**
-   * Queues a decision: it goes at once when no call is in flight, else with every decision queued
-   * meanwhile, in one call, when the call in flight returns (so an idle instance adds no wait).
-   */
-  private ask(sid: string, fields: string, victim: string | undefined): Promise<ScriptAnswer> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ sid, victim, fields, resolve, reject });
-      if (!this.inFlight) this.send();
-    });
   }
 
   /** Sends the queued decisions and the journal entries waiting, in one call. */
@@ -156,7 +152,7 @@ export class RedisPort implements StatePort<string> {
     const batch = this.pending;
     this.pending = [];
     this.inFlight = true;
-    const journal = runsOf(batch);
+    const journal = JSON.stringify(runsIn(batch));
     // The entries' texts go as arguments of their own: inside the JSON they would be escaped twice.
     // Requests alike (the same list under load) share one input: the script decodes each once.
     const inputs = new Map<string, number>();

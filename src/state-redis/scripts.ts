@@ -22,7 +22,7 @@ return cjson.encode({ status = 'ok', runs = #q.runs })
 /**
  * The admin calls. ARGV[2] is a JSON object: sid, max (sessions), action, arg, and for `peek` the
  * buckets to report. Actions: state (clock and settings id), reset, apply (arg: settings id),
- * restore (arg: settings id; rs: what redis-restore.ts made of a snapshot, written at once),
+ * restore (arg: settings id; rs: what redis-snapshot.ts made of a snapshot, written at once),
  * clock (arg: freeze | unfreeze | set:MS | advance:MS, comma-separated, applied in order),
  * journal, jinfo, details (arg: 1 | 0), evictions, sessions, peek, snapshot (the session's fields,
  * buckets, animals and journal, read at one instant: see snapshotOf). The answer is one JSON object
@@ -65,8 +65,8 @@ end
 local function pushAll(key, texts)
   for i = 1, #texts, 1000 do redis.call('RPUSH', key, unpack(texts, i, math.min(#texts, i + 999))) end
 end
--- Writes a snapshot's state (redis-restore.ts) over a session whose settings were just applied:
--- its fields as redis-restore.ts wrote them (the clock's here, from Redis time), the document's
+-- Writes a snapshot's state (redis-snapshot.ts) over a session whose settings were just applied:
+-- its fields as redis-snapshot.ts wrote them (the clock's here, from Redis time), the document's
 -- buckets in place of the settings' presets; the last eviction is no longer news.
 local function restoreInto(mk, r)
   for _, id in ipairs(redis.call('LRANGE', mk .. ':bo', 0, -1)) do redis.call('HDEL', mk, 'b:' .. id) end
