@@ -27,7 +27,6 @@ export interface SharedStateOptions {
   scenarios: ScenarioCatalogue;
   /** The start settings came from this scenario (undefined: the flags alone). */
   startScenario?: string;
-  /** The flags every instance of a deployment must share. */
   seed?: number;
   pets?: number;
   /** The fixtures file, or true for animals given to the library. */
@@ -45,7 +44,7 @@ export interface SharedStateOptions {
 
 /** One instance's view of a shared state. */
 export interface SharedState {
-  /** The pipeline's port to this state: `new PortEngine(port)` answers API requests on it. */
+  /** The pipeline's port to this state. */
   port: RedisPort;
   /** Sends the journal entries of answered requests that have not ridden with a request yet. */
   flush(): Promise<void>;

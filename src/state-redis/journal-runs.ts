@@ -1,6 +1,6 @@
 // Journal entries on their way to Redis, as the scripts take them: runs of entries of one session,
 // epoch and bounds, with the entries' texts as arguments of their own; and the texts read back.
-import type { JournalEntry } from '../core/state/journal.js';
+import { DEFAULT_JOURNAL_BYTES, type JournalEntry } from '../core/state/journal.js';
 
 /** A journal entry on its way to Redis, with what bounds it there. */
 export interface RecordedEntry {
@@ -11,7 +11,6 @@ export interface RecordedEntry {
   entry: string;
   bytes: number;
   cap: number;
-  maxBytes: number;
 }
 
 /** An entry as the journal list keeps it, "BYTES JSON" (so the oldest can go with its size), built here rather than in Lua. */
@@ -39,8 +38,8 @@ export function runsIn(entries: RecordedEntry[]): Run[] {
   const runs: Run[] = [];
   let run: Run | undefined;
   for (const e of entries) {
-    if (!run || run.sid !== e.sid || run.ep !== e.ep || run.cap !== e.cap || run.max !== e.maxBytes) {
-      run = { sid: e.sid, ep: e.ep, cap: e.cap, max: e.maxBytes, at: [], b: [] };
+    if (!run || run.sid !== e.sid || run.ep !== e.ep || run.cap !== e.cap) {
+      run = { sid: e.sid, ep: e.ep, cap: e.cap, max: DEFAULT_JOURNAL_BYTES, at: [], b: [] };
       runs.push(run);
     }
     run.at.push(e.real);

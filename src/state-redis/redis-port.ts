@@ -2,7 +2,7 @@
 // carries the journal entries of earlier answers); nothing of the pipeline lives here.
 import type { KeyIds } from '../core/state/key-id.js';
 import { MockError, named } from '../core/errors.js';
-import { DEFAULT_JOURNAL_BYTES, boundEntry, type JournalEntry } from '../core/state/journal.js';
+import { boundEntry, type JournalEntry } from '../core/state/journal.js';
 import type { RateReport } from '../core/state/limiter.js';
 import type { Decision, Planner, StateAsk, StatePort } from '../core/state/state-port.js';
 import type { SessionSettings } from '../core/state/session-state.js';
@@ -12,7 +12,6 @@ import { runsIn, stored, type RecordedEntry } from './journal-runs.js';
 import { callNamed } from './script-io.js';
 import { absentKey, deploymentKeys, journalKeys, sessionKeys } from './keys.js';
 import { FailureWatch } from './failure-watch.js';
-import { monotonicMs } from './redis-clock.js';
 import type { StateConnection } from './connection.js';
 import { INSTANCE } from '../instance.js';
 import { forcedOf, inputOf, latencyOf, operationDataOf, rateDecisionOf } from './redis-plan.js';
@@ -43,10 +42,9 @@ export class RedisPort implements StatePort<string> {
   /** Entries of answered requests that ride with the next script call (or a flush when none comes). */
   private pending: RecordedEntry[] = [];
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Decisions waiting for the call in flight to return, and whether one is. */
+  /** Decisions waiting for the call in flight to return. */
   private queue: Queued[] = [];
   private inFlight = false;
-  /** Sessions whose decisions keep failing, for the health answer. */
   readonly failures = new FailureWatch();
 
   constructor(
@@ -95,13 +93,12 @@ export class RedisPort implements StatePort<string> {
           if (this.addressReports.size >= MAX_ADDRESS_REPORTS) this.addressReports.clear();
           this.addressReports.set(plan.bucket, rate.report);
         }
-        const now = Number(answer.now);
         const decision: Decision<string, P> = {
           home: answer.ep,
           plan,
           session: sid,
           settings,
-          now,
+          now: Number(answer.now),
           real: Number(answer.real),
           details: answer.details !== '' ? answer.details === '1' : settings.journalDetails === true,
           seq: answer.seq,
@@ -162,8 +159,7 @@ export class RedisPort implements StatePort<string> {
       return at;
     });
     // The Redis instant after which this call is given up (answered 503): a later start changes nothing.
-    const sentAt = monotonicMs();
-    const deadline = this.conn.deadline(sentAt);
+    const deadline = this.conn.deadline();
     const dl = deadline === undefined ? '' : `"dl":${deadline},`;
     const fields = `{${dl}"journal":${journal},"u":[${[...inputs.keys()].join(',')}],"d":[${order.join(',')}]}`;
     // Every key the call may touch: the deployment's and those of each session it decides or journals for.
@@ -179,7 +175,7 @@ export class RedisPort implements StatePort<string> {
         // Whatever came back, the queue moves on and every decision of the batch is settled.
         // Not JSON of the script's shape: each decision is refused below, as one the script did not answer.
         const { answers, expired, real } = answersOf(raw);
-        if (real !== undefined) this.conn.redisClock.observe(real, monotonicMs());
+        if (real !== undefined) this.conn.redisClock.observe(real, performance.now());
         this.next();
         if (expired) {
           // Redis started the call past its deadline and changed nothing: a 503, as a timeout.
@@ -202,7 +198,6 @@ export class RedisPort implements StatePort<string> {
     );
   }
 
-  /** The call returned: the decisions queued meanwhile go now. */
   private next(): void {
     this.inFlight = false;
     if (this.queue.length > 0) this.send();
@@ -219,7 +214,6 @@ export class RedisPort implements StatePort<string> {
       entry: JSON.stringify(journal),
       bytes,
       cap: decision.settings.journalSize,
-      maxBytes: DEFAULT_JOURNAL_BYTES,
     });
     // Under load the next request carries it; when none comes within 5 ms, a flush of its own does.
     this.flushTimer ??= setTimeout(() => void this.flush(), 5);

@@ -6,12 +6,9 @@ import { SNAPSHOT_FIELDS } from './redis-snapshot.js';
 export { API_BODY, API_SCRIPT } from './api-script.js';
 
 /**
- * Appends journal entries that no API request has carried yet (the instance went quiet). ARGV[2]
- * (JournalInput in script-io.ts): `runs`, runs of entries (one session, epoch and bounds each,
- * with when each entry was answered and its size; see appendJournal in lua-library.ts). The entries' texts
- * stay positional, ARGV[3…], each as the journal keeps it ("BYTES JSON"), as in the API script:
- * inside the JSON they would be escaped twice and decoded into Lua strings only to be pushed
- * unchanged. Answers (JournalAnswer) how many runs it took.
+ * Appends journal entries that no API request has carried yet (JournalInput, JournalAnswer). The
+ * texts stay positional, ARGV[3…], as in the API script: inside the JSON they would be escaped
+ * twice and decoded into Lua strings only to be pushed unchanged.
  */
 export const JOURNAL_BODY = `
 local q = cjson.decode(ARGV[2])
@@ -191,11 +188,7 @@ if scratch then dropData(sid) end
 return cjson.encode(out)
 `;
 
-/**
- * Stores or reads the settings of a scenario a session switched to. ARGV[2] (SettingsInput in
- * script-io.ts): the action (put | get), the settings id, and for put the scenario and its init.
- * Answers (SettingsAnswer) ok, and for get the stored scenario's `text` when Redis holds it.
- */
+/** Stores or reads the settings of a scenario a session switched to (SettingsInput, SettingsAnswer). */
 export const SETTINGS_SCRIPT = `
 local P = ARGV[1]
 local q = cjson.decode(ARGV[2])
