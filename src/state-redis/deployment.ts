@@ -11,12 +11,12 @@ import { displayUrl } from './state-url.js';
 import { absentKey, initKey } from './keys.js';
 import { callNamed, type JoinAnswer } from './script-io.js';
 
-/** The keys of the deployment's record every deployment script touches, and the absent key every call declares. */
+/** The deployment's record, and the absent key every call declares. */
 function recordKeys(prefix: string): string[] {
   return [`${prefix}:deploy`, `${prefix}:replicas`, absentKey(prefix)];
 }
 
-/** One field of a deployment's identity: what is compared, and what a message may show of it. */
+/** One field of a deployment's identity (identity.ts). */
 export interface IdentityField {
   field: string;
   /** The flag or option a person changes to make replicas agree. */
@@ -39,15 +39,11 @@ export class DeploymentMismatch extends UserError {
 
 let replicas = 0;
 
-/**
- * Removes a deployment's keys in steps; unless forced, only while no replica keeps it alive
- * (`live` then says how many do, and nothing was removed).
- */
+/** Removes a deployment's keys in steps; unless forced, only while no replica keeps it alive (`live` then says how many do). */
 export async function clearDeployment(conn: StateConnection, prefix: string, mode: 'stale' | 'force'): Promise<{ live: number; deleted: number }> {
   let cursor = '0';
   let deleted = 0;
   for (;;) {
-    // The keys are found here and declared to the script that removes them.
     const [next, found] = await conn.scanDeployment(prefix, cursor);
     const record = recordKeys(prefix);
     const keys = [...record, ...found.filter((key) => !record.includes(key))];
@@ -59,7 +55,6 @@ export async function clearDeployment(conn: StateConnection, prefix: string, mod
   }
 }
 
-/** The membership of one replica. */
 export class Deployment {
   /** The world this replica joined; it never founds another on its own. */
   private world = '';
@@ -81,7 +76,7 @@ export class Deployment {
     private readonly expiryMs = DEFAULT_HEARTBEAT_EXPIRY_MS,
   ) {}
 
-  /** Refuses a replica that differs from a live deployment, without writing anything. */
+  /** Refuses a replica that differs from a live deployment, writing nothing. */
   async check(): Promise<void> {
     const reply = await this.call('check');
     this.settle(reply);
@@ -118,7 +113,7 @@ export class Deployment {
     throw new UserError(`the deployment under the prefix ${this.prefix} kept changing while this replica joined it; start it again.`);
   }
 
-  /** Stops the heartbeat and leaves; the last replica to leave lets the next start choose new settings. */
+  /** Stops the heartbeat and leaves. */
   async leave(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
@@ -127,9 +122,8 @@ export class Deployment {
   }
 
   /**
-   * One heartbeat now: for the health answer, which must fail while the state cannot take a write.
-   * Says whether this replica's id is now the first of the live replicas': it alone then shows the
-   * deployment's gauges, so that `sum()` over replicas counts them once.
+   * One heartbeat now (the health answer must fail while the state cannot take a write). Says
+   * whether this replica alone shows the deployment's gauges, so that `sum()` counts them once.
    */
   async heartbeat(): Promise<boolean> {
     if (this.world === '') return false;
@@ -159,7 +153,7 @@ export class Deployment {
     });
   }
 
-  /** Turns a refusal into the error a person reads; a lost world stops this replica for good. */
+  /** A refusal as the error a person reads; a lost world stops this replica for good. */
   private settle(reply: JoinAnswer): void {
     const { status } = reply;
     if (status === 'ok') return;

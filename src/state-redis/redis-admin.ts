@@ -55,7 +55,6 @@ interface AdminArgs {
   peeks?: { bucket: string; lim: number[] }[];
 }
 
-/** The admin side of a shared state. */
 export class RedisAdmin implements AdminState {
   constructor(
     private readonly conn: StateConnection,

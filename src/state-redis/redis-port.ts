@@ -14,7 +14,8 @@ import { absentKey, deploymentKeys, journalKeys, sessionKeys } from './keys.js';
 import { FailureWatch } from './failure-watch.js';
 import type { StateConnection } from './connection.js';
 import { INSTANCE } from '../instance.js';
-import { forcedOf, inputOf, latencyOf, operationDataOf, rateDecisionOf } from './redis-plan.js';
+import { forcedOf, inputOf, latencyOf, rateDecisionOf } from './redis-plan.js';
+import { REDIS_OPERATIONS } from './operations/index.js';
 import { answersOf, type ScriptAnswer } from './answers.js';
 import type { SettingsRegistry } from './settings-registry.js';
 
@@ -110,8 +111,9 @@ export class RedisPort implements StatePort<string> {
         const forced = forcedOf(settings, answer);
         if (forced) decision.forced = forced;
         else if (answer.dcall !== undefined) decision.declaredCall = answer.dcall;
-        else if (rate.outcome === 'allowed' && plan.operation !== undefined) {
-          const data = operationDataOf(plan, settings, answer, local);
+        else if (rate.outcome === 'allowed' && plan.operation !== undefined && plan.input !== undefined) {
+          // What the operation read or wrote, from the script's `data` and what `inputOf` noted.
+          const data = REDIS_OPERATIONS[plan.operation].dataOf(plan.input, settings, answer, local);
           if (data) decision.data = data;
         }
         return decision;

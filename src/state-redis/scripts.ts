@@ -122,11 +122,9 @@ if action == 'reset' then
   -- The caller declared the settings it guessed (their key is read): another guess is tried again.
   if set ~= q.set then return cjson.encode({ st = 'stale', set = set }) end
   if not applySettings(sid, set) then return cjson.encode({ st = 'missing', set = set }) end
-elseif action == 'apply' then
+elseif action == 'apply' or action == 'restore' then
   if not applySettings(sid, q.arg) then return cjson.encode({ st = 'missing', set = q.arg }) end
-elseif action == 'restore' then
-  if not applySettings(sid, q.arg) then return cjson.encode({ st = 'missing', set = q.arg }) end
-  restoreInto(mk, q.rs)
+  if action == 'restore' then restoreInto(mk, q.rs) end
 elseif action == 'clock' then
   for op, arg in string.gmatch(q.arg, '(%a+):?(-?%d*)') do
     local meta = redis.call('HMGET', mk, 'off', 'fz')

@@ -35,7 +35,6 @@ export interface SettingsEntry {
   scenario?: string;
 }
 
-/** The start settings' id. */
 export const START = 'start';
 const REMEMBERED_SESSIONS = 10_000;
 
@@ -97,7 +96,6 @@ export class SettingsRegistry {
     return this.entry(id);
   }
 
-  /** The settings of an id, loaded from Redis when this instance has not seen them. */
   async entry(id: string): Promise<SettingsEntry> {
     return this.entries.get(id) ?? this.loadOnce(id);
   }
@@ -151,20 +149,14 @@ export class SettingsRegistry {
     return this.stored(`${source.name}-${digest(`${source.text}\n${animals}`)}`, settings, JSON.stringify({ text: source.text, file: source.file, animals }));
   }
 
-  /**
-   * Checks a scenario sent as an object (throws `scenario_invalid`) and stores it under an id of
-   * its content, so every instance compiles the same settings from it.
-   */
+  /** Checks a scenario sent as an object (throws `scenario_invalid`) and stores it under an id of its content. */
   async registerObject(value: unknown): Promise<SettingsEntry> {
     const settings = scenarioFromObject(value, this.scenarios.hostData);
     const raw = JSON.stringify({ object: value });
     return this.stored(`${settings.scenario}-object-${digest(raw)}`, settings, raw);
   }
 
-  /**
-   * Stores the settings of a restored snapshot (its scenario, settings and animals, already
-   * checked) under an id of their content, so every instance compiles the same settings.
-   */
+  /** Stores the settings of a restored snapshot (already checked) under an id of their content. */
   async registerRestored(source: SnapshotSettings): Promise<SettingsEntry> {
     const raw = JSON.stringify({ snapshot: source });
     const id = `snapshot-${digest(raw)}`;
@@ -203,7 +195,6 @@ export class SettingsRegistry {
     if (entry) await this.store(entry);
   }
 
-  /** The keys the settings script touches for an id, and the absent key every call declares. */
   private keysOf(id: string): string[] {
     return [scenarioKey(this.prefix, id), initKey(this.prefix, id), absentKey(this.prefix)];
   }
