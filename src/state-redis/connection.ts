@@ -4,7 +4,8 @@ import type { Cluster, Redis as RedisClient } from 'ioredis';
 import { MockError, UserError } from '../core/errors.js';
 import { ADMIN_BODY, API_BODY, JOURNAL_BODY, SETTINGS_SCRIPT } from './scripts.js';
 import { CLEAR_SCRIPT, JOIN_SCRIPT, LEAVE_SCRIPT } from './deployment-scripts.js';
-import { evalText, functionLibrary, type LuaScript } from './lua-functions.js';
+import { functionLibrary } from './lua-functions.js';
+import { LIBRARY } from './lua-library.js';
 import { isScriptBug, stateFailure, unavailableError } from './state-errors.js';
 import { displayUrl, parseStateUrl } from './state-url.js';
 import { CONNECT_TIMEOUT_MS, RECONNECT_TIMEOUT_MS, connect, createClient, nodeOptions, restartOnEnd, retryDelay } from './redis-client.js';
@@ -22,20 +23,18 @@ export interface StateObserver {
   failure(kind: string): void;
 }
 
-const shared = (lua: string): LuaScript => ({ lua, shared: true });
-const alone = (lua: string): LuaScript => ({ lua, shared: false });
 const SCRIPTS = {
-  petApi: shared(API_BODY),
-  petJournal: shared(JOURNAL_BODY),
-  petAdmin: shared(ADMIN_BODY),
-  petSettings: alone(SETTINGS_SCRIPT),
-  petJoin: alone(JOIN_SCRIPT),
-  petLeave: alone(LEAVE_SCRIPT),
-  petClear: alone(CLEAR_SCRIPT),
+  petApi: API_BODY,
+  petJournal: JOURNAL_BODY,
+  petAdmin: ADMIN_BODY,
+  petSettings: SETTINGS_SCRIPT,
+  petJoin: JOIN_SCRIPT,
+  petLeave: LEAVE_SCRIPT,
+  petClear: CLEAR_SCRIPT,
 };
 type ScriptName = keyof typeof SCRIPTS;
 type Client = (RedisClient | Cluster) & Record<ScriptName, (numberOfKeys: number, ...keysAndArgs: (string | number)[]) => Promise<Reply>>;
-const LIBRARY = functionLibrary(SCRIPTS);
+const FUNCTIONS = functionLibrary(SCRIPTS);
 
 /**
  * The call's promise, or a timeout past `ms`: a bound of our own on every call. The client's command
@@ -126,7 +125,7 @@ export class StateConnection {
     } catch {
       // Redis before 7 has no functions, and a user may lack the right to load them: EVALSHA then.
       // The number of keys goes with each call: a call declares every key it touches.
-      for (const [name, script] of Object.entries(SCRIPTS)) client.defineCommand(name, { lua: evalText(script) });
+      for (const [name, lua] of Object.entries(SCRIPTS)) client.defineCommand(name, { lua: `${LIBRARY}${lua}` });
       connection.functions = false;
     }
     return connection;
@@ -198,7 +197,7 @@ export class StateConnection {
 
   private async call(script: ScriptName, keys: string[], args: (string | number)[]): Promise<Reply> {
     if (!this.functions) return this.client[script](keys.length, ...keys, ...args);
-    const fcall = (): Promise<Reply> => this.client.fcall(LIBRARY.functions[script] as string, keys.length, ...keys, ...args) as Promise<Reply>;
+    const fcall = (): Promise<Reply> => this.client.fcall(FUNCTIONS.functions[script] as string, keys.length, ...keys, ...args) as Promise<Reply>;
     try {
       return await fcall();
     } catch (error) {
@@ -217,7 +216,7 @@ export class StateConnection {
     const nodes = this.topology === 'cluster' ? (this.client as Cluster).nodes('master') : [this.client as RedisClient];
     await Promise.all(
       nodes.map((node) =>
-        node.function('LOAD', LIBRARY.code).catch((error: unknown) => {
+        node.function('LOAD', FUNCTIONS.code).catch((error: unknown) => {
           if (!(error instanceof Error && /already exists/.test(error.message))) throw error;
         }),
       ),

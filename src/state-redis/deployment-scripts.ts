@@ -5,11 +5,9 @@
 
 /** Shared by the scripts: Redis's time and the replicas whose heartbeat has not expired. */
 const LIVE = `
-local P = ARGV[1]
 local q = cjson.decode(ARGV[2])
 local dk, rk = P .. ':deploy', P .. ':replicas'
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = realNow()
 local function live()
   local all = redis.call('HGETALL', rk)
   local n = 0

@@ -188,9 +188,8 @@ return cjson.encode(out)
 
 /** Stores or reads the settings of a scenario a session switched to (SettingsInput, SettingsAnswer). */
 export const SETTINGS_SCRIPT = `
-local P = ARGV[1]
 local q = cjson.decode(ARGV[2])
-local id = string.gsub(q.id, '[^%w%._%-]', function(c) return string.format('%%%02X', string.byte(c)) end)
+local id = enc(q.id)
 if q.action == 'put' then
   redis.call('SET', P .. ':scn:' .. id, q.scenario)
   redis.call('SET', P .. ':init:' .. id, q.init)
