@@ -1,6 +1,5 @@
-// One replica's membership of a deployment: the identity it must share with the others, the join
-// (after the server listens, so a start that fails registers nothing), the heartbeat that keeps
-// the deployment alive, and what happens when the world it joined is gone from Redis.
+// One replica's membership of a deployment (docs/scale-out.md): the identity it must share, the
+// join, the heartbeat, and what happens when the world it joined is gone from Redis.
 import { KeyIds } from '../core/state/key-id.js';
 import { randomBytes } from 'node:crypto';
 import { UserError } from '../core/errors.js';

@@ -19,11 +19,11 @@ import { REDIS_OPERATIONS } from './operations/index.js';
 import { answersOf, type ScriptAnswer } from './answers.js';
 import type { SettingsRegistry } from './settings-registry.js';
 
-/** A decision waiting to be sent: its session and the script's input for it, as JSON. */
 interface Queued {
   sid: string;
   /** A session whose keys the call must declare too: the one this decision drops to make room. */
   victim: string | undefined;
+  /** The script's input, as JSON. */
   fields: string;
   resolve: (answer: ScriptAnswer) => void;
   reject: (error: unknown) => void;
@@ -175,7 +175,6 @@ export class RedisPort implements StatePort<string> {
     void this.conn.run('petApi', keys, [this.prefix, fields, ...batch.map(stored)]).then(
       (raw) => {
         // Whatever came back, the queue moves on and every decision of the batch is settled.
-        // Not JSON of the script's shape: each decision is refused below, as one the script did not answer.
         const { answers, expired, real } = answersOf(raw);
         if (real !== undefined) this.conn.redisClock.observe(real, performance.now());
         this.next();

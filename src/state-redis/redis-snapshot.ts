@@ -38,7 +38,7 @@ export interface RawSnapshot {
   f: Record<(typeof SNAPSHOT_FIELDS)[number], string>;
   /** Redis time, ms. */
   real: string;
-  /** Each bucket in creation order: its id, then its nine packed numbers as digits. */
+  /** Each bucket in creation order: its id, then its packed numbers as digits. */
   b: string[][];
   /** The created animals as JSON, in id order. */
   p: string[];
@@ -115,7 +115,7 @@ export interface RestorePayload {
   f: Record<string, string>;
   /** The created animals as the store keeps them, with their status ('' for none). */
   p: { j: string; s: string }[];
-  /** The buckets in order, each as the nine numbers the Lua limiter packs. */
+  /** The buckets in order, each as the numbers the Lua limiter packs. */
   b: { id: string; v: number[] }[];
   /** Journal entries as "BYTES JSON", oldest first. */
   j: string[];
