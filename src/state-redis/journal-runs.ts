@@ -8,17 +8,13 @@ export interface RecordedEntry {
   /** When its answer was decided (Redis ms): the script stops waiting for the entry about 2 s after it. */
   real: number;
   ep: string;
-  entry: string;
+  /** As the journal list keeps it, "BYTES JSON" (so the oldest can go with its size), built here rather than in Lua. */
+  text: string;
   bytes: number;
   cap: number;
 }
 
-/** An entry as the journal list keeps it, "BYTES JSON" (so the oldest can go with its size), built here rather than in Lua. */
-export function stored(e: RecordedEntry): string {
-  return `${e.bytes} ${e.entry}`;
-}
-
-/** The journal list's texts (`stored`) as entries, in the order of their requests: they land in the order their writes arrive. */
+/** The journal list's texts as entries, in the order of their requests: they land in the order their writes arrive. */
 export function journalEntries(lines: readonly string[]): JournalEntry[] {
   return lines.map((line) => JSON.parse(line.slice(line.indexOf(' ') + 1)) as JournalEntry).sort((a, b) => a.seq - b.seq);
 }

@@ -8,7 +8,7 @@ import type { Decision, Planner, StateAsk, StatePort } from '../core/state/state
 import type { SessionSettings } from '../core/state/session-state.js';
 import type { CoreRequest } from '../core/types.js';
 import { leanInput } from './api-input.js';
-import { runsIn, stored, type RecordedEntry } from './journal-runs.js';
+import { runsIn, type RecordedEntry } from './journal-runs.js';
 import { callNamed } from './script-io.js';
 import { absentKey, deploymentKeys, journalKeys, sessionKeys } from './keys.js';
 import { FailureWatch } from './failure-watch.js';
@@ -172,7 +172,7 @@ export class RedisPort implements StatePort<string> {
       seen.add(sid);
       keys.push(...sessionKeys(this.prefix, sid));
     }
-    void this.conn.run('petApi', keys, [this.prefix, fields, ...batch.map(stored)]).then(
+    void this.conn.run('petApi', keys, [this.prefix, fields, ...batch.map((e) => e.text)]).then(
       (raw) => {
         // Whatever came back, the queue moves on and every decision of the batch is settled.
         const { answers, expired, real } = answersOf(raw);
@@ -212,7 +212,7 @@ export class RedisPort implements StatePort<string> {
       sid: decision.session,
       real: decision.real,
       ep: decision.home,
-      entry: JSON.stringify(journal),
+      text: `${bytes} ${JSON.stringify(journal)}`,
       bytes,
       cap: decision.settings.journalSize,
     });
@@ -241,7 +241,14 @@ export class RedisPort implements StatePort<string> {
     if (batch.length === 0) return;
     this.pending = [];
     const keys = [absentKey(this.prefix), ...new Set(batch.flatMap((e) => journalKeys(this.prefix, e.sid)))];
-    await callNamed(this.conn, 'petJournal', keys, this.prefix, { runs: runsIn(batch) }, batch.map(stored)).catch((error: unknown) => {
+    await callNamed(
+      this.conn,
+      'petJournal',
+      keys,
+      this.prefix,
+      { runs: runsIn(batch) },
+      batch.map((e) => e.text),
+    ).catch((error: unknown) => {
       this.journalLost(error);
     });
   }
