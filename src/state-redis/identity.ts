@@ -27,12 +27,15 @@ function rules(s: SessionSettings): string {
   );
 }
 
-/** What a replica brings to the comparison. */
+/** What a replica brings to the comparison: the flags every instance of a deployment must share. */
 export interface IdentityInput {
   seed?: number;
   pets?: number;
+  /** The fixtures file, or true for animals given to the library. */
   fixtures?: string | boolean;
+  /** The admin token; replicas must all have it, or all none (only its digest is stored). */
   adminToken?: string;
+  /** `X-Mock-Session` sessions kept at once across the deployment (1,000 by default). */
   maxSessions: number;
 }
 
