@@ -7,12 +7,9 @@ const KEPT = /^[A-Za-z0-9._-]*$/;
 /** A user-given text as one part of a key name: letters, digits and `._-` as they are, every other byte of its UTF-8 as `%XX`. */
 export function keyPart(text: string): string {
   if (KEPT.test(text)) return text;
-  let out = '';
-  for (const byte of Buffer.from(text, 'utf8')) {
-    const c = String.fromCharCode(byte);
-    out += /[A-Za-z0-9._-]/.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  return out;
+  return text.replace(/[^A-Za-z0-9._-]/gu, (c) =>
+    Array.from(Buffer.from(c, 'utf8'), (byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+  );
 }
 
 /** The hash of a session (`{P}:s:ID`); its other keys are this name and a suffix (`:j`, `:p`, …). */
