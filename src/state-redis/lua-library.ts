@@ -17,15 +17,12 @@ local function s(n)
   if n % 1 == 0 and n > -9e18 and n < 9e18 then return string.format('%d', n) end
   return string.format('%.0f', n)
 end
-local function realNow()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
 -- Real time in milliseconds and microseconds (for last use: milliseconds tie too often), from one TIME.
 local function realBoth()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), tonumber(t[1]) * 1000000 + tonumber(t[2])
 end
+local function realNow() return (realBoth()) end
 local function clockNow(off, fz, real)
   if fz and fz ~= '' then return tonumber(fz) end
   return math.min(MAXI, (real or realNow()) + tonumber(off or '0'))
