@@ -47,11 +47,6 @@ local function dropData(sid)
   local mk = metaKey(sid)
   redis.call('DEL', mk, mk .. ':bo', mk .. ':j', mk .. ':p', mk .. ':p:available', mk .. ':p:pending', mk .. ':p:sold')
 end
-local function split(raw)
-  local out = {}
-  for v in string.gmatch(raw, '[^,]+') do out[#out + 1] = tonumber(v) end
-  return out
-end
 -- Journal entries answered but not yet written, counted by when they are given up in slots of
 -- 250 ms, in the session hash's field jq, "SLOT:COUNT,…": written with the session's one HSET,
 -- where a sorted set of the entries' numbers cost three commands' work per decision.

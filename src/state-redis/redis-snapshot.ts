@@ -64,9 +64,8 @@ function bucketState(row: string[]): BucketState {
   const windows: BucketState['windows'] = [];
   for (let i = 0; i + 2 < rest.length; i += 3) windows.push({ lengthMs: rest[i] as number, index: rest[i + 1] as number, count: rest[i + 2] as number });
   const state: BucketState = { id, windows };
-  const from = some(wf) ? wf : -Infinity;
-  const until = some(wu) ? wu : -Infinity;
-  if (Number.isFinite(from) || Number.isFinite(until) || (ct ?? 0) > 0 || (fg ?? 0) > 0) state.wait = { from, until, counted: ct ?? 0, forgiven: fg ?? 0 };
+  if (some(wf) || some(wu) || (ct ?? 0) > 0 || (fg ?? 0) > 0)
+    state.wait = { from: some(wf) ? wf : -Infinity, until: some(wu) ? wu : -Infinity, counted: ct ?? 0, forgiven: fg ?? 0 };
   if (some(bu)) state.bannedUntil = bu;
   return state;
 }

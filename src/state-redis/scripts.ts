@@ -148,8 +148,8 @@ elseif action == 'snapshot' then
   extra = { snapshotOf(mk) }
 elseif action == 'evictions' then
   for _, id in ipairs(redis.call('ZRANGE', P .. ':evictions', 0, -1)) do
-    local v = split(redis.call('HGET', P .. ':evicted', id) or '0,0')
-    extra[#extra + 1] = { session = id, at = s(v[1]), entries = v[2] }
+    local at, entries = string.match(redis.call('HGET', P .. ':evicted', id) or '0,0', '^(%d+),(%d+)')
+    extra[#extra + 1] = { session = id, at = at, entries = tonumber(entries) }
   end
 elseif action == 'sessions' then
   -- Every session: id, settings id, answered requests, last use, clock; the default first.
