@@ -1,11 +1,11 @@
 // The one place that talks to Redis (a single node, a Cluster or a Sentinel group): the scripts it
 // runs, as Redis 7 functions or with EVALSHA, and what a failure becomes (state-errors.ts).
+import { createHash } from 'node:crypto';
 import type { Cluster, Redis as RedisClient } from 'ioredis';
 import { MockError, UserError } from '../core/errors.js';
 import { ADMIN_BODY, API_BODY, JOURNAL_BODY, SETTINGS_SCRIPT } from './scripts.js';
 import { CLEAR_SCRIPT, JOIN_SCRIPT, LEAVE_SCRIPT } from './deployment-scripts.js';
-import { functionLibrary } from './lua-functions.js';
-import { LIBRARY } from './lua-library.js';
+import { LIBRARY, LIBRARY_BODY } from './lua-library.js';
 import { isScriptBug, stateFailure, unavailableError } from './state-errors.js';
 import { displayUrl, parseStateUrl } from './state-url.js';
 import { CONNECT_TIMEOUT_MS, RECONNECT_TIMEOUT_MS, connect, createClient, nodeOptions, restartOnEnd, retryDelay } from './redis-client.js';
@@ -34,7 +34,22 @@ const SCRIPTS = {
 };
 type ScriptName = keyof typeof SCRIPTS;
 type Client = (RedisClient | Cluster) & Record<ScriptName, (numberOfKeys: number, ...keysAndArgs: (string | number)[]) => Promise<Reply>>;
-const FUNCTIONS = functionLibrary(SCRIPTS);
+
+/**
+ * The scripts as one function library: the shared helpers (lua-library.ts) are defined once, when
+ * it loads, rather than on every call as an EVAL script's must be. The library's and functions'
+ * names carry a digest of the code, so deployments of different versions can share one Redis.
+ */
+function functionLibrary(): { code: string; functions: Record<string, string> } {
+  const entries = Object.entries(SCRIPTS);
+  const digest = createHash('sha1').update(LIBRARY_BODY).update(JSON.stringify(entries)).digest('hex').slice(0, 12);
+  const functions = Object.fromEntries(entries.map(([name]) => [name, `${name}_${digest}`]));
+  const registered = entries.map(
+    ([name, lua]) => `redis.register_function('${functions[name]}', function(keys, args)\nKEYS = keys\nARGV = args\nP = args[1]\nDECL = nil\n${lua}\nend)`,
+  );
+  return { code: `#!lua name=petstore_mock_${digest}\nlocal P, ARGV, KEYS, DECL\n${LIBRARY_BODY}\n${registered.join('\n')}\n`, functions };
+}
+const FUNCTIONS = functionLibrary();
 
 /**
  * The call's promise, or a timeout past `ms`: a bound of our own on every call. The client's command
@@ -154,7 +169,7 @@ export class StateConnection {
     return masters.find((n) => `${n.options.host}:${n.options.port}` === owner) ?? (masters[0] as RedisClient);
   }
 
-  /** Connections after the first give up sooner (see RECONNECT_TIMEOUT_MS). */
+  /** Connections after the first give up sooner. */
   private shortenReconnects(): void {
     if (this.topology === 'cluster') {
       const cluster = this.client as Cluster;

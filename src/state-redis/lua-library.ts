@@ -5,7 +5,7 @@ import { LIMITS_LUA } from './lua-limits.js';
 // clock (clock.ts), applying settings (session-state.ts), sessions (sessions.ts), the store's bounds
 // (store.ts) and the journal's bounds (journal.ts). ARGV[1] is always the key prefix `{prefix}`.
 
-/** Helpers every script shares, for a Redis function library (lua-functions.ts), which sets P and ARGV on each call. */
+/** Helpers every script shares, for the function library (connection.ts), which sets P and ARGV on each call. */
 export const LIBRARY_BODY = `
 local MINUTE, DAY, MAXI = 60000, 86400000, 8.64e15
 local MAX_BUCKETS = 100000
