@@ -25,16 +25,10 @@ export interface DecideInput {
   dop?: string;
 }
 
-/**
- * The fields of `DecideInput` sent as they are; the script reads every other one as '', false, 0 or
- * empty when absent, an operation's own fields among them (operations/), so a new one is lean too.
- */
+/** The fields always sent; the script reads every other one as '', false, 0 or empty when absent. */
 const ALWAYS_SENT = new Set(['mode', 'bucket', 'lim']);
 
-/**
- * The script's input without the optional fields that hold their empty value, and without the
- * removal date unless the limit depends on it: less JSON for Redis to decode on every request.
- */
+/** The script's input without the fields that hold their empty value, and the removal date unless the limit depends on it. */
 export function leanInput(input: object): Record<string, unknown> {
   const all = input as Record<string, unknown>;
   const lean: Record<string, unknown> = {};

@@ -3,28 +3,22 @@ import { HOME_STEPS_LUA } from './home-steps-lua.js';
 
 /**
  * "Decide these requests", the one script an API request waits for. ARGV[2] is one JSON object:
- * \`u\`, the distinct inputs of a batch's decisions (each \`DecideInput\` of api-input.ts with its
- * session, settings id and the sessions' bound), \`d\`, the decisions in order as positions in
- * \`u\` (from 0), and \`journal\`, the runs of journal entries of earlier answers (see
- * appendJournal in lua-library.ts), whose texts follow as ARGV[3…] as the journal keeps them, "BYTES JSON". The
- * answer is one JSON object: \`real\` (Redis's time), \`cx\`, what a session's decisions of the
- * call share (its clock \`now\`, recording of \`details\`, epoch \`ep\`), and \`o\`, one object
- * per decision, naming its session's by position (\`x\`, from 1) and holding what is its own;
- * one without \`st\` was taken (answers.ts reads it). Each decision is taken as it would be alone,
- * in the batch's order; what a batch shares is the cost: one TIME, the entries appended once, and
- * per session one HMGET and one HSET, its fields held here in between (a createSession, which may
- * drop another session, first writes them all, then forgets them). A lone decision object
- * (without \`d\`) is read as a batch of one.
- * Every field but mode, bucket and lim may be left out: an absent one reads as '', false, 0 or empty (api-input.ts);
- * `dop` is sent whenever `op` is 'decl' (an operationId is never empty).
+ * `u`, the distinct inputs of a batch's decisions (`DecideInput`s of api-input.ts with session,
+ * settings id and the sessions' bound; absent fields read as empty), `d`, the decisions in order as
+ * positions in `u` (from 0; without `d` the object is a batch of one), and `journal`, the runs of
+ * entries of earlier answers (appendJournal), whose texts follow as ARGV[3…]. The answer (answers.ts):
+ * `real` (Redis's time), `cx`, what a session's decisions share (`now`, `details`, `ep`), and `o`,
+ * one object per decision naming its session's by position (`x`, from 1). Each decision is taken as
+ * it would be alone, in order; a batch shares the cost: one TIME, the entries appended once, and per
+ * session one HMGET and one HSET, its fields held here in between.
  */
 export const API_BODY = `
 local q0 = cjson.decode(ARGV[2])
 local items = {}
 -- Each distinct input is sent once (u), the decisions name theirs by position (d): decoding is paid per input.
 if q0.d == nil then items[1] = q0 else for i, ix in ipairs(q0.d) do items[i] = q0.u[ix + 1] end end
--- Per session: its fields (f), the names written (w), its buckets as read or, once decided, as
--- tables (raw), those to write (bw), and its journal entries still on their way by slot (q; see below).
+-- Per session: its fields (f), the names written (w), its buckets as read or decoded (raw), those
+-- to write (bw), and its journal entries still on their way by slot (q).
 local C = {}
 local function load(sid)
   local c = C[sid]
@@ -45,8 +39,8 @@ local function load(sid)
   C[sid] = c
   return c
 end
--- What the decision being taken changed of its sessions' fields (session, name, old value, old
--- flag, in fours), to put back should it fail: an undo log is cheaper than a copy per decision.
+-- What the decision being taken changed (session, name, old value, old flag, in fours), to put back
+-- should it fail: an undo log is cheaper than a copy per decision.
 local undo, un = {}, 0
 local function note(c, name)
   undo[un + 1] = c; undo[un + 2] = name; undo[un + 3] = c.f[name]; undo[un + 4] = c.w[name]
@@ -116,8 +110,7 @@ local function write()
 end
 -- A session that cannot be read fails its own decisions (below), not the batch.
 for _, q in ipairs(items) do if not C[q.sid] then pcall(load, q.sid) end end
--- Each decision's journal entry is counted as on its way in its session's slot of this call
--- (jq in lua-library.ts) until it lands with a later call; entries landing now are counted off.
+-- Each decision's entry counts as on its way (jq) until it lands with a later call.
 local slot = pendingSlot(real)
 appendJournal(q0.journal or {}, 3, C, real)
 local function bucketIn(c, id, now, lim)
@@ -151,12 +144,9 @@ local function decide(q)
   -- Said once: this session's earlier world was dropped to make room.
   local ev = c.f.ev or ''
   if ev ~= '' then redis.call('HDEL', mk, 'ev'); note(c, 'ev'); c.f.ev = false end
-  -- Last use, for GET /__admin/sessions (API requests only, as in memory), and the journal entry's
-  -- number now, in the order of decisions; the entry follows with a later call, and until it
-  -- lands (or about 2 s pass) journal reads wait for it.
+  -- The journal entry's number now, in the order of decisions; last use (API requests only, as in
+  -- memory) is the call's one instant, written by the first decision (or the next, should it fail).
   local seq = tonumber(c.f.jseq or '0') + 1
-  -- The same instant for all of a session's decisions in a call: written by the first (or the
-  -- next, should the first fail and be put back).
   if c.f.lu ~= microsText then put(c, 'lu', microsText) end
   put(c, 'jseq', s(seq))
   c.q[slot] = (c.q[slot] or 0) + 1
@@ -183,14 +173,13 @@ local function decide(q)
 ${HOME_STEPS_LUA}
   return out
 end
--- A decision that fails (a Redis error, a fault) fails alone: what it changed of its session here
--- is put back, so the batch's other decisions are taken as if it had not been there.
+-- A decision that fails (a Redis error, a fault) fails alone: what it changed is put back.
 local function errText(e)
   if type(e) == 'table' then return e.err or cjson.encode(e) end
   return tostring(e)
 end
--- A bucket already decoded is changed in place: its numbers are kept here (the same tables for
--- every decision, so keeping them allocates nothing) and written back should the decision fail.
+-- A decoded bucket is changed in place: its numbers are kept here (one table for every decision,
+-- so keeping them allocates nothing) and written back should the decision fail.
 local kept = { n = 0 }
 local function keepBucket(b)
   kept.wf, kept.wu, kept.ct, kept.bu, kept.fg, kept.n = b.wf, b.wu, b.ct, b.bu, b.fg, b.n

@@ -1,57 +1,87 @@
-// The one place that talks to Redis: the client (loaded only when a shared state is asked for) for
-// a single node, a Redis Cluster or a Sentinel group, the scripts it runs (as Redis 7 functions,
-// see lua-functions.ts, or with EVALSHA where functions cannot be loaded), and what a failure
-// becomes (`state_unavailable`, see state-errors.ts).
-import { settledWithin } from './settled-within.js';
+// The one place that talks to Redis (a single node, a Cluster or a Sentinel group): the scripts it
+// runs, as Redis 7 functions or with EVALSHA, and what a failure becomes (state-errors.ts).
+import { createHash } from 'node:crypto';
 import type { Cluster, Redis as RedisClient } from 'ioredis';
 import { MockError, UserError } from '../core/errors.js';
 import { ADMIN_BODY, API_BODY, JOURNAL_BODY, SETTINGS_SCRIPT } from './scripts.js';
 import { CLEAR_SCRIPT, JOIN_SCRIPT, LEAVE_SCRIPT } from './deployment-scripts.js';
-import { evalText, functionLibrary, type LuaScript } from './lua-functions.js';
+import { LIBRARY, LIBRARY_BODY } from './lua-library.js';
 import { isScriptBug, stateFailure, unavailableError } from './state-errors.js';
 import { displayUrl, parseStateUrl } from './state-url.js';
 import { CONNECT_TIMEOUT_MS, RECONNECT_TIMEOUT_MS, connect, createClient, nodeOptions, restartOnEnd, retryDelay } from './redis-client.js';
-import { RedisClock, monotonicMs } from './redis-clock.js';
+import { RedisClock } from './redis-clock.js';
 
 export { displayUrl } from './state-url.js';
 
-/** A Redis reply as the scripts give it: strings, integers, nil and nested arrays. */
 export type Reply = (string | number | null | Reply)[];
 
 /** How long a command may take before the request is answered 503 (a paused Redis never answers). */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 1000;
-/** What the connection tells the metrics: each command's round trip and each failure's kind. */
+/** What the connection tells the metrics. */
 export interface StateObserver {
   roundTrip(seconds: number): void;
   failure(kind: string): void;
 }
 
-const shared = (lua: string): LuaScript => ({ lua, shared: true });
-const alone = (lua: string): LuaScript => ({ lua, shared: false });
 const SCRIPTS = {
-  petApi: shared(API_BODY),
-  petJournal: shared(JOURNAL_BODY),
-  petAdmin: shared(ADMIN_BODY),
-  petSettings: alone(SETTINGS_SCRIPT),
-  petJoin: alone(JOIN_SCRIPT),
-  petLeave: alone(LEAVE_SCRIPT),
-  petClear: alone(CLEAR_SCRIPT),
+  petApi: API_BODY,
+  petJournal: JOURNAL_BODY,
+  petAdmin: ADMIN_BODY,
+  petSettings: SETTINGS_SCRIPT,
+  petJoin: JOIN_SCRIPT,
+  petLeave: LEAVE_SCRIPT,
+  petClear: CLEAR_SCRIPT,
 };
 type ScriptName = keyof typeof SCRIPTS;
 type Client = (RedisClient | Cluster) & Record<ScriptName, (numberOfKeys: number, ...keysAndArgs: (string | number)[]) => Promise<Reply>>;
-const LIBRARY = functionLibrary(SCRIPTS);
+
+/**
+ * The scripts as one function library: the shared helpers (lua-library.ts) are defined once, when
+ * it loads, rather than on every call as an EVAL script's must be. The library's and functions'
+ * names carry a digest of the code, so deployments of different versions can share one Redis.
+ */
+function functionLibrary(): { code: string; functions: Record<string, string> } {
+  const entries = Object.entries(SCRIPTS);
+  const digest = createHash('sha1').update(LIBRARY_BODY).update(JSON.stringify(entries)).digest('hex').slice(0, 12);
+  const functions = Object.fromEntries(entries.map(([name]) => [name, `${name}_${digest}`]));
+  const registered = entries.map(
+    ([name, lua]) => `redis.register_function('${functions[name]}', function(keys, args)\nKEYS = keys\nARGV = args\nP = args[1]\nDECL = nil\n${lua}\nend)`,
+  );
+  return { code: `#!lua name=petstore_mock_${digest}\nlocal P, ARGV, KEYS, DECL\n${LIBRARY_BODY}\n${registered.join('\n')}\n`, functions };
+}
+const FUNCTIONS = functionLibrary();
+
+/**
+ * The call's promise, or a timeout past `ms`: a bound of our own on every call. The client's command
+ * timeout counts from when a command is written: one held in its queue before that (a Cluster
+ * client finding its slots again after a cut) had no bound, and a CI run saw a replica on a Cluster
+ * give no answer for over 40 s after a cut.
+ */
+function settledWithin<T>(call: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Command timed out: no reply within ${ms} ms`)), ms);
+    call.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
 
 /** A connection to the shared state; every call rejects with `state_unavailable` when Redis cannot answer. */
 export class StateConnection {
   /** Set when this replica must not serve from the state any more (its deployment is gone). */
   private stopped: MockError | undefined;
-  /** Set by close(): the client's end is then the one asked for. */
   private closing = false;
   /** Whether the scripts run as functions (FCALL), else with EVALSHA. */
   private functions = true;
   /** The library being loaded again (a restarted Redis lost it), shared by the calls that found it missing. */
   private loading: Promise<void> | undefined;
-  /** What this replica knows of Redis's time, for the deadline a call carries. */
   readonly redisClock = new RedisClock();
   /** A key of the deployment's slot, to find the cluster node that holds it. */
   slotKey = '{petstore-mock}:deploy';
@@ -59,7 +89,6 @@ export class StateConnection {
   private constructor(
     private readonly client: Client,
     readonly url: string,
-    /** `node`, `cluster` or `sentinel`, for the health answer. */
     readonly topology: 'node' | 'cluster' | 'sentinel',
     private readonly timeoutMs: number,
     private readonly observer?: StateObserver,
@@ -105,34 +134,29 @@ export class StateConnection {
     connection.shortenReconnects();
     // A reconnection may reach another server (a promoted primary): its clock is read afresh.
     if (topology !== 'cluster') client.on('ready', () => void connection.readTime(true));
-    // An end this connection did not ask for (see restartOnEnd) is followed by a new start.
     restartOnEnd(client, () => connection.closing);
     try {
       await connection.loadFunctions();
     } catch {
       // Redis before 7 has no functions, and a user may lack the right to load them: EVALSHA then.
       // The number of keys goes with each call: a call declares every key it touches.
-      for (const [name, script] of Object.entries(SCRIPTS)) client.defineCommand(name, { lua: evalText(script) });
+      for (const [name, lua] of Object.entries(SCRIPTS)) client.defineCommand(name, { lua: `${LIBRARY}${lua}` });
       connection.functions = false;
     }
     return connection;
   }
 
   /** The Redis instant (ms) after which a call sent now must change nothing (the replica gave up on it), if known. */
-  deadline(sentAt = monotonicMs()): number | undefined {
-    return this.redisClock.deadline(sentAt, this.timeoutMs);
+  deadline(): number | undefined {
+    return this.redisClock.deadline(performance.now(), this.timeoutMs);
   }
 
-  /**
-   * A reading of Redis's clock: at the start, so that the first call carries a deadline too, and
-   * whenever another server may answer (a reconnection, a slot that moved): what was known of the
-   * old one's clock is forgotten, as that server's clock may be behind.
-   */
+  /** A reading of Redis's clock: at the start, and with `forget` whenever another server may answer (its clock may be behind). */
   async readTime(forget = false): Promise<void> {
     if (forget) this.redisClock.forget();
     const node = await this.ownerNode().catch(() => undefined);
     const time = await node?.time().catch(() => undefined);
-    if (time) this.redisClock.observe(Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000), monotonicMs());
+    if (time) this.redisClock.observe(Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000), performance.now());
   }
 
   /** The server that holds the deployment's slot (the one server, but for a cluster). */
@@ -145,7 +169,7 @@ export class StateConnection {
     return masters.find((n) => `${n.options.host}:${n.options.port}` === owner) ?? (masters[0] as RedisClient);
   }
 
-  /** Connections after the first give up sooner (see RECONNECT_TIMEOUT_MS). */
+  /** Connections after the first give up sooner. */
   private shortenReconnects(): void {
     if (this.topology === 'cluster') {
       const cluster = this.client as Cluster;
@@ -156,7 +180,6 @@ export class StateConnection {
     }
   }
 
-  /** Whether the client is connected right now (for the health answer). */
   get connected(): boolean {
     return this.stopped === undefined && this.client.status === 'ready';
   }
@@ -177,9 +200,7 @@ export class StateConnection {
         const failure = this.failure(error);
         // A command that timed out sits in a socket that may be dead (a cut link): the commands
         // behind it would wait there too, and TCP's backed-off retries would hold the link for
-        // seconds after its return. Drop it and connect afresh; on a cluster every node's
-        // connection goes (the deployment's commands all go to its slot's one node) and the client
-        // finds the slots again as it reconnects.
+        // seconds after its return. Drop it and connect afresh (on a cluster every node's connection).
         const kind = stateFailure(error, this.timeoutMs).kind;
         if (kind === 'timeout' && this.client.status === 'ready') this.client.disconnect(true);
         // Another server may answer next: learn its clock rather than trust the old one's.
@@ -191,8 +212,9 @@ export class StateConnection {
 
   private async call(script: ScriptName, keys: string[], args: (string | number)[]): Promise<Reply> {
     if (!this.functions) return this.client[script](keys.length, ...keys, ...args);
+    const fcall = (): Promise<Reply> => this.client.fcall(FUNCTIONS.functions[script] as string, keys.length, ...keys, ...args) as Promise<Reply>;
     try {
-      return (await this.client.fcall(LIBRARY.functions[script] as string, keys.length, ...keys, ...args)) as Reply;
+      return await fcall();
     } catch (error) {
       // A Redis restarted without its data, or a new primary, lacks the library: load it, try once more.
       if (!(error instanceof Error && /^ERR Function not found/.test(error.message))) throw error;
@@ -200,7 +222,7 @@ export class StateConnection {
         this.loading = undefined;
       });
       await this.loading;
-      return (await this.client.fcall(LIBRARY.functions[script] as string, keys.length, ...keys, ...args)) as Reply;
+      return await fcall();
     }
   }
 
@@ -209,7 +231,7 @@ export class StateConnection {
     const nodes = this.topology === 'cluster' ? (this.client as Cluster).nodes('master') : [this.client as RedisClient];
     await Promise.all(
       nodes.map((node) =>
-        node.function('LOAD', LIBRARY.code).catch((error: unknown) => {
+        node.function('LOAD', FUNCTIONS.code).catch((error: unknown) => {
           if (!(error instanceof Error && /already exists/.test(error.message))) throw error;
         }),
       ),
@@ -256,11 +278,6 @@ export class StateConnection {
     } catch (error) {
       throw this.failure(error);
     }
-  }
-
-  /** A server statistic, for benchmarks. */
-  info(section: string): Promise<string> {
-    return (this.client as RedisClient).info(section);
   }
 
   async close(): Promise<void> {

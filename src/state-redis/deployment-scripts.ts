@@ -5,11 +5,9 @@
 
 /** Shared by the scripts: Redis's time and the replicas whose heartbeat has not expired. */
 const LIVE = `
-local P = ARGV[1]
 local q = cjson.decode(ARGV[2])
 local dk, rk = P .. ':deploy', P .. ':replicas'
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = realNow()
 local function live()
   local all = redis.call('HGETALL', rk)
   local n = 0
@@ -43,13 +41,9 @@ end
 `;
 
 /**
- * ARGV[2] (JoinInput in script-io.ts): the replica id, the heartbeat's expiry in ms, the world
- * joined before ('' on a first start), a fresh world id, the start settings' init, the mode (check:
- * no write | join) and the identity's fields (field, value, what a message shows of it). Answers
- * (JoinAnswer) a status: ok with the world and `reporter` (whether this replica's id is the first
- * of the live ones, so it alone shows the deployment's gauges); differs with the field and what
- * the live deployment shows of it; stale (an ended world's data must be removed first); lost (the
- * world this replica joined is gone from Redis); replaced with the world founded since.
+ * Joins, checks (writes nothing) or beats: JoinInput in script-io.ts. Answers (JoinAnswer) ok; differs
+ * with the first field that does and what the live deployment shows of it; stale (an ended world's
+ * data must be removed first); lost (the world this replica joined is gone); replaced.
  */
 export const JOIN_SCRIPT = `${LIVE}${FIRST}
 local joined, check = q.joined, q.mode == 'check'
@@ -83,18 +77,16 @@ redis.call('PEXPIRE', rk, q.expiryMs)
 return cjson.encode({ status = 'ok', world = world, reporter = first(q.replica) })
 `;
 
-/** ARGV[2] (LeaveInput): the replica id. Answers (LeaveAnswer) how many replicas still keep the deployment alive. */
+/** LeaveInput; answers (LeaveAnswer) how many replicas still keep the deployment alive. */
 export const LEAVE_SCRIPT = `${LIVE}
 redis.call('HDEL', rk, q.replica)
 return cjson.encode({ live = live() })
 `;
 
 /**
- * Removes a deployment in steps (so Redis is never blocked long): the caller SCANs and declares
- * the keys found after the record's three (record, replicas, the absent key). ARGV[2] (ClearInput):
- * the mode (stale: only while no replica is alive | force) and `last` (the SCAN ended: the record
- * goes too). Answers (ClearAnswer) live (refused, with how many replicas are) or deleted (with how
- * many keys). The record goes last and is marked \`ending\` first, so no replica joins a world half gone.
+ * One step of removing a deployment (ClearInput, ClearAnswer): the caller SCANs and declares the
+ * keys found after the record's three (record, replicas, the absent key). The record goes last and
+ * is marked \`ending\` first, so no replica joins a world half gone.
  */
 export const CLEAR_SCRIPT = `${LIVE}
 if q.mode ~= 'force' then

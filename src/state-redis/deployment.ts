@@ -1,22 +1,21 @@
-// One replica's membership of a deployment: the identity it must share with the others, the join
-// (after the server listens, so a start that fails registers nothing), the heartbeat that keeps
-// the deployment alive, and what happens when the world it joined is gone from Redis.
+// One replica's membership of a deployment (docs/scale-out.md): the identity it must share, the
+// join, the heartbeat, and what happens when the world it joined is gone from Redis.
 import { KeyIds } from '../core/state/key-id.js';
 import { randomBytes } from 'node:crypto';
-import { MockError, UserError } from '../core/errors.js';
+import { UserError } from '../core/errors.js';
 import { INSTANCE } from '../instance.js';
 import type { StateConnection } from './connection.js';
-import { RETRY_AFTER_SECONDS } from './state-errors.js';
+import { stateUnavailable } from './state-errors.js';
 import { displayUrl } from './state-url.js';
 import { absentKey, initKey } from './keys.js';
 import { callNamed, type JoinAnswer } from './script-io.js';
 
-/** The keys of the deployment's record every deployment script touches, and the absent key every call declares. */
+/** The deployment's record, and the absent key every call declares. */
 function recordKeys(prefix: string): string[] {
   return [`${prefix}:deploy`, `${prefix}:replicas`, absentKey(prefix)];
 }
 
-/** One field of a deployment's identity: what is compared, and what a message may show of it. */
+/** One field of a deployment's identity (identity.ts). */
 export interface IdentityField {
   field: string;
   /** The flag or option a person changes to make replicas agree. */
@@ -39,15 +38,11 @@ export class DeploymentMismatch extends UserError {
 
 let replicas = 0;
 
-/**
- * Removes a deployment's keys in steps; unless forced, only while no replica keeps it alive
- * (`live` then says how many do, and nothing was removed).
- */
+/** Removes a deployment's keys in steps; unless forced, only while no replica keeps it alive (`live` then says how many do). */
 export async function clearDeployment(conn: StateConnection, prefix: string, mode: 'stale' | 'force'): Promise<{ live: number; deleted: number }> {
   let cursor = '0';
   let deleted = 0;
   for (;;) {
-    // The keys are found here and declared to the script that removes them.
     const [next, found] = await conn.scanDeployment(prefix, cursor);
     const record = recordKeys(prefix);
     const keys = [...record, ...found.filter((key) => !record.includes(key))];
@@ -59,11 +54,14 @@ export async function clearDeployment(conn: StateConnection, prefix: string, mod
   }
 }
 
-/** The membership of one replica. */
 export class Deployment {
   /** The world this replica joined; it never founds another on its own. */
   private world = '';
-  private ids = new KeyIds('');
+  /**
+   * The deployment's key ids, salted with its world: a random id its founder drew that every replica
+   * shares and no answer shows, and that changes only with the world (whose journals go with it).
+   */
+  keyIds = new KeyIds('');
   private joining: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   /** Names this replica in `{P}:replicas`; the second mock of a process gets `#2`, and so on. */
@@ -77,21 +75,13 @@ export class Deployment {
     private readonly expiryMs = DEFAULT_HEARTBEAT_EXPIRY_MS,
   ) {}
 
-  /**
-   * The deployment's key ids, salted with its world: a random id its founder drew that every replica
-   * shares and no answer shows, and that changes only with the world (whose journals go with it).
-   */
-  get keyIds(): KeyIds {
-    return this.ids;
-  }
-
-  /** Refuses a replica that differs from a live deployment, without writing anything. */
+  /** Refuses a replica that differs from a live deployment, writing nothing. */
   async check(): Promise<void> {
     const reply = await this.call('check');
     this.settle(reply);
     // A live deployment's key ids are known before this replica joins it: a request answered
     // between the server's start and the join is journaled with the deployment's ids.
-    if (reply.world) this.ids = new KeyIds(reply.world);
+    if (reply.world) this.keyIds = new KeyIds(reply.world);
   }
 
   /**
@@ -112,22 +102,17 @@ export class Deployment {
       if (reply.status !== 'stale') {
         this.settle(reply);
         this.world = reply.world ?? '';
-        this.ids = new KeyIds(this.world);
+        this.keyIds = new KeyIds(this.world);
         this.beat();
         return;
       }
       // An ended deployment with other settings: its data goes before the new world starts.
-      await this.clear('stale');
+      await clearDeployment(this.conn, this.prefix, 'stale');
     }
     throw new UserError(`the deployment under the prefix ${this.prefix} kept changing while this replica joined it; start it again.`);
   }
 
-  /** Removes the deployment's keys; with `stale`, only while no replica keeps it alive. */
-  clear(mode: 'stale' | 'force'): Promise<{ live: number; deleted: number }> {
-    return clearDeployment(this.conn, this.prefix, mode);
-  }
-
-  /** Stops the heartbeat and leaves; the last replica to leave lets the next start choose new settings. */
+  /** Stops the heartbeat and leaves. */
   async leave(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
@@ -136,9 +121,8 @@ export class Deployment {
   }
 
   /**
-   * One heartbeat now: for the health answer, which must fail while the state cannot take a write.
-   * Says whether this replica's id is now the first of the live replicas': it alone then shows the
-   * deployment's gauges, so that `sum()` over replicas counts them once.
+   * One heartbeat now (the health answer must fail while the state cannot take a write). Says
+   * whether this replica alone shows the deployment's gauges, so that `sum()` counts them once.
    */
   async heartbeat(): Promise<boolean> {
     if (this.world === '') return false;
@@ -168,7 +152,7 @@ export class Deployment {
     });
   }
 
-  /** Turns a refusal into the error a person reads; a lost world stops this replica for good. */
+  /** A refusal as the error a person reads; a lost world stops this replica for good. */
   private settle(reply: JoinAnswer): void {
     const { status } = reply;
     if (status === 'ok') return;
@@ -177,11 +161,9 @@ export class Deployment {
       status === 'replaced'
         ? 'another world was started under its prefix since (a replica with other settings, after this one lost touch)'
         : 'Redis no longer holds it (it restarted without its data, a failover lost it, or it was cleared)';
-    const error = new MockError(
-      'state_unavailable',
+    const error = stateUnavailable(
       `petstore-mock cannot use its shared state at ${displayUrl(this.conn.url)}: the deployment ${this.prefix} this replica joined is gone, as ${why}. ` +
         'This replica does not start a new world on its own, so no id is handed out twice and no quota starts over: restart it to join the deployment Redis holds now.',
-      { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } },
     );
     this.conn.stop(error);
     clearInterval(this.timer);

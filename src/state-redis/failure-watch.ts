@@ -16,7 +16,6 @@ interface Record {
   reason: string;
 }
 
-/** Failed decisions per session since its last decision that succeeded. */
 export class FailureWatch {
   private readonly bySession = new Map<string, Record>();
 

@@ -5,20 +5,12 @@ import { createHash } from 'node:crypto';
 import { redactKey } from '../core/state/plans.js';
 import { limitsText } from '../core/state/windows.js';
 import { DEFAULT_PET_COUNT, DEFAULT_SEED } from '../core/state/seed.js';
-import { petJson } from '../core/state/base-data.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 import type { IdentityField } from './deployment.js';
+import { animalsOf, digest } from './settings-registry.js';
 
 /** The version of the keys and scripts a deployment's data is written with. */
 const FORMAT = '7';
-
-function sha(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
-}
-
-function animals(settings: SessionSettings): string {
-  return sha(settings.base.all.map(petJson).join(','));
-}
 
 function count(settings: SessionSettings): string {
   const n = settings.base.all.length;
@@ -28,19 +20,22 @@ function count(settings: SessionSettings): string {
 /** The settings a scenario gives beyond animals and keys, functions left out. */
 function rules(s: SessionSettings): string {
   const { anonymousLimits, ban, deprecation, clock, usage, journalSize, journalDetails, runtimeSpec, retryAfterFormat } = s;
-  return sha(
+  return digest(
     JSON.stringify({ anonymousLimits, ban, deprecation, clock, usage, journalSize, journalDetails, runtimeSpec, retryAfterFormat }, (_k, v: unknown) =>
       typeof v === 'number' && !Number.isFinite(v) ? String(v) : v,
     ),
   );
 }
 
-/** What a replica brings to the comparison. */
+/** What a replica brings to the comparison: the flags every instance of a deployment must share. */
 export interface IdentityInput {
   seed?: number;
   pets?: number;
+  /** The fixtures file, or true for animals given to the library. */
   fixtures?: string | boolean;
+  /** The admin token; replicas must all have it, or all none (only its digest is stored). */
   adminToken?: string;
+  /** `X-Mock-Session` sessions kept at once across the deployment (1,000 by default). */
   maxSessions: number;
 }
 
@@ -70,17 +65,17 @@ export function identityOf(
       : field(
           'fixtures',
           '--fixtures',
-          animals(host),
-          `${typeof fixtures === 'string' ? fixtures : 'animals given to the library'} (${count(host)}, content ${animals(host)})`,
+          animalsOf(host),
+          `${typeof fixtures === 'string' ? fixtures : 'animals given to the library'} (${count(host)}, content ${animalsOf(host)})`,
         ),
     scenario === undefined
       ? field('scenario', '--scenario', 'none')
-      : field('scenario', '--scenario', `${scenario.name}-${sha(scenario.text)}`, `${scenario.name} (${scenario.file}, text ${sha(scenario.text)})`),
+      : field('scenario', '--scenario', `${scenario.name}-${digest(scenario.text)}`, `${scenario.name} (${scenario.file}, text ${digest(scenario.text)})`),
     {
-      ...field('animals', 'fixtures file of --scenario (data.fixtures)', animals(start), `${count(start)}, content ${animals(start)}`),
+      ...field('animals', 'fixtures file of --scenario (data.fixtures)', animalsOf(start), `${count(start)}, content ${animalsOf(start)}`),
       differs: 'other animals in the fixtures file of --scenario (data.fixtures)',
     },
-    field('keys', '--key', sha(JSON.stringify(start.keys)), keys.join(' ')),
+    field('keys', '--key', digest(JSON.stringify(start.keys)), keys.join(' ')),
     field('rules', '--scenario (its limits, ban, clock or journal settings)', rules(start), `settings ${rules(start)}`),
     field('maxSessions', 'maxSessions option', String(options.maxSessions)),
     {

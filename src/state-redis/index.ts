@@ -10,7 +10,7 @@ import { RedisAdmin } from './redis-admin.js';
 import { RedisPort } from './redis-port.js';
 import { SettingsRegistry } from './settings-registry.js';
 import { Deployment } from './deployment.js';
-import { identityOf } from './identity.js';
+import { identityOf, type IdentityInput } from './identity.js';
 
 export { DeploymentMismatch } from './deployment.js';
 // For `state clear` (cli/state-command.ts), which reaches the home only through this file.
@@ -21,22 +21,13 @@ export { clearDeployment, DEFAULT_HEARTBEAT_EXPIRY_MS } from './deployment.js';
 export const DEFAULT_STATE_PREFIX = 'petstore-mock';
 
 /** What a shared state needs to know of the instance it serves. */
-export interface SharedStateOptions {
+export interface SharedStateOptions extends Partial<IdentityInput> {
   url: string;
   prefix?: string;
   scenarios: ScenarioCatalogue;
   /** The start settings came from this scenario (undefined: the flags alone). */
   startScenario?: string;
-  /** The flags every instance of a deployment must share. */
-  seed?: number;
-  pets?: number;
-  /** The fixtures file, or true for animals given to the library. */
-  fixtures?: string | boolean;
-  /** The admin token; replicas must all have it, or all none (only its digest is stored). */
-  adminToken?: string;
   commandTimeoutMs?: number;
-  /** `X-Mock-Session` sessions kept at once across the deployment (1,000 by default). */
-  maxSessions?: number;
   /** How long the deployment outlives its last replica's heartbeat (30 s by default). */
   heartbeatExpiryMs?: number;
   /** Told each Redis round trip and failure, for `GET /__admin/metrics`. */
@@ -45,7 +36,7 @@ export interface SharedStateOptions {
 
 /** One instance's view of a shared state. */
 export interface SharedState {
-  /** The pipeline's port to this state: `new PortEngine(port)` answers API requests on it. */
+  /** The pipeline's port to this state. */
   port: RedisPort;
   /** Sends the journal entries of answered requests that have not ridden with a request yet. */
   flush(): Promise<void>;

@@ -3,50 +3,39 @@ import { LIMITS_LUA } from './lua-limits.js';
 // The state transitions that must run atomically inside Redis, in Lua, each the twin of a
 // TypeScript rule the memory home runs: the fixed windows and bans (core/state/limiter.ts), the
 // clock (clock.ts), applying settings (session-state.ts), sessions (sessions.ts), the store's bounds
-// (store.ts) and the journal's bounds (journal.ts). Scripts take one JSON object of named fields
-// and answer one; test/redis/differential.test.ts holds both homes to the same answers.
-// ARGV[1] is always the key prefix `{prefix}`: the braces make it one hash tag, so every key of a
-// deployment lives in one Redis Cluster slot.
+// (store.ts) and the journal's bounds (journal.ts). ARGV[1] is always the key prefix `{prefix}`.
 
-/**
- * Helpers every script shares, for a Redis function library (lua-functions.ts): the library sets
- * P and ARGV on each call.
- */
+/** Helpers every script shares, for the function library (connection.ts), which sets P and ARGV on each call. */
 export const LIBRARY_BODY = `
 local MINUTE, DAY, MAXI = 60000, 86400000, 8.64e15
 local MAX_BUCKETS = 100000
 -- A session hash's fields the API script reads (its buckets besides), made once here rather than on every call.
 local SESSION_FIELDS = { 'set', 'off', 'fz', 'st', 'tk', 'cs', 'ls', 'nid', 'do', 'ep', 'ev', 'pc', 'cb', 'jseq', 'jb', 'jq', 'rm' }
--- A number as its digits: '%d' where it is whole (several times cheaper than '%.0f', which is kept
--- for the rest). Standard libraries are read when called: a function library cannot reach them as it loads.
+-- A number as its digits: '%d' where it is whole (several times cheaper than '%.0f'). Standard
+-- libraries are read when called: a function library cannot reach them as it loads.
 local function s(n)
   if n % 1 == 0 and n > -9e18 and n < 9e18 then return string.format('%d', n) end
   return string.format('%.0f', n)
 end
-local function realNow()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
--- Real time in milliseconds and microseconds (last use: sessions are listed by it, and
--- milliseconds tie too often), from one TIME.
+-- Real time in milliseconds and microseconds (for last use: milliseconds tie too often), from one TIME.
 local function realBoth()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), tonumber(t[1]) * 1000000 + tonumber(t[2])
 end
+local function realNow() return (realBoth()) end
 local function clockNow(off, fz, real)
   if fz and fz ~= '' then return tonumber(fz) end
   return math.min(MAXI, (real or realNow()) + tonumber(off or '0'))
 end
--- A user-given text as one part of a key name, as keyPart in keys.ts encodes it: letters, digits
--- and ._- kept, every other byte %XX, so no session id or scenario name reaches another's keys.
+-- A user-given text as one part of a key name, as keyPart in keys.ts encodes it.
 local function encByte(c) return string.format('%%%02X', string.byte(c)) end
 local function enc(text)
   if not string.find(text, '[^%w%._%-]') then return text end
   return (string.gsub(text, '[^%w%._%-]', encByte))
 end
 local function metaKey(sid) return P .. ':s:' .. enc(sid) end
--- Whether the call declared a key (KEYS): a script touches no key it did not declare, so one it
--- would need and lacks is named in its answer and the caller calls again declaring it.
+-- Whether the call declared a key: one a script needs and lacks is named in its answer, and the
+-- caller calls again declaring it.
 local function isDeclared(key)
   if not DECL then
     DECL = {}
@@ -58,15 +47,9 @@ local function dropData(sid)
   local mk = metaKey(sid)
   redis.call('DEL', mk, mk .. ':bo', mk .. ':j', mk .. ':p', mk .. ':p:available', mk .. ':p:pending', mk .. ':p:sold')
 end
-local function split(raw)
-  local out = {}
-  for v in string.gmatch(raw, '[^,]+') do out[#out + 1] = tonumber(v) end
-  return out
-end
--- Journal entries answered but not yet written, counted by when they are given up, in slots of
--- 250 ms (an entry is waited for 1.75 to 2 s after its answer), in the session hash's field jq,
--- "SLOT:COUNT,…": written with the session's one HSET, where a sorted set of the entries'
--- numbers cost three commands' work per decision (add, mark landed, sweep).
+-- Journal entries answered but not yet written, counted by when they are given up in slots of
+-- 250 ms, in the session hash's field jq, "SLOT:COUNT,…": written with the session's one HSET,
+-- where a sorted set of the entries' numbers cost three commands' work per decision.
 local function pendingSlot(real) return math.floor((real + 2000) / 250) end
 local function pendingOf(text)
   local t = {}
@@ -80,14 +63,13 @@ local function pendingText(t, real)
   return table.concat(parts, ',')
 end
 ${LIMITS_LUA}
--- Applies settings afresh to a session (what SessionState.apply does): returns false when Redis does not
--- hold them (after a restart), so the caller registers them again.
+-- Applies settings afresh to a session (SessionState.apply): false when Redis does not hold them
+-- (after a restart), so the caller registers them again.
 local function applySettings(sid, setId)
   local raw = redis.call('GET', P .. ':init:' .. enc(setId))
   if not raw then return false end
   local init = cjson.decode(raw)
-  -- Recording of details chosen for the session outlives resets and scenario switches, as do its
-  -- last use and the news, not yet told, that an earlier session of its id was evicted.
+  -- Recording of details, last use and the untold news of an eviction outlive resets and switches.
   local kept = redis.call('HMGET', metaKey(sid), 'do', 'lu', 'ev')
   local override = kept[1] or ''
   dropData(sid)
@@ -112,7 +94,7 @@ local function applySettings(sid, setId)
   return true
 end
 -- Creates a session as SessionRegistry.resolve does: past the limit the least recently used other
--- one is dropped (the default one is never evicted). False when the start settings are missing.
+-- one (never the default) is dropped. False when the start settings are missing.
 local function createSession(sid, maxSessions)
   local mk = metaKey(sid)
   if sid ~= 'default' and redis.call('ZSCORE', P .. ':sessions', sid) == false then
@@ -139,26 +121,20 @@ local function createSession(sid, maxSessions)
   if evicted then redis.call('HSET', mk, 'ev', string.match(evicted, '^[^,]+')) end
   return true
 end
--- Moves a session to the end of the eviction order.
-local function useSession(sid)
-  if sid ~= 'default' then redis.call('ZADD', P .. ':sessions', redis.call('INCR', P .. ':lru'), sid) end
-end
--- Finds or creates a session, and uses it: its key, or false when the start settings are missing
--- (and the session to drop for room, when the call did not declare its keys).
+-- Finds or creates a session and uses it: its key, or false (and the session to drop for room,
+-- when the call did not declare its keys).
 local function touch(sid, maxSessions)
   local mk = metaKey(sid)
   if redis.call('EXISTS', mk) == 0 then
     local made, victim = createSession(sid, maxSessions)
     if not made then return false, victim end
   end
-  useSession(sid)
+  if sid ~= 'default' then redis.call('ZADD', P .. ':sessions', redis.call('INCR', P .. ':lru'), sid) end
   return mk
 end
--- Appends journal entries (the pipeline built them, cut and sized as in memory) to their sessions,
--- bounded by count and bytes as the in-memory journal is: each is kept as "BYTES JSON" (the
--- caller sends it so), so the oldest can go with its size. An entry of a session reset or dropped
--- since its request is let go. A run's entries go in one RPUSH and the oldest leave in one LPOP:
--- what stays is the longest newest run within the bounds, as appending them one at a time would leave it.
+-- Appends journal entries ("BYTES JSON", so the oldest can go with its size) bounded by count and
+-- bytes as in memory, in one RPUSH and one LPOP: what stays is the newest run within the bounds,
+-- as appending them one at a time would leave it. An entry of a session reset since is let go.
 local function appendRun(mk, texts, added, cap, maxBytes, bytes)
   if cap <= 0 or #texts == 0 then return bytes end
   local n = redis.call('RPUSH', mk .. ':j', unpack(texts))
@@ -173,11 +149,8 @@ local function appendRun(mk, texts, added, cap, maxBytes, bytes)
   end
   return bytes
 end
--- runs: entries that follow one another with the same session, epoch and bounds, as { sid, ep,
--- cap, max, at = { when each was answered, Redis ms }, b = { bytes } }; their texts are
--- ARGV[first…] in order. An entry that lands is no longer waited for (jq, above). A session the
--- caller holds in \`cached\` (sid -> its fields \`f\`, written fields \`w\`, and \`q\`, its
--- pending counts, written with its HSET) is changed there; every other session here.
+-- A run (journal-runs.ts), its texts ARGV[at…]; a landed entry is no longer waited for (jq). A
+-- session the caller holds in \`cached\` (its fields f, written w, pending q) is changed there.
 local function appendRunOf(r, at, cached, real)
   local mk = metaKey(r.sid)
   local c = cached and cached[r.sid]

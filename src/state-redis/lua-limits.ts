@@ -1,11 +1,8 @@
-// The fixed windows and bans of core/state/limiter.ts, in Lua, for the scripts of lua-library.ts.
-// A session's buckets live in its own hash, as fields `b:ID`, so the API script reads and writes
-// them with the session's other fields in one HMGET and one HSET. A bucket is packed as doubles
-// with `struct`: the wait, the ban and the number of windows, then length, number and count of
-// each window; two C calls each way (the head, then the windows), where text would need a
-// conversion per number.
+// The fixed windows and bans of core/state/limiter.ts, in Lua, for the scripts of lua-library.ts
+// (they use `s` and the constants defined before them). A bucket lives in its session's hash
+// (field `b:ID`), packed as doubles with `struct`: two C calls each way (the head, then the
+// windows), where text would need a conversion per number.
 
-/** Bucket helpers; they use `s` and the constants defined before them in the library. */
 export const LIMITS_LUA = `
 -- A bucket as limiter.ts keeps it: its n windows (length, number, count of each in b[1..3n]), the running wait
 -- (from, until, refusals counted toward a ban, refusals forgiven as in flight) and the ban's end.
@@ -30,7 +27,6 @@ local function slotOf(b, len, hint, now)
   b.n = b.n + 1
   return k
 end
--- Moves a bucket's windows to now.
 local function rollBucket(b, now)
   for k = 1, 3 * b.n, 3 do
     local w = math.floor(now / b[k])
@@ -48,10 +44,9 @@ local function unpackBucket(raw)
   end
   return b
 end
--- The bucket a session holds under bucket id \`id\` (\`raw\` as read from its field, or nil), with
--- its windows moved to now; a new one gets a window for each of lim. A new one is remembered in
--- order: past MAX_BUCKETS the oldest goes, as in memory, and its id is returned second (a caller
--- holding it must forget it).
+-- The bucket \`id\` (\`raw\` as read from its field, or nil), moved to now; a new one gets a window for
+-- each of lim and is remembered in order: past MAX_BUCKETS the oldest goes, as in memory, and its
+-- id is returned second (a caller holding it must forget it).
 local function bucketOf(mk, id, raw, now, lim)
   local b, gone
   if raw then return rollBucket(unpackBucket(raw), now), gone end
@@ -169,8 +164,7 @@ end
 local function refundBucket(b)
   for k = 3, 3 * b.n, 3 do if b[k] > 0 then b[k] = b[k] - 1 end end
 end
--- A bucket's numbers as one list, for snapshots: wait from, until, counted, ban, forgiven, then
--- length, number and count of each window.
+-- A bucket's numbers as one list, for snapshots: the head, then each window's.
 local function bucketNumbers(b)
   local v = { b.wf, b.wu, b.ct, b.bu, b.fg }
   for k = 1, 3 * b.n do v[k + 5] = b[k] end

@@ -15,8 +15,7 @@ import type { SettingsEntry, SettingsRegistry } from './settings-registry.js';
 import type { SnapshotDocument } from '../core/state/snapshot.js';
 import { NO_SCENARIO } from '../core/state/session-settings.js';
 import type { ScenarioSpec } from '../core/scenarios/scenario-spec.js';
-import { redisSnapshot, type RawSnapshot } from './redis-snapshot.js';
-import { restorePayload, type RestorePayload } from './redis-restore.js';
+import { redisSnapshot, restorePayload, type RawSnapshot, type RestorePayload } from './redis-snapshot.js';
 import { readSnapshot } from '../core/state/snapshot-restore.js';
 import { checkSnapshotSchema } from '../files/object-checks.js';
 import { adminCallKeys } from './keys.js';
@@ -56,7 +55,6 @@ interface AdminArgs {
   peeks?: { bucket: string; lim: number[] }[];
 }
 
-/** The admin side of a shared state. */
 export class RedisAdmin implements AdminState {
   constructor(
     private readonly conn: StateConnection,
@@ -158,7 +156,7 @@ export class RedisAdmin implements AdminState {
 
   async reset(session: string | undefined): Promise<{ session: string; scenario: string; clock: ClockState }> {
     const r = await this.call(session, 'reset');
-    return { session: sessionIdOf(session), scenario: r.entry.settings.scenario, clock: r.clock };
+    return { session: r.sid, scenario: r.entry.settings.scenario, clock: r.clock };
   }
 
   async scenario(session: string | undefined): Promise<{ name: string; definition: ScenarioSpec; clock: ClockState }> {
@@ -169,15 +167,16 @@ export class RedisAdmin implements AdminState {
   /** Switches the session to a scenario given as an object, checked as a file is (`scenario_invalid`). */
   async applyScenario(session: string | undefined, scenario: unknown): Promise<{ name: string; session: string; clock: ClockState }> {
     const sid = sessionIdOf(session);
-    const entry = await this.registry.registerObject(scenario);
-    const r = await this.call(sid, 'apply', { arg: entry.id });
-    return { name: r.entry.settings.scenario, session: sid, clock: r.clock };
+    return this.apply(sid, await this.registry.registerObject(scenario));
   }
 
   /** By name over HTTP; the library may also pass a file path (`byName` false). */
   async useScenario(name: string, session: string | undefined, byName = true): Promise<{ name: string; session: string; clock: ClockState }> {
     const sid = sessionIdOf(session);
-    const entry = await this.registry.register(name, byName);
+    return this.apply(sid, await this.registry.register(name, byName));
+  }
+
+  private async apply(sid: string, entry: SettingsEntry): Promise<{ name: string; session: string; clock: ClockState }> {
     const r = await this.call(sid, 'apply', { arg: entry.id });
     return { name: r.entry.settings.scenario, session: sid, clock: r.clock };
   }

@@ -1,7 +1,7 @@
 // What this replica knows of Redis's clock, so that a call can carry the Redis instant after which
 // the replica has given up on it: a script that starts later changes nothing (the request was
 // answered 503, "nothing happened", so nothing may happen). Learnt from Redis's own TIME readings
-// in answers, against this process's monotonic clock, so the host's wall clock plays no part.
+// against this process's monotonic clock (performance.now()), so the host's wall clock plays no part.
 
 /** A reading older than this no longer bounds the offset (the two clocks' rates differ a little). */
 const KEEP_MS = 10_000;
@@ -14,23 +14,16 @@ const MARGIN_MS = 2;
  */
 const ANSWER_SHARE = 0.25;
 
-/** This process's monotonic clock, in milliseconds. */
-export function monotonicMs(): number {
-  return performance.now();
-}
-
 /**
- * The least Redis can be ahead of this process's monotonic clock. A reading `redisMs` taken
- * between `sentAt` and `receivedAt` gives `redisMs - receivedAt` as a lower bound; the greatest
- * recent bound is the tightest. A deadline from it is never later than Redis's true time at the
- * moment the replica gives up: a script never runs after it.
+ * The least Redis can be ahead of the monotonic clock: a reading `redisMs` received at
+ * `receivedAt` gives `redisMs - receivedAt` as a lower bound; the greatest recent bound is the
+ * tightest. A deadline from it is never later than Redis's true time when the replica gives up.
  */
 export class RedisClock {
   private best: number | undefined;
   private bestAt = 0;
   private stale = false;
 
-  /** A Redis TIME reading (ms) that came back at `receivedAt` (monotonic ms). */
   observe(redisMs: number, receivedAt: number): void {
     if (!Number.isFinite(redisMs)) return;
     const bound = redisMs - receivedAt;
@@ -42,20 +35,16 @@ export class RedisClock {
   }
 
   /**
-   * Another server, whose clock may differ, answers now: the next reading replaces what was known,
-   * whatever it says. Until it comes, deadlines still come from the old reading: servers that take
-   * over one another's data agree within the margin (docs/scale-out.md), and a call sent with no
-   * deadline at all could run whenever it reached Redis, after the replica had answered it 503 (a
-   * slot migration stored five such creates once, their calls redirected by the client meanwhile).
+   * Another server, whose clock may differ, answers now: the next reading replaces what was known.
+   * Until it comes, deadlines still come from the old reading: servers that take over one another's
+   * data agree within the margin (docs/scale-out.md), and a call sent with no deadline could run
+   * after the replica had answered it 503 (a slot migration stored five such creates once).
    */
   forget(): void {
     this.stale = true;
   }
 
-  /**
-   * The Redis instant (ms) after which a call sent at `sentAt` must change nothing, or undefined
-   * before any reading: a quarter of the timeout before the replica gives up, left for the answer.
-   */
+  /** The Redis instant (ms) after which a call sent at `sentAt` must change nothing; undefined before any reading. */
   deadline(sentAt: number, timeoutMs: number): number | undefined {
     if (this.best === undefined) return undefined;
     return Math.floor(sentAt + timeoutMs * (1 - ANSWER_SHARE) + this.best) - MARGIN_MS;

@@ -5,7 +5,7 @@ import { named } from '../core/errors.js';
 import { chaosAnswer, forceAnswer, latencyOfDraw, matches, stepName, type CompiledAnswer } from '../core/scenarios/scenario-runtime.js';
 import { BAN_IN_FLIGHT, NOT_COUNTED, type BanCount, type RateDecision, type RateReport } from '../core/state/limiter.js';
 import { PetStore } from '../core/state/store.js';
-import type { OperationData, StateAsk } from '../core/state/state-port.js';
+import type { StateAsk } from '../core/state/state-port.js';
 import type { ForcedAnswer, SessionSettings } from '../core/state/session-state.js';
 import type { CoreRequest, Limits } from '../core/types.js';
 import { REDIS_OPERATIONS } from './operations/index.js';
@@ -178,10 +178,4 @@ export function latencyOf(settings: SessionSettings, d: Decided, operation?: str
   const latency = settings.runtimeSpec?.latency;
   if (!latency || latency.minMs === latency.maxMs) return latency?.minMs ?? 0;
   return latencyOfDraw(latency, (d.latency ?? 0) / TWO_32, operation);
-}
-
-/** What the operation read or wrote, from the script's `data` and what `inputOf` noted. */
-export function operationDataOf(ask: StateAsk, s: SessionSettings, d: Decided, local: Local): OperationData | undefined {
-  if (ask.operation === undefined || ask.input === undefined) return undefined;
-  return REDIS_OPERATIONS[ask.operation].dataOf(ask.input, s, d, local);
 }

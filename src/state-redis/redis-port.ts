@@ -2,28 +2,28 @@
 // carries the journal entries of earlier answers); nothing of the pipeline lives here.
 import type { KeyIds } from '../core/state/key-id.js';
 import { MockError, named } from '../core/errors.js';
-import { DEFAULT_JOURNAL_BYTES, boundEntry, type JournalEntry } from '../core/state/journal.js';
+import { boundEntry, type JournalEntry } from '../core/state/journal.js';
 import type { RateReport } from '../core/state/limiter.js';
 import type { Decision, Planner, StateAsk, StatePort } from '../core/state/state-port.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 import type { CoreRequest } from '../core/types.js';
 import { leanInput } from './api-input.js';
-import { runsIn, runsOf, stored, type RecordedEntry } from './journal-runs.js';
+import { runsIn, type RecordedEntry } from './journal-runs.js';
 import { callNamed } from './script-io.js';
 import { absentKey, deploymentKeys, journalKeys, sessionKeys } from './keys.js';
 import { FailureWatch } from './failure-watch.js';
-import { monotonicMs } from './redis-clock.js';
 import type { StateConnection } from './connection.js';
 import { INSTANCE } from '../instance.js';
-import { forcedOf, inputOf, latencyOf, operationDataOf, rateDecisionOf } from './redis-plan.js';
+import { forcedOf, inputOf, latencyOf, rateDecisionOf } from './redis-plan.js';
+import { REDIS_OPERATIONS } from './operations/index.js';
 import { answersOf, type ScriptAnswer } from './answers.js';
 import type { SettingsRegistry } from './settings-registry.js';
 
-/** A decision waiting to be sent: its session and the script's input for it, as JSON. */
 interface Queued {
   sid: string;
   /** A session whose keys the call must declare too: the one this decision drops to make room. */
   victim: string | undefined;
+  /** The script's input, as JSON. */
   fields: string;
   resolve: (answer: ScriptAnswer) => void;
   reject: (error: unknown) => void;
@@ -43,10 +43,9 @@ export class RedisPort implements StatePort<string> {
   /** Entries of answered requests that ride with the next script call (or a flush when none comes). */
   private pending: RecordedEntry[] = [];
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Decisions waiting for the call in flight to return, and whether one is. */
+  /** Decisions waiting for the call in flight to return. */
   private queue: Queued[] = [];
   private inFlight = false;
-  /** Sessions whose decisions keep failing, for the health answer. */
   readonly failures = new FailureWatch();
 
   constructor(
@@ -81,7 +80,7 @@ export class RedisPort implements StatePort<string> {
       lean.sid = sid;
       lean.set = entry.id;
       lean.max = this.maxSessions;
-      const answer = await this.asked(sid, JSON.stringify(lean), victim);
+      const answer = await this.ask(sid, JSON.stringify(lean), victim);
       if (answer.st === 'error') {
         // This decision failed alone inside Redis; the batch's others stand.
         const error = this.conn.decisionFailed(answer.err);
@@ -95,13 +94,12 @@ export class RedisPort implements StatePort<string> {
           if (this.addressReports.size >= MAX_ADDRESS_REPORTS) this.addressReports.clear();
           this.addressReports.set(plan.bucket, rate.report);
         }
-        const now = Number(answer.now);
         const decision: Decision<string, P> = {
           home: answer.ep,
           plan,
           session: sid,
           settings,
-          now,
+          now: Number(answer.now),
           real: Number(answer.real),
           details: answer.details !== '' ? answer.details === '1' : settings.journalDetails === true,
           seq: answer.seq,
@@ -113,8 +111,9 @@ export class RedisPort implements StatePort<string> {
         const forced = forcedOf(settings, answer);
         if (forced) decision.forced = forced;
         else if (answer.dcall !== undefined) decision.declaredCall = answer.dcall;
-        else if (rate.outcome === 'allowed' && plan.operation !== undefined) {
-          const data = operationDataOf(plan, settings, answer, local);
+        else if (rate.outcome === 'allowed' && plan.operation !== undefined && plan.input !== undefined) {
+          // What the operation read or wrote, from the script's `data` and what `inputOf` noted.
+          const data = REDIS_OPERATIONS[plan.operation].dataOf(plan.input, settings, answer, local);
           if (data) decision.data = data;
         }
         return decision;
@@ -128,26 +127,22 @@ export class RedisPort implements StatePort<string> {
     }
   }
 
-  /** `ask`, with a whole call's fault of the script counted against the session (an outage is not: health says that itself). */
-  private async asked(sid: string, fields: string, victim: string | undefined): Promise<ScriptAnswer> {
+  /**
+   * Queues a decision: it goes at once when no call is in flight, else with every decision queued
+   * meanwhile, in one call, when the call in flight returns (so an idle instance adds no wait). A
+   * whole call's fault of the script counts against the session (an outage does not: health says that itself).
+   */
+  private async ask(sid: string, fields: string, victim: string | undefined): Promise<ScriptAnswer> {
     try {
-      return await this.ask(sid, fields, victim);
+      return await new Promise<ScriptAnswer>((resolve, reject) => {
+        this.queue.push({ sid, victim, fields, resolve, reject });
+        if (!this.inFlight) this.send();
+      });
     } catch (error) {
       if (!(error instanceof MockError && error.code === 'state_unavailable'))
         this.failures.failed(sid, error instanceof Error ? error.message : String(error));
       throw error;
     }
-  }
-
-  /**
-   * Queues a decision: it goes at once when no call is in flight, else with every decision queued
-   * meanwhile, in one call, when the call in flight returns (so an idle instance adds no wait).
-   */
-  private ask(sid: string, fields: string, victim: string | undefined): Promise<ScriptAnswer> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ sid, victim, fields, resolve, reject });
-      if (!this.inFlight) this.send();
-    });
   }
 
   /** Sends the queued decisions and the journal entries waiting, in one call. */
@@ -156,7 +151,7 @@ export class RedisPort implements StatePort<string> {
     const batch = this.pending;
     this.pending = [];
     this.inFlight = true;
-    const journal = runsOf(batch);
+    const journal = JSON.stringify(runsIn(batch));
     // The entries' texts go as arguments of their own: inside the JSON they would be escaped twice.
     // Requests alike (the same list under load) share one input: the script decodes each once.
     const inputs = new Map<string, number>();
@@ -166,8 +161,7 @@ export class RedisPort implements StatePort<string> {
       return at;
     });
     // The Redis instant after which this call is given up (answered 503): a later start changes nothing.
-    const sentAt = monotonicMs();
-    const deadline = this.conn.deadline(sentAt);
+    const deadline = this.conn.deadline();
     const dl = deadline === undefined ? '' : `"dl":${deadline},`;
     const fields = `{${dl}"journal":${journal},"u":[${[...inputs.keys()].join(',')}],"d":[${order.join(',')}]}`;
     // Every key the call may touch: the deployment's and those of each session it decides or journals for.
@@ -178,12 +172,11 @@ export class RedisPort implements StatePort<string> {
       seen.add(sid);
       keys.push(...sessionKeys(this.prefix, sid));
     }
-    void this.conn.run('petApi', keys, [this.prefix, fields, ...batch.map(stored)]).then(
+    void this.conn.run('petApi', keys, [this.prefix, fields, ...batch.map((e) => e.text)]).then(
       (raw) => {
         // Whatever came back, the queue moves on and every decision of the batch is settled.
-        // Not JSON of the script's shape: each decision is refused below, as one the script did not answer.
         const { answers, expired, real } = answersOf(raw);
-        if (real !== undefined) this.conn.redisClock.observe(real, monotonicMs());
+        if (real !== undefined) this.conn.redisClock.observe(real, performance.now());
         this.next();
         if (expired) {
           // Redis started the call past its deadline and changed nothing: a 503, as a timeout.
@@ -206,7 +199,6 @@ export class RedisPort implements StatePort<string> {
     );
   }
 
-  /** The call returned: the decisions queued meanwhile go now. */
   private next(): void {
     this.inFlight = false;
     if (this.queue.length > 0) this.send();
@@ -220,10 +212,9 @@ export class RedisPort implements StatePort<string> {
       sid: decision.session,
       real: decision.real,
       ep: decision.home,
-      entry: JSON.stringify(journal),
+      text: `${bytes} ${JSON.stringify(journal)}`,
       bytes,
       cap: decision.settings.journalSize,
-      maxBytes: DEFAULT_JOURNAL_BYTES,
     });
     // Under load the next request carries it; when none comes within 5 ms, a flush of its own does.
     this.flushTimer ??= setTimeout(() => void this.flush(), 5);
@@ -250,7 +241,14 @@ export class RedisPort implements StatePort<string> {
     if (batch.length === 0) return;
     this.pending = [];
     const keys = [absentKey(this.prefix), ...new Set(batch.flatMap((e) => journalKeys(this.prefix, e.sid)))];
-    await callNamed(this.conn, 'petJournal', keys, this.prefix, { runs: runsIn(batch) }, batch.map(stored)).catch((error: unknown) => {
+    await callNamed(
+      this.conn,
+      'petJournal',
+      keys,
+      this.prefix,
+      { runs: runsIn(batch) },
+      batch.map((e) => e.text),
+    ).catch((error: unknown) => {
       this.journalLost(error);
     });
   }

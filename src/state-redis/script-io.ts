@@ -1,15 +1,15 @@
 // What the scripts other than the API's and the admin's take and answer, by name: each takes the
-// key prefix as ARGV[1] (see lua-library.ts) and one JSON object as ARGV[2], and answers one JSON
-// object, so a field added later is a name on both sides rather than a position to keep in step.
-// How a script takes its input is no part of the stored data: each mock version calls its own
-// scripts (the function library is named by its code's digest, an EVALSHA script by its text's),
-// so the shared-state format (identity.ts) moves only when what the scripts store does.
+// key prefix as ARGV[1] and one JSON object as ARGV[2], and answers one JSON object, so a field
+// added later is a name on both sides rather than a position to keep in step. Each mock version
+// calls its own scripts (named by their code's digest), so the shared-state format (identity.ts)
+// moves only when what the scripts store does.
 import type { StateConnection } from './connection.js';
 import type { Run } from './journal-runs.js';
 
 /** The join and heartbeat script's input (JOIN_SCRIPT). */
 export interface JoinInput {
   replica: string;
+  /** The heartbeat's expiry. */
   expiryMs: number;
   /** The world this replica joined before; '' on a first start. */
   joined: string;
@@ -19,6 +19,7 @@ export interface JoinInput {
   init: string;
   /** `check` writes nothing. */
   mode: 'check' | 'join';
+  /** The identity's fields, in order: value, and what a message shows of it. */
   fields: { field: string; value: string; shown: string }[];
 }
 
@@ -26,7 +27,7 @@ export interface JoinInput {
 export interface JoinAnswer {
   status: 'ok' | 'differs' | 'stale' | 'lost' | 'replaced';
   world?: string;
-  /** With ok on a join: whether this replica's id is the first of the live ones. */
+  /** With ok on a join: whether this replica's id is the first of the live ones (it alone shows the deployment's gauges). */
   reporter?: boolean;
   field?: string;
   shown?: string;
@@ -40,7 +41,7 @@ export interface LeaveAnswer {
   live: number;
 }
 
-/** One step of removing a deployment (CLEAR_SCRIPT): `last` when the SCAN ended, so the record goes too. */
+/** One step of removing a deployment (CLEAR_SCRIPT): `stale` only while no replica is alive; `last` when the SCAN ended, so the record goes too. */
 export interface ClearInput {
   mode: 'stale' | 'force';
   last: boolean;
@@ -56,11 +57,10 @@ export interface SettingsAnswer {
   text?: string;
 }
 
-/** The journal flush's input (JOURNAL_BODY); the entries' texts follow it as arguments of their own. */
+/** The journal flush's input (JOURNAL_BODY) and answer: how many runs it took. */
 export interface JournalInput {
   runs: Run[];
 }
-/** How many runs the flush took. */
 export interface JournalAnswer {
   status: 'ok';
   runs: number;

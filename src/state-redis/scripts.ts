@@ -6,12 +6,9 @@ import { SNAPSHOT_FIELDS } from './redis-snapshot.js';
 export { API_BODY, API_SCRIPT } from './api-script.js';
 
 /**
- * Appends journal entries that no API request has carried yet (the instance went quiet). ARGV[2]
- * (JournalInput in script-io.ts): `runs`, runs of entries (one session, epoch and bounds each,
- * with when each entry was answered and its size; see appendJournal in lua-library.ts). The entries' texts
- * stay positional, ARGV[3…], each as the journal keeps it ("BYTES JSON"), as in the API script:
- * inside the JSON they would be escaped twice and decoded into Lua strings only to be pushed
- * unchanged. Answers (JournalAnswer) how many runs it took.
+ * Appends journal entries that no API request has carried yet (JournalInput, JournalAnswer). The
+ * texts stay positional, ARGV[3…], as in the API script: inside the JSON they would be escaped
+ * twice and decoded into Lua strings only to be pushed unchanged.
  */
 export const JOURNAL_BODY = `
 local q = cjson.decode(ARGV[2])
@@ -22,7 +19,7 @@ return cjson.encode({ status = 'ok', runs = #q.runs })
 /**
  * The admin calls. ARGV[2] is a JSON object: sid, max (sessions), action, arg, and for `peek` the
  * buckets to report. Actions: state (clock and settings id), reset, apply (arg: settings id),
- * restore (arg: settings id; rs: what redis-restore.ts made of a snapshot, written at once),
+ * restore (arg: settings id; rs: what redis-snapshot.ts made of a snapshot, written at once),
  * clock (arg: freeze | unfreeze | set:MS | advance:MS, comma-separated, applied in order),
  * journal, jinfo, details (arg: 1 | 0), evictions, sessions, peek, snapshot (the session's fields,
  * buckets, animals and journal, read at one instant: see snapshotOf). The answer is one JSON object
@@ -65,8 +62,8 @@ end
 local function pushAll(key, texts)
   for i = 1, #texts, 1000 do redis.call('RPUSH', key, unpack(texts, i, math.min(#texts, i + 999))) end
 end
--- Writes a snapshot's state (redis-restore.ts) over a session whose settings were just applied:
--- its fields as redis-restore.ts wrote them (the clock's here, from Redis time), the document's
+-- Writes a snapshot's state (redis-snapshot.ts) over a session whose settings were just applied:
+-- its fields as redis-snapshot.ts wrote them (the clock's here, from Redis time), the document's
 -- buckets in place of the settings' presets; the last eviction is no longer news.
 local function restoreInto(mk, r)
   for _, id in ipairs(redis.call('LRANGE', mk .. ':bo', 0, -1)) do redis.call('HDEL', mk, 'b:' .. id) end
@@ -125,11 +122,9 @@ if action == 'reset' then
   -- The caller declared the settings it guessed (their key is read): another guess is tried again.
   if set ~= q.set then return cjson.encode({ st = 'stale', set = set }) end
   if not applySettings(sid, set) then return cjson.encode({ st = 'missing', set = set }) end
-elseif action == 'apply' then
+elseif action == 'apply' or action == 'restore' then
   if not applySettings(sid, q.arg) then return cjson.encode({ st = 'missing', set = q.arg }) end
-elseif action == 'restore' then
-  if not applySettings(sid, q.arg) then return cjson.encode({ st = 'missing', set = q.arg }) end
-  restoreInto(mk, q.rs)
+  if action == 'restore' then restoreInto(mk, q.rs) end
 elseif action == 'clock' then
   for op, arg in string.gmatch(q.arg, '(%a+):?(-?%d*)') do
     local meta = redis.call('HMGET', mk, 'off', 'fz')
@@ -153,8 +148,8 @@ elseif action == 'snapshot' then
   extra = { snapshotOf(mk) }
 elseif action == 'evictions' then
   for _, id in ipairs(redis.call('ZRANGE', P .. ':evictions', 0, -1)) do
-    local v = split(redis.call('HGET', P .. ':evicted', id) or '0,0')
-    extra[#extra + 1] = { session = id, at = s(v[1]), entries = v[2] }
+    local at, entries = string.match(redis.call('HGET', P .. ':evicted', id) or '0,0', '^(%d+),(%d+)')
+    extra[#extra + 1] = { session = id, at = at, entries = tonumber(entries) }
   end
 elseif action == 'sessions' then
   -- Every session: id, settings id, answered requests, last use, clock; the default first.
@@ -191,15 +186,10 @@ if scratch then dropData(sid) end
 return cjson.encode(out)
 `;
 
-/**
- * Stores or reads the settings of a scenario a session switched to. ARGV[2] (SettingsInput in
- * script-io.ts): the action (put | get), the settings id, and for put the scenario and its init.
- * Answers (SettingsAnswer) ok, and for get the stored scenario's `text` when Redis holds it.
- */
+/** Stores or reads the settings of a scenario a session switched to (SettingsInput, SettingsAnswer). */
 export const SETTINGS_SCRIPT = `
-local P = ARGV[1]
 local q = cjson.decode(ARGV[2])
-local id = string.gsub(q.id, '[^%w%._%-]', function(c) return string.format('%%%02X', string.byte(c)) end)
+local id = enc(q.id)
 if q.action == 'put' then
   redis.call('SET', P .. ':scn:' .. id, q.scenario)
   redis.call('SET', P .. ':init:' .. id, q.init)

@@ -1,8 +1,8 @@
 // The settings sessions run under, shared by id: the start settings of the deployment, and each
 // scenario a session switched to, stored in Redis by its text so instances on other hosts can
 // compile the same settings. Each instance keeps what it compiled.
-import { MockError, named } from '../core/errors.js';
-import { RETRY_AFTER_SECONDS } from './state-errors.js';
+import { named } from '../core/errors.js';
+import { RETRY_AFTER_SECONDS, stateUnavailable } from './state-errors.js';
 import { createHash } from 'node:crypto';
 import type { ScenarioCatalogue } from '../files/scenario-catalogue.js';
 import type { KeyConfig } from '../core/types.js';
@@ -35,7 +35,6 @@ export interface SettingsEntry {
   scenario?: string;
 }
 
-/** The start settings' id. */
 export const START = 'start';
 const REMEMBERED_SESSIONS = 10_000;
 
@@ -44,7 +43,7 @@ export function digest(text: string): string {
 }
 
 /** The animals a scenario starts with, as a digest: its fixtures file is read on each host. */
-function animalsOf(settings: SessionSettings): string {
+export function animalsOf(settings: SessionSettings): string {
   return digest(settings.base.all.map(petJson).join(','));
 }
 
@@ -94,10 +93,9 @@ export class SettingsRegistry {
   async seen(session: string, id: string): Promise<SettingsEntry> {
     if (this.bySession.size >= REMEMBERED_SESSIONS) this.bySession.clear();
     this.bySession.set(session, id);
-    return this.entries.get(id) ?? this.loadOnce(id);
+    return this.entry(id);
   }
 
-  /** The settings of an id, loaded from Redis when this instance has not seen them. */
   async entry(id: string): Promise<SettingsEntry> {
     return this.entries.get(id) ?? this.loadOnce(id);
   }
@@ -116,24 +114,26 @@ export class SettingsRegistry {
     const raw = (await callNamed(this.conn, 'petSettings', this.keysOf(id), this.prefix, { action: 'get', id })).text;
     if (typeof raw !== 'string')
       throw new Error(named(`the shared state names settings ${id}, which it does not hold; reset the session (POST /__admin/reset).`));
-    const stored = JSON.parse(raw) as { text: string; file: string; animals?: string; snapshot?: SnapshotSettings; object?: unknown };
-    if (stored.snapshot !== undefined || stored.object !== undefined) {
-      const settings = stored.snapshot !== undefined ? this.settingsOfSnapshot(stored.snapshot) : scenarioFromObject(stored.object, this.scenarios.hostData);
-      const entry = entryOf(id, settings, raw);
-      this.entries.set(id, entry);
-      return entry;
-    }
-    const { text, file, animals } = stored;
-    const settings = this.scenarios.fromText(text, file);
+    const { text, file, animals, snapshot, object } = JSON.parse(raw) as {
+      text: string;
+      file: string;
+      animals?: string;
+      snapshot?: SnapshotSettings;
+      object?: unknown;
+    };
+    const settings =
+      snapshot !== undefined
+        ? this.settingsOfSnapshot(snapshot)
+        : object !== undefined
+          ? scenarioFromObject(object, this.scenarios.hostData)
+          : this.scenarios.fromText(text, file);
     if (animals !== undefined && animalsOf(settings) !== animals) {
       // Same scenario text, other fixtures content on this host: serving it would give this session two data sets.
-      throw new MockError(
-        'state_unavailable',
+      throw stateUnavailable(
         named(
           `this replica reads the fixtures of scenario ${settings.scenario} (next to ${file}) with other content than the replica that switched the session to it; ` +
             `give every replica the same files. Retry after ${RETRY_AFTER_SECONDS} s.`,
         ),
-        { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } },
       );
     }
     const entry = entryOf(id, settings, raw);
@@ -146,38 +146,27 @@ export class SettingsRegistry {
     const { settings, source } = byName ? this.scenarios.loadByName(nameOrFile) : this.scenarios.load(nameOrFile);
     // The animals are part of the id: the same text with other fixtures content is another scenario.
     const animals = animalsOf(settings);
-    const id = `${source.name}-${digest(`${source.text}\n${animals}`)}`;
-    const entry = this.entries.get(id) ?? entryOf(id, settings, JSON.stringify({ text: source.text, file: source.file, animals }));
-    this.entries.set(id, entry);
-    await this.store(entry);
-    return entry;
+    return this.stored(`${source.name}-${digest(`${source.text}\n${animals}`)}`, settings, JSON.stringify({ text: source.text, file: source.file, animals }));
   }
 
-  /**
-   * Checks a scenario sent as an object (throws `scenario_invalid`) and stores it under an id of
-   * its content, so every instance compiles the same settings from it.
-   */
+  /** Checks a scenario sent as an object (throws `scenario_invalid`) and stores it under an id of its content. */
   async registerObject(value: unknown): Promise<SettingsEntry> {
     const settings = scenarioFromObject(value, this.scenarios.hostData);
     const raw = JSON.stringify({ object: value });
-    const id = `${settings.scenario}-object-${digest(raw)}`;
-    const entry = this.entries.get(id) ?? entryOf(id, settings, raw);
-    this.entries.set(id, entry);
-    await this.store(entry);
-    return entry;
+    return this.stored(`${settings.scenario}-object-${digest(raw)}`, settings, raw);
   }
 
-  /**
-   * Stores the settings of a restored snapshot (its scenario, settings and animals, already
-   * checked) under an id of their content, so every instance compiles the same settings.
-   */
+  /** Stores the settings of a restored snapshot (already checked) under an id of their content. */
   async registerRestored(source: SnapshotSettings): Promise<SettingsEntry> {
     const raw = JSON.stringify({ snapshot: source });
     const id = `snapshot-${digest(raw)}`;
-    const known = this.entries.get(id);
     // Known here means stored: a Redis that lost it answers `missing`, and the call stores it again.
-    if (known) return known;
-    const entry = entryOf(id, this.settingsOfSnapshot(source), raw);
+    return this.entries.get(id) ?? this.stored(id, this.settingsOfSnapshot(source), raw);
+  }
+
+  /** The entry of an id (made from `settings` and `raw` when new), stored in Redis. */
+  private async stored(id: string, settings: SessionSettings, raw: string): Promise<SettingsEntry> {
+    const entry = this.entries.get(id) ?? entryOf(id, settings, raw);
     this.entries.set(id, entry);
     await this.store(entry);
     return entry;
@@ -206,7 +195,6 @@ export class SettingsRegistry {
     if (entry) await this.store(entry);
   }
 
-  /** The keys the settings script touches for an id, and the absent key every call declares. */
   private keysOf(id: string): string[] {
     return [scenarioKey(this.prefix, id), initKey(this.prefix, id), absentKey(this.prefix)];
   }

@@ -46,11 +46,14 @@ export function stateFailure(error: unknown, timeoutMs: number): StateFailure {
   return { kind: 'disconnected', reason: 'not connected; reconnecting' };
 }
 
+/** A 503 `state_unavailable` saying `message`. */
+export function stateUnavailable(message: string): MockError {
+  return new MockError('state_unavailable', message, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+}
+
 /** The 503 of every answer while the shared state cannot serve. */
 export function unavailableError(url: string, reason: string): MockError {
-  return new MockError(
-    'state_unavailable',
+  return stateUnavailable(
     `petstore-mock cannot use its shared state at ${displayUrl(url)} (${reason}); nothing was answered from local memory. Retry after ${RETRY_AFTER_SECONDS} s.`,
-    { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } },
   );
 }

@@ -6,22 +6,18 @@ import type { OperationData } from '../../core/state/state-port.js';
 import type { SessionSettings } from '../../core/state/session-state.js';
 import type { DecideInput } from '../api-input.js';
 
-/** What the answer needs besides the script's fields: the base's part of a list, a create's tail, an animal of the base. */
+/** What the answer needs besides the script's: the base's part of a list, a create's tail, an animal of the base or one the script reads. */
 export interface Local {
   inBase?: number;
   tail?: string;
   found?: string;
-  /** A get of an id past the base: the script reads it. */
   pending?: boolean;
 }
 
-/** What the script answered for an operation (part of redis-plan.ts's `Decided`): an operation's new answer field goes here. */
+/** What the script answered for an operation (part of redis-plan.ts's `Decided`): read or written `data`, why a create found no room, a list's removed ids. */
 export interface ScriptData {
-  /** What the operation read or wrote: created animals, one animal, or the new id. */
   data?: string | string[] | Record<string, never> | false;
-  /** Why a create found no room: no id left, or the session's bounds. */
   full?: 'id' | 'room';
-  /** The ids the session removed (its field `rm`, removed-field.ts), for a list. */
   gone?: string;
 }
 
@@ -36,15 +32,14 @@ export interface RedisOperation<I> {
   /** The script's name of the operation (the input's `op`); its Lua runs only when `fields` sets it. */
   readonly op: string;
   /**
-   * Lua run in the API script for an allowed request no scenario forced, with `op` set to this
-   * one's. In scope: `q` (the input), `c` and `mk` (the session and its key), `sid`, `out` (set
-   * `out.data` and `out.gone`, or `out.full` for a refusal), `s`, `put`, `push` and `pushNow` (api-script.ts).
+   * Lua run in the API script for an allowed request no scenario forced. In scope: `q` (the
+   * input), `c` and `mk` (the session and its key), `sid`, `out`, `s`, `put`, `push` and `pushNow`.
    */
   readonly lua: string;
   /**
    * The operation's fields of the script's input, `op` among them when the script must read or
    * write (undefined when the answer is known here); notes in `local` what the answer needs besides.
-   * A field that holds '', 0 or false is not sent (api-input.ts): its Lua reads it with a default.
+   * A field that holds '', 0 or false is not sent: its Lua reads it with a default.
    */
   fields(input: I, s: SessionSettings, baseStore: PetStore, local: Local): OperationFields | undefined;
   /** What the operation read or wrote, from the script's answer and `local`. */
