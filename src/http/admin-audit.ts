@@ -1,4 +1,4 @@
-import type { Request, Router } from 'express';
+import type { Router } from 'express';
 import { MockError } from '../core/errors.js';
 import { auditJournal } from '../core/audit/audit.js';
 import type { AdminState } from '../core/state/backend.js';
@@ -12,19 +12,14 @@ const PARAMS = new Set(['session', 'key', 'token']);
  * from `X-Mock-Session` or `?session=` (a page link can name it); `?key=` narrows to one key.
  * Looking creates no session: the journal is read as the other inspection routes read it.
  */
-export function addAuditRoute(router: Router, state: AdminState, session: (req: Request) => string | undefined): void {
+export function addAuditRoute(router: Router, state: AdminState): void {
   router.get('/audit', async (req, res) => {
     for (const name of Object.keys(req.query)) {
       if (!PARAMS.has(name))
         throw new MockError('admin_invalid_request', `the audit has no parameter ${JSON.stringify(name.slice(0, 40))}; it takes session and key.`);
     }
-    const id = namedSession(req, session(req));
+    const id = namedSession(req);
     const entries = await state.requests(id, true);
-    res.json(auditJournal(entries, { key: singleParam(req, 'audit', 'key'), removalAt: await removalAt(state, id), keyIds: state.keyIds }));
+    res.json(auditJournal(entries, { key: singleParam(req, 'audit', 'key'), removalAt: await state.removalAt(id), keyIds: state.keyIds }));
   });
-}
-
-/** The session's removal date of GET /v1/pets/{petId}, where the state can tell it. */
-async function removalAt(state: AdminState, session: string | undefined): Promise<number | undefined> {
-  return state.removalAt ? state.removalAt(session) : undefined;
 }

@@ -48,9 +48,7 @@ function flag(req: Request, name: string): boolean {
  * The inspection routes: sessions, the filtered journal with optional details (or as a HAR file),
  * a count for assertions, and recording of details per session.
  */
-export function addJournalRoutes(router: Router, state: AdminState, header: (req: Request) => string | undefined): void {
-  // Reads take the session from X-Mock-Session or ?session= (the audit's messages link here).
-  const session = (req: Request): string | undefined => namedSession(req, header(req));
+export function addJournalRoutes(router: Router, state: AdminState): void {
   router.get('/sessions', async (_req, res) => {
     res.json(await state.sessions());
   });
@@ -62,13 +60,13 @@ export function addJournalRoutes(router: Router, state: AdminState, header: (req
     const format = singleParam(req, 'journal', 'format') ?? 'json';
     if (format !== 'json' && format !== 'har') throw new MockError('admin_invalid_request', 'format takes json (the default) or har (HTTP Archive 1.2).');
     // A HAR carries the recorded headers and bodies whenever there are some.
-    const matching = (await state.requests(session(req), format === 'har' || flag(req, 'details'))).filter((e) => query.matches(e));
+    const matching = (await state.requests(namedSession(req), format === 'har' || flag(req, 'details'))).filter((e) => query.matches(e));
     const entries = limit === undefined ? matching : matching.slice(-Number(limit));
     if (format === 'json') {
       res.json(entries);
       return;
     }
-    const id = entries[0]?.session ?? session(req) ?? 'default';
+    const id = entries[0]?.session ?? namedSession(req) ?? 'default';
     res.setHeader('Content-Disposition', `attachment; filename="petstore-mock-${id.replace(/[^\w.-]/g, '_').slice(0, 64)}.har"`);
     res.json(toHar(entries, `${req.protocol}://${req.headers.host ?? 'localhost'}`));
   });
@@ -76,18 +74,18 @@ export function addJournalRoutes(router: Router, state: AdminState, header: (req
     const query = compiled(filterOf(req), state.keyIds);
     if (req.query.details !== undefined || req.query.limit !== undefined)
       throw new MockError('admin_invalid_request', 'GET /__admin/requests/count takes only the filters (method, path, status, code, key, since) and session.');
-    const entries = await state.requests(session(req), false);
-    const info = await state.journal(session(req));
+    const entries = await state.requests(namedSession(req), false);
+    const info = await state.journal(namedSession(req));
     res.json({ count: entries.filter((e) => query.matches(e)).length, filter: query.describe(), session: info.session });
   });
   router.get('/journal', async (req, res) => {
-    res.json(await state.journal(session(req)));
+    res.json(await state.journal(namedSession(req)));
   });
   router.put('/journal', async (req, res) => {
     const body: unknown = req.body;
     const details =
       body !== null && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 1 ? (body as { details?: unknown }).details : undefined;
     if (typeof details !== 'boolean') throw new MockError('admin_invalid_request', 'PUT /__admin/journal takes {"details": true} or {"details": false}.');
-    res.json(await state.recordDetails(session(req), details));
+    res.json(await state.recordDetails(namedSession(req), details));
   });
 }
