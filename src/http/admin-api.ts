@@ -12,9 +12,8 @@ import { addSnapshotRoutes } from './admin-snapshot.js';
 import { addMetricsRoute } from './admin-metrics.js';
 import { namedSession, refuseSession } from './admin-session.js';
 import { INSTANCE, uptimeSeconds } from '../instance.js';
-import { adminPage } from './admin-page.js';
+import { PAGE_CSP, PAGE_PATHS, adminPage } from './admin-page.js';
 import { addAssetRoutes } from './admin-assets.js';
-import { PAGE_CSP, PAGE_PATHS } from './admin-paths.js';
 import type { HttpOptions } from './options.js';
 
 /** The session a call names, for the `Date` of its answer only: a mistake there is answered elsewhere. */
