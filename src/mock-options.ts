@@ -3,6 +3,7 @@
 import { UserError } from './core/errors.js';
 import { PLAN_LIMITS, PLAN_NAMES, parseKeySpec } from './core/state/plans.js';
 import type { KeyConfig, Limits, PlanName } from './core/types.js';
+import type { MockOptions } from './library-options.js';
 import { MAX_INSTANT_MS } from './core/state/clock.js';
 import { DAY_MS, MINUTE_MS, parseWindows, windowsProblem, withWindow } from './core/state/windows.js';
 
@@ -29,29 +30,8 @@ function callable(option: string, value: unknown): void {
   if (value !== undefined && typeof value !== 'function') fail(option, 'a function', value);
 }
 
-/** The option names this module checks, with their values, as a plain record. */
-export interface CheckedOptions {
-  port?: unknown;
-  host?: unknown;
-  seed?: unknown;
-  pets?: unknown;
-  fixtures?: unknown;
-  scenario?: unknown;
-  keys?: unknown;
-  adminToken?: unknown;
-  allowHosts?: unknown;
-  maxConnections?: unknown;
-  drainTime?: unknown;
-  maxSessions?: unknown;
-  onRequest?: unknown;
-  now?: unknown;
-  watch?: unknown;
-  onReload?: unknown;
-  clientAddress?: unknown;
-  import?: unknown;
-  exportOnExit?: unknown;
-  profile?: unknown;
-}
+/** The options this module checks, each of whatever type it was given. */
+type CheckedOptions = { [K in keyof MockOptions | 'clientAddress']?: unknown };
 
 /**
  * Checks the options of `startMock` and returns the keys in full: a key given as `{ key, plan }`

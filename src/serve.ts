@@ -4,7 +4,7 @@
 import type { Served } from './assembly.js';
 import type { AdminState, ApiHandler } from './core/state/backend.js';
 import { listen, type RunningServer } from './http/server.js';
-import { serverOptions, type MockOptions } from './library-options.js';
+import type { MockOptions } from './library-options.js';
 import type { Metrics } from './metrics.js';
 import { hurryOf, lameDuckOf, type CloseOptions } from './mock-options.js';
 
@@ -21,11 +21,21 @@ export interface ServedHome {
   stop(): void | Promise<void>;
 }
 
-/** Starts the server of a home; the members a handle gets from it. */
+/** Starts the server of a home, with the library's defaults (127.0.0.1, a free port); the members a handle gets from it. */
 export async function serve(home: ServedHome, options: MockOptions): Promise<Served> {
   let running: RunningServer;
   try {
-    running = await listen(home.engine, serverOptions(options, home.admin, home.metrics));
+    running = await listen(home.engine, {
+      port: options.port ?? 0,
+      host: options.host ?? '127.0.0.1',
+      adminToken: options.adminToken,
+      allowHosts: options.allowHosts,
+      maxConnections: options.maxConnections,
+      drainTimeS: options.drainTime,
+      admin: home.admin,
+      metrics: home.metrics,
+      logStats: options.logStats,
+    });
   } catch (error) {
     await home.stop();
     throw error;

@@ -154,7 +154,6 @@ export function listen(engine: ApiHandler, options: HttpOptions): Promise<Runnin
     socket.on('close', () => sockets.delete(socket));
   });
 
-  const log = options.log ?? ((line: string): void => void process.stderr.write(line));
   return new Promise((resolve, reject) => {
     const failed = (error: unknown): void => reject(listenFailure(error, options.port, options.host));
     server.once('error', failed);
@@ -168,7 +167,7 @@ export function listen(engine: ApiHandler, options: HttpOptions): Promise<Runnin
         close: (lameDuckS = 0, hurry?: AbortSignal) => {
           closing = true;
           closed ??= lameDuck(lameDuckS * 1000, hurry).then(() => {
-            const draining = drain(server, sockets, served, (options.drainTimeS ?? DEFAULT_DRAIN_TIME_S) * 1000, log);
+            const draining = drain(server, sockets, served, (options.drainTimeS ?? DEFAULT_DRAIN_TIME_S) * 1000);
             stopping = draining;
             const cut = (): void => draining.cut('stopping at once on a second signal');
             if (hurry?.aborted) cut();
