@@ -7,9 +7,7 @@ import { COMMON_HEADERS, MockError, UserError, named, renderError } from '../cor
 import { createAdminGuard } from './admin-guard.js';
 import { bodyError, checkDepth, parseClockChange } from './admin-input.js';
 import { addJournalRoutes } from './admin-journal.js';
-import { addAuditRoute } from './admin-audit.js';
 import { addSnapshotRoutes } from './admin-snapshot.js';
-import { addMetricsRoute } from './admin-metrics.js';
 import { namedSession, refuseSession } from './admin-session.js';
 import { INSTANCE, uptimeSeconds } from '../instance.js';
 import { PAGE_CSP, PAGE_PATHS, adminPage } from './admin-page.js';
@@ -143,8 +141,21 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
   });
   addJournalRoutes(router, state);
   addAssetRoutes(router);
-  addAuditRoute(router, state);
-  addMetricsRoute(router, state, options);
+  // Prometheus text; the Redis series only on a shared state, and state_up 0 while it cannot be asked.
+  router.get('/metrics', async (_req, res) => {
+    const engine = state.stateReport?.().engine ?? 'memory';
+    let sessions: number | undefined;
+    let reportsDeployment = false;
+    try {
+      const health = await state.health(undefined);
+      sessions = health.sessions;
+      reportsDeployment = health.reportsDeployment === true;
+    } catch {
+      // A scrape still answers while the shared state cannot: state_up 0 says so.
+    }
+    const body = options.metrics?.render({ engine, sessions, reportsDeployment }) ?? '';
+    res.type('text/plain; version=0.0.4; charset=utf-8').send(body);
+  });
   router.get('/evictions', async (_req, res) => {
     res.json(await state.evictions());
   });

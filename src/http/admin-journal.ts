@@ -4,11 +4,13 @@ import { MockError } from '../core/errors.js';
 import type { AdminState } from '../core/state/backend.js';
 import { FILTER_FIELDS, JournalFilterError, compileFilter, type JournalFilter } from '../core/state/journal-query.js';
 import { toHar } from '../core/state/har.js';
+import { auditJournal } from '../core/audit/audit.js';
 import { singleParam } from './admin-input.js';
 import { namedSession } from './admin-session.js';
 
 /** Query parameters the journal routes take besides the filter; `token` is the admin token's. */
 const OTHER_PARAMS = new Set(['details', 'limit', 'format', 'token', 'session']);
+const AUDIT_PARAMS = new Set(['session', 'key', 'token']);
 
 /** The filter of a journal request's query; an unknown parameter is a typo, not a no-op. */
 function filterOf(req: Request): JournalFilter {
@@ -46,7 +48,8 @@ function flag(req: Request, name: string): boolean {
 
 /**
  * The inspection routes: sessions, the filtered journal with optional details (or as a HAR file),
- * a count for assertions, and recording of details per session.
+ * a count for assertions, recording of details per session, and the client audit of a session's
+ * journal (docs/audit.md), which `?key=` narrows to one key.
  */
 export function addJournalRoutes(router: Router, state: AdminState): void {
   router.get('/sessions', async (_req, res) => {
@@ -87,5 +90,14 @@ export function addJournalRoutes(router: Router, state: AdminState): void {
       body !== null && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 1 ? (body as { details?: unknown }).details : undefined;
     if (typeof details !== 'boolean') throw new MockError('admin_invalid_request', 'PUT /__admin/journal takes {"details": true} or {"details": false}.');
     res.json(await state.recordDetails(namedSession(req), details));
+  });
+  router.get('/audit', async (req, res) => {
+    for (const name of Object.keys(req.query)) {
+      if (!AUDIT_PARAMS.has(name))
+        throw new MockError('admin_invalid_request', `the audit has no parameter ${JSON.stringify(name.slice(0, 40))}; it takes session and key.`);
+    }
+    const id = namedSession(req);
+    const entries = await state.requests(id, true);
+    res.json(auditJournal(entries, { key: singleParam(req, 'audit', 'key'), removalAt: await state.removalAt(id), keyIds: state.keyIds }));
   });
 }
