@@ -162,7 +162,6 @@ export function sessionHandle<A extends boolean>(
       entries,
       report: auditJournal(entries, { key, removalAt, keyIds: home.keyIds }),
     }));
-  const audit = (key: string | undefined): Maybe<AuditReport> => andThen(audited(key), ({ report }) => report);
   /** What an audit that judged nothing names: the keys of this journal, and the sessions that have requests. */
   const scope = (entries: JournalEntry[]): Maybe<AuditScope> => {
     const keys = journalKeys(entries);
@@ -199,7 +198,7 @@ export function sessionHandle<A extends boolean>(
     verify: guard((filter: JournalFilter, count?: VerifyCount) => andThen(home.requests(id), (entries) => verifyEntries(entries, filter, count, home.keyIds))),
     recordDetails: guard((on = true) => andThen(home.recordDetails(id, on), done)),
     har: guard((filter: JournalFilter = {}) => andThen(requests({ ...filter, details: true }), (entries) => toHar(entries, origin()))),
-    audit: guard((options: { key?: string } = {}) => audit(options.key)),
+    audit: guard((options: { key?: string } = {}) => andThen(audited(options.key), ({ report }) => report)),
     snapshot: guard(() =>
       mapFailure(() => {
         if (!home.snapshot) throw unsupportedOnThisHome('snapshots');

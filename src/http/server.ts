@@ -8,8 +8,6 @@ import { afterOwedAnswers, drain, type Drain } from './owed-answers.js';
 import { API_CORS, answerClientError, refuseConnection } from './raw-answers.js';
 import type { HttpOptions } from './options.js';
 
-export type { HttpOptions } from './options.js';
-
 /** Open connections past which a new one is answered 503 `too_many_connections` and closed. */
 export const DEFAULT_MAX_CONNECTIONS = 1_000;
 /**
