@@ -47,7 +47,7 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
     // The page itself holds no data and asks for the token, so the admin link of a protected
     // server opens it instead of a JSON 401; the host check still applies to it.
     const page = (req.method === 'GET' || req.method === 'HEAD') && PAGE_PATHS.includes(req.path);
-    guard({ method: req.method, headers: req.headers, queryToken: typeof req.query.token === 'string' ? req.query.token : undefined }, { token: !page });
+    guard(req.headers, typeof req.query.token === 'string' ? req.query.token : undefined, !page);
     passed = true;
     if (req.method === 'OPTIONS') {
       res.setHeader('Allow', 'GET, HEAD, POST, PUT, OPTIONS');
