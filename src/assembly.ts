@@ -1,8 +1,5 @@
-// How a mock is put together, one way for every front end (server, Fetch handler, browser build)
-// and every home of state: an engine (the pipeline over the home's port), the admin state, and the
-// session controls over the home's operations, in one handle type (`MockHandle`). The homes are made
-// by mock.ts (files, watch), shared-mock.ts (Redis) and browser/index.ts (objects); each hands its
-// home and front end to `assemble`, the server front end being serve.ts's.
+// The homes are made by mock.ts (files, watch), shared-mock.ts (Redis) and browser/index.ts
+// (objects); each hands its home and front end to `assemble`, the server front end being serve.ts's.
 import { MockEngine, type EngineOptions } from './core/pipeline/engine.js';
 import { memoryOps, type Answer, type ScenarioLookup, type SessionOps } from './core/state/backend.js';
 import { summarizeSessions, type SessionSummary } from './core/state/sessions.js';

@@ -1,6 +1,4 @@
-// The test controls of a session, one type and one implementation for every home of state: the
-// members answer at once in memory and with a promise on a shared state (`A` true), over the
-// home's `SessionOps`. Nothing here touches the disk or the network.
+// The session controls of every home of state (src/README.md); nothing here touches the disk or the network.
 import { MockError, UserError, named } from './core/errors.js';
 import { INSTANT_HINT, isValidInstant, parseDuration, parseInstant, type ClockState } from './core/state/clock.js';
 import type { Answer, ClockChange, SessionOps } from './core/state/backend.js';

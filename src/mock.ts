@@ -1,6 +1,3 @@
-// startMock and createFetchHandler on Node: the in-memory home put together from the settings
-// (flags, fixtures, scenario files, watch), with one of the two front ends (the HTTP server or the
-// Fetch handler); with `state` they hand over to the Redis assembly (shared-mock.ts).
 import './node-platform.js';
 import type { MockEngine } from './core/pipeline/engine.js';
 import { assemble, memoryHome, type FetchFront, type MemoryHome, type MockHandle, type Served } from './assembly.js';

@@ -1,6 +1,3 @@
-// The server front end of every home of state: listens with the home's engine and admin state,
-// lets the home join what must know it listens (a shared deployment), and stops in order: the
-// lame duck and the drain first, then the home.
 import type { Served } from './assembly.js';
 import type { AdminState, ApiHandler } from './core/state/backend.js';
 import { listen, type RunningServer } from './http/server.js';
