@@ -99,19 +99,13 @@ export interface CloseOptions {
   signal?: AbortSignal;
 }
 
-/** The lame duck of `close(options)` in seconds, checked. */
-export function lameDuckOf(options: CloseOptions | undefined): number {
-  const value = options?.lameDuck;
-  if (value === undefined) return 0;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 3600) fail('lameDuck', 'a number of seconds from 0 to 3600', value);
-  return value;
-}
-
-/** The `signal` of `close(options)`, checked. */
-export function hurryOf(options: CloseOptions | undefined): AbortSignal | undefined {
-  const value = options?.signal;
-  if (value !== undefined && !(value instanceof AbortSignal)) fail('signal', 'an AbortSignal', value);
-  return value;
+/** The options of `close(options)`, checked: the lame duck in seconds (0 by default), and the signal that hurries the stop. */
+export function checkCloseOptions(options: CloseOptions | undefined): { lameDuck: number; signal?: AbortSignal } {
+  const { lameDuck = 0, signal } = options ?? {};
+  if (typeof lameDuck !== 'number' || !Number.isFinite(lameDuck) || lameDuck < 0 || lameDuck > 3600)
+    fail('lameDuck', 'a number of seconds from 0 to 3600', lameDuck);
+  if (signal !== undefined && !(signal instanceof AbortSignal)) fail('signal', 'an AbortSignal', signal);
+  return { lameDuck, signal };
 }
 
 /** Why an option cannot work with a shared state, in the words the CLI uses for its flag. */

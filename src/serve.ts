@@ -3,7 +3,7 @@ import type { AdminState, ApiHandler } from './core/state/backend.js';
 import { listen, type RunningServer } from './http/server.js';
 import type { MockOptions } from './library-options.js';
 import type { Metrics } from './metrics.js';
-import { hurryOf, lameDuckOf, type CloseOptions } from './mock-options.js';
+import { checkCloseOptions, type CloseOptions } from './mock-options.js';
 
 /** A home as a server needs it. */
 export interface ServedHome {
@@ -50,10 +50,9 @@ export async function serve(home: ServedHome, options: MockOptions): Promise<Ser
     origin,
     port: Number(new URL(origin).port),
     close: async (closeOptions?: CloseOptions) => {
-      const lameDuck = lameDuckOf(closeOptions);
-      const hurry = hurryOf(closeOptions);
+      const { lameDuck, signal } = checkCloseOptions(closeOptions);
       try {
-        await running.close(lameDuck, hurry);
+        await running.close(lameDuck, signal);
         home.drained?.();
       } finally {
         await home.stop();
