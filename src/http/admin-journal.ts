@@ -5,23 +5,21 @@ import type { AdminState } from '../core/state/backend.js';
 import { FILTER_FIELDS, JournalFilterError, compileFilter, type JournalFilter } from '../core/state/journal-query.js';
 import { toHar } from '../core/state/har.js';
 import { auditJournal } from '../core/audit/audit.js';
-import { singleParam } from './admin-input.js';
+import { onlyParams, singleParam } from './admin-input.js';
 import { namedSession } from './admin-session.js';
 
-/** Query parameters the journal routes take besides the filter; `token` is the admin token's. */
-const OTHER_PARAMS = new Set(['details', 'limit', 'format', 'token', 'session']);
+/** Query parameters the journal routes take: the filter's, and the others; `token` is the admin token's. */
+const JOURNAL_PARAMS = new Set<string>([...FILTER_FIELDS, 'details', 'limit', 'format', 'token', 'session']);
 const AUDIT_PARAMS = new Set(['session', 'key', 'token']);
 
-/** The filter of a journal request's query; an unknown parameter is a typo, not a no-op. */
+/** The filter of a journal request's query. */
 function filterOf(req: Request): JournalFilter {
-  for (const name of Object.keys(req.query)) {
-    if (!(FILTER_FIELDS as readonly string[]).includes(name) && !OTHER_PARAMS.has(name)) {
-      throw new MockError(
-        'admin_invalid_request',
-        `the journal has no filter ${JSON.stringify(name.slice(0, 40))}; filter by ${FILTER_FIELDS.join(', ')} (and ask for details=1, limit=N or format=har; name the session with session=ID).`,
-      );
-    }
-  }
+  onlyParams(
+    req,
+    JOURNAL_PARAMS,
+    (name) =>
+      `the journal has no filter ${name}; filter by ${FILTER_FIELDS.join(', ')} (and ask for details=1, limit=N or format=har; name the session with session=ID).`,
+  );
   const filter: JournalFilter = {};
   for (const name of FILTER_FIELDS) {
     const value = singleParam(req, 'journal', name);
@@ -92,10 +90,7 @@ export function addJournalRoutes(router: Router, state: AdminState): void {
     res.json(await state.recordDetails(namedSession(req), details));
   });
   router.get('/audit', async (req, res) => {
-    for (const name of Object.keys(req.query)) {
-      if (!AUDIT_PARAMS.has(name))
-        throw new MockError('admin_invalid_request', `the audit has no parameter ${JSON.stringify(name.slice(0, 40))}; it takes session and key.`);
-    }
+    onlyParams(req, AUDIT_PARAMS, (name) => `the audit has no parameter ${name}; it takes session and key.`);
     const id = namedSession(req);
     const entries = await state.requests(id, true);
     res.json(auditJournal(entries, { key: singleParam(req, 'audit', 'key'), removalAt: await state.removalAt(id), keyIds: state.keyIds }));

@@ -2,7 +2,7 @@ import express, { type Request, type Router } from 'express';
 import { MockError } from '../core/errors.js';
 import type { AdminState } from '../core/state/backend.js';
 import { unsupportedOnThisHome } from '../core/state/unsupported.js';
-import { checkDepth } from './admin-input.js';
+import { checkDepth, onlyParams } from './admin-input.js';
 import { sessionHeader } from './admin-session.js';
 import { MAX_SNAPSHOT_BYTES } from '../core/state/snapshot.js';
 
@@ -11,13 +11,7 @@ const PARAMS = new Set(['session', 'token', 'before']);
 /** The session a snapshot call names, by `X-Mock-Session` or `?session=` (a page link can name it); both must agree. */
 function sessionOf(req: Request): string | undefined {
   const header = sessionHeader(req);
-  for (const name of Object.keys(req.query)) {
-    if (!PARAMS.has(name))
-      throw new MockError(
-        'admin_invalid_request',
-        `the snapshot has no parameter ${JSON.stringify(name.slice(0, 40))}; it takes session (and, to GET, before=SEQ).`,
-      );
-  }
+  onlyParams(req, PARAMS, (name) => `the snapshot has no parameter ${name}; it takes session (and, to GET, before=SEQ).`);
   const named = req.query.session;
   if (named !== undefined && typeof named !== 'string') throw new MockError('admin_invalid_request', 'give ?session= once, as a plain value.');
   if (header !== undefined && named !== undefined && header !== named) {
