@@ -1,23 +1,17 @@
-// How a mock is put together, one way for every front end (server, Fetch handler, browser build)
-// and every home of state: an engine (the pipeline over the home's port), the admin state, and the
-// session controls over the home's operations, in one handle type (`MockHandle`). The homes are made
-// by mock.ts (files, watch), shared-mock.ts (Redis) and browser/index.ts (objects); each hands its
-// home and front end to `assemble`, the server front end being serve.ts's.
-import { MockEngine } from './core/pipeline/engine.js';
-import { memoryOps, type Answer, type ApiHandler, type ScenarioLookup, type SessionOps } from './core/state/backend.js';
+// The homes are made by mock.ts (files, watch), shared-mock.ts (Redis) and browser/index.ts
+// (objects); each hands its home and front end to `assemble`, the server front end being serve.ts's.
+import { MockEngine, type EngineOptions } from './core/pipeline/engine.js';
+import { memoryOps, type Answer, type ScenarioLookup, type SessionOps } from './core/state/backend.js';
 import { summarizeSessions, type SessionSummary } from './core/state/sessions.js';
-import type { JournalEntry } from './core/state/journal.js';
-import type { SessionSettings } from './core/state/session-state.js';
 import type { KeyConfig } from './core/types.js';
 import { sessionHandle, type SessionHandle } from './controls.js';
 import type { CloseOptions } from './mock-options.js';
 
 /**
- * A mock's parts over one home of state; `A` says whether the home answers with promises. The
- * admin API's state is made apart where a server needs it (the browser build has none).
+ * What the controls need of a home of state; `A` says whether it answers with promises. Its engine
+ * and admin state go to the front end apart (the browser build has no admin state).
  */
 export interface Home<A extends boolean> {
-  engine: ApiHandler;
   ops: SessionOps<A>;
   asynchronous: A;
   /** The sessions, as `GET /__admin/sessions` lists them. */
@@ -29,22 +23,12 @@ export interface MemoryHome extends Home<false> {
   engine: MockEngine;
 }
 
-/** What the in-memory home is made from. */
-export interface MemoryHomeOptions {
-  settings: SessionSettings;
-  scenarios: ScenarioLookup;
-  now?: () => number;
-  maxSessions?: number;
-  onRequest?: (entry: JournalEntry) => void;
-}
-
-/** Puts the in-memory home together. */
-export function memoryHome(options: MemoryHomeOptions): MemoryHome {
-  const { settings, now, onRequest, maxSessions } = options;
-  const engine = new MockEngine({ settings, now, onRequest, maxSessions, snapshots: options.scenarios.snapshots });
+/** Puts the in-memory home together: the engine, its sessions and the operations over them. */
+export function memoryHome({ scenarios, ...options }: Omit<EngineOptions, 'snapshots'> & { scenarios: ScenarioLookup }): MemoryHome {
+  const engine = new MockEngine({ ...options, snapshots: scenarios.snapshots });
   return {
     engine,
-    ops: memoryOps(engine.sessions, options.scenarios),
+    ops: memoryOps(engine.sessions, scenarios),
     asynchronous: false,
     sessions: () => summarizeSessions(engine.sessions),
   };
@@ -94,7 +78,7 @@ export interface AssembleOptions<A extends boolean, S> {
  * handler, which is extended in place) with the home's session controls.
  */
 export function assemble<A extends boolean, F extends object, S extends object = SessionHandle<A>>(
-  home: Pick<Home<A>, 'ops' | 'asynchronous' | 'sessions'>,
+  home: Home<A>,
   keys: readonly KeyConfig[],
   front: F,
   options: AssembleOptions<A, S> = {},

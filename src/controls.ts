@@ -1,6 +1,4 @@
-// The test controls of a session, one type and one implementation for every home of state: the
-// members answer at once in memory and with a promise on a shared state (`A` true), over the
-// home's `SessionOps`. Nothing here touches the disk or the network.
+// The session controls of every home of state (src/README.md); nothing here touches the disk or the network.
 import { MockError, UserError, named } from './core/errors.js';
 import { INSTANT_HINT, isValidInstant, parseDuration, parseInstant, type ClockState } from './core/state/clock.js';
 import type { Answer, ClockChange, SessionOps } from './core/state/backend.js';
@@ -162,7 +160,6 @@ export function sessionHandle<A extends boolean>(
       entries,
       report: auditJournal(entries, { key, removalAt, keyIds: home.keyIds }),
     }));
-  const audit = (key: string | undefined): Maybe<AuditReport> => andThen(audited(key), ({ report }) => report);
   /** What an audit that judged nothing names: the keys of this journal, and the sessions that have requests. */
   const scope = (entries: JournalEntry[]): Maybe<AuditScope> => {
     const keys = journalKeys(entries);
@@ -199,7 +196,7 @@ export function sessionHandle<A extends boolean>(
     verify: guard((filter: JournalFilter, count?: VerifyCount) => andThen(home.requests(id), (entries) => verifyEntries(entries, filter, count, home.keyIds))),
     recordDetails: guard((on = true) => andThen(home.recordDetails(id, on), done)),
     har: guard((filter: JournalFilter = {}) => andThen(requests({ ...filter, details: true }), (entries) => toHar(entries, origin()))),
-    audit: guard((options: { key?: string } = {}) => audit(options.key)),
+    audit: guard((options: { key?: string } = {}) => andThen(audited(options.key), ({ report }) => report)),
     snapshot: guard(() =>
       mapFailure(() => {
         if (!home.snapshot) throw unsupportedOnThisHome('snapshots');

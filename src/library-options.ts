@@ -2,13 +2,10 @@
 // (shared-mock.ts) can take them without importing the in-memory one.
 import type { JournalEntry } from './core/state/journal.js';
 import type { KeyConfig, Pet } from './core/types.js';
+import type { ReloadReport } from './files/live-reload.js';
 
 /** A key given as an object: its limits in any form the `--key` flag and scenarios know. */
 export type KeyOption = Omit<KeyConfig, 'limits' | 'custom'> & { limits?: KeyConfig['limits'] | readonly string[] | { perMinute?: number; perDay?: number } };
-import type { ReloadReport } from './files/live-reload.js';
-import type { AdminState } from './core/state/backend.js';
-import type { HttpOptions } from './http/options.js';
-import type { Metrics } from './metrics.js';
 
 /** Options of `startMock` (and of the CLI, which maps its flags onto them). */
 export interface MockOptions {
@@ -76,9 +73,8 @@ export interface FetchHandlerOptions extends Omit<
   clientAddress?: string;
 }
 
-/** Options of a mock whose sessions live in Redis, shared by every instance started so (docs/scale-out.md). */
-// Live reload restarts this process's sessions; a shared state's sessions live in Redis.
-export interface SharedMockOptions extends Omit<MockOptions, 'now' | 'watch' | 'onReload'> {
+/** Where the sessions of a mock live when they are shared by every instance started so (docs/scale-out.md). */
+interface StateOptions {
   /** `redis://HOST:PORT/DB` (or `rediss://`); real time is then Redis's clock. */
   state: string;
   /** The key prefix of the deployment in Redis (`petstore-mock` by default). */
@@ -86,28 +82,9 @@ export interface SharedMockOptions extends Omit<MockOptions, 'now' | 'watch' | '
   /** How long a Redis command may take before the answer is a 503 (1000 ms by default). */
   stateTimeoutMs?: number;
 }
+
+/** Options of a mock whose sessions live in Redis; live reload restarts this process's sessions, so it is left out. */
+export interface SharedMockOptions extends Omit<MockOptions, 'now' | 'watch' | 'onReload'>, StateOptions {}
 
 /** Options of `createFetchHandler` on a shared state. */
-export interface SharedFetchOptions extends Omit<FetchHandlerOptions, 'now'> {
-  /** `redis://HOST:PORT/DB` (or `rediss://`); real time is then Redis's clock. */
-  state: string;
-  /** The key prefix of the deployment in Redis (`petstore-mock` by default). */
-  statePrefix?: string;
-  /** How long a Redis command may take before the answer is a 503 (1000 ms by default). */
-  stateTimeoutMs?: number;
-}
-
-/** The HTTP server's options from the library's, with the library's defaults (127.0.0.1, a free port). */
-export function serverOptions(options: MockOptions, admin: AdminState, metrics?: Metrics): HttpOptions {
-  return {
-    port: options.port ?? 0,
-    host: options.host ?? '127.0.0.1',
-    adminToken: options.adminToken,
-    allowHosts: options.allowHosts,
-    maxConnections: options.maxConnections,
-    drainTimeS: options.drainTime,
-    admin,
-    metrics,
-    logStats: options.logStats,
-  };
-}
+export interface SharedFetchOptions extends Omit<FetchHandlerOptions, 'now'>, StateOptions {}

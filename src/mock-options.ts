@@ -3,6 +3,7 @@
 import { UserError } from './core/errors.js';
 import { PLAN_LIMITS, PLAN_NAMES, parseKeySpec } from './core/state/plans.js';
 import type { KeyConfig, Limits, PlanName } from './core/types.js';
+import type { MockOptions } from './library-options.js';
 import { MAX_INSTANT_MS } from './core/state/clock.js';
 import { DAY_MS, MINUTE_MS, parseWindows, windowsProblem, withWindow } from './core/state/windows.js';
 
@@ -29,29 +30,8 @@ function callable(option: string, value: unknown): void {
   if (value !== undefined && typeof value !== 'function') fail(option, 'a function', value);
 }
 
-/** The option names this module checks, with their values, as a plain record. */
-export interface CheckedOptions {
-  port?: unknown;
-  host?: unknown;
-  seed?: unknown;
-  pets?: unknown;
-  fixtures?: unknown;
-  scenario?: unknown;
-  keys?: unknown;
-  adminToken?: unknown;
-  allowHosts?: unknown;
-  maxConnections?: unknown;
-  drainTime?: unknown;
-  maxSessions?: unknown;
-  onRequest?: unknown;
-  now?: unknown;
-  watch?: unknown;
-  onReload?: unknown;
-  clientAddress?: unknown;
-  import?: unknown;
-  exportOnExit?: unknown;
-  profile?: unknown;
-}
+/** The options this module checks, each of whatever type it was given. */
+type CheckedOptions = { [K in keyof MockOptions | 'clientAddress']?: unknown };
 
 /**
  * Checks the options of `startMock` and returns the keys in full: a key given as `{ key, plan }`
@@ -119,19 +99,13 @@ export interface CloseOptions {
   signal?: AbortSignal;
 }
 
-/** The lame duck of `close(options)` in seconds, checked. */
-export function lameDuckOf(options: CloseOptions | undefined): number {
-  const value = options?.lameDuck;
-  if (value === undefined) return 0;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 3600) fail('lameDuck', 'a number of seconds from 0 to 3600', value);
-  return value;
-}
-
-/** The `signal` of `close(options)`, checked. */
-export function hurryOf(options: CloseOptions | undefined): AbortSignal | undefined {
-  const value = options?.signal;
-  if (value !== undefined && !(value instanceof AbortSignal)) fail('signal', 'an AbortSignal', value);
-  return value;
+/** The options of `close(options)`, checked: the lame duck in seconds (0 by default), and the signal that hurries the stop. */
+export function checkCloseOptions(options: CloseOptions | undefined): { lameDuck: number; signal?: AbortSignal } {
+  const { lameDuck = 0, signal } = options ?? {};
+  if (typeof lameDuck !== 'number' || !Number.isFinite(lameDuck) || lameDuck < 0 || lameDuck > 3600)
+    fail('lameDuck', 'a number of seconds from 0 to 3600', lameDuck);
+  if (signal !== undefined && !(signal instanceof AbortSignal)) fail('signal', 'an AbortSignal', signal);
+  return { lameDuck, signal };
 }
 
 /** Why an option cannot work with a shared state, in the words the CLI uses for its flag. */

@@ -1,10 +1,6 @@
-// startMock and createFetchHandler on Node: the in-memory home put together from the settings
-// (flags, fixtures, scenario files, watch), with one of the two front ends (the HTTP server or the
-// Fetch handler); with `state` they hand over to the Redis assembly (shared-mock.ts).
 import './node-platform.js';
 import type { MockEngine } from './core/pipeline/engine.js';
 import { assemble, memoryHome, type FetchFront, type MemoryHome, type MockHandle, type Served } from './assembly.js';
-import type { KeyConfig } from './core/types.js';
 import { answerFetch } from './http/fetch-handler.js';
 import { serve } from './serve.js';
 import { memoryAdmin, type ScenarioLookup } from './core/state/backend.js';
@@ -43,19 +39,8 @@ export type RunningMock = MockHandle<
   }
 >;
 
-/** The in-memory home of a Node mock, and what its files add (a reload, watching). */
-interface NodeMemory {
-  home: MemoryHome;
-  /** The scenarios by name and by file, as the admin API and the session controls switch to them. */
-  scenarios: ScenarioLookup;
-  keys: KeyConfig[];
-  metrics: Metrics;
-  reload(): ReloadReport | undefined;
-  /** Stops watching files. */
-  stop(): void;
-}
-
-function nodeMemory(options: MockOptions & { clientAddress?: string }): NodeMemory {
+/** The in-memory home of a Node mock, and what its files add: a reload, and `stop` to end the watch. */
+function nodeMemory(options: MockOptions & { clientAddress?: string }) {
   const keysGiven = checkOptions(options);
   const catalogue = new ScenarioCatalogue(prepareDefaults({ ...options, keys: keysGiven }));
   const settings = options.scenario ? catalogue.settings(options.scenario) : catalogue.startSettings();

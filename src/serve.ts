@@ -1,12 +1,9 @@
-// The server front end of every home of state: listens with the home's engine and admin state,
-// lets the home join what must know it listens (a shared deployment), and stops in order: the
-// lame duck and the drain first, then the home.
 import type { Served } from './assembly.js';
 import type { AdminState, ApiHandler } from './core/state/backend.js';
 import { listen, type RunningServer } from './http/server.js';
-import { serverOptions, type MockOptions } from './library-options.js';
+import type { MockOptions } from './library-options.js';
 import type { Metrics } from './metrics.js';
-import { hurryOf, lameDuckOf, type CloseOptions } from './mock-options.js';
+import { checkCloseOptions, type CloseOptions } from './mock-options.js';
 
 /** A home as a server needs it. */
 export interface ServedHome {
@@ -21,11 +18,21 @@ export interface ServedHome {
   stop(): void | Promise<void>;
 }
 
-/** Starts the server of a home; the members a handle gets from it. */
+/** Starts the server of a home, with the library's defaults (127.0.0.1, a free port); the members a handle gets from it. */
 export async function serve(home: ServedHome, options: MockOptions): Promise<Served> {
   let running: RunningServer;
   try {
-    running = await listen(home.engine, serverOptions(options, home.admin, home.metrics));
+    running = await listen(home.engine, {
+      port: options.port ?? 0,
+      host: options.host ?? '127.0.0.1',
+      adminToken: options.adminToken,
+      allowHosts: options.allowHosts,
+      maxConnections: options.maxConnections,
+      drainTimeS: options.drainTime,
+      admin: home.admin,
+      metrics: home.metrics,
+      logStats: options.logStats,
+    });
   } catch (error) {
     await home.stop();
     throw error;
@@ -43,10 +50,9 @@ export async function serve(home: ServedHome, options: MockOptions): Promise<Ser
     origin,
     port: Number(new URL(origin).port),
     close: async (closeOptions?: CloseOptions) => {
-      const lameDuck = lameDuckOf(closeOptions);
-      const hurry = hurryOf(closeOptions);
+      const { lameDuck, signal } = checkCloseOptions(closeOptions);
       try {
-        await running.close(lameDuck, hurry);
+        await running.close(lameDuck, signal);
         home.drained?.();
       } finally {
         await home.stop();

@@ -2,7 +2,7 @@
 // shared engine and admin state. The Redis module is imported here, on demand, and nowhere else.
 import type { AdminState, ApiHandler, SessionOps } from './core/state/backend.js';
 import { forwardedOps } from './core/state/session-ops.js';
-import { assemble, type FetchFront, type Home, type MockHandle, type Served } from './assembly.js';
+import { assemble, type FetchFront, type MockHandle, type Served } from './assembly.js';
 import type { SessionHandle } from './controls.js';
 import type { KeyConfig } from './core/types.js';
 import { answerFetch } from './http/fetch-handler.js';
@@ -30,11 +30,6 @@ export type SharedRunningMock = MockHandle<
     admin: AdminState;
   }
 >;
-
-/** The shared home of an instance that has opened its state. */
-function homeOf(shared: SharedMock): Home<true> {
-  return { engine: shared.engine, ops: shared.admin, asynchronous: true, sessions: () => shared.admin.sessions() };
-}
 
 /** Session operations that wait for the state to be opened first (a Fetch handler connects in the background). */
 function lazyOps(state: () => Promise<SharedMock>): SessionOps<true> {
@@ -85,7 +80,7 @@ export async function startShared(options: SharedMockOptions): Promise<SharedRun
   // Registered only once the port is open: a start that fails leaves nothing in Redis.
   const served = await serve({ engine: shared.engine, admin: shared.admin, metrics, listening: () => shared.join(), stop: () => shared.close() }, options);
   const front = { ...served, statePrefix: shared.prefix, engine: shared.engine, admin: shared.admin };
-  return assemble(homeOf(shared), keys, front, { origin: () => served.origin });
+  return assemble({ ops: shared.admin, asynchronous: true, sessions: () => shared.admin.sessions() }, keys, front, { origin: () => served.origin });
 }
 
 /** A Fetch handler on a shared state, as `createFetchHandler({ state })` returns it. */

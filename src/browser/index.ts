@@ -56,8 +56,7 @@ export type BrowserFetchHandler = MockHandle<
  * a service worker, or direct calls. Any origin works; paths start with `/v1`.
  */
 export function createFetchHandler(options: BrowserMockOptions = {}): BrowserFetchHandler {
-  const { seed, pets, fixtures, keys, onRequest, now, clientAddress } = options;
-  const defaults = createDefaults({ ...options, keys: checkCommonOptions({ seed, pets, fixtures, keys, onRequest, now, clientAddress }) });
+  const defaults = createDefaults({ ...options, keys: checkCommonOptions(options) });
   // The shipped scenarios are compiled when first used; given objects at once, so a mistake shows early.
   const shipped = new Map(shippedScenarioObjects().map((object) => [object.name, object]));
   const known = new Map<string, SessionSettings>([['default', defaults.settings]]);

@@ -1,7 +1,7 @@
 // The `audit` subcommand as yargs declares it. Only the declaration lives here: the runner loads
 // when the command runs, so neither a server start nor `--help` pays for it.
 import type { Argv } from 'yargs';
-import { UsageError } from './start.js';
+import { UsageError, givenOnce } from './start.js';
 
 /** The options of `petstore-mock audit ORIGIN`. */
 export function auditOptions<T>(y: Argv<T>) {
@@ -21,8 +21,7 @@ export function auditOptions<T>(y: Argv<T>) {
 /** Runs `audit` with what yargs parsed; sets the exit code (0 no error finding, 1 an error finding, 2 could not run). */
 export async function runAuditCommand(argv: Record<string, unknown>): Promise<void> {
   const once = (name: string): string | undefined => {
-    const value = argv[name];
-    if (Array.isArray(value)) throw new UsageError(`--${name} was given ${value.length} times; give it once.`);
+    const value = givenOnce(name, argv[name]);
     if (value === undefined) return undefined;
     if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} needs a value.`);
     return value;

@@ -37,16 +37,12 @@ export function flagsGiven(argv: readonly string[]): Set<string> {
   return given;
 }
 
-function mistake(reason: string): UserError {
-  return new UserError(reason);
-}
-
 /** A variable's text as the value its flag would have had, or a mistake that names the variable. */
 function readValue(option: Option, name: string, text: string): string | boolean | string[] {
   switch (option.kind) {
     case 'boolean': {
       const value = readSwitch(text);
-      if (value === undefined) throw mistake(switchMistake(name, text));
+      if (value === undefined) throw new UserError(switchMistake(name, text));
       return value;
     }
     case 'list':
@@ -54,7 +50,8 @@ function readValue(option: Option, name: string, text: string): string | boolean
       // a comma separates unless a window (COUNT/UNIT) follows it.
       return text.split(/\s+|,(?!\d+\/)/).filter((item) => item !== '');
     case 'choice':
-      if (!(option.choices as readonly string[]).includes(text)) throw mistake(`${name} takes ${option.choices.join(' or ')}, not ${JSON.stringify(text)}.`);
+      if (!(option.choices as readonly string[]).includes(text))
+        throw new UserError(`${name} takes ${option.choices.join(' or ')}, not ${JSON.stringify(text)}.`);
       return text;
     default:
       return text;
@@ -116,7 +113,7 @@ export function withEnvironment(parsed: RawArgs, argv: readonly string[], env: N
   }
   const given = flagsGiven(argv);
   const args: Record<string, unknown> = { ...parsed };
-  const fromEnv = new Set<string>();
+  const fromEnv = new Map<string, string>();
   for (const option of OPTIONS) {
     const name = envName(option);
     const text = env[name]?.trim();
@@ -125,8 +122,8 @@ export function withEnvironment(parsed: RawArgs, argv: readonly string[], env: N
     // taken as unset, it would start the admin API open, so it goes on to be refused as the flag's is.
     if (text === '' && option.flag !== 'admin-token') continue;
     args[option.key] = readValue(option, name, text);
-    fromEnv.add(option.flag);
+    fromEnv.set(option.flag, name);
   }
-  const label = (flag: string): string => (fromEnv.has(flag) ? `${ENV_PREFIX}${flag.toUpperCase().replace(/-/g, '_')}` : `--${flag}`);
+  const label = (flag: string): string => fromEnv.get(flag) ?? `--${flag}`;
   return { args: args as RawArgs, label, warnings };
 }

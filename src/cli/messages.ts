@@ -131,12 +131,12 @@ export function exposedHostWarning(host: string, adminProtected: boolean): strin
 }
 
 /**
- * The one stderr line of a start that failed: a person's mistake as it is, anything else as a
- * failure to report.
+ * The one stderr line of a start (or with `doing`, a stop) that failed: a person's mistake (an
+ * export path, say) as it is, anything else as a failure to report.
  */
-export function startFailure(error: unknown): string {
+export function startFailure(error: unknown, doing = 'failed to start'): string {
   if (error instanceof UserError) return `${error.message}\n`;
-  return `${named(`failed to start: ${error instanceof Error ? error.message : String(error)}`)}\n`;
+  return `${named(`${doing}: ${error instanceof Error ? error.message : String(error)}`)}\n`;
 }
 
 /**

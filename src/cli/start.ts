@@ -24,12 +24,21 @@ import {
 } from './messages.js';
 import { withEnvironment } from './env-options.js';
 import type { RawArgs } from './options.js';
-import { createRequestLogger, type LogFormat, type LogStats } from './request-log.js';
+import { createRequestLogger, type LogStats } from './request-log.js';
 import { installStop } from './stopping.js';
 
 /** A command line that cannot be used: printed as one line, exit code 1. */
 export class UsageError extends UserError {
   override name = 'UsageError';
+}
+
+/**
+ * A flag that takes one value: yargs makes an array of a repeated one, which must not reach the
+ * server as `--host a,b` or a listen on every interface.
+ */
+export function givenOnce(flag: string, value: unknown): unknown {
+  if (Array.isArray(value)) throw new UsageError(`--${flag} was given ${value.length} times; give it once.`);
+  return value;
 }
 
 /** Prints the one line of a failed start and exits 1. */
@@ -38,28 +47,14 @@ export function fail(error: unknown): never {
   process.exit(1);
 }
 
-interface ServeArgs {
+/** The arguments of a server start, checked: the numbers read, the rest as typed. */
+type ServeArgs = Omit<RawArgs, 'port' | 'seed' | 'pets' | 'lameDuckTime' | 'drainTime'> & {
   port: number;
-  host: string;
   seed: number | undefined;
   pets: number | undefined;
-  fixtures: string | undefined;
-  scenario: string | undefined;
-  key: string[];
-  allowHost: string[];
-  adminToken: string | undefined;
-  logFormat: LogFormat;
-  quiet: boolean;
-  readyJson: boolean;
-  watch: boolean;
   lameDuckTime: number;
   drainTime: number;
-  state: string | undefined;
-  statePrefix: string | undefined;
-  import: string | undefined;
-  exportOnExit: string | undefined;
-  profile: string | undefined;
-}
+};
 
 async function serve(args: ServeArgs): Promise<void> {
   // A reader that went away (petstore-mock | head, a harness that stopped reading) must not take
@@ -203,12 +198,10 @@ export async function startFromArgs(commandLine: RawArgs, argv: readonly string[
     for (const warning of warnings) process.stderr.write(`${named(warning)}\n`);
     refuseImportConflicts(args, label);
     await serve({
+      ...args,
       port: parseInteger(label('port'), 0, 65535)(args.port) ?? 4010,
-      host: args.host,
       seed: parseInteger(label('seed'), 0, Number.MAX_SAFE_INTEGER)(args.seed),
       pets: parseInteger(label('pets'), 0, 10_000_000)(args.pets),
-      fixtures: args.fixtures,
-      scenario: args.scenario,
       key: args.key.map((spec) => {
         parseKeySpecAs(spec, label('key'));
         return spec;
@@ -219,17 +212,10 @@ export async function startFromArgs(commandLine: RawArgs, argv: readonly string[
         return name;
       }),
       adminToken: adminToken(args.adminToken, label),
-      logFormat: args.logFormat,
-      quiet: args.quiet,
-      readyJson: args.readyJson,
       watch: watchWith(args.watch, args.state, label),
       lameDuckTime: parseInteger(label('lame-duck-time'), 0, 3600)(args.lameDuckTime) ?? 3,
       drainTime: parseInteger(label('drain-time'), 0, 3600)(args.drainTime) ?? 5,
-      state: args.state,
       statePrefix: statePrefix(args.statePrefix, args.state, label),
-      import: args.import,
-      exportOnExit: args.exportOnExit,
-      profile: args.profile,
     });
   } catch (error) {
     if (error instanceof UserError) fail(asGiven(error, label));

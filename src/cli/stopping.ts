@@ -2,10 +2,10 @@
 // signal sent to the process group reaches the server and whatever stands between it and the
 // person (npm, npx, sh, GNU timeout, which also signals the group itself); those in between may
 // pass it on again or simply die. None of that may cost the drain or the --export-on-exit file.
-import { UserError, named } from '../core/errors.js';
+import { named } from '../core/errors.js';
 import type { CloseOptions } from '../mock-options.js';
 import { watchLauncher } from './launcher.js';
-import { launcherGoneLine } from './messages.js';
+import { launcherGoneLine, startFailure } from './messages.js';
 
 /**
  * Milliseconds within which the same signal again is the same stop delivered twice (to the process
@@ -67,7 +67,7 @@ export function stopOnSignals(close: (options: CloseOptions) => Promise<void>, s
       () => exit(0),
       // --export-on-exit could not write its file: said, and the exit says it failed.
       (error: unknown) => {
-        settings.log(stopFailure(error));
+        settings.log(startFailure(error, 'failed while stopping'));
         exit(1);
       },
     );
@@ -85,10 +85,4 @@ export function installStop(close: (options: CloseOptions) => Promise<void>, set
   process.on('SIGHUP', () => stop(0, 'SIGHUP'));
   // An npm/npx that was stopped and did not pass the signal on.
   watchLauncher(() => stop(0, 'launcher'));
-}
-
-/** The one stderr line of a stop that failed: a person's mistake (an export path) as it is, anything else as a failure. */
-function stopFailure(error: unknown): string {
-  if (error instanceof UserError) return `${error.message}\n`;
-  return `${named(`failed while stopping: ${error instanceof Error ? error.message : String(error)}`)}\n`;
 }

@@ -1,7 +1,7 @@
 // The `verify` subcommand as yargs declares it. Only the declaration lives here: the runner loads
 // when the command runs, so neither a server start nor `--help` pays for it.
 import type { Argv } from 'yargs';
-import { UsageError } from './start.js';
+import { UsageError, givenOnce } from './start.js';
 
 /** The options of `petstore-mock verify BASE_URL`. */
 export function verifyOptions<T>(y: Argv<T>) {
@@ -35,11 +35,7 @@ export function verifyOptions<T>(y: Argv<T>) {
 
 /** Runs `verify` with what yargs parsed; sets the exit code (0 all hold, 1 a rule fails, 2 could not run). */
 export async function runVerifyCommand(argv: Record<string, unknown>): Promise<void> {
-  const once = (name: string): unknown => {
-    const value = argv[name];
-    if (Array.isArray(value)) throw new UsageError(`--${name} was given ${value.length} times; give it once.`);
-    return value;
-  };
+  const once = (name: string): unknown => givenOnce(name, argv[name]);
   const baseUrl = once('base-url');
   if (typeof baseUrl !== 'string' || baseUrl === '')
     throw new UsageError('verify needs the base URL of the API to check: petstore-mock verify https://staging.example.com/v1 --key KEY.');

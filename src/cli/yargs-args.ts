@@ -1,7 +1,7 @@
 import type { Argv } from 'yargs';
 import { VERSION } from './messages.js';
 import { OPTIONS, choiceMistake, defaultValue, isChoice, type Option, type RawArgs } from './options.js';
-import { UsageError, startFromArgs } from './start.js';
+import { UsageError, givenOnce, startFromArgs } from './start.js';
 import { usageMistake } from './usage-mistakes.js';
 import { normaliseSwitches } from './switch-values.js';
 import { runVerifyCommand, verifyOptions } from './verify-command.js';
@@ -60,21 +60,12 @@ function yargsOption(option: Option) {
   }
 }
 
-/**
- * A flag that takes one value: yargs makes an array of a repeated one, which must not reach the
- * server as `--host a,b` or a listen on every interface.
- */
-function once(option: Option, value: unknown): unknown {
-  if (Array.isArray(value)) throw new UsageError(`--${option.flag} was given ${value.length} times; give it once.`);
-  return value;
-}
-
 /** What yargs parsed, in the shape both parsers share. */
 export function toRawArgs(argv: Record<string, unknown>): RawArgs {
   const args: Record<string, unknown> = {};
   for (const option of OPTIONS) {
     const value = argv[option.flag] ?? defaultValue(option);
-    args[option.key] = option.kind === 'list' ? (value as unknown[]).map(String) : once(option, value);
+    args[option.key] = option.kind === 'list' ? (value as unknown[]).map(String) : givenOnce(option.flag, value);
   }
   return args as RawArgs;
 }

@@ -1,18 +1,11 @@
 import { FixtureError, parseFixtures, readFailure } from '../core/input/fixtures.js';
-import { createDefaults, type ScenarioDefaults } from '../core/scenarios/defaults.js';
-import type { KeyConfig, Pet } from '../core/types.js';
+import { createDefaults, type DefaultsInput, type ScenarioDefaults } from '../core/scenarios/defaults.js';
+import type { Pet } from '../core/types.js';
 import { MAX_FIXTURES_FILE_BYTES, readUserFile } from './read-file.js';
 import { loadProfile } from './profile-file.js';
 
-/** What the command line (or the library's options) says about data and keys. */
-export interface DefaultsOptions {
-  seed?: number;
-  pets?: number;
-  fixtures?: string | readonly Pet[];
-  keys?: readonly (string | KeyConfig)[];
-  /** A deployment's profile, or the path of its file: its latency and limits under every scenario. */
-  profile?: string | object;
-}
+/** What the command line (or the library's options) says about data and keys: fixtures and a profile may be files. */
+type DefaultsOptions = Omit<DefaultsInput, 'fixtures' | 'profile'> & { fixtures?: string | readonly Pet[]; profile?: string | object };
 
 /** The defaults, with the fixtures file they came from, which can be read again. */
 export interface LiveDefaults extends ScenarioDefaults {

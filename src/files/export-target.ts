@@ -3,7 +3,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
-import { displayPath as relativePath } from './scenario-files.js';
+import { displayPath as relativePath } from './display-path.js';
 
 const displayPath = (path: string): string => relativePath(path) || '.';
 

@@ -210,8 +210,6 @@ function toValue(file: string, doc: Document, lines: LineCounter): unknown {
   }
 }
 
-export { displayPath } from './display-path.js';
-
 /** The shipped scenarios, `default` first, then by name. */
 export function shippedScenarios(): ScenarioSource[] {
   const dir = scenariosDir();

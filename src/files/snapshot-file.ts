@@ -1,9 +1,8 @@
 // Snapshot files: `--import FILE` / `startMock({ import })` and `--export-on-exit FILE`. A file is
 // written whole or not at all (atomic-file.ts), so a stop in the middle of a write never leaves a
 // truncated snapshot where the last good one was; it holds the keys in full, so a new one is 0600.
-import { UserError } from '../core/errors.js';
+import { MockError, UserError } from '../core/errors.js';
 import { readFailure } from '../core/input/fixtures.js';
-import { MockError } from '../core/errors.js';
 import { MAX_SNAPSHOT_BYTES } from '../core/state/snapshot.js';
 import { readUserFile } from './read-file.js';
 import { displayPath } from './display-path.js';

@@ -7,30 +7,17 @@ import { COMMON_HEADERS, MockError, UserError, named, renderError } from '../cor
 import { createAdminGuard } from './admin-guard.js';
 import { bodyError, checkDepth, parseClockChange } from './admin-input.js';
 import { addJournalRoutes } from './admin-journal.js';
-import { addAuditRoute } from './admin-audit.js';
 import { addSnapshotRoutes } from './admin-snapshot.js';
-import { addMetricsRoute } from './admin-metrics.js';
 import { namedSession, refuseSession } from './admin-session.js';
 import { INSTANCE, uptimeSeconds } from '../instance.js';
-import { adminPage } from './admin-page.js';
+import { PAGE_CSP, PAGE_PATHS, adminPage } from './admin-page.js';
 import { addAssetRoutes } from './admin-assets.js';
-import { PAGE_CSP, PAGE_PATHS } from './admin-paths.js';
 import type { HttpOptions } from './options.js';
-
-function sessionHeader(req: Request): string | undefined {
-  const value = req.headers['x-mock-session'];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-/** The session an admin call names, the one way for every call: `X-Mock-Session` or `?session=`. */
-function sessionOf(req: Request): string | undefined {
-  return namedSession(req, sessionHeader(req));
-}
 
 /** The session a call names, for the `Date` of its answer only: a mistake there is answered elsewhere. */
 function datedSession(req: Request): string | undefined {
   try {
-    return sessionOf(req);
+    return namedSession(req);
   } catch {
     return undefined;
   }
@@ -60,7 +47,7 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
     // The page itself holds no data and asks for the token, so the admin link of a protected
     // server opens it instead of a JSON 401; the host check still applies to it.
     const page = (req.method === 'GET' || req.method === 'HEAD') && PAGE_PATHS.includes(req.path);
-    guard({ method: req.method, headers: req.headers, queryToken: typeof req.query.token === 'string' ? req.query.token : undefined }, { token: !page });
+    guard(req.headers, typeof req.query.token === 'string' ? req.query.token : undefined, !page);
     passed = true;
     if (req.method === 'OPTIONS') {
       res.setHeader('Allow', 'GET, HEAD, POST, PUT, OPTIONS');
@@ -72,12 +59,10 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
   // Calls about the whole mock, not one session: a session named there is a mistake, not ignored.
   router.use(refuseSession(['/scenarios', '/sessions', '/metrics', '/evictions', ...PAGE_PATHS.filter((p) => p !== '/')]));
   // Before the body reader below: a snapshot is read with a larger bound of its own.
-  addSnapshotRoutes(router, state, sessionHeader);
+  addSnapshotRoutes(router, state);
   // JSON whatever the Content-Type says (curl -d sends a form type), and no body at all for calls
   // that need none: cross-site requests are refused by the guard, not by their content type.
   router.use(express.json({ limit: '64kb', strict: true, type: () => true, verify: checkDepth }));
-
-  const session = sessionOf;
 
   router.get('/', (_req, res) => {
     res.setHeader('Content-Security-Policy', PAGE_CSP);
@@ -97,7 +82,7 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
     }
     let health: Awaited<ReturnType<AdminState['health']>>;
     try {
-      health = await state.health(session(req));
+      health = await state.health(namedSession(req));
     } catch (error) {
       // A replica whose shared state cannot be reached says so, so a load balancer takes it out.
       if (!(error instanceof MockError) || error.code !== 'state_unavailable') throw error;
@@ -117,18 +102,18 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
   });
   router.post('/reset', async (req, res) => {
     // The scenario's files are read again, as PUT /__admin/scenario and --watch read them.
-    const done = await asScenarioError(state.reset(session(req)));
+    const done = await asScenarioError(state.reset(namedSession(req)));
     res.json({ reset: true, ...done });
   });
   router.get('/scenarios', (_req, res) => {
     res.json(state.listScenarios());
   });
   router.get('/scenario', async (req, res) => {
-    const current = await state.scenario(session(req));
+    const current = await state.scenario(namedSession(req));
     const known = state.listScenarios().find((s) => s.name === current.name);
     const description = current.definition?.description ?? known?.description ?? '';
     // When GET /v1/pets/{petId} is removed for this session: the client audit of a remote handle names it.
-    const removalAt = new Date(await state.removalAt(session(req))).toISOString();
+    const removalAt = new Date(await state.removalAt(namedSession(req))).toISOString();
     res.json({ name: current.name, description, definition: current.definition ?? null, clock: current.clock, removalAt });
   });
   router.put('/scenario', async (req, res) => {
@@ -142,27 +127,40 @@ export function createAdminHandler(state: AdminState, options: HttpOptions): (re
       // A name where the object goes is the other form mistaken: say both.
       if (scenario === null || typeof scenario !== 'object' || Array.isArray(scenario)) throw new MockError('admin_invalid_request', usage);
       if (!state.applyScenario) throw unsupportedOnThisHome('scenario objects');
-      res.json(await state.applyScenario(session(req), scenario));
+      res.json(await state.applyScenario(namedSession(req), scenario));
       return;
     }
     if (typeof name !== 'string' || name === '') throw new MockError('admin_invalid_request', usage);
-    res.json(await asScenarioError(state.useScenario(name, session(req))));
+    res.json(await asScenarioError(state.useScenario(name, namedSession(req))));
   });
   router.get('/clock', async (req, res) => {
-    res.json(await state.clock(session(req)));
+    res.json(await state.clock(namedSession(req)));
   });
   router.post('/clock', async (req, res) => {
-    res.json(await state.changeClock(session(req), parseClockChange(req.body)));
+    res.json(await state.changeClock(namedSession(req), parseClockChange(req.body)));
   });
-  addJournalRoutes(router, state, session);
+  addJournalRoutes(router, state);
   addAssetRoutes(router);
-  addAuditRoute(router, state, session);
-  addMetricsRoute(router, state, options);
+  // Prometheus text; the Redis series only on a shared state, and state_up 0 while it cannot be asked.
+  router.get('/metrics', async (_req, res) => {
+    const engine = state.stateReport?.().engine ?? 'memory';
+    let sessions: number | undefined;
+    let reportsDeployment = false;
+    try {
+      const health = await state.health(undefined);
+      sessions = health.sessions;
+      reportsDeployment = health.reportsDeployment === true;
+    } catch {
+      // A scrape still answers while the shared state cannot: state_up 0 says so.
+    }
+    const body = options.metrics?.render({ engine, sessions, reportsDeployment }) ?? '';
+    res.type('text/plain; version=0.0.4; charset=utf-8').send(body);
+  });
   router.get('/evictions', async (_req, res) => {
     res.json(await state.evictions());
   });
   router.get('/keys', async (req, res) => {
-    res.json(await state.keys(session(req)));
+    res.json(await state.keys(namedSession(req)));
   });
 
   app.use('/__admin', router);

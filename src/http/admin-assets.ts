@@ -3,8 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MockError } from '../core/errors.js';
-import { PAGE_SCRIPT, PAGE_STYLE } from './admin-page.js';
-import { CHART_PATH, CHART_STYLE_PATH, SCRIPT_PATH, STYLE_PATH } from './admin-paths.js';
+import { CHART_PATH, CHART_STYLE_PATH, PAGE_SCRIPT, PAGE_STYLE, SCRIPT_PATH, STYLE_PATH } from './admin-page.js';
 
 /** A built file of the admin page, found upwards from this module: from src/ (tests) and dist/ (the package) alike. */
 function builtFile(name: string): string | undefined {

@@ -7,24 +7,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
 import { MockError } from '../core/errors.js';
-
-/** What the guard needs from the server's options. */
-export interface GuardOptions {
-  /** The `--host` the server listens on. */
-  host: string;
-  /** Further names the admin API answers to (`--allow-host`). */
-  allowHosts?: readonly string[];
-  /** When set, every admin call must carry it (`--admin-token`). */
-  adminToken?: string;
-}
-
-/** A request as the guard reads it. */
-export interface GuardedRequest {
-  method: string;
-  headers: IncomingHttpHeaders;
-  /** The `token` query parameter, which the admin page's links carry. */
-  queryToken?: string;
-}
+import type { HttpOptions } from './options.js';
 
 const LOOPBACK_NAMES = /^(localhost|[a-z0-9.-]+\.localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|0:0:0:0:0:0:0:1)$/;
 
@@ -39,7 +22,7 @@ function alwaysAnswered(name: string): boolean {
 }
 
 /** A Host header or a host option as one comparable name: lower case, no port, no brackets, no final dot. */
-export function hostName(value: string): string {
+function hostName(value: string): string {
   let name = value.trim().toLowerCase();
   // An unclosed bracket stays as it is, so that it matches nothing.
   if (name.startsWith('[')) name = name.indexOf(']') === -1 ? name : name.slice(1, name.indexOf(']'));
@@ -80,13 +63,16 @@ function crossSite(headers: IncomingHttpHeaders): string | undefined {
 }
 
 /**
- * Checks host, origin and token, in that order; throws the MockError to answer with.
- * `checks.token: false` skips the token, for the admin page, which holds no data and asks for it.
+ * Checks host, origin and token, in that order; throws the MockError to answer with. `queryToken`
+ * is the `token` query parameter the admin page's links carry; `checkToken` false skips the token,
+ * for the admin page, which holds no data and asks for it.
  */
-export function createAdminGuard(options: GuardOptions): (req: GuardedRequest, checks?: { token?: boolean }) => void {
+export function createAdminGuard(
+  options: Pick<HttpOptions, 'host' | 'allowHosts' | 'adminToken'>,
+): (headers: IncomingHttpHeaders, queryToken: string | undefined, checkToken: boolean) => void {
   const allowed = new Set([options.host, ...(options.allowHosts ?? [])].map(hostName));
-  return (req, checks = {}) => {
-    const host = req.headers.host;
+  return (headers, queryToken, checkToken) => {
+    const host = headers.host;
     // HTTP/1.0 may leave Host out, and the server refuses HTTP/1.1 without it; a browser always sends it.
     if (host !== undefined && !alwaysAnswered(hostName(host)) && !allowed.has(hostName(host))) {
       const shown = JSON.stringify(host.slice(0, 100));
@@ -97,15 +83,15 @@ export function createAdminGuard(options: GuardOptions): (req: GuardedRequest, c
     }
     // Following a link to the page itself (a top-level navigation) is harmless: the page holds no
     // data, and what it then fetches is same-origin.
-    const navigation = checks.token === false && req.headers['sec-fetch-dest'] === 'document';
-    const foreign = navigation ? undefined : crossSite(req.headers);
+    const navigation = !checkToken && headers['sec-fetch-dest'] === 'document';
+    const foreign = navigation ? undefined : crossSite(headers);
     if (foreign !== undefined) {
       throw new MockError(
         'admin_cross_site_forbidden',
         `the admin API answers no web page of another origin (this request came with ${foreign}); open the admin page itself at /__admin/, or call the admin API from a script, curl or the library.`,
       );
     }
-    if (checks.token !== false && options.adminToken !== undefined && tokenOf(req) !== options.adminToken) {
+    if (checkToken && options.adminToken !== undefined && tokenOf(headers, queryToken) !== options.adminToken) {
       throw new MockError('admin_unauthorized', 'this admin API is protected; send "Authorization: Bearer <admin token>" (the value of --admin-token).', {
         headers: { 'WWW-Authenticate': 'Bearer realm="petstore-mock admin"' },
       });
@@ -113,11 +99,11 @@ export function createAdminGuard(options: GuardOptions): (req: GuardedRequest, c
   };
 }
 
-function tokenOf(req: GuardedRequest): string | undefined {
-  const auth = req.headers.authorization;
+function tokenOf(headers: IncomingHttpHeaders, queryToken: string | undefined): string | undefined {
+  const auth = headers.authorization;
   const match = typeof auth === 'string' ? /^Bearer +(\S+)$/i.exec(auth) : null;
   if (match) return match[1];
-  const header = req.headers['x-admin-token'];
+  const header = headers['x-admin-token'];
   if (typeof header === 'string') return header;
-  return req.queryToken;
+  return queryToken;
 }

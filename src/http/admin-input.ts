@@ -57,6 +57,11 @@ export function singleParam(req: Request, of: string, name: string): string | un
   return value;
 }
 
+/** Refuses a query parameter not in `known`: a typo, not a no-op. `refusal` words it from the name as shown. */
+export function onlyParams(req: Request, known: ReadonlySet<string>, refusal: (shown: string) => string): void {
+  for (const name of Object.keys(req.query)) if (!known.has(name)) throw new MockError('admin_invalid_request', refusal(JSON.stringify(name.slice(0, 40))));
+}
+
 /** A value as a message shows it, without printing (or recursing into) whatever was sent. */
 function shown(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.slice(0, 80));

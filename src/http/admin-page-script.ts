@@ -222,4 +222,32 @@ $('token-form').onsubmit = (event) => {
   $('token-form').hidden = true;
   init();
 };
-init();`;
+init();
+
+// Download HAR: the journal as the filters show it (GET /__admin/requests?format=har), for a bug report.
+function download(blob, name) {
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+$('har-download').onclick = async () => {
+  const q = filterQuery();
+  q.set('format', 'har');
+  const res = await fetch('/__admin/requests?' + q, { headers: headers() });
+  if (!res.ok) { $('message').textContent = (await res.json()).message || String(res.status); return; }
+  download(await res.blob(), (/filename="([^"]+)"/.exec(res.headers.get('content-disposition') || '') || [])[1] || 'petstore-mock.har');
+};
+// The selected session's snapshot downloaded, and one uploaded into it (docs/snapshots.md).
+$('snapshot-download').onclick = () => act(async () => {
+  const res = await fetch('/__admin/snapshot', { headers: headers() });
+  if (!res.ok) throw new Error((await res.json()).message || String(res.status));
+  download(await res.blob(), 'petstore-mock-' + session + '.snapshot.json');
+});
+$('snapshot-upload').onclick = () => $('snapshot-file').click();
+$('snapshot-file').onchange = () => act(async () => {
+  const file = $('snapshot-file').files[0];
+  $('snapshot-file').value = '';
+  if (file) await api('snapshot', { method: 'PUT', body: await file.text() });
+});`;

@@ -1,17 +1,26 @@
 import { ADMIN_SCRIPT } from './admin-page-script.js';
-import { LIMITS_SECTION, LIMITS_STYLE } from './admin-limits-section.js';
-import { HAR_BUTTON, HAR_SCRIPT } from './admin-har-button.js';
 import { AUDIT_PANEL, AUDIT_SCRIPT } from './admin-page-audit.js';
-import { SNAPSHOT_BUTTONS, SNAPSHOT_SCRIPT } from './admin-snapshot-buttons.js';
-import { CHART_STYLE_PATH, SCRIPT_PATH, STYLE_PATH } from './admin-paths.js';
+
+/** The path of the chart's script; the admin page loads it, and it holds no data, so it needs no token. */
+export const CHART_PATH = '/limits-chart.js';
+/** The chart's style sheet (uPlot's), beside its script. */
+export const CHART_STYLE_PATH = '/limits-chart.css';
+/** The page's own script and style: served as files, so the page's CSP allows no inline code. */
+export const SCRIPT_PATH = '/admin.js';
+export const STYLE_PATH = '/admin.css';
+/** The page and its files: they hold no data, so they are served without the admin token. */
+export const PAGE_PATHS: readonly string[] = ['/', SCRIPT_PATH, STYLE_PATH, CHART_PATH, CHART_STYLE_PATH];
 
 /**
- * The page's script, served as /__admin/admin.js: one classic script made of the parts of the
- * page, in order. Each part after the first uses the first's helpers (`$`, `api`, `headers`,
- * `cell`, `row`, `filterQuery`); a new part of the page adds its markup to the page and its
- * script here.
+ * The admin page's Content-Security-Policy: its own scripts, styles and API calls only, no inline
+ * code, no plugin, no base or form target elsewhere, and no page may frame it (a click on a
+ * framed "Reset session" would be someone else's).
  */
-export const PAGE_SCRIPT = [ADMIN_SCRIPT, HAR_SCRIPT, AUDIT_SCRIPT, SNAPSHOT_SCRIPT].join('\n');
+export const PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data: blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** The page's script, served as /__admin/admin.js: the page's own, then the audit panel's, which uses its helpers. */
+export const PAGE_SCRIPT = [ADMIN_SCRIPT, AUDIT_SCRIPT].join('\n');
 
 /**
  * The admin page: a self-contained live view over the admin API for QA. It polls the admin API
@@ -38,7 +47,10 @@ export function adminPage(): string {
   <div class="card"><h2>Scenario</h2>
     <p class="big" id="scenario">…</p><p class="muted" id="scenario-description"></p><p class="muted" id="scenario-operations"></p>
     <div class="row"><select id="scenarios" aria-label="scenario"></select><button id="switch">Switch</button><button id="reset" class="secondary">Reset session</button></div>
-    <div class="row">${SNAPSHOT_BUTTONS}</div>
+    <div class="row"><span class="inline" role="group" aria-label="snapshot of this session">
+<button type="button" id="snapshot-download" class="secondary">Download snapshot</button>
+<button type="button" id="snapshot-upload" class="secondary">Upload snapshot…</button>
+<input type="file" id="snapshot-file" accept=".json,application/json" hidden aria-label="snapshot file"></span></div>
   </div>
   <div class="card"><h2>Clock</h2>
     <p class="big" id="clock">…</p><p class="muted" id="clock-mode"></p>
@@ -52,7 +64,11 @@ export function adminPage(): string {
 <p id="message" role="status"></p>
 <h2>Keys</h2>
 <table id="keys" class="stack"><thead><tr><th>key</th><th>plan</th><th>limits</th><th>remaining</th><th>resets</th><th>state</th></tr></thead><tbody></tbody></table>
-${LIMITS_SECTION}
+<h2>Limits over time</h2>
+<div class="row"><label class="inline">key <select id="limits-key" aria-label="key of the chart"></select></label></div>
+<div id="limits-chart" role="img" aria-label="chart of the chosen key's requests and quota over time" aria-describedby="limits-summary"></div>
+<p id="limits-summary" class="muted"></p>
+<script src="/__admin${CHART_PATH}" defer></script>
 ${AUDIT_PANEL}
 <h2>Requests <span class="count" id="request-count"></span></h2>
 <form id="filter" class="filters" autocomplete="off">
@@ -63,7 +79,7 @@ ${AUDIT_PANEL}
   <input id="f-key" placeholder="key" aria-label="key" size="12">
   <button type="button" id="f-clear" class="secondary">Clear</button>
 </form>
-<div class="row"><label class="inline"><input type="checkbox" id="record"> record headers and bodies</label>${HAR_BUTTON}</div>
+<div class="row"><label class="inline"><input type="checkbox" id="record"> record headers and bodies</label><button type="button" id="har-download" class="secondary">Download HAR</button></div>
 <p id="filter-message" class="muted" role="status"></p>
 <table id="requests" class="stack"><thead><tr><th>#</th><th>clock</th><th>request</th><th>status</th><th>key</th><th>why</th></tr></thead><tbody></tbody></table>
 <p class="muted">Select a request (its number, or the row) to see its headers and bodies; Escape closes them.</p>
@@ -106,4 +122,5 @@ tr.details td{background:#fbfcfe}pre{white-space:pre-wrap;overflow-wrap:anywhere
 }
 :focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 button.row-toggle{background:none;color:var(--accent);padding:0 .25rem;text-decoration:underline;font-variant-numeric:tabular-nums}
-${LIMITS_STYLE}`;
+#limits-chart{background:#fff;border:1px solid var(--line);border-radius:8px;padding:.4rem 0;min-height:260px;overflow:hidden}
+#limits-chart .u-legend{font-size:12px}`;

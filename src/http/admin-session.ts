@@ -1,11 +1,17 @@
 import type { NextFunction, Request, Response } from 'express';
 import { MockError } from '../core/errors.js';
 
+export function sessionHeader(req: Request): string | undefined {
+  const value = req.headers['x-mock-session'];
+  return Array.isArray(value) ? value[0] : value;
+}
+
 /**
  * The session an admin call names: `X-Mock-Session`, or `?session=` so that a link (the audit's,
  * the admin page's) can name it. Both with different values is a mistake, not a choice.
  */
-export function namedSession(req: Request, header: string | undefined): string | undefined {
+export function namedSession(req: Request): string | undefined {
+  const header = sessionHeader(req);
   const value = req.query.session;
   if (value === undefined) return header;
   if (typeof value !== 'string') throw new MockError('admin_invalid_request', 'the parameter session must be given once, as a plain value.');

@@ -2,20 +2,16 @@ import express, { type Request, type Router } from 'express';
 import { MockError } from '../core/errors.js';
 import type { AdminState } from '../core/state/backend.js';
 import { unsupportedOnThisHome } from '../core/state/unsupported.js';
-import { checkDepth } from './admin-input.js';
+import { checkDepth, onlyParams } from './admin-input.js';
+import { sessionHeader } from './admin-session.js';
 import { MAX_SNAPSHOT_BYTES } from '../core/state/snapshot.js';
 
 const PARAMS = new Set(['session', 'token', 'before']);
 
 /** The session a snapshot call names, by `X-Mock-Session` or `?session=` (a page link can name it); both must agree. */
-function sessionOf(req: Request, header: string | undefined): string | undefined {
-  for (const name of Object.keys(req.query)) {
-    if (!PARAMS.has(name))
-      throw new MockError(
-        'admin_invalid_request',
-        `the snapshot has no parameter ${JSON.stringify(name.slice(0, 40))}; it takes session (and, to GET, before=SEQ).`,
-      );
-  }
+function sessionOf(req: Request): string | undefined {
+  const header = sessionHeader(req);
+  onlyParams(req, PARAMS, (name) => `the snapshot has no parameter ${name}; it takes session (and, to GET, before=SEQ).`);
   const named = req.query.session;
   if (named !== undefined && typeof named !== 'string') throw new MockError('admin_invalid_request', 'give ?session= once, as a plain value.');
   if (header !== undefined && named !== undefined && header !== named) {
@@ -31,9 +27,9 @@ function sessionOf(req: Request, header: string | undefined): string | undefined
  * `GET /__admin/snapshot` and `PUT /__admin/snapshot` (docs/snapshots.md). Added before the admin
  * API's own body reader: a snapshot may be far larger than the 64 KiB other admin bodies are held to.
  */
-export function addSnapshotRoutes(router: Router, state: AdminState, session: (req: Request) => string | undefined): void {
+export function addSnapshotRoutes(router: Router, state: AdminState): void {
   router.get('/snapshot', async (req, res) => {
-    const id = sessionOf(req, session(req));
+    const id = sessionOf(req);
     if (!state.snapshot) throw unsupportedOnThisHome('snapshots');
     const before = req.query.before;
     if (before !== undefined) {
@@ -50,7 +46,7 @@ export function addSnapshotRoutes(router: Router, state: AdminState, session: (r
     res.json(await state.snapshot(id));
   });
   router.put('/snapshot', refuseBefore, express.json({ limit: MAX_SNAPSHOT_BYTES, strict: true, type: () => true, verify: checkDepth }), async (req, res) => {
-    const id = sessionOf(req, session(req));
+    const id = sessionOf(req);
     if (!state.restore) throw unsupportedOnThisHome('snapshots');
     res.json({ restored: true, ...(await state.restore(id, req.body as unknown)) });
   });

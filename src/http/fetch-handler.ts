@@ -24,13 +24,7 @@ async function readBody(request: Request): Promise<{ body: Uint8Array; tooLarge:
     }
     chunks.push(value);
   }
-  const body = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return { body, tooLarge: false };
+  return { body: new Uint8Array(await new Blob(chunks).arrayBuffer()), tooLarge: false };
 }
 
 /** Turns Fetch headers into the lower-case bag the core reads, plus raw pairs for its duplicate checks. */

@@ -5,7 +5,7 @@ import { BODYLESS_METHODS, MAX_BODY_BYTES } from '../core/input/body.js';
 import { MAX_TARGET_BYTES, targetTooLong } from '../core/input/request-target.js';
 import type { ApiHandler } from '../core/state/backend.js';
 import { renderError } from '../core/errors.js';
-import { API_CORS, headerLines } from './raw-answers.js';
+import { API_CORS, endRaw } from './raw-answers.js';
 import { socketArrival, useConnection } from './arrival.js';
 import { endThisTurn } from './end-of-turn.js';
 import type { CoreRequest, CoreResponse } from '../core/types.js';
@@ -276,7 +276,5 @@ export function answerOnSocket(engine: ApiHandler, req: IncomingMessage, socket:
 }
 
 function writeOnSocket(socket: Socket, response: CoreResponse): void {
-  const body = response.body ?? '';
-  const headers = { ...response.headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
-  socket.end(`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}\r\n${headerLines(headers)}\r\n${body}`);
+  endRaw(socket, response.status, STATUS_CODES[response.status] ?? '', response.headers, response.body ?? '');
 }

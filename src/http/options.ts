@@ -18,8 +18,6 @@ export interface HttpOptions {
   writeTimeoutMs?: number;
   /** Seconds `close()` lets answers in flight finish before it cuts them (DEFAULT_DRAIN_TIME_S). */
   drainTimeS?: number;
-  /** Where a line for a person goes (what a drain cut); stderr by default. */
-  log?: (line: string) => void;
   /** What the admin API reads and changes: the sessions of the state engine and the scenarios (none: no admin API). */
   admin?: AdminState;
   /** The counters `GET /__admin/metrics` shows. */

@@ -56,12 +56,12 @@ export interface Drain {
 /**
  * Stops accepting, lets every connection finish the answers it owes (a scenario's latency
  * included), closes each as it is done, and after `drainMs` cuts whatever is left, saying what
- * through `log`. Connections that owe nothing close at once: idle keep-alive ones, and fresh ones
+ * on stderr. Connections that owe nothing close at once: idle keep-alive ones, and fresh ones
  * that sent nothing by the next turn of the event loop (which reads what has already arrived).
  * A fresh connection whose request is arriving is served, then closed (the server calls `settle`
  * for each request it gets while draining).
  */
-export function drain(server: Server, sockets: ReadonlySet<Socket>, served: WeakSet<Socket>, drainMs: number, log: (line: string) => void): Drain {
+export function drain(server: Server, sockets: ReadonlySet<Socket>, served: WeakSet<Socket>, drainMs: number): Drain {
   const settled = new WeakSet<Socket>();
   const settle = (socket: Socket): void => {
     if (settled.has(socket)) return;
@@ -74,7 +74,7 @@ export function drain(server: Server, sockets: ReadonlySet<Socket>, served: Weak
     if (left.length === 0) return;
     const owed = left.map(owedRequest).filter((r): r is string => r !== undefined);
     const what = owed.length > 0 ? `: ${owed.slice(0, 10).join(', ')}${owed.length > 10 ? ` and ${owed.length - 10} more` : ''}` : '';
-    log(`${named(`${why}; closed ${left.length} connection${left.length === 1 ? '' : 's'} with answers still owed${what}.`)}\n`);
+    process.stderr.write(`${named(`${why}; closed ${left.length} connection${left.length === 1 ? '' : 's'} with answers still owed${what}.`)}\n`);
     for (const socket of left) socket.destroy();
   };
   const done = new Promise<void>((resolve) => {

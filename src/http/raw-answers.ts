@@ -6,11 +6,12 @@ import { COMMON_HEADERS, errorBody } from '../core/errors.js';
 /** What the API grants any origin on answers given outside the core (see core/pipeline/cors.ts). */
 export const API_CORS = { 'Access-Control-Allow-Origin': '*' };
 
-/** A header block for a raw socket answer, each line ending in CRLF. */
-export function headerLines(headers: Record<string, string>): string {
-  return Object.entries(headers)
+/** Writes a whole answer on a bare socket and ends the connection. */
+export function endRaw(socket: Socket, status: number, reason: string, headers: Record<string, string>, body: string): void {
+  const lines = Object.entries({ ...headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${lines}\r\n${body}`);
 }
 
 /** What answerClientError answers for each of Node's parser and timeout errors. */
@@ -42,16 +43,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
     return;
   }
   const [status, code, reason, message] = clientErrorAnswer(error.code);
-  const body = errorBody(code, message, status);
-  const headers = {
-    'Content-Type': 'application/json',
-    'Content-Length': String(Buffer.byteLength(body)),
-    ...extraHeaders,
-    ...API_CORS,
-    ...COMMON_HEADERS,
-    Connection: 'close',
-  };
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${headerLines(headers)}\r\n${body}`);
+  endRaw(socket, status, reason, { 'Content-Type': 'application/json', ...extraHeaders, ...API_CORS, ...COMMON_HEADERS }, errorBody(code, message, status));
 }
 
 /** Answers a connection over the cap with 503 `too_many_connections` and closes it. */
@@ -62,12 +54,5 @@ export function refuseConnection(socket: Socket, maxConnections: number): void {
     `petstore-mock holds its maximum of ${maxConnections} open connections; close idle ones (or reuse them with keep-alive) and retry.`,
     503,
   );
-  const headers = {
-    'Content-Type': 'application/json',
-    'Content-Length': String(Buffer.byteLength(body)),
-    'Retry-After': '1',
-    ...COMMON_HEADERS,
-    Connection: 'close',
-  };
-  socket.end(`HTTP/1.1 503 Service Unavailable\r\n${headerLines(headers)}\r\n${body}`);
+  endRaw(socket, 503, 'Service Unavailable', { 'Content-Type': 'application/json', 'Retry-After': '1', ...COMMON_HEADERS }, body);
 }

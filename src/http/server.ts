@@ -8,8 +8,6 @@ import { afterOwedAnswers, drain, type Drain } from './owed-answers.js';
 import { API_CORS, answerClientError, refuseConnection } from './raw-answers.js';
 import type { HttpOptions } from './options.js';
 
-export type { HttpOptions } from './options.js';
-
 /** Open connections past which a new one is answered 503 `too_many_connections` and closed. */
 export const DEFAULT_MAX_CONNECTIONS = 1_000;
 /**
@@ -154,7 +152,6 @@ export function listen(engine: ApiHandler, options: HttpOptions): Promise<Runnin
     socket.on('close', () => sockets.delete(socket));
   });
 
-  const log = options.log ?? ((line: string): void => void process.stderr.write(line));
   return new Promise((resolve, reject) => {
     const failed = (error: unknown): void => reject(listenFailure(error, options.port, options.host));
     server.once('error', failed);
@@ -168,7 +165,7 @@ export function listen(engine: ApiHandler, options: HttpOptions): Promise<Runnin
         close: (lameDuckS = 0, hurry?: AbortSignal) => {
           closing = true;
           closed ??= lameDuck(lameDuckS * 1000, hurry).then(() => {
-            const draining = drain(server, sockets, served, (options.drainTimeS ?? DEFAULT_DRAIN_TIME_S) * 1000, log);
+            const draining = drain(server, sockets, served, (options.drainTimeS ?? DEFAULT_DRAIN_TIME_S) * 1000);
             stopping = draining;
             const cut = (): void => draining.cut('stopping at once on a second signal');
             if (hurry?.aborted) cut();
