@@ -5,14 +5,19 @@ import scenarioSchema from '../../../scenarios/scenario.schema.json' with { type
 import snapshotSchema from '../../../scenarios/snapshot.schema.json' with { type: 'json' };
 import { schemaChecker, type SchemaError } from '../input/schema-check.js';
 
-/** A checker made on first use. */
-function lazily(make: () => (value: unknown) => SchemaError[]): (value: unknown) => SchemaError[] {
-  let check: ((value: unknown) => SchemaError[]) | undefined;
-  return (value) => (check ??= make())(value);
-}
+// Two plain functions, not one maker called twice at the top: a bundle that never checks a snapshot
+// (the browser build) then drops the snapshot schema.
+let scenarioCheck: ((value: unknown) => SchemaError[]) | undefined;
+let snapshotCheck: ((value: unknown) => SchemaError[]) | undefined;
 
 /** A scenario file's or object's errors against scenarios/scenario.schema.json (Ajv's, all of them, verbose). */
-export const scenarioSchemaErrors = lazily(() => schemaChecker(scenarioSchema));
+export function scenarioSchemaErrors(value: unknown): SchemaError[] {
+  scenarioCheck ??= schemaChecker(scenarioSchema);
+  return scenarioCheck(value);
+}
 
 /** A snapshot's errors against scenarios/snapshot.schema.json, which refers to the scenario schema. */
-export const snapshotSchemaErrors = lazily(() => schemaChecker(snapshotSchema, [scenarioSchema]));
+export function snapshotSchemaErrors(value: unknown): SchemaError[] {
+  snapshotCheck ??= schemaChecker(snapshotSchema, [scenarioSchema]);
+  return snapshotCheck(value);
+}
