@@ -25,7 +25,7 @@ export const PAGE_SCRIPT = [ADMIN_SCRIPT, AUDIT_SCRIPT].join('\n');
 /**
  * The admin page: a self-contained live view over the admin API for QA. It polls the admin API
  * (no build step, no framework), with no inline script or style, so it can be served under a
- * strict Content-Security-Policy (admin-paths.ts). When `--admin-token` is set it takes the token from `?token=`
+ * strict Content-Security-Policy (`PAGE_CSP` above). When `--admin-token` is set it takes the token from `?token=`
  * or asks for it (kept for the tab's life in sessionStorage). It picks the `X-Mock-Session`
  * session to watch from the sessions list (or `?session=`); looking at a session does not create it. It asks for no favicon,
  * so opening it adds nothing to the journal it shows. Below 640 px wide, tables turn into cards so
