@@ -6,9 +6,12 @@ import { COMMON_HEADERS, errorBody } from '../core/errors.js';
 /** What the API grants any origin on answers given outside the core (see core/pipeline/cors.ts). */
 export const API_CORS = { 'Access-Control-Allow-Origin': '*' };
 
-/** Writes a whole answer on a bare socket and ends the connection. */
+/** A raw error answer's first headers: its type, then its length, in the order these answers always had. */
+const bodyHeaders = (body: string): Record<string, string> => ({ 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) });
+
+/** Writes a whole answer on a bare socket and ends the connection (its length added last when `headers` lack it). */
 export function endRaw(socket: Socket, status: number, reason: string, headers: Record<string, string>, body: string): void {
-  const lines = Object.entries({ ...headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' })
+  const lines = Object.entries({ ...headers, 'Content-Length': headers['Content-Length'] ?? String(Buffer.byteLength(body)), Connection: 'close' })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
   socket.end(`HTTP/1.1 ${status} ${reason}\r\n${lines}\r\n${body}`);
@@ -43,7 +46,8 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
     return;
   }
   const [status, code, reason, message] = clientErrorAnswer(error.code);
-  endRaw(socket, status, reason, { 'Content-Type': 'application/json', ...extraHeaders, ...API_CORS, ...COMMON_HEADERS }, errorBody(code, message, status));
+  const body = errorBody(code, message, status);
+  endRaw(socket, status, reason, { ...bodyHeaders(body), ...extraHeaders, ...API_CORS, ...COMMON_HEADERS }, body);
 }
 
 /** Answers a connection over the cap with 503 `too_many_connections` and closes it. */
@@ -54,5 +58,5 @@ export function refuseConnection(socket: Socket, maxConnections: number): void {
     `petstore-mock holds its maximum of ${maxConnections} open connections; close idle ones (or reuse them with keep-alive) and retry.`,
     503,
   );
-  endRaw(socket, 503, 'Service Unavailable', { 'Content-Type': 'application/json', 'Retry-After': '1', ...COMMON_HEADERS }, body);
+  endRaw(socket, 503, 'Service Unavailable', { ...bodyHeaders(body), 'Retry-After': '1', ...COMMON_HEADERS }, body);
 }

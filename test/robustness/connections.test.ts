@@ -32,7 +32,8 @@ describe('the connection cap', () => {
     const held = await Promise.all([opened(mock.port), opened(mock.port), opened(mock.port)]);
     const extra = await opened(mock.port);
     const answer = await received(extra);
-    expect(answer).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
+    // Its type and length first, as the API's error answers written on a bare socket always began.
+    expect(answer).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\nContent-Type: application\/json\r\nContent-Length: \d+\r\n/);
     expect(answer).toContain('Retry-After: 1\r\n');
     const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
     expect(body).toEqual({ code: 'too_many_connections', status: 503, message: expect.stringContaining('maximum of 3 open connections') });
@@ -96,7 +97,8 @@ describe('answers Node gives outside a request', () => {
     ['HPE_INVALID_METHOD', 400, 'Bad Request', 'bad_request'],
   ])('%s -> %i %s', (code, status, reason, errorCode) => {
     const out = written(code);
-    expect(out.startsWith(`HTTP/1.1 ${status} ${reason}\r\n`)).toBe(true);
+    expect(out.startsWith(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: `)).toBe(true);
+    expect(out).toMatch(/\r\nConnection: close\r\n\r\n/);
     expect(JSON.parse(out.slice(out.indexOf('\r\n\r\n') + 4))).toEqual({ code: errorCode, status, message: expect.any(String) });
   });
 });
