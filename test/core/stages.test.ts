@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../src/core/input/body.js';
 import { MockEngine } from '../../src/core/pipeline/engine.js';
-import { STAGES, type StageName } from '../../src/core/pipeline/stages.js';
+import { STAGES } from '../../src/core/pipeline/stages.js';
+import type { StageName } from '../../src/core/check-order.js';
 import { parseKeySpec } from '../../src/core/state/plans.js';
 import { compileScenario } from '../../src/core/scenarios/scenario-compiler.js';
 import { buildBaseData, defaultSettings } from '../../src/core/state/session-settings.js';

@@ -19,8 +19,6 @@ import type { BanCount } from '../state/limiter.js';
 import type { CoreRequest } from '../types.js';
 import { STAGE_ORDER, type StageName } from '../check-order.js';
 
-export type { StageName };
-
 /** A request's plan (plan.ts makes it): what the home is asked, and what the answer is built from. */
 export interface Plan extends StateAsk {
   kind: 'fixed' | 'preflight' | 'document' | 'options' | 'api';
