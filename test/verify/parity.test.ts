@@ -168,6 +168,10 @@ describe('verify --compare-mock against a hand-made deployment', () => {
 
   it('the command exits 1 on a difference, prints JSON with differences and writes the profile, the key nowhere', async () => {
     behind.reset();
+    // Ten seconds into a minute, running on: the run's resets then lie well within one minute. A run
+    // that fell within a minute's last second would read as a per-second window (every reset one
+    // second ahead), which is what such answers also mean from a deployment that counts per second.
+    behind.clock.set(T0 + 10_000);
     behind.clock.unfreeze();
     const { base, server } = await handMade(behind, [DEVIATIONS['list.order'] as Deviation]);
     servers.push(server);
