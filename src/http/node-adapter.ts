@@ -147,7 +147,7 @@ function readBody(req: IncomingMessage, done: (body: Buffer, tooLarge: boolean) 
   });
 }
 
-/** Sockets with answers held back by a scenario's latency, which the write timeout must not count. */
+/** Sockets with answers held back by a scenario's latency, which the idle sweep must not count. */
 const delaying = new WeakMap<Socket, number>();
 
 /** Whether an answer on this socket is waiting out a scenario's latency. */
@@ -158,15 +158,10 @@ export function inLatency(socket: Socket): boolean {
 /** Writes a core response, acting out its latency and connection fault. */
 export function writeResponse(req: IncomingMessage, res: ServerResponse, response: CoreResponse): void {
   if (response.delayMs !== undefined && response.delayMs > 0) {
-    // A scenario's latency is no client's idleness: the write timeout waits until the answer is written.
+    // A scenario's latency is no client's idleness: the idle sweep waits until the answer is written.
     const socket = req.socket;
-    const idleTimeout = socket.timeout ?? 0;
-    if (idleTimeout > 0) socket.setTimeout(0);
     delaying.set(socket, (delaying.get(socket) ?? 0) + 1);
-    const timer = setTimeout(() => {
-      if (idleTimeout > 0 && !socket.destroyed) socket.setTimeout(idleTimeout);
-      writeNow(req, res, response);
-    }, response.delayMs);
+    const timer = setTimeout(() => writeNow(req, res, response), response.delayMs);
     res.on('close', () => {
       clearTimeout(timer);
       delaying.set(socket, (delaying.get(socket) ?? 1) - 1);

@@ -5,6 +5,7 @@ import { MockError, named, renderError } from '../core/errors.js';
 import { listenFailure } from './listen-failure.js';
 import { answerOnSocket, handleApiRequest, inLatency } from './node-adapter.js';
 import { afterOwedAnswers, drain, type Drain } from './owed-answers.js';
+import { closeIdleConnections } from './idle-connections.js';
 import { API_CORS, answerClientError, refuseConnection } from './raw-answers.js';
 import type { HttpOptions } from './options.js';
 
@@ -111,8 +112,6 @@ export function listen(engine: ApiHandler, options: HttpOptions): Promise<Runnin
   };
   // Node's own answer to a missing Host is a bare 400; dispatch gives the catalogue's.
   const server = createServer({ keepAliveTimeout: 5000, requireHostHeader: false }, (req, res) => dispatch(req, res));
-  const writeTimeout = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
-  server.timeout = writeTimeout;
   const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   // Node answers an Expect other than 100-continue with a bare 417 of its own; like most servers,
   // the mock ignores an expectation it does not know and answers the request as usual.
@@ -128,8 +127,6 @@ export function listen(engine: ApiHandler, options: HttpOptions): Promise<Runnin
     // The parser reports its error again for every chunk that follows; one answer is enough.
     if (broken.has(socket)) return;
     broken.add(socket);
-    // Node stopped the write timeout; a client that does not read what it is owed must still go.
-    if (!inLatency(socket) && socket.writable) socket.setTimeout(writeTimeout);
     const answer = (): void => answerClientError(error, socket, engine.anonymousRateHeaders(socket.remoteAddress));
     if (error.code === 'ECONNRESET' || !socket.writable) answer();
     else afterOwedAnswers(socket, answer, true);
@@ -140,23 +137,29 @@ export function listen(engine: ApiHandler, options: HttpOptions): Promise<Runnin
     if (!refused.has(socket)) answerOnSocket(engine, req, socket);
   });
   const sockets = new Set<Socket>();
+  const writeTimeout = options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS;
   server.on('connection', (socket: Socket) => {
     // Refused with an answer rather than dropped, so the client learns why; the cap stays below
     // common descriptor limits, where fresh clients would otherwise get a bare ECONNRESET.
     if (sockets.size >= maxConnections) {
       refused.add(socket);
       refuseConnection(socket, maxConnections);
+      // Outside the sweep, which counts only the connections served: a client that never reads its 503 still goes.
+      socket.setTimeout(writeTimeout, () => socket.destroy());
       return;
     }
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
+  // Node's own per-socket timeout stays off (server.timeout 0): the sweep does its work for less.
+  server.timeout = 0;
 
   return new Promise((resolve, reject) => {
     const failed = (error: unknown): void => reject(listenFailure(error, options.port, options.host));
     server.once('error', failed);
     server.listen(options.port, options.host, () => {
       server.off('error', failed);
+      server.once('close', closeIdleConnections(sockets, writeTimeout, inLatency));
       const address = server.address() as AddressInfo;
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       resolve({

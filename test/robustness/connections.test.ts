@@ -5,6 +5,8 @@ import { MockEngine } from '../../src/core/pipeline/engine.js';
 import { buildBaseData, defaultSettings } from '../../src/core/state/session-settings.js';
 import { answerClientError } from '../../src/http/raw-answers.js';
 import { listen } from '../../src/http/server.js';
+import { andThen } from '../../src/core/maybe.js';
+import type { ApiHandler } from '../../src/core/state/backend.js';
 import { rawRequest } from '../support/raw.js';
 
 const opened = (port: number): Promise<Socket> =>
@@ -77,6 +79,37 @@ describe('a client that does not read its answers', () => {
       expect(other.status).toBe(200);
       expect(await closed).toBe(true);
       stalled.destroy();
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('is the same for a connection that never sends a request', async () => {
+    const engine = new MockEngine({ settings: defaultSettings(buildBaseData({})) });
+    const running = await listen(engine, { port: 0, host: '127.0.0.1', writeTimeoutMs: 100 });
+    try {
+      const silent = await opened(Number(new URL(running.origin).port));
+      expect(await received(silent)).toBe('');
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('does not count a scenario latency longer than the timeout as idleness', async () => {
+    const engine = new MockEngine({ settings: defaultSettings(buildBaseData({})) });
+    // The engine's answers held back four write timeouts, as a scenario's latency holds them.
+    const held: ApiHandler = {
+      handle: (req) => andThen(engine.handle(req), (response) => ({ ...response, delayMs: 400 })),
+      refuse: (req, error) => engine.refuse(req, error),
+      anonymousRateHeaders: (address) => engine.anonymousRateHeaders(address),
+    };
+    const running = await listen(held, { port: 0, host: '127.0.0.1', writeTimeoutMs: 100 });
+    try {
+      const socket = await opened(Number(new URL(running.origin).port));
+      const reply = received(socket);
+      socket.write('GET /v1/pets/3 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-free\r\n\r\n');
+      // Answered after its latency; then, with nothing more read or written, closed.
+      expect(await reply).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*"id":3/);
     } finally {
       await running.close();
     }
