@@ -88,3 +88,36 @@ export interface SharedMockOptions extends Omit<MockOptions, 'now' | 'watch' | '
 
 /** Options of `createFetchHandler` on a shared state. */
 export interface SharedFetchOptions extends Omit<FetchHandlerOptions, 'now'>, StateOptions {}
+
+/**
+ * Every option name the Node entries (`startMock`, `createFetchHandler`, with or without `state`)
+ * take, so that a name they do not know is refused with the closest one rather than ignored. An
+ * option added to one of the types above and not here fails to compile, and so does a name here
+ * that none of them has.
+ */
+export const LIBRARY_OPTION_NAMES = {
+  port: true,
+  host: true,
+  seed: true,
+  pets: true,
+  fixtures: true,
+  scenario: true,
+  keys: true,
+  adminToken: true,
+  allowHosts: true,
+  maxConnections: true,
+  drainTime: true,
+  maxSessions: true,
+  onRequest: true,
+  now: true,
+  logStats: true,
+  watch: true,
+  onReload: true,
+  import: true,
+  profile: true,
+  exportOnExit: true,
+  clientAddress: true,
+  state: true,
+  statePrefix: true,
+  stateTimeoutMs: true,
+} as const satisfies Record<keyof MockOptions | keyof FetchHandlerOptions | keyof SharedMockOptions | keyof SharedFetchOptions, true>;

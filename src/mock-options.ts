@@ -30,6 +30,29 @@ function callable(option: string, value: unknown): void {
   if (value !== undefined && typeof value !== 'function') fail(option, 'a function', value);
 }
 
+/**
+ * Refuses an option name `entry` does not know, as the command line refuses a flag: a misspelt
+ * option (`key` for `keys`) would otherwise be dropped without a word. `known` lists every name the
+ * entry takes (a known one given as undefined passes), `nearest` finds the known name meant, and
+ * `next` says where the options are. The browser's build passes no `nearest`: its size is budgeted.
+ */
+export function checkOptionNames(
+  options: unknown,
+  known: Readonly<Record<string, boolean>>,
+  entry: string,
+  next: string,
+  nearest?: (typed: string, names: readonly string[]) => string | undefined,
+): void {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) fail('options', 'an object', options);
+  const unknown = Object.keys(options).filter((name) => known[name] !== true);
+  if (unknown.length === 0) return;
+  const described = unknown.map((name) => {
+    const near = nearest?.(name, Object.keys(known));
+    return `${JSON.stringify(name)}${near === undefined ? '' : ` (did you mean "${near}"?)`}`;
+  });
+  throw new MockOptionError(`unknown option${unknown.length > 1 ? 's' : ''} ${described.join(', ')} given to ${entry}; ${next}.`);
+}
+
 /** The options this module checks, each of whatever type it was given. */
 type CheckedOptions = { [K in keyof MockOptions | 'clientAddress']?: unknown };
 

@@ -5,11 +5,12 @@ import { answerFetch } from './http/fetch-handler.js';
 import { serve } from './serve.js';
 import { memoryAdmin, type ScenarioLookup } from './core/state/backend.js';
 import { sharedFetchHandler, startShared, type SharedFetchHandler, type SharedRunningMock } from './shared-mock.js';
-import type { FetchHandlerOptions, MockOptions, SharedFetchOptions, SharedMockOptions } from './library-options.js';
+import { LIBRARY_OPTION_NAMES, type FetchHandlerOptions, type MockOptions, type SharedFetchOptions, type SharedMockOptions } from './library-options.js';
 import { prepareDefaults } from './files/defaults-data.js';
 import { ScenarioCatalogue } from './files/scenario-catalogue.js';
 import { reloadSessions, watchFiles, type ReloadReport } from './files/live-reload.js';
-import { checkOptions } from './mock-options.js';
+import { checkOptionNames, checkOptions } from './mock-options.js';
+import { nearestName } from './core/near-name.js';
 import { checkSnapshotSchema, scenarioFromObject } from './files/object-checks.js';
 import { snapshotSupport } from './core/state/snapshot-support.js';
 import { importFailure, readSnapshotFile } from './files/snapshot-file.js';
@@ -95,6 +96,11 @@ function exportTo(home: MemoryHome, file: string): void {
   }
 }
 
+/** Refuses an option name no Node entry knows, with the known name it is closest to, before anything starts. */
+function checkNames(options: unknown, entry: string): void {
+  checkOptionNames(options, LIBRARY_OPTION_NAMES, entry, 'the options are listed in docs/reference.md', nearestName);
+}
+
 /**
  * Starts a mock server for tests: `const mock = await startMock(); … await mock.close()`.
  * It listens on 127.0.0.1 and a free port unless told otherwise.
@@ -102,6 +108,7 @@ function exportTo(home: MemoryHome, file: string): void {
 export async function startMock(options: SharedMockOptions): Promise<SharedRunningMock>;
 export async function startMock(options?: MockOptions): Promise<RunningMock>;
 export async function startMock(options: MockOptions | SharedMockOptions = {}): Promise<RunningMock | SharedRunningMock> {
+  checkNames(options, 'startMock');
   if ('state' in options && typeof options.state === 'string') return startShared(options);
   const exportOnExit = options.exportOnExit;
   if (typeof exportOnExit === 'string') checkExportTarget(exportOnExit);
@@ -137,6 +144,8 @@ export type MockFetchHandler = MockHandle<
 export function createFetchHandler(options: SharedFetchOptions): SharedFetchHandler;
 export function createFetchHandler(options?: FetchHandlerOptions): MockFetchHandler;
 export function createFetchHandler(options: FetchHandlerOptions | SharedFetchOptions = {}): MockFetchHandler | SharedFetchHandler {
+  // startMock's names too: the networking ones are ignored here, as ever, so one options object can serve both.
+  checkNames(options, 'createFetchHandler');
   if ('state' in options && typeof options.state === 'string') return sharedFetchHandler(options);
   const { home, keys } = nodeMemory({ ...options, watch: false });
   const address = options.clientAddress ?? '127.0.0.1';

@@ -12,7 +12,7 @@ import type { JournalEntry } from '../core/state/journal.js';
 import type { SessionSettings } from '../core/state/session-state.js';
 import type { SessionHandle } from '../controls.js';
 import { assemble, memoryHome, type FetchFront, type MockHandle } from '../assembly.js';
-import { checkCommonOptions } from '../mock-options.js';
+import { checkCommonOptions, checkOptionNames } from '../mock-options.js';
 import { answerFetch } from '../http/fetch-handler.js';
 import { compileScenarioObject, shippedScenarioObjects, type ScenarioObject } from './scenarios.js';
 
@@ -31,6 +31,20 @@ export interface BrowserMockOptions extends DefaultsInput {
   /** The real time source the virtual clocks run on (Date.now by default). */
   now?: () => number;
 }
+
+/** Every name `BrowserMockOptions` has: another is refused, naming these. One missing here fails to compile. */
+const OPTION_NAMES = {
+  seed: true,
+  pets: true,
+  fixtures: true,
+  keys: true,
+  profile: true,
+  scenarios: true,
+  scenario: true,
+  clientAddress: true,
+  onRequest: true,
+  now: true,
+} as const satisfies Record<keyof BrowserMockOptions, true>;
 
 /** One session's controls in the browser: `useScenario` also takes a scenario object. */
 export interface BrowserSessionHandle extends Omit<SessionHandle, 'useScenario' | 'snapshot' | 'restore'> {
@@ -56,6 +70,7 @@ export type BrowserFetchHandler = MockHandle<
  * a service worker, or direct calls. Any origin works; paths start with `/v1`.
  */
 export function createFetchHandler(options: BrowserMockOptions = {}): BrowserFetchHandler {
+  checkOptionNames(options, OPTION_NAMES, 'createFetchHandler', `its options are ${Object.keys(OPTION_NAMES).join(', ')} (docs/browser.md)`);
   const defaults = createDefaults({ ...options, keys: checkCommonOptions(options) });
   // The shipped scenarios are compiled when first used; given objects at once, so a mistake shows early.
   const shipped = new Map(shippedScenarioObjects().map((object) => [object.name, object]));

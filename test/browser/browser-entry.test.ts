@@ -77,6 +77,17 @@ describe('petstore-mock/browser createFetchHandler', () => {
     );
   });
 
+  it('refuses an option name it does not know, naming the ones it takes', () => {
+    expect(() => createFetchHandler({ key: ['demo-x:free'] } as never)).toThrow(
+      expect.objectContaining({
+        name: 'MockOptionError',
+        message:
+          'petstore-mock: unknown option "key" given to createFetchHandler; its options are seed, pets, fixtures, keys, profile, scenarios, scenario, clientAddress, onRequest, now (docs/browser.md).',
+      }),
+    );
+    expect(() => createFetchHandler({ seed: undefined, keys: undefined, scenario: undefined })).not.toThrow();
+  });
+
   it('knows the shipped scenarios by name, as the server does', async () => {
     const petstore = createFetchHandler({ scenario: 'removed' });
     expect(petstore.scenarios()).toEqual(['default', ...SHIPPED.filter((n) => n !== 'default')]);

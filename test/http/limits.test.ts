@@ -31,6 +31,38 @@ describe('library options are checked, naming the option', () => {
     expect(() => createFetchHandler(options as never)).toThrow(message);
   });
 
+  const LISTED = 'the options are listed in docs/reference.md.';
+  it.each<[string, Record<string, unknown>, string]>([
+    ['key for keys', { key: ['ci:free'] }, `unknown option "key" (did you mean "keys"?) given to ENTRY; ${LISTED}`],
+    ['prot for port', { prot: 3000 }, `unknown option "prot" (did you mean "port"?) given to ENTRY; ${LISTED}`],
+    ['sede for seed', { sede: 7, pets: 3 }, `unknown option "sede" (did you mean "seed"?) given to ENTRY; ${LISTED}`],
+    ['admintoken for adminToken', { admintoken: 's3cret' }, `unknown option "admintoken" (did you mean "adminToken"?) given to ENTRY; ${LISTED}`],
+    ['a name close to none', { colour: 'red' }, `unknown option "colour" given to ENTRY; ${LISTED}`],
+    ['an unknown name set to undefined', { seeds: undefined }, `unknown option "seeds" (did you mean "seed"?) given to ENTRY; ${LISTED}`],
+    [
+      'two unknown names, beside known ones',
+      { keys: ['ci:free'], key: ['ci:pro'], prot: 0 },
+      `unknown options "key" (did you mean "keys"?), "prot" (did you mean "port"?) given to ENTRY; ${LISTED}`,
+    ],
+    ['options that are no object', [] as never, 'the option "options" must be an object, not [].'],
+  ])('refuses %s, naming it and the option meant', async (_what, options, message) => {
+    const refusal = (entry: string) => expect.objectContaining({ name: 'MockOptionError', message: `petstore-mock: ${message.replace('ENTRY', entry)}` });
+    await expect(startMock(options)).rejects.toEqual(refusal('startMock'));
+    expect(() => createFetchHandler(options)).toThrow(refusal('createFetchHandler'));
+  });
+
+  it("takes a known option set to undefined, and startMock's own names in createFetchHandler as before", async () => {
+    const options = { keys: undefined, seed: undefined, scenario: undefined, state: undefined, port: 0 };
+    const mock = await startMock(options);
+    try {
+      expect((await call(mock, '/v1/pets?limit=1')).status).toBe(200);
+    } finally {
+      await mock.close();
+    }
+    const handler = createFetchHandler(options);
+    expect((await handler(new Request('http://mock.test/v1/pets?limit=1', { headers: { authorization: 'Bearer demo-free' } }))).status).toBe(200);
+  });
+
   it("a key given as { key, plan } gets its plan's limits and works", async () => {
     const mock = await startMock({ keys: [{ key: 'lib-key', plan: 'pro' } as never] });
     try {
