@@ -1,19 +1,26 @@
 import type { Socket } from 'node:net';
 
-/** What a sweep last saw of a connection: its bytes read and written, and since when they stood still. */
+/** What the sweeps saw of a connection: its bytes read and written, since when and for how many sweeps they stood still. */
 interface Seen {
   moved: number;
   since: number;
+  still: number;
 }
+
+/** Sweeps per timeout; a connection is closed only after standing still through as many. */
+const SWEEPS = 4;
 
 /**
  * Closes the connections that have had nothing read or written for `timeoutMs`, above all a client
  * that stopped reading the answers it is owed. One timer looks at them all a few times per
  * timeout; Node's own socket timeout (`server.timeout`) did the same job by re-arming a timer on
- * every read and every write, which cost about a microsecond of each list request under load
+ * every read and every write, about 3% of the CPU a list request costs under load
  * (docs/performance.md). A connection is closed between one and one and a quarter timeouts after
- * it went still. `exempt` names the connections that are waiting on purpose (a scenario's latency):
- * their time still starts once they move again. Returns the function that stops the sweeps.
+ * it went still, and only after as many sweeps saw it still: when the process was held up (a long
+ * task, a starved machine), what the system sent meanwhile is counted by Node after the next sweep,
+ * so one late sweep alone must not close a connection that was moving. `exempt` names the connections
+ * that are waiting on purpose (a scenario's latency): their time starts once they move again.
+ * Returns the function that stops the sweeps.
  */
 export function closeIdleConnections(sockets: ReadonlySet<Socket>, timeoutMs: number, exempt: (socket: Socket) => boolean): () => void {
   const seen = new WeakMap<Socket, Seen>();
@@ -25,14 +32,15 @@ export function closeIdleConnections(sockets: ReadonlySet<Socket>, timeoutMs: nu
       // kernel's full buffer), plus bytes read: a client that reads or sends anything moves it.
       const moved = socket.bytesRead + (socket.bytesWritten ?? 0) - socket.writableLength;
       const last = seen.get(socket);
-      if (last === undefined) seen.set(socket, { moved, since: now });
+      if (last === undefined) seen.set(socket, { moved, since: now, still: 0 });
       else if (last.moved !== moved || exempt(socket)) {
         last.moved = moved;
         last.since = now;
-      } else if (now - last.since >= timeoutMs) socket.destroy();
+        last.still = 0;
+      } else if (++last.still >= SWEEPS && now - last.since >= timeoutMs) socket.destroy();
     }
   };
-  const timer = setInterval(sweep, Math.max(5, Math.min(timeoutMs / 4, 1000)));
+  const timer = setInterval(sweep, Math.max(5, Math.min(timeoutMs / SWEEPS, 1000)));
   timer.unref();
   return () => clearInterval(timer);
 }
