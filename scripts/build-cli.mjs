@@ -12,6 +12,7 @@
 // rather than copied into both.
 import { build } from 'esbuild';
 import { readFileSync, realpathSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
 import { resolve, relative } from 'node:path';
 import { jsonAsString } from './json-as-string.mjs';
 
@@ -40,8 +41,9 @@ export const COMMON = {
   target: 'node20',
   sourcemap: true,
   logLevel: 'warning',
-  // Every dependency stays external (installed beside petstore-mock); the one ESM-only package,
-  // yargs, is imported (not required) by the command line.
+  // Every dependency stays external (installed beside petstore-mock), but for Express in the
+  // command's admin part (expressInside, below); the one ESM-only package, yargs, is imported (not
+  // required) by the command line.
   packages: 'external',
   outdir: 'dist/cjs',
   metafile: true,
@@ -63,7 +65,34 @@ const partsApart = {
       const part = PART_OF.get(sourceOf(args));
       return part === undefined ? undefined : { path: part, namespace: 'part' };
     });
-    b.onLoad({ filter: /.*/, namespace: 'part' }, ({ path }) => ({ contents: `module.exports = require(${JSON.stringify(path)});`, loader: 'js' }));
+    // Through cli.js's loader, so a part is compiled from the code cache as command.js is.
+    b.onLoad({ filter: /.*/, namespace: 'part' }, ({ path }) => ({
+      contents: `module.exports = require('./cli.js').__loadPart(${JSON.stringify(path)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+/** Packages of Express's tree that stay installed: large tables (character sets, media types) of little code. */
+const KEEP_INSTALLED = new Set(['iconv-lite', 'mime-db']);
+const requireHere = createRequire(import.meta.url);
+
+/**
+ * Express, with the packages it requires, goes into the admin part instead of staying installed:
+ * finding and reading its sixty-odd packages one by one was most of the first admin call's
+ * 50–60 ms; bundled and compiled from the code cache it loads in a third of that
+ * (docs/performance.md). The library's own build keeps requiring the installed Express.
+ */
+const expressInside = {
+  name: 'petstore-mock-express-inside',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.namespace !== 'file' || args.kind === 'entry-point') return undefined;
+      const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
+      if (args.path.startsWith('node:') || builtinModules.includes(name) || KEEP_INSTALLED.has(name)) return undefined;
+      if (name !== 'express' && !args.importer.includes(`${'/'}node_modules${'/'}`)) return undefined;
+      return { path: requireHere.resolve(args.path, { paths: [args.resolveDir] }) };
+    });
   },
 };
 
@@ -106,12 +135,27 @@ function buildMain(contents, define, write = true) {
   });
 }
 
-/** dist/cjs/cli.js: runs command.js from the code cache and passes its exports on to the parts. */
-function buildLoader() {
+/**
+ * dist/cjs/cli.js: runs command.js from the code cache, passes its exports on to the parts, and
+ * loads the parts (`__loadPart`) from the code cache too, except those that call import() (yargs,
+ * an ES module), which a script of node:vm cannot: Node requires those.
+ */
+function buildLoader(outputs) {
+  const cached = Object.entries(outputs)
+    .filter(([file, output]) => /^dist\/cjs\/cli-.+\.js$/.test(file) && !output.imports.some((i) => i.kind === 'dynamic-import'))
+    .map(([file]) => `./${file.slice('dist/cjs/'.length)}`);
   const contents = [
     `const { codeCacheDirs, loadWithCodeCache } = require(${JSON.stringify(resolve('src/cli/code-cache.ts'))});`,
     "const { join } = require('node:path');",
-    "module.exports = loadWithCodeCache(join(__dirname, 'command.js'), codeCacheDirs(join(__dirname, '..', '..')));",
+    "const dirs = codeCacheDirs(join(__dirname, '..', '..'));",
+    "const command = loadWithCodeCache(join(__dirname, 'command.js'), dirs);",
+    `const cached = new Set(${JSON.stringify(cached)});`,
+    'const parts = new Map();',
+    'command.__loadPart = (file) => {',
+    '  if (!parts.has(file)) parts.set(file, cached.has(file) ? loadWithCodeCache(join(__dirname, file), dirs) : require(file));',
+    '  return parts.get(file);',
+    '};',
+    'module.exports = command;',
   ].join('\n');
   return build({ ...COMMON, stdin: { contents, resolveDir: ROOT, sourcefile: 'cli-loader.js', loader: 'js' }, outfile: 'dist/cjs/cli.js', outdir: undefined });
 }
@@ -133,7 +177,7 @@ export async function buildCli(buildDefine) {
   let extra = [];
   for (;;) {
     const held = await heldBy(define, extra);
-    const parts = await build({ ...COMMON, entryPoints, define, plugins: [jsonAsString(), partsApart, fromCli(held)] });
+    const parts = await build({ ...COMMON, entryPoints, define, plugins: [jsonAsString(), partsApart, fromCli(held), expressInside] });
     const outputs = Object.values(parts.metafile.outputs);
     // A module in two parts and not in command.js would have two instances: it moves into command.js.
     const seen = new Map();
@@ -158,7 +202,7 @@ export async function buildCli(buildDefine) {
     // A script of node:vm has no loader for import(): command.js must require what it loads.
     if (/\bimport\(/.test(readFileSync('dist/cjs/command.js', 'utf8')))
       throw new Error('build-cli: dist/cjs/command.js calls import(), which it cannot run from the code cache; import that module from a part (PARTS) instead');
-    await buildLoader();
+    await buildLoader(parts.metafile.outputs);
     return;
   }
 }

@@ -7,10 +7,12 @@ export function jsonAsString() {
   return {
     name: 'petstore-mock-json-as-string',
     setup(build) {
-      build.onLoad({ filter: /\.json$/ }, ({ path }) => ({
-        contents: `export default JSON.parse(${JSON.stringify(JSON.stringify(JSON.parse(readFileSync(path, 'utf8'))))});`,
-        loader: 'js',
-      }));
+      build.onLoad({ filter: /\.json$/ }, ({ path }) => {
+        const parsed = `JSON.parse(${JSON.stringify(JSON.stringify(JSON.parse(readFileSync(path, 'utf8'))))})`;
+        // A package's JSON is required by CommonJS code (Express's tree in the admin part): its exports are the value itself.
+        const contents = path.includes('/node_modules/') ? `module.exports = ${parsed};` : `export default ${parsed};`;
+        return { contents, loader: 'js' };
+      });
     },
   };
 }

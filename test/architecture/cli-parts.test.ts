@@ -3,6 +3,7 @@
 // modules instead of carrying copies (two copies of errors.ts would be two MockError classes).
 // `npm test` builds dist/ before the suite.
 import { readFileSync, readdirSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { describe, expect, it } from 'vitest';
 
 /** The source modules a bundle holds, from esbuild's `// src/…` marker before each one. */
@@ -25,7 +26,29 @@ describe("the command's build", () => {
     expect([...modulesOf('cli.js')].sort()).toEqual(['// src/cli/code-cache.ts', '// src/files/atomic-file.ts']);
     const command = readFileSync('dist/cjs/command.js', 'utf8');
     expect(command).not.toMatch(/\bimport\(/);
-    expect(command).toMatch(/require\("\.\/cli-admin-api\.js"\)/);
+    expect(command).toMatch(/require\("\.\/cli\.js"\)\.__loadPart\("\.\/cli-admin-api\.js"\)/);
+  });
+
+  it("bundles Express into the admin part alone, which requires no package but Express's two tables (dependencies of petstore-mock's own)", () => {
+    const admin = readFileSync('dist/cjs/cli-admin-api.js', 'utf8');
+    expect(admin).toMatch(/^\/\/ node_modules\/express\/lib\/express\.js$/m);
+    const packages = new Set(
+      [...admin.matchAll(/require\("([^".][^"]*)"\)/g)].map((m) => m[1] as string).filter((name) => !builtinModules.includes(name.replace(/^node:/, ''))),
+    );
+    expect([...packages].sort()).toEqual(['iconv-lite', 'mime-db']);
+    const dependencies = (JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string> }).dependencies;
+    for (const name of packages) expect(dependencies[name]).toBeDefined();
+    for (const file of ['command.js', ...PARTS.filter((part) => part !== 'cli-admin-api.js')]) {
+      expect(readFileSync(`dist/cjs/${file}`, 'utf8')).not.toMatch(/^\/\/ node_modules\//m);
+    }
+  });
+
+  it('loads the parts from the code cache through cli.js, but those that import() an ES module (a node:vm script cannot)', () => {
+    const loader = readFileSync('dist/cjs/cli.js', 'utf8');
+    const cached = JSON.parse(/new Set\((\[[^\]]*\])\)/.exec(loader)?.[1] ?? '[]') as string[];
+    expect(cached).toContain('./cli-admin-api.js');
+    expect(cached).not.toContain('./cli-yargs.js');
+    expect(cached).not.toContain('./cli-state-redis.js');
   });
 
   // cli.js's copy of atomic-file.ts is the one exception: it has no state and no class, and the

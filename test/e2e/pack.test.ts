@@ -86,9 +86,23 @@ describe('the packed package', () => {
       await vi.waitFor(() => expect(existsSync(cache) ? readdirSync(cache).filter((name) => name.endsWith('.v8cache')) : []).toHaveLength(1), {
         timeout: 10_000,
       });
+      // The admin part, Express inside, loads on the first admin call and keeps an entry of its own.
+      expect((await fetch(`${new URL(url).origin}/__admin/health`)).status).toBe(200);
+      await vi.waitFor(() => expect(readdirSync(cache).filter((name) => name.startsWith('cli-admin-api.js-'))).toHaveLength(1), { timeout: 10_000 });
     } finally {
       r.child.kill('SIGTERM');
       await r.exited;
+    }
+    // The next start runs the admin part from that entry.
+    const again = run(join(dir, 'node_modules', '.bin', 'petstore-mock'), ['--port', '0'], { cwd: dir });
+    try {
+      const [, url] = await waitFor(again, /(http:\/\/127\.0\.0\.1:\d+)\/v1/);
+      const scenario = await fetch(`${url}/__admin/scenario`);
+      expect(scenario.status).toBe(200);
+      expect(((await scenario.json()) as { name: string }).name).toBe('default');
+    } finally {
+      again.child.kill('SIGTERM');
+      await again.exited;
     }
     const scenarios = execFileSync(join(dir, 'node_modules', '.bin', 'petstore-mock'), ['scenarios'], { cwd: dir, encoding: 'utf8' });
     expect(scenarios.split('\n')[0]).toMatch(/^default\s+The specification's behaviour/);
