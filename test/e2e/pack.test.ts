@@ -87,7 +87,7 @@ describe('the packed package', () => {
         timeout: 10_000,
       });
       // The admin part, Express inside, loads on the first admin call and keeps an entry of its own.
-      expect((await fetch(`${new URL(url).origin}/__admin/health`)).status).toBe(200);
+      expect((await fetch(`${new URL(`${url}`).origin}/__admin/health`)).status).toBe(200);
       await vi.waitFor(() => expect(readdirSync(cache).filter((name) => name.startsWith('cli-admin-api.js-'))).toHaveLength(1), { timeout: 10_000 });
     } finally {
       r.child.kill('SIGTERM');
