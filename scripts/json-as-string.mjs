@@ -10,7 +10,7 @@ export function jsonAsString() {
       build.onLoad({ filter: /\.json$/ }, ({ path }) => {
         const parsed = `JSON.parse(${JSON.stringify(JSON.stringify(JSON.parse(readFileSync(path, 'utf8'))))})`;
         // A package's JSON is required by CommonJS code (Express's tree in the admin part): its exports are the value itself.
-        const contents = path.includes('/node_modules/') ? `module.exports = ${parsed};` : `export default ${parsed};`;
+        const contents = /[\\/]node_modules[\\/]/.test(path) ? `module.exports = ${parsed};` : `export default ${parsed};`;
         return { contents, loader: 'js' };
       });
     },
