@@ -30,7 +30,7 @@ export function closeIdleConnections(sockets: ReadonlySet<Socket>, timeoutMs: nu
       if (socket.destroyed) continue;
       // Bytes the system took from the server (written less what still waits in Node or in the
       // kernel's full buffer), plus bytes read: a client that reads or sends anything moves it.
-      const moved = socket.bytesRead + (socket.bytesWritten ?? 0) - socket.writableLength;
+      const moved = socket.bytesRead + socket.bytesWritten - socket.writableLength;
       const last = seen.get(socket);
       if (last === undefined) seen.set(socket, { moved, since: now, still: 0 });
       else if (last.moved !== moved || exempt(socket)) {

@@ -12,9 +12,9 @@ import type { HttpOptions } from './options.js';
 /** Open connections past which a new one is answered 503 `too_many_connections` and closed. */
 export const DEFAULT_MAX_CONNECTIONS = 1_000;
 /**
- * Seconds a connection may sit with nothing read or written before it is closed, most of all one
- * whose client stopped reading an answer: without it, each such socket held its answer (up to
- * the largest list body) for as long as the client liked.
+ * Milliseconds a connection may sit with nothing read or written before the idle sweep
+ * (idle-connections.ts) closes it, most of all one whose client stopped reading an answer: without
+ * it, each such socket held its answer (up to the largest list body) for as long as the client liked.
  */
 export const DEFAULT_WRITE_TIMEOUT_MS = 30_000;
 /**

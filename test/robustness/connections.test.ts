@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startMock, type RunningMock } from '../../src/index.js';
 import { MockEngine } from '../../src/core/pipeline/engine.js';
 import { buildBaseData, defaultSettings } from '../../src/core/state/session-settings.js';
@@ -119,6 +119,29 @@ describe('a client that does not read its answers', () => {
       await readSome(Infinity);
       await closed;
       expect(text.split('HTTP/1.1 200 OK\r\n').length - 1).toBe(5_000);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('is the same for a connection refused over the cap that does not read its 503', async () => {
+    const engine = new MockEngine({ settings: defaultSettings(buildBaseData({})) });
+    const running = await listen(engine, { port: 0, host: '127.0.0.1', writeTimeoutMs: 100, maxConnections: 1 });
+    const port = Number(new URL(running.origin).port);
+    try {
+      // The server's sides of the connections, by their client's port.
+      const serverSides = new Map<number, Socket>();
+      running.server.on('connection', (socket: Socket) => serverSides.set(socket.remotePort ?? 0, socket));
+      const held = await opened(port);
+      const extra = await opened(port);
+      extra.pause();
+      await vi.waitFor(() => expect(serverSides.has(extra.localPort ?? -1)).toBe(true));
+      const server = serverSides.get(extra.localPort ?? -1) as Socket;
+      // Closed by the server itself, its client never reading the 503 nor closing.
+      await new Promise<void>((resolve) => (server.destroyed ? resolve() : server.on('close', () => resolve())));
+      expect(server.destroyed).toBe(true);
+      held.destroy();
+      extra.destroy();
     } finally {
       await running.close();
     }
